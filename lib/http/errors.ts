@@ -1,0 +1,61 @@
+/**
+ * The one error type of the project. Every error body is `{error: code, message}`; the
+ * status follows ARCHITECTURE §4. Anything thrown that is not an AppError becomes a 500
+ * `INTERNAL` whose body says nothing about its cause.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: string, status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** Constructors for the codes of API.md, one place for their statuses. */
+export const errors = {
+  invalidInput: (message: string) => new AppError('INVALID_INPUT', 400, message),
+  fieldOverflow: (message: string) => new AppError('FIELD_OVERFLOW', 400, message),
+  notOnCurve: (message = 'point is not on the Baby JubJub curve') => new AppError('NOT_ON_CURVE', 400, message),
+  invalidShares: (message: string) => new AppError('INVALID_SHARES', 400, message),
+  invalidMint: (message: string) => new AppError('INVALID_MINT', 400, message),
+  proofFailed: (message: string) => new AppError('PROOF_FAILED', 400, message),
+  unauthenticated: (message = 'not authenticated') => new AppError('UNAUTHENTICATED', 401, message),
+  invalidCredentials: (message = 'invalid credentials') => new AppError('INVALID_CREDENTIALS', 401, message),
+  authFailed: (message = 'OAuth authentication failed') => new AppError('AUTH_FAILED', 401, message),
+  sessionExpired: (message = 'session expired') => new AppError('SESSION_EXPIRED', 401, message),
+  proofExpired: (message = 'STARK proof expired') => new AppError('PROOF_EXPIRED', 401, message),
+  invalidProof: (message = 'ZK proof verification failed') => new AppError('INVALID_PROOF', 401, message),
+  forbidden: (message = 'forbidden') => new AppError('FORBIDDEN', 403, message),
+  notFound: (message = 'not found') => new AppError('NOT_FOUND', 404, message),
+  cidNotFound: (message = 'file not found') => new AppError('CID_NOT_FOUND', 404, message),
+  methodNotAllowed: (allow: string[]) =>
+    new AppError('METHOD_NOT_ALLOWED', 405, `method not allowed; allowed: ${allow.join(', ')}`, { allow: allow.join(', ') }),
+  conflict: (message: string) => new AppError('CONFLICT', 409, message),
+  proofExists: (message = 'proof already exists') => new AppError('PROOF_EXISTS', 409, message),
+  cannotUnlink: (message = 'the last provider cannot be unlinked') => new AppError('CANNOT_UNLINK', 409, message),
+  walletLocked: (message = 'wallet lock could not be taken') => new AppError('WALLET_LOCKED', 409, message),
+  shareExpired: (message = 'share link expired') => new AppError('SHARE_EXPIRED', 410, message),
+  fileTooLarge: (message = 'file exceeds 100 MB') => new AppError('FILE_TOO_LARGE', 413, message),
+  unsupportedMediaType: (message: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', 415, message),
+  checksumMismatch: (message = 'integrity check failed') => new AppError('CHECKSUM_MISMATCH', 422, message),
+  insufficientBalance: (message = 'insufficient balance') => new AppError('INSUFFICIENT_BALANCE', 422, message),
+  rateLimited: (retryAfter: number) =>
+    new AppError('RATE_LIMITED', 429, `rate limit exceeded; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
+  internal: () => new AppError('INTERNAL', 500, 'internal error'),
+  proofGenerationFailed: (message = 'proof could not be generated') => new AppError('PROOF_GENERATION_FAILED', 500, message),
+  identityCreationFailed: (message = 'failed to create the identity') => new AppError('IDENTITY_CREATION_FAILED', 500, message),
+  rpcError: (message = 'chain A RPC connection error') => new AppError('RPC_ERROR', 502, message),
+  pinningError: (message = 'pinning service error') => new AppError('PINNING_ERROR', 502, message),
+  chainBError: (message = 'chain B verification failed') => new AppError('CHAINB_ERROR', 502, message),
+  providerUnavailable: (message = 'provider not available') => new AppError('PROVIDER_UNAVAILABLE', 502, message),
+  indexerSync: (retryAfter: number) =>
+    new AppError('INDEXER_SYNC', 503, 'indexer not synced; retry after a delay', { 'retry-after': String(retryAfter) }),
+};

@@ -1,0 +1,18 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { matchRoute } from '#lib/http/router.ts';
+import { errors, type AppError } from '#lib/http/errors.ts';
+
+/**
+ * API Gateway's `$default` route: requests that match no row of the route table. A known path
+ * with another method is 405 with `Allow`; anything else is 404 — both in the project's error shape.
+ */
+export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+  const match = matchRoute(event.requestContext.http.method, event.rawPath);
+  const err: AppError =
+    match.kind === 'method' ? errors.methodNotAllowed(match.allow) : errors.notFound(`no route ${event.rawPath}`);
+  return {
+    statusCode: err.status,
+    headers: { 'content-type': 'application/json', ...err.headers },
+    body: JSON.stringify({ error: err.code, message: err.message }),
+  };
+}

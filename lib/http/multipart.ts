@@ -1,0 +1,85 @@
+import Busboy from 'busboy';
+import type { Readable } from 'node:stream';
+import { errors } from './errors.ts';
+
+export interface MultipartFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  stream: Readable;
+}
+
+export interface MultipartOptions {
+  /** Largest file part in bytes; more → 413 FILE_TOO_LARGE, detected while streaming. */
+  maxFileBytes: number;
+  maxFields?: number;
+  maxFieldBytes?: number;
+  /** Consumes one file part as a stream; what it returns is collected. */
+  onFile: (file: MultipartFile) => Promise<unknown>;
+}
+
+/**
+ * Streams a multipart/form-data body: text fields are collected, each file part is handed to
+ * `onFile` as a stream (never buffered here), and a part over the limit aborts with 413.
+ */
+export function parseMultipart(
+  contentType: string | undefined,
+  body: Buffer,
+  opts: MultipartOptions,
+): Promise<{ fields: Record<string, string>; files: unknown[] }> {
+  if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
+    return Promise.reject(errors.invalidInput('body: must be multipart/form-data'));
+  }
+  return new Promise((resolve, reject) => {
+    let bb: Busboy.Busboy;
+    try {
+      bb = Busboy({
+        headers: { 'content-type': contentType },
+        limits: { fileSize: opts.maxFileBytes, fields: opts.maxFields ?? 32, fieldSize: opts.maxFieldBytes ?? 1024 * 1024, files: 1 },
+      });
+    } catch {
+      reject(errors.invalidInput('body: malformed multipart/form-data'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    const pending: Promise<unknown>[] = [];
+    let failed: unknown;
+    const fail = (e: unknown) => {
+      failed ??= e;
+    };
+    bb.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(errors.invalidInput(`${name}: field too large`));
+      fields[name] = value;
+    });
+    bb.on('file', (field, stream, info) => {
+      stream.on('limit', () => {
+        fail(errors.fileTooLarge());
+        stream.destroy(errors.fileTooLarge());
+      });
+      pending.push(
+        opts.onFile({ field, filename: info.filename ?? 'file', mimeType: info.mimeType, stream }).catch((e) => {
+          fail(e);
+          stream.resume();
+        }),
+      );
+    });
+    bb.on('filesLimit', () => fail(errors.invalidInput('file: only one file part is accepted')));
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      Promise.allSettled(pending).then((results) => {
+        if (failed) return reject(failed);
+        const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined;
+        if (rejected) return reject(rejected.reason);
+        resolve({ fields, files: results.map((r) => (r as PromiseFulfilledResult<unknown>).value) });
+      });
+    };
+    bb.on('error', () => {
+      fail(errors.invalidInput('body: malformed multipart/form-data'));
+      finish();
+    });
+    bb.on('close', finish);
+    bb.end(body);
+  });
+}

@@ -1,0 +1,194 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Route } from '#functions/routes.ts';
+import { config } from '#lib/config.ts';
+import { gatewayPath, matchRoute } from '#lib/http/router.ts';
+import { RAW_BODY } from '#lib/http/raw-body.ts';
+import { MAX_FILE_BYTES } from '#lib/init.ts';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** A 100 MB file plus the multipart envelope and its other parts. */
+export const MAX_BODY_BYTES = MAX_FILE_BYTES + 2 * 1024 * 1024;
+
+/** Each handler is its own module, imported once and kept warm, as a Lambda instance keeps it. */
+const modules = new Map<string, Promise<Handler>>();
+function load(file: string): Promise<Handler> {
+  let m = modules.get(file);
+  if (!m) {
+    m = import(pathToFileURL(join(root, file)).href).then((mod: { handler?: Handler }) => {
+      if (typeof mod.handler !== 'function') throw new Error(`${file} exports no handler`);
+      return mod.handler;
+    });
+    modules.set(file, m);
+  }
+  return m;
+}
+
+const TEXT = /^(application\/(.+\+)?json|text\/|application\/x-www-form-urlencoded)/i;
+
+/** The payload-2.0 event API Gateway's HTTP API would send for this request. */
+export function toEvent(req: IncomingMessage, body: Buffer, route: Route | undefined, params: Record<string, string>) {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined || k === 'cookie') continue;
+    headers[k] = Array.isArray(v) ? v.join(',') : v;
+  }
+  const cookies = req.headers.cookie ? req.headers.cookie.split(';').map((c) => c.trim()).filter(Boolean) : undefined;
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const routeKey = route ? `${route.method} ${gatewayPath(route.path)}` : '$default';
+  const now = Date.now();
+  const isText = TEXT.test(headers['content-type'] ?? '');
+  const event: APIGatewayProxyEventV2 = {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(params).length ? params : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+  if (body.length === 0) return event;
+  if (isText) {
+    event.body = body.toString('utf8');
+    return event;
+  }
+  // Binary bodies are base64 in the event, as on AWS, but computed only if a handler reads them:
+  // handlers that stream (uploads) take the bytes themselves through RAW_BODY.
+  let encoded: string | undefined;
+  Object.defineProperty(event, 'body', {
+    enumerable: true,
+    configurable: true,
+    get: () => (encoded ??= body.toString('base64')),
+    set: (v: string) => {
+      encoded = v;
+    },
+  });
+  Object.defineProperty(event, RAW_BODY, { value: body, enumerable: false });
+  return event;
+}
+
+function lambdaContext(route: Route | undefined): Context {
+  const started = Date.now();
+  const timeoutMs = (route?.timeout ?? 10) * 1000;
+  const name = route ? route.handler : 'fallback';
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, timeoutMs - (Date.now() - started)),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
+  // Payload 2.0: a handler may return a bare value, which API Gateway sends as JSON with 200.
+  const r: APIGatewayProxyStructuredResultV2 =
+    typeof result === 'object' && result !== null && 'statusCode' in result
+      ? (result as APIGatewayProxyStructuredResultV2)
+      : { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  if (r.cookies?.length) headers['set-cookie'] = r.cookies;
+  const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? 'base64' : 'utf8');
+  headers['content-length'] = String(body.length);
+  res.writeHead(r.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string) {
+  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+  res.end(JSON.stringify({ error: code, message }));
+}
+
+/** CORS preflight, which API Gateway answers itself when the API has a CORS configuration. */
+function preflight(req: IncomingMessage, res: ServerResponse) {
+  const origin = req.headers.origin;
+  const allowed = origin && (config.CORS_ORIGINS.includes('*') || config.CORS_ORIGINS.includes(origin));
+  res.writeHead(204, {
+    ...(allowed
+      ? {
+          'access-control-allow-origin': origin,
+          'access-control-allow-credentials': 'true',
+          'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+          'access-control-allow-headers': 'content-type, x-zk-proof, x-zk-public-signals, x-request-id',
+          'access-control-max-age': '600',
+        }
+      : {}),
+    vary: 'Origin',
+  });
+  res.end();
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) return 'too-large';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/** The API Gateway emulator: HTTP in, payload-2.0 event to the route's handler, its result out. */
+export function gatewayListener() {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      if (req.method === 'OPTIONS') return preflight(req, res);
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const match = matchRoute(req.method ?? 'GET', url.pathname);
+      const body = await readBody(req);
+      if (body === 'too-large') {
+        sendError(res, 413, 'FILE_TOO_LARGE', 'request body exceeds 100 MB');
+        req.destroy();
+        return;
+      }
+      const route = match.kind === 'route' ? match.route : undefined;
+      const event = toEvent(req, body, route, match.kind === 'route' ? match.params : {});
+      const handler = await load(route ? route.handler : 'functions/fallback.ts');
+      send(res, await handler(event, lambdaContext(route)));
+    } catch (e) {
+      // A handler that throws past its own error handling: Lambda would answer 500 through API Gateway.
+      console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', error: String((e as Error)?.stack ?? e) }));
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'internal error');
+      else res.destroy();
+    }
+  };
+}

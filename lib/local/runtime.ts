@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { bootstrap } from './bootstrap.ts';
+import { startDynamoLocal } from './dynamodb-local.ts';
+import { startS3Local } from './s3-local.ts';
+
+export interface RuntimeOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  dataDir?: string;
+  /** Extra environment for the handlers (set before any handler module loads). */
+  env?: Record<string, string>;
+}
+
+export interface Runtime {
+  url: string;
+  port: number;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service on one machine: DynamoDB Local and a local S3 on loopback with their data
+ * under `dataDir`, the table and bucket created when missing, and the API Gateway emulator in
+ * front of the very handlers that run on Lambda.
+ */
+export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
+  const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
+  mkdirSync(dataDir, { recursive: true });
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+    stops.length = 0;
+  };
+  try {
+    const [dynamo, s3] = await Promise.all([startDynamoLocal(resolve(dataDir, 'dynamodb')), startS3Local(resolve(dataDir, 's3'))]);
+    stops.push(dynamo.stop, s3.stop);
+
+    const server: Server = createServer();
+    server.requestTimeout = 0; // 100 MB uploads over slow links are allowed to take their time
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(opts.port ?? 3000, '127.0.0.1', () => ok());
+    });
+    stops.push(() => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }));
+    const port = (server.address() as { port: number }).port;
+    const url = `http://localhost:${port}`;
+
+    // Configuration is read at cold start: set it before the first handler module loads.
+    Object.assign(process.env, {
+      STAGE: process.env.STAGE ?? 'local',
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      S3_ENDPOINT: s3.endpoint,
+      COOKIE_SECURE: 'false',
+      PUBLIC_BASE_URL: url,
+      CORS_ORIGINS: process.env.CORS_ORIGINS ?? url,
+      DATA_DIR: dataDir,
+      ...opts.env,
+    });
+    const { config } = await import('#lib/config.ts');
+    await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
+    const { gatewayListener } = await import('./gateway.ts');
+    server.on('request', gatewayListener());
+    return { url, port, dataDir, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
+
+/**
+ * The local runtime in this test process (so a test can move the clock), on a free port, with a
+ * throw-away DATA_DIR: real DynamoDB Local, real local S3, the real handlers over HTTP.
+ */
+export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string) {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
+  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env });
+  return {
+    ...runtime,
+    client: () => new HttpClient(runtime.url),
+    async stop(keepData = false) {
+      await runtime.stop();
+      if (!keepData && !dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
+
+/** fetch with a cookie jar, as a browser or terminal client keeps its session. */
+export class HttpClient {
+  readonly jar = new Map<string, string>();
+  constructor(readonly base: string) {}
+
+  async request(method: string, path: string, opts: { json?: unknown; body?: BodyInit; headers?: Record<string, string>; redirect?: RequestRedirect } = {}) {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    let body = opts.body;
+    if (opts.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(opts.json);
+    }
+    const res = await fetch(new URL(path, this.base), { method, headers, body, redirect: opts.redirect ?? 'manual' });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(';');
+      const i = pair!.indexOf('=');
+      const name = pair!.slice(0, i).trim();
+      const value = pair!.slice(i + 1).trim();
+      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a));
+      if (expired || value === '') this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+    const text = res.headers.get('content-type')?.includes('json') ? await res.text() : undefined;
+    const json = text ? JSON.parse(text) : undefined;
+    return { status: res.status, headers: res.headers, json, res };
+  }
+
+  get = (path: string, opts?: Parameters<HttpClient['request']>[2]) => this.request('GET', path, opts);
+  post = (path: string, json?: unknown, opts?: Parameters<HttpClient['request']>[2]) => this.request('POST', path, { ...opts, json });
+  delete = (path: string, opts?: Parameters<HttpClient['request']>[2]) => this.request('DELETE', path, opts);
+}

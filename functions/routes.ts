@@ -55,9 +55,16 @@ const r = (method: Method, path: string, group: GroupName, file: string, auth: A
 });
 
 export const routes: Route[] = [
+  // init
   r('GET', '/api/init', 'init', 'get', 'optional'),
+  // bug-reports
   r('POST', '/api/bug-reports', 'bug-reports', 'create', 'optional'),
   r('GET', '/api/bug-reports', 'bug-reports', 'list', 'optional'),
+  // auth
+  // chainb
+  // zkauth
+  // zk-toolkit
+  // storage
 ];
 
 /** The row a handler module belongs to. */

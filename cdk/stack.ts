@@ -1,0 +1,220 @@
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, BillingMode, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Code, LayerVersion, Runtime, Architecture, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { join } from 'node:path';
+import { routes, type GroupName, type Route } from '../functions/routes.ts';
+import { table as tableSchema } from '../lib/data/table.ts';
+import { gatewayPath } from '../lib/http/router.ts';
+import { ApiFunction, repoRoot } from './constructs/api-function.ts';
+
+export interface ShroudStackProps extends StackProps {
+  stage: string;
+}
+
+/** Groups whose functions read and write the bucket; the others get no S3 permission at all. */
+const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
+
+/** A CloudFormation-safe id from a route: `POST /api/auth/login` → `PostApiAuthLogin`. */
+const idOf = (parts: string[]) =>
+  parts
+    .join(' ')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase())
+    .join('');
+
+export class ShroudStack extends Stack {
+  readonly api: HttpApi;
+
+  constructor(scope: Construct, id: string, props: ShroudStackProps) {
+    super(scope, id, props);
+    const { stage } = props;
+    const corsOrigins = String(this.node.tryGetContext('corsOrigins') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+    const table = new Table(this, 'Table', {
+      tableName: `shroud-${stage}`,
+      partitionKey: { name: tableSchema.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableSchema.sortKey, type: AttributeType.STRING },
+      timeToLiveAttribute: tableSchema.ttlAttribute,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      encryption: TableEncryption.AWS_MANAGED,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const index of tableSchema.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      });
+    }
+
+    const accessLogs = new Bucket(this, 'AccessLogs', {
+      bucketName: `shroud-${stage}-access-logs-${this.account}`,
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: false,
+    });
+    const bucket = new Bucket(this, 'Blocks', {
+      bucketName: `shroud-${stage}-blocks-${this.account}`,
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'blocks/',
+      // Browsers PUT large files straight to S3 through presigned URLs.
+      cors: corsOrigins.length
+        ? [{ allowedMethods: [HttpMethods.PUT, HttpMethods.GET], allowedOrigins: corsOrigins, allowedHeaders: ['*'] }]
+        : undefined,
+      lifecycleRules: [{ prefix: 'uploads/', expiration: Duration.days(1) }],
+      removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
+    // Circuit artifacts (.wasm, .zkey, verification keys) at /opt in every crypto function.
+    const circuitsLayer = new LayerVersion(this, 'Circuits', {
+      layerVersionName: `shroud-${stage}-circuits`,
+      code: Code.fromAsset(join(repoRoot, 'circuits', 'artifacts')),
+      compatibleRuntimes: [Runtime.NODEJS_22_X],
+      compatibleArchitectures: [Architecture.ARM_64],
+      description: 'Shroud circuit artifacts',
+    });
+
+    const apiLogs = new LogGroup(this, 'ApiAccessLogs', {
+      logGroupName: `/aws/apigateway/shroud-${stage}`,
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.api = new HttpApi(this, 'Api', {
+      apiName: `shroud-${stage}`,
+      createDefaultStage: false,
+      corsPreflight: corsOrigins.length
+        ? {
+            allowOrigins: corsOrigins,
+            allowCredentials: true,
+            allowMethods: [CorsHttpMethod.ANY],
+            allowHeaders: ['content-type', 'x-zk-proof', 'x-zk-public-signals'],
+            exposeHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'content-disposition'],
+            maxAge: Duration.minutes(10),
+          }
+        : undefined,
+    });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: { destination: new LogGroupLogDestination(apiLogs) },
+    });
+
+    const environment = {
+      STAGE: stage,
+      TABLE_NAME: table.tableName,
+      BUCKET_NAME: bucket.bucketName,
+      CORS_ORIGINS: corsOrigins.join(','),
+    };
+
+    const byGroup = new Map<GroupName, Route[]>();
+    for (const route of routes) byGroup.set(route.group, [...(byGroup.get(route.group) ?? []), route]);
+    for (const [group, rows] of byGroup) {
+      new GroupStack(this, idOf([group]), { stage, group, rows, api: this.api, table, bucket, circuitsLayer, environment });
+    }
+    new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The API base URL' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+
+    NagSuppressions.addStackSuppressions(
+      this,
+      [
+        { id: 'AwsSolutions-APIG4', reason: 'Authorization is the session cookie, checked in every function by the handler stack (lib/http); public routes are public by the API contract.' },
+        { id: 'AwsSolutions-S1', reason: 'The access-logs bucket is itself the server access log destination of the blocks bucket; logging it again would recurse.' },
+        { id: 'AwsSolutions-IAM5', reason: 'Wildcards are the table\'s own index ARNs (grantReadWriteData) and the bucket\'s own object ARNs; log permissions are scoped to the stage\'s /aws/lambda/shroud-<stage>-* groups.' },
+        { id: 'AwsSolutions-L1', reason: 'nodejs22.x is pinned by design (ARCHITECTURE §11): the code is built and tested on Node 22.' },
+      ],
+      true,
+    );
+  }
+}
+
+interface GroupStackProps {
+  stage: string;
+  group: GroupName | 'fallback';
+  rows: Route[];
+  api: IHttpApi;
+  table: ITable;
+  bucket: IBucket;
+  circuitsLayer: ILayerVersion;
+  environment: Record<string, string>;
+}
+
+/**
+ * One route group: its least-privilege role and one function + API route per row. Nested stacks
+ * keep every template far below CloudFormation's 500-resource limit as groups grow.
+ */
+class GroupStack extends NestedStack {
+  constructor(scope: Construct, id: string, props: GroupStackProps) {
+    super(scope, id, { description: `Shroud ${props.stage}: /api/${props.group}` });
+    const role = new Role(this, 'Role', {
+      roleName: `shroud-${props.stage}-${props.group}`.slice(0, 64),
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Functions of the ${props.group} route group`,
+    });
+    role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [`arn:${Stack.of(this).partition}:logs:${Stack.of(this).region}:${Stack.of(this).account}:log-group:/aws/lambda/shroud-${props.stage}-*`],
+      }),
+    );
+    props.table.grantReadWriteData(role);
+    if (props.group !== 'fallback' && S3_GROUPS.has(props.group)) props.bucket.grantReadWrite(role);
+
+    if (props.group === 'fallback') {
+      const fn = new ApiFunction(this, 'Fallback', {
+        stage: props.stage,
+        entry: 'functions/fallback.ts',
+        name: 'fallback',
+        profile: 'standard',
+        role,
+        environment: props.environment,
+      });
+      new HttpRoute(this, 'DefaultRoute', {
+        httpApi: props.api,
+        routeKey: HttpRouteKey.DEFAULT,
+        integration: new HttpLambdaIntegration('DefaultIntegration', fn),
+      });
+      return;
+    }
+    for (const row of props.rows) {
+      const rid = idOf([row.method, row.path.replace(/^\/api\//, '')]);
+      const fn = new ApiFunction(this, rid, {
+        stage: props.stage,
+        entry: row.handler,
+        name: rid.replace(/[A-Z]/g, (c, i) => (i ? '-' : '') + c.toLowerCase()),
+        profile: row.profile,
+        timeoutSeconds: row.timeout,
+        role,
+        circuitsLayer: props.circuitsLayer,
+        environment: props.environment,
+      });
+      new HttpRoute(this, `${rid}Route`, {
+        httpApi: props.api,
+        routeKey: HttpRouteKey.with(gatewayPath(row.path), HttpMethod[row.method]),
+        integration: new HttpLambdaIntegration(`${rid}Integration`, fn),
+      });
+    }
+  }
+}

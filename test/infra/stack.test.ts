@@ -1,0 +1,102 @@
+import { App, Aspects, NestedStack, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ShroudStack } from '../../cdk/stack.ts';
+import { routes } from '../../functions/routes.ts';
+
+/**
+ * The stack as `cdk synth -c stage=ci` builds it, minus the esbuild bundling (the
+ * `aws:cdk:bundling-stacks` context set to none), with cdk-nag's AwsSolutions pack applied.
+ */
+let root: ShroudStack;
+let nested: NestedStack[];
+const templates = new Map<Stack, Template>();
+
+beforeAll(() => {
+  process.env.CDK_VALIDATION = 'false';
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
+  root = new ShroudStack(app, 'Shroud-ci', { stage: 'ci' });
+  Aspects.of(app).add(new AwsSolutionsChecks());
+  nested = root.node.children.filter((c): c is NestedStack => c instanceof NestedStack);
+  // Template.fromStack synthesizes, which also runs the nag aspect over every stack.
+  for (const s of [root, ...nested]) templates.set(s, Template.fromStack(s));
+});
+
+describe('the CDK stack', () => {
+  it('makes one Lambda function per row of the route table, plus the $default fallback', () => {
+    let functions = 0;
+    const handlers: string[] = [];
+    for (const t of templates.values()) {
+      const fns = t.findResources('AWS::Lambda::Function');
+      functions += Object.keys(fns).length;
+      for (const f of Object.values(fns)) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
+    }
+    expect(functions).toBe(routes.length + 1);
+    expect(new Set(handlers).size).toBe(functions);
+    expect(handlers.every((n) => n.startsWith('shroud-ci-'))).toBe(true);
+  });
+
+  it('gives every route an API Gateway route with the same method and path', () => {
+    const keys: string[] = [];
+    for (const t of templates.values()) {
+      for (const r of Object.values(t.findResources('AWS::ApiGatewayV2::Route'))) keys.push((r as { Properties: { RouteKey: string } }).Properties.RouteKey);
+    }
+    const expected = routes.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+    expect(keys.sort()).toEqual([...expected, '$default'].sort());
+  });
+
+  it('runs every function on nodejs22.x, ARM64', () => {
+    for (const t of templates.values()) {
+      for (const f of Object.values(t.findResources('AWS::Lambda::Function'))) {
+        const p = (f as { Properties: Record<string, unknown> }).Properties;
+        expect(p.Runtime).toBe('nodejs22.x');
+        expect(p.Architectures).toEqual(['arm64']);
+      }
+    }
+  });
+
+  it('has the table with TTL on `ttl`, the gsi1 index and point-in-time recovery', () => {
+    templates.get(root)!.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: 'shroud-ci',
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' })],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it('has the circuits layer and the blocked, encrypted bucket', () => {
+    const t = templates.get(root)!;
+    t.resourceCountIs('AWS::Lambda::LayerVersion', 1);
+    t.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: Match.anyValue(),
+    });
+  });
+
+  it('shares one role per route group', () => {
+    const groups = new Set(routes.map((r) => r.group));
+    let roles = 0;
+    for (const t of templates.values()) roles += Object.keys(t.findResources('AWS::IAM::Role')).length;
+    expect(roles).toBe(groups.size + 1);
+  });
+
+  it('keeps every template far below the 500-resource limit', () => {
+    for (const t of templates.values()) {
+      expect(Object.keys(t.toJSON().Resources ?? {}).length).toBeLessThanOrEqual(450);
+    }
+  });
+
+  it('outputs the API URL', () => {
+    templates.get(root)!.hasOutput('ApiUrl', Match.anyValue());
+  });
+
+  it('passes cdk-nag AwsSolutions with only explained suppressions', () => {
+    // Nested stacks report their annotations through the root stack's artifact.
+    const errors = Annotations.fromStack(root).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
+    expect(errors.map((e) => `${e.id}: ${String(e.entry.data).slice(0, 120)}`)).toEqual([]);
+    const meta = JSON.stringify(templates.get(root)!.toJSON().Metadata ?? {});
+    for (const m of meta.matchAll(/"reason":"([^"]*)"/g)) expect(m[1]!.length).toBeGreaterThan(20);
+  });
+});

@@ -53,8 +53,10 @@ export function parseMultipart(
     });
     bb.on('file', (field, stream, info) => {
       stream.on('limit', () => {
+        // The consumer sees an error mid-stream and stops; busboy would otherwise wait on it.
         fail(errors.fileTooLarge());
         stream.destroy(errors.fileTooLarge());
+        finish();
       });
       pending.push(
         opts.onFile({ field, filename: info.filename ?? 'file', mimeType: info.mimeType, stream }).catch((e) => {

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The real `npm start`, as a newcomer runs it, on PORT=0 with the given DATA_DIR. Resolves once
+ * it prints `listening on …`. `stop()` sends SIGTERM to its whole process group and waits.
+ */
+export async function npmStart(dataDir = mkdtempSync(join(tmpdir(), 'shroud-e2e-')), env: Record<string, string> = {}) {
+  const child: ChildProcess = spawn('npm', ['start', '--silent'], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not listen within 90 s:\n${output}`)), 90_000);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      const m = output.match(/listening on (http:\/\/localhost:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    async stop() {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        return;
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {}
+      }, 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

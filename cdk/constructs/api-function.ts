@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -6,6 +6,7 @@ import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import type { Route } from '../../functions/routes.ts';
+import { bundling } from '../bundling.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -57,17 +58,13 @@ export class ApiFunction extends NodejsFunction {
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
-        target: 'node22',
-        sourceMap: true,
-        minify: true,
-        mainFields: ['module', 'main'],
-        // The AWS SDK v3 is part of the nodejs22.x runtime.
-        externalModules: ['@aws-sdk/*'],
-        // snarkjs and friends expect CommonJS globals in an ESM bundle.
-        banner:
-          "import{createRequire as __cr}from'module';import{fileURLToPath as __fu}from'url';import{dirname as __dn}from'path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);",
+        target: bundling.target,
+        sourceMap: bundling.sourcemap,
+        minify: bundling.minify,
+        mainFields: bundling.mainFields,
+        externalModules: bundling.external,
+        banner: bundling.banner,
       },
     });
-    Stack.of(this);
   }
 }

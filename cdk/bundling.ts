@@ -1,0 +1,17 @@
+/**
+ * How a function is bundled, in one place: the CDK construct passes it to NodejsFunction's esbuild
+ * and the benchmark bundles with the same settings to measure sizes and cold imports.
+ */
+export const bundling = {
+  format: 'esm' as const,
+  target: 'node22',
+  platform: 'node' as const,
+  minify: true,
+  sourcemap: true,
+  mainFields: ['module', 'main'],
+  /** The AWS SDK v3 is part of the nodejs22.x runtime. */
+  external: ['@aws-sdk/*'],
+  /** snarkjs and friends expect CommonJS globals in an ESM bundle. */
+  banner:
+    "import{createRequire as __cr}from'module';import{fileURLToPath as __fu}from'url';import{dirname as __dn}from'path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);",
+};

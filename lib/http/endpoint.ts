@@ -217,13 +217,13 @@ export function endpoint<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType
     const out = await fn(req);
     return toResult(style, out);
   };
-  const handler = middy<Event, Result, Error, Context>()
-    .use(context(route) as never)
-    .use(errorBody() as never)
-    .use({ before: (request: MwRequest) => void state.set(request.event, request.internal) } as never)
-    .use(sessionAndRateLimit(route) as never)
-    .use(jsonBody() as never)
-    .handler(core as never);
+  const handler = middy<Event, Result, Error, Context, Internal>()
+    .use(context(route))
+    .use(errorBody())
+    .use({ before: (request: MwRequest) => void state.set(request.event, request.internal) })
+    .use(sessionAndRateLimit(route))
+    .use(jsonBody())
+    .handler(core);
   return handler as unknown as (event: Event, context?: Partial<Context>) => Promise<Result>;
 }
 

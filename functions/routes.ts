@@ -65,6 +65,17 @@ export const routes: Route[] = [
   // zkauth
   // zk-toolkit
   // storage
+  r('POST', '/api/storage/upload', 'storage', 'upload', 'session', { profile: 'crypto', timeout: 29 }),
+  r('POST', '/api/storage/upload-url', 'storage', 'upload-url', 'session'),
+  r('GET', '/api/storage/list', 'storage', 'list', 'session'),
+  r('GET', '/api/storage/files', 'storage', 'files', 'session'),
+  r('GET', '/api/storage/download/:cid', 'storage', 'download-cid', 'session', { profile: 'crypto', timeout: 29 }),
+  r('POST', '/api/storage/download', 'storage', 'download', 'session', { profile: 'crypto', timeout: 29 }),
+  r('DELETE', '/api/storage/:id', 'storage', 'delete-a', 'session', { timeout: 29 }),
+  r('DELETE', '/api/storage/files/:fileId', 'storage', 'delete-b', 'session', { timeout: 29 }),
+  r('POST', '/api/storage/share', 'storage', 'share', 'session'),
+  r('GET', '/api/storage/shared/:token', 'storage', 'shared', 'none'),
+  r('POST', '/api/storage/verify', 'storage', 'verify', 'session', { profile: 'crypto' }),
 ];
 
 /** The row a handler module belongs to. */

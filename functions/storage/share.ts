@@ -1,0 +1,7 @@
+import { routeOf } from '#functions/routes.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { createShare, shareInput } from '#lib/storage/share-links.ts';
+
+export const handler = endpoint(routeOf('POST', '/api/storage/share'), { body: shareInput }, async (req) =>
+  createShare(req.session!.userId, req.body),
+);

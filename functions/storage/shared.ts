@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { routeOf } from '#functions/routes.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { resolveShare } from '#lib/storage/share-links.ts';
+
+/** Public: the token is the capability. */
+export const handler = endpoint(routeOf('GET', '/api/storage/shared/:token'), { params: z.object({ token: z.string() }) }, async (req) => {
+  const { file } = await resolveShare(req.params.token);
+  return { file };
+});

@@ -1,0 +1,7 @@
+import { routeOf } from '#functions/routes.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { createUploadUrl, uploadUrlInput } from '#lib/storage/uploads.ts';
+
+export const handler = endpoint(routeOf('POST', '/api/storage/upload-url'), { body: uploadUrlInput.optional() }, async (req) =>
+  createUploadUrl(req.session!.userId, req.body ?? {}),
+);

@@ -1,0 +1,164 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createHash } from 'node:crypto';
+import { errors } from '#lib/http/errors.ts';
+import { binary, reply } from '#lib/http/reply.ts';
+import { logger } from '#lib/http/log.ts';
+import { storageConfig } from './config.ts';
+import type { FileRecord } from './files.ts';
+import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.ts';
+import { mapReadError, pinning } from './pinning.ts';
+import { requireProof } from './proof.ts';
+import { bucket, s3 } from './s3.ts';
+
+export type Download =
+  | { kind: 'bytes'; bytes: Buffer; filename: string; checksum: string }
+  | { kind: 'redirect'; url: string; filename: string; checksum: string };
+
+/** `attachment; filename="…"` with quotes and backslashes escaped, plus the UTF-8 form (RFC 6266). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '\\$&');
+  const utf8 = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
+}
+
+function mismatch(file: FileRecord, where: string, got: string): never {
+  logger.error('download integrity check failed', { fileId: file.id, cid: file.cid, where, expected: file.checksum, got });
+  throw errors.checksumMismatch('stored content failed its integrity check');
+}
+
+/**
+ * A download: the owner's file, the proof checked against the file's commitment, the bytes read
+ * back from the pinning service and hashed before anything is sent. Above the redirect threshold
+ * the answer is a presigned GET of `files/<cid>`, the assembled copy, itself hashed in full and
+ * compared before the URL is handed out.
+ */
+export async function download(file: FileRecord, proof: unknown, publicSignals: unknown): Promise<Download> {
+  if (file.zkEnabled) await requireProof(proof, publicSignals, file.commitment!);
+  const pin = await livePin(file.cid);
+  if (file.size > storageConfig.DOWNLOAD_REDIRECT_BYTES) return redirectTo(file, pin);
+
+  const adapter = await pinning();
+  const hash = createHash('sha256');
+  const parts: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of adapter.cat(file.cid, pin.ref)) {
+      hash.update(chunk);
+      size += chunk.length;
+      if (size > file.size) break;
+      parts.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+    }
+  } catch (e) {
+    const mapped = mapReadError(e);
+    if ((mapped as { code?: string }).code === 'CHECKSUM_MISMATCH') logger.error('download integrity check failed', { fileId: file.id, cid: file.cid, where: 'block' });
+    throw mapped;
+  }
+  const got = hash.digest('hex');
+  if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
+  return { kind: 'bytes', bytes: Buffer.concat(parts, size), filename: file.filename, checksum: got };
+}
+
+async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
+  const key = assembledKey(file.cid);
+  let verified = false;
+  if (!pin.assembled || !(await exists(key))) {
+    await assemble(file, pin);
+    verified = true; // hashed while assembling
+  }
+  if (!verified) {
+    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const hash = createHash('sha256');
+    for await (const chunk of object.Body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+    const got = hash.digest('hex');
+    if (got !== file.checksum) mismatch(file, key, got);
+  }
+  const url = await getSignedUrl(
+    s3,
+    new GetObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      ResponseContentType: 'application/octet-stream',
+      ResponseContentDisposition: contentDisposition(file.filename),
+    }),
+    { expiresIn: storageConfig.PRESIGN_SECONDS },
+  );
+  return { kind: 'redirect', url, filename: file.filename, checksum: file.checksum };
+}
+
+async function exists(key: string): Promise<boolean> {
+  try {
+    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Builds `files/<cid>` from the pinned content with an S3 multipart upload (8 MiB parts, so
+ * memory stays at one part), hashing as it goes; only a copy that matches the checksum is completed.
+ */
+async function assemble(file: FileRecord, pin: Pin): Promise<void> {
+  const key = assembledKey(file.cid);
+  const adapter = await pinning();
+  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'application/octet-stream' }));
+  const parts: { ETag: string; PartNumber: number }[] = [];
+  const hash = createHash('sha256');
+  let buffered: Buffer[] = [];
+  let bufferedBytes = 0;
+  const flush = async () => {
+    if (!bufferedBytes) return;
+    const body = Buffer.concat(buffered, bufferedBytes);
+    buffered = [];
+    bufferedBytes = 0;
+    const PartNumber = parts.length + 1;
+    const out = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
+    parts.push({ ETag: out.ETag!, PartNumber });
+  };
+  try {
+    let size = 0;
+    try {
+      for await (const chunk of adapter.cat(file.cid, pin.ref)) {
+        hash.update(chunk);
+        size += chunk.length;
+        buffered.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+        bufferedBytes += chunk.length;
+        if (bufferedBytes >= PART_BYTES) await flush();
+      }
+    } catch (e) {
+      throw mapReadError(e);
+    }
+    const got = hash.digest('hex');
+    if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
+    await flush();
+    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+  } catch (e) {
+    await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId })).catch(() => undefined);
+    throw e;
+  }
+  await markAssembled(file.cid).catch(() => undefined);
+  // Unpinned meanwhile: the copy must not outlive its pin.
+  const still = await getPin(file.cid);
+  if (!still || still.state !== 'pinned') {
+    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    throw errors.cidNotFound();
+  }
+}
+
+/** The HTTP answer of a download: the bytes, or 302 to the presigned GET of the verified copy. */
+export function downloadReply(d: Download) {
+  const headers = { 'x-checksum-sha256': `sha256:${d.checksum}`, 'cache-control': 'no-store' };
+  if (d.kind === 'redirect') return reply(302, undefined, { headers: { ...headers, location: d.url } });
+  return binary(d.bytes, { ...headers, 'content-disposition': contentDisposition(d.filename) });
+}

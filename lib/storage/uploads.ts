@@ -1,0 +1,280 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, CopyObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { clock } from '#lib/clock.ts';
+import { db, tableName } from '#lib/data/client.ts';
+import { isConditionalFailure, putNew, ttlIn } from '#lib/data/items.ts';
+import { errors } from '#lib/http/errors.ts';
+import { logger } from '#lib/http/log.ts';
+import { parseMultipart } from '#lib/http/multipart.ts';
+import { MAX_FILE_BYTES } from '#lib/init.ts';
+import { storageConfig } from './config.ts';
+import { newFileRecord, type FileRecord } from './files.ts';
+import { assembledKey, commitRecord, getPin, markAssembled, PinBusy, releasePin, removeRecord } from './pins.ts';
+import { pinning, type Added } from './pinning.ts';
+import { commitmentSchema, parseJsonField, requireProof } from './proof.ts';
+import { bucket, s3 } from './s3.ts';
+
+const base64 = z.string().max(4096).regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'base64');
+const checksumSchema = z
+  .string()
+  .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'SHA-256 hex, optionally prefixed with sha256:')
+  .transform((s) => s.replace(/^sha256:/, '').toLowerCase());
+
+/** The text parts of an upload, both variants. */
+const fieldsSchema = z.object({
+  proof: z.string().optional(),
+  publicSignals: z.string().optional(),
+  commitment: commitmentSchema.optional(),
+  checksum: checksumSchema.optional(),
+  encryptedData: z.string().optional(),
+  iv: base64.optional(),
+  salt: base64.optional(),
+  filename: z.string().max(255).optional(),
+  uploadId: z.uuid().optional(),
+});
+type Fields = z.infer<typeof fieldsSchema>;
+
+export interface UploadAnswer {
+  variant: 'A' | 'B';
+  record: FileRecord;
+}
+
+/** Variant A is the one that sends a `checksum`; without it the answer is variant B's. */
+const variantOf = (f: Fields): 'A' | 'B' => (f.checksum !== undefined ? 'A' : 'B');
+
+const cleanName = (name: string | undefined) =>
+  (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').replace(/^.*[\\/]/, '').slice(0, 255) || 'file';
+
+/** The proof guard of an upload: A always has one; B may upload without (zkEnabled false). */
+async function checkUploadProof(f: Fields, variant: 'A' | 'B'): Promise<boolean> {
+  const given = [f.proof, f.publicSignals, f.commitment].filter((x) => x !== undefined && x !== '').length;
+  if (given === 0 && variant === 'B') return false;
+  if (given < 3) throw errors.invalidInput('proof, publicSignals and commitment go together');
+  await requireProof(parseJsonField('proof', f.proof), parseJsonField('publicSignals', f.publicSignals), f.commitment!);
+  return true;
+}
+
+/** Counts and hashes the bytes on their way into the pinning service; more than 100 MB aborts. */
+function metered(source: AsyncIterable<Uint8Array>) {
+  const hash = createHash('sha256');
+  const state = { size: 0, checksum: '' };
+  async function* tap() {
+    for await (const chunk of source) {
+      state.size += chunk.length;
+      if (state.size > MAX_FILE_BYTES) throw errors.fileTooLarge();
+      hash.update(chunk);
+      yield chunk;
+    }
+    state.checksum = hash.digest('hex');
+  }
+  return { stream: tap(), state };
+}
+
+/**
+ * The pipeline both paths share once the proof holds: stream into the pinning service while
+ * hashing, compare the checksum, then write the record and its pin reference in one transaction.
+ * Any failure removes what this upload stored that nothing else uses; no record is written.
+ */
+async function ingest(
+  userId: string,
+  source: AsyncIterable<Uint8Array>,
+  meta: { filename: string; variant: 'A' | 'B'; fields: Fields; zkEnabled: boolean; uploadId: string },
+): Promise<{ record: FileRecord; added: Added }> {
+  const adapter = await pinning();
+  const { stream, state } = metered(source);
+  const added = await adapter.add(stream, { name: meta.filename });
+  let committed = false;
+  try {
+    if (meta.fields.checksum && meta.fields.checksum !== state.checksum) {
+      logger.warn('upload checksum mismatch', { userId, cid: added.cid });
+      throw errors.checksumMismatch('checksum does not match the bytes received');
+    }
+    const record = newFileRecord({
+      userId,
+      cid: added.cid,
+      filename: meta.filename,
+      size: state.size,
+      checksum: state.checksum,
+      zkEnabled: meta.zkEnabled,
+      commitment: meta.zkEnabled ? meta.fields.commitment : undefined,
+      iv: meta.fields.iv,
+      salt: meta.fields.salt,
+      variant: meta.variant,
+    });
+    await adapter.retain(added);
+    let result: Awaited<ReturnType<typeof commitRecord>>;
+    try {
+      result = await commitRecord(record, added, meta.uploadId, adapter.name);
+    } catch (e) {
+      if (!(e instanceof PinBusy)) throw e;
+      // An unpin of the same CID is in progress: finish it if it went stale, then try once more.
+      await releasePin(added.cid);
+      try {
+        result = await commitRecord(record, added, meta.uploadId, adapter.name);
+      } catch (again) {
+        if (again instanceof PinBusy) throw errors.conflict('the same content is being deleted; retry the upload');
+        throw again;
+      }
+    }
+    committed = true;
+    if (result.created) {
+      // A concurrent unpin of shared blocks may have removed some after we wrote them.
+      if (!(await adapter.present(added.cid, result.pin.ref))) {
+        await removeRecord(record);
+        throw errors.conflict('content was removed by a concurrent delete; retry the upload');
+      }
+    } else {
+      await adapter.discard(added, result.pin.ref); // a duplicate of content already pinned
+    }
+    return { record, added };
+  } catch (e) {
+    if (!committed) {
+      const existing = await getPin(added.cid).catch(() => undefined);
+      await adapter.discard(added, existing?.state === 'pinned' ? existing.ref : undefined).catch((err) =>
+        logger.error('upload cleanup failed', { cid: added.cid, error: err as Error }),
+      );
+    }
+    throw e;
+  }
+}
+
+/**
+ * `POST /api/storage/upload`. A first pass over the multipart body reads the text parts (and
+ * refuses an oversized file part) without storing anything, so the proof is verified before a
+ * single block is written, whatever the order of the parts; the second pass streams the file
+ * part into the pipeline. With `uploadId` and no file part it finalises a presigned upload.
+ */
+export async function upload(userId: string, contentType: string | undefined, body: Buffer): Promise<UploadAnswer> {
+  const maxFieldBytes = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 4; // base64 `encryptedData` of a full-size file
+  let filePart: { filename: string; size: number } | undefined;
+  const first = await parseMultipart(contentType, body, {
+    maxFileBytes: MAX_FILE_BYTES,
+    maxFieldBytes,
+    onFile: async ({ field, filename, stream }) => {
+      if (field !== 'file') throw errors.invalidInput(`${field}: the file part must be named "file"`);
+      let size = 0;
+      for await (const chunk of stream) size += (chunk as Buffer).length;
+      filePart = { filename, size };
+    },
+  });
+  const parsed = fieldsSchema.safeParse(first.fields);
+  if (!parsed.success) throw errors.invalidInput(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const fields = parsed.data;
+  const variant = variantOf(fields);
+  if (variant === 'A' && (fields.encryptedData !== undefined)) throw errors.invalidInput('encryptedData: a variant B part; variant A sends the ciphertext as `file`');
+  const zkEnabled = await checkUploadProof(fields, variant);
+  const uploadId = fields.uploadId ?? randomUUID();
+
+  if (fields.uploadId) {
+    if (filePart || fields.encryptedData) throw errors.invalidInput('uploadId: finalising a presigned upload takes no file part');
+    return { variant, record: await finalizePresigned(userId, fields, variant, zkEnabled) };
+  }
+  // Variant B may carry the ciphertext as base64 `encryptedData`; its `file` part then only names it.
+  if (fields.encryptedData !== undefined) {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(fields.encryptedData)) throw errors.invalidInput('encryptedData: must be base64');
+    const bytes = Buffer.from(fields.encryptedData, 'base64');
+    if (bytes.length > MAX_FILE_BYTES) throw errors.fileTooLarge();
+    const filename = cleanName(fields.filename ?? filePart?.filename);
+    const { record } = await ingest(userId, (async function* () { yield bytes; })(), { filename, variant, fields, zkEnabled, uploadId });
+    return { variant, record };
+  }
+  if (!filePart) throw errors.invalidInput('file: missing file part');
+  const filename = cleanName(fields.filename ?? filePart.filename);
+  let record: FileRecord | undefined;
+  await parseMultipart(contentType, body, {
+    maxFileBytes: MAX_FILE_BYTES,
+    maxFieldBytes,
+    onFile: async ({ stream }) => {
+      record = (await ingest(userId, stream as Readable, { filename, variant, fields, zkEnabled, uploadId })).record;
+    },
+  });
+  return { variant, record: record! };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presigned uploads (API Gateway caps a request at 10 MB, Lambda at 6 MB)
+
+const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'UPLOAD' });
+export const stagingKey = (id: string) => `uploads/${id}`;
+
+export const uploadUrlInput = z.object({
+  filename: z.string().max(255).optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+
+/** `POST /api/storage/upload-url`: a presigned PUT of the ciphertext to `uploads/<uploadId>`. */
+export async function createUploadUrl(userId: string, input: z.infer<typeof uploadUrlInput>) {
+  if (input.size !== undefined && input.size > MAX_FILE_BYTES) throw errors.fileTooLarge();
+  const uploadId = randomUUID();
+  const seconds = storageConfig.PRESIGN_SECONDS;
+  const expiresAt = new Date(clock.nowMs() + seconds * 1000).toISOString();
+  await putNew({ ...uploadKey(uploadId), userId, filename: input.filename, state: 'pending', expiresAt, ttl: ttlIn(seconds + 3600) });
+  // With a declared size the signature covers Content-Length, so S3 refuses any other size.
+  const url = await getSignedUrl(
+    s3,
+    new PutObjectCommand({ Bucket: bucket, Key: stagingKey(uploadId), ContentLength: input.size, ContentType: 'application/octet-stream' }),
+    { expiresIn: seconds, signableHeaders: new Set(input.size !== undefined ? ['content-length'] : []) },
+  );
+  return { uploadId, url, expiresAt, method: 'PUT' as const, headers: { 'content-type': 'application/octet-stream' } };
+}
+
+async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 'B', zkEnabled: boolean): Promise<FileRecord> {
+  const id = fields.uploadId!;
+  // Claim the upload: one finalisation per uploadId, only by its owner, only while it is live.
+  let claimed: Record<string, unknown>;
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: uploadKey(id),
+        UpdateExpression: 'SET #state = :finalizing',
+        ConditionExpression: 'attribute_exists(pk) AND userId = :u AND #state = :pending AND #ttl > :now',
+        ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':finalizing': 'finalizing', ':pending': 'pending', ':u': userId, ':now': clock.nowSeconds() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    claimed = out.Attributes ?? {};
+  } catch (e) {
+    if (isConditionalFailure(e)) throw errors.notFound('unknown, expired or already finalised uploadId');
+    throw e;
+  }
+  const key = stagingKey(id);
+  try {
+    let size: number;
+    try {
+      const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      size = head.ContentLength ?? 0;
+    } catch {
+      throw errors.invalidInput('uploadId: nothing was uploaded to the presigned URL');
+    }
+    if (size > MAX_FILE_BYTES) throw errors.fileTooLarge();
+    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const filename = cleanName(fields.filename ?? (claimed.filename as string | undefined));
+    const { record } = await ingest(userId, object.Body as unknown as AsyncIterable<Uint8Array>, { filename, variant, fields, zkEnabled, uploadId: id });
+    // The staging object is the verified bytes: keep it as the large-download copy (server-side copy).
+    if (record.size > storageConfig.DOWNLOAD_REDIRECT_BYTES) {
+      const pin = await getPin(record.cid);
+      if (pin && !pin.assembled) {
+        await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: assembledKey(record.cid), CopySource: `${bucket}/${key}` }));
+        await markAssembled(record.cid).catch(() => undefined);
+      }
+    }
+    return record;
+  } finally {
+    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
+    await db.send(new DeleteCommand({ TableName: tableName, Key: uploadKey(id) })).catch(() => undefined);
+  }
+}
+
+
+/** The upload answer in the variant's shape (the group's envelope adds `success`). */
+export function uploadResponse({ variant, record: r }: UploadAnswer) {
+  return variant === 'A'
+    ? { id: r.id, cid: r.cid, filename: r.filename, size: r.size, checksum: `sha256:${r.checksum}` }
+    : { cid: r.cid, fileId: r.id, originalName: r.filename, originalSize: r.size, zkEnabled: r.zkEnabled };
+}

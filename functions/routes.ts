@@ -61,6 +61,13 @@ export const routes: Route[] = [
   r('POST', '/api/bug-reports', 'bug-reports', 'create', 'optional'),
   r('GET', '/api/bug-reports', 'bug-reports', 'list', 'optional'),
   // auth
+  r('POST', '/api/auth/register', 'auth', 'register', 'none'),
+  r('POST', '/api/auth/login', 'auth', 'login', 'none'),
+  r('POST', '/api/auth/logout', 'auth', 'logout', 'none'),
+  r('GET', '/api/auth/session', 'auth', 'session', 'optional'),
+  r('GET', '/api/auth/me', 'auth', 'me', 'session'),
+  r('GET', '/api/auth/identity', 'auth', 'identity', 'session'),
+  r('POST', '/api/auth/upgrade-legacy', 'auth', 'upgrade-legacy', 'session'),
   // chainb
   // zkauth
   // zk-toolkit

@@ -2,12 +2,13 @@ import pkg from '../package.json' with { type: 'json' };
 import { groups, routes } from '#functions/routes.ts';
 import { config } from '#lib/config.ts';
 import type { Session } from '#lib/auth/sessions.ts';
+import { getUser } from '#lib/auth/users.ts';
 
 /** API.md's file limit, enforced by storage and reported here. */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 /** What a terminal needs to know before its first real call. */
-export function describeEnvironment(session: Session | null) {
+export async function describeEnvironment(session: Session | null) {
   const present = [...new Set(routes.map((r) => r.group))];
   return {
     service: { name: config.SERVICE_NAME, version: pkg.version },
@@ -16,6 +17,17 @@ export function describeEnvironment(session: Session | null) {
     rateLimits: Object.fromEntries(present.map((g) => [g, { perMinute: groups[g].rateLimit }])),
     maxFileSize: MAX_FILE_BYTES,
     chains: { a: { network: config.CHAIN_A_NETWORK }, b: { network: config.CHAIN_B_NETWORK } },
-    session: session ? { authenticated: true, userId: session.userId, method: session.method } : { authenticated: false },
+    session: await sessionOf(session),
+  };
+}
+
+/** The caller's session: a live session whose account still exists, else not authenticated. */
+async function sessionOf(session: Session | null) {
+  const user = session ? await getUser(session.userId) : undefined;
+  if (!session || !user) return { authenticated: false };
+  return {
+    authenticated: true,
+    method: session.method,
+    user: { id: user.id, username: user.username ?? null, zkId: user.zkId ?? null },
   };
 }

@@ -22,6 +22,7 @@ export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 /** Constructors for the codes of API.md, one place for their statuses. */
 export const errors = {
   invalidInput: (message: string) => new AppError('INVALID_INPUT', 400, message),
+  usernameExists: (message = 'username already exists') => new AppError('USERNAME_EXISTS', 400, message),
   fieldOverflow: (message: string) => new AppError('FIELD_OVERFLOW', 400, message),
   notOnCurve: (message = 'point is not on the Baby JubJub curve') => new AppError('NOT_ON_CURVE', 400, message),
   invalidShares: (message: string) => new AppError('INVALID_SHARES', 400, message),

@@ -1,0 +1,9 @@
+import { routeOf } from '#functions/routes.ts';
+import { sessionUser } from '#lib/auth/identity.ts';
+import { publicUser } from '#lib/auth/users.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+export const handler = endpoint(routeOf('GET', '/api/auth/session'), {}, async (req) => {
+  const user = await sessionUser(req.session);
+  return user ? { authenticated: true, user: publicUser(user) } : { authenticated: false };
+});

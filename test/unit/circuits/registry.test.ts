@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '#lib/http/errors.ts';
-import { DEFAULT_CIRCUIT, artifactPath, circuitsDir, getCircuit, listCircuits } from '#lib/zk/circuits.ts';
+import { DEFAULT_CIRCUIT, LAYER_DIR, artifactPath, circuitsDir, getCircuit, listCircuits } from '#lib/zk/circuits.ts';
 
 const REPO_ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'circuits', 'artifacts');
 const NAMES = ['membership', 'password', 'preimage', 'range'];
@@ -25,9 +25,9 @@ describe('circuit registry', () => {
     else process.env.CIRCUITS_DIR = saved;
   });
 
-  it('resolves the repository artifacts when neither CIRCUITS_DIR nor /opt/circuits exists', () => {
+  it('without CIRCUITS_DIR: the layer if mounted, else the repository artifacts', () => {
     delete process.env.CIRCUITS_DIR;
-    expect(circuitsDir().replace(/\/$/, '')).toBe(REPO_ARTIFACTS);
+    expect(circuitsDir().replace(/\/$/, '')).toBe(existsSync(LAYER_DIR) ? LAYER_DIR : REPO_ARTIFACTS);
   });
 
   it('lists the four circuits with their signals and artifact names', () => {
@@ -62,7 +62,7 @@ describe('circuit registry', () => {
       expect(m.ptauPower).toBe(13);
       for (const kind of ['wasm', 'zkey', 'vkey'] as const) {
         const file = artifactPath(name, kind);
-        expect(file).toBe(join(REPO_ARTIFACTS, name, m.artifacts[kind].file));
+        expect(file).toBe(join(circuitsDir(), name, m.artifacts[kind].file));
         expect(createHash('sha256').update(readFileSync(file)).digest('hex')).toBe(m.artifacts[kind].sha256);
         expect(statSync(file).size).toBe(m.artifacts[kind].bytes);
       }

@@ -119,3 +119,17 @@ export function verifySession(starkProof: string, publicInputs: string[]): boole
     return false;
   }
 }
+
+/**
+ * Route-layer convenience: verifies against public inputs recomputed from the server's own session
+ * record (key hash, session id, expiry), so client-supplied `public_inputs` are never trusted.
+ */
+export function verifySessionProof(starkProof: string, p: SessionPublicInputs): boolean {
+  let expected: string[];
+  try {
+    expected = encodePublicInputs(p);
+  } catch {
+    return false;
+  }
+  return verifySession(starkProof, expected);
+}

@@ -7,6 +7,7 @@ import {
   encodePublicInputs,
   proveSession,
   verifySession,
+  verifySessionProof,
   type SessionPublicInputs,
 } from '../../../lib/auth/stark/index.ts';
 import { P } from '../../../lib/auth/stark/field.ts';
@@ -81,6 +82,10 @@ describe('session STARK API', () => {
       expect(verifySession(starkProof, encodePublicInputs({ ...p, sessionId: 'sess_4f1c2b' }))).toBe(false);
       expect(verifySession(starkProof, encodePublicInputs({ ...p, expiresAt: p.expiresAt + 1 }))).toBe(false);
       expect(verifySession(starkProof, encodePublicInputs({ ...p, keyHash: publicKeyHash(generateSecretKey()) }))).toBe(false);
+      expect(verifySessionProof(starkProof, p)).toBe(true);
+      expect(verifySessionProof(starkProof, { ...p, sessionId: 'sess_other' })).toBe(false);
+      expect(verifySessionProof(starkProof, { ...p, expiresAt: p.expiresAt - 60 })).toBe(false);
+      expect(verifySessionProof(starkProof, { ...p, expiresAt: NaN })).toBe(false);
       // Each single public felt changed by one.
       for (let i = 0; i < 9; i++) {
         const other = publicInputs.slice();

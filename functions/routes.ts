@@ -70,7 +70,33 @@ export const routes: Route[] = [
   r('POST', '/api/auth/upgrade-legacy', 'auth', 'upgrade-legacy', 'session'),
   // chainb
   // zkauth
-  // zk-toolkit
+  // zk-toolkit: public (auth none: pure functions of the request, no user data; the 200/min limit
+  // counts per source IP). `crypto` where the work is slow (Pedersen, Groth16) or the circuits
+  // layer is needed (the proof routes read the artifacts at /opt).
+  r('POST', '/api/zk-toolkit/hash/poseidon', 'zk-toolkit', 'hash-poseidon', 'none'),
+  r('POST', '/api/zk-toolkit/hash/mimc', 'zk-toolkit', 'hash-mimc', 'none'),
+  r('POST', '/api/zk-toolkit/hash/pedersen', 'zk-toolkit', 'hash-pedersen', 'none', { profile: 'crypto' }),
+  r('POST', '/api/zk-toolkit/field/add', 'zk-toolkit', 'field-add', 'none'),
+  r('POST', '/api/zk-toolkit/field/sub', 'zk-toolkit', 'field-sub', 'none'),
+  r('POST', '/api/zk-toolkit/field/mul', 'zk-toolkit', 'field-mul', 'none'),
+  r('POST', '/api/zk-toolkit/field/div', 'zk-toolkit', 'field-div', 'none'),
+  r('POST', '/api/zk-toolkit/field/inv', 'zk-toolkit', 'field-inv', 'none'),
+  r('POST', '/api/zk-toolkit/field/pow', 'zk-toolkit', 'field-pow', 'none'),
+  r('POST', '/api/zk-toolkit/field/sqrt', 'zk-toolkit', 'field-sqrt', 'none'),
+  r('GET', '/api/zk-toolkit/field/random', 'zk-toolkit', 'field-random', 'none'),
+  r('GET', '/api/zk-toolkit/field/prime', 'zk-toolkit', 'field-prime', 'none'),
+  r('GET', '/api/zk-toolkit/ec/base', 'zk-toolkit', 'ec-base', 'none'),
+  r('POST', '/api/zk-toolkit/ec/mulbase', 'zk-toolkit', 'ec-mulbase', 'none'),
+  r('POST', '/api/zk-toolkit/ec/add', 'zk-toolkit', 'ec-add', 'none'),
+  r('POST', '/api/zk-toolkit/ec/mul', 'zk-toolkit', 'ec-mul', 'none'),
+  r('POST', '/api/zk-toolkit/ec/isoncurve', 'zk-toolkit', 'ec-isoncurve', 'none'),
+  r('GET', '/api/zk-toolkit/ec/params', 'zk-toolkit', 'ec-params', 'none'),
+  r('POST', '/api/zk-toolkit/shamir/split', 'zk-toolkit', 'shamir-split', 'none'),
+  r('POST', '/api/zk-toolkit/shamir/combine', 'zk-toolkit', 'shamir-combine', 'none'),
+  r('POST', '/api/zk-toolkit/proof/generate', 'zk-toolkit', 'proof-generate', 'none', { profile: 'crypto', timeout: 29 }),
+  r('POST', '/api/zk-toolkit/proof/verify', 'zk-toolkit', 'proof-verify', 'none', { profile: 'crypto' }),
+  r('GET', '/api/zk-toolkit/proof/circuits', 'zk-toolkit', 'proof-circuits', 'none', { profile: 'crypto' }),
+  r('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact', 'zk-toolkit', 'proof-artifact', 'none', { profile: 'crypto' }),
   // storage
   r('POST', '/api/storage/upload', 'storage', 'upload', 'session', { profile: 'crypto', timeout: 29 }),
   r('POST', '/api/storage/upload-url', 'storage', 'upload-url', 'session'),

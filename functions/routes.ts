@@ -69,6 +69,8 @@ export const routes: Route[] = [
   r('GET', '/api/auth/identity', 'auth', 'identity', 'session'),
   r('POST', '/api/auth/upgrade-legacy', 'auth', 'upgrade-legacy', 'session'),
   // chainb
+  r('POST', '/api/chainb/submit-proof', 'chainb', 'submit-proof', 'optional'),
+  r('GET', '/api/chainb/proofs/:proofId', 'chainb', 'proof', 'none'),
   // zkauth
   // zk-toolkit: public (auth none: pure functions of the request, no user data; the 200/min limit
   // counts per source IP). `crypto` where the work is slow (Pedersen, Groth16) or the circuits

@@ -6,7 +6,7 @@
 // enforced by boundary constraints; binding and expiry bind through the Fiat–Shamir transcript
 // (absorbed before any commitment), making the proof a signature of knowledge on them.
 import { P, rootOfUnity, pow } from './field.ts';
-import { type Fp2, eMul, eSub, eAdd, eInv, eFrom, ePow, E_ZERO } from './ext.ts';
+import { type Fp2, eMul, eSub, eAdd, eBatchInv, eFrom, ePow, E_ZERO } from './ext.ts';
 import { intt, evalBase, evalBaseAtExt } from './poly.ts';
 import { WIDTH, RATE, ROUNDS, MDS, MDS_INV, RC1, RC2, KEY_HASH_IV, permutationStates, pow7 } from './rescue.ts';
 
@@ -114,10 +114,16 @@ export function transitionExt(cur: readonly Fp2[], next: readonly Fp2[], per: re
   return out;
 }
 
+const tracePointCache = new Map<number, bigint[]>();
 /** Trace-domain points g^0 .. g^ROUNDS (g of order n). */
 export function tracePoints(n: number): bigint[] {
-  const g = rootOfUnity(n);
-  return Array.from({ length: ROUNDS + 1 }, (_, i) => pow(g, BigInt(i)));
+  let pts = tracePointCache.get(n);
+  if (!pts) {
+    const g = rootOfUnity(n);
+    pts = Array.from({ length: ROUNDS + 1 }, (_, i) => pow(g, BigInt(i)));
+    tracePointCache.set(n, pts);
+  }
+  return pts;
 }
 
 /**
@@ -141,10 +147,12 @@ export function compositionAtZ(
   for (let k = 0; k < WIDTH; k++) num = eAdd(num, eMul(alphas[k], t[k]));
   let zer: Fp2 = eFrom(1n);
   for (let r = 0; r < ROUNDS; r++) zer = eMul(zer, eSub(z, eFrom(pts[r])));
-  let h = eMul(num, eInv(zer));
+  // One batched inversion for the zerofier and every boundary denominator.
+  const invs = eBatchInv([zer, ...boundary.map((bc) => eSub(z, eFrom(pts[bc.row])))]);
+  let h = eMul(num, invs[0]);
   for (let b = 0; b < boundary.length; b++) {
     const bc = boundary[b];
-    const q = eMul(eSub(tz[bc.col], eFrom(bc.value)), eInv(eSub(z, eFrom(pts[bc.row]))));
+    const q = eMul(eSub(tz[bc.col], eFrom(bc.value)), invs[b + 1]);
     h = eAdd(h, eMul(betas[b], q));
   }
   return h;

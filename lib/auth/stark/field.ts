@@ -39,12 +39,17 @@ export function isCanonical(a: bigint): boolean {
   return a >= 0n && a < P;
 }
 
-/** Primitive root of unity of a power-of-two order (up to 2^32). */
+const rootCache = new Map<number, bigint>();
+/** Primitive root of unity of a power-of-two order (up to 2^32): GENERATOR^((p-1)/order), cached. */
 export function rootOfUnity(order: number): bigint {
-  if (!Number.isInteger(order) || order < 1 || (order & (order - 1)) !== 0 || order > 2 ** TWO_ADICITY) {
+  let r = rootCache.get(order);
+  if (r !== undefined) return r;
+  if (!Number.isInteger(order) || order < 1 || order > 2 ** TWO_ADICITY || Math.log2(order) % 1 !== 0) {
     throw new Error('field: root of unity order must be a power of two ≤ 2^32');
   }
-  return pow(GENERATOR, (P - 1n) / BigInt(order));
+  r = pow(GENERATOR, (P - 1n) / BigInt(order));
+  rootCache.set(order, r);
+  return r;
 }
 
 /** Montgomery batch inversion: one exponentiation for the whole vector. */

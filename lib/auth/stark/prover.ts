@@ -26,7 +26,7 @@ import {
   queryPositions,
   friConfig,
 } from './protocol.ts';
-import { ByteWriter, writeHeader, writeBody } from './serialize.ts';
+import { ByteWriter, writeHeader, writeBody, leafBytes } from './serialize.ts';
 
 export interface ProveOptions {
   /** Source of the zero-knowledge randomness (tests inject a fixed one to show what it changes). */
@@ -40,15 +40,21 @@ export interface ProveOptions {
   forgeOod?: boolean;
 }
 
-function rowPairLeaves(cols: readonly bigint[][], half: number): Uint8Array[] {
+/** Leaf j = salt_j || row j || row j + N/2 (the x, -x pair FRI folds together). */
+function rowPairLeaves(cols: readonly bigint[][], half: number, salts: readonly Uint8Array[]): Uint8Array[] {
   const leaves: Uint8Array[] = new Array(half);
   for (let j = 0; j < half; j++) {
     const row: bigint[] = [];
     for (const c of cols) row.push(c[j]);
     for (const c of cols) row.push(c[j + half]);
-    leaves[j] = feltsToBytes(row);
+    leaves[j] = leafBytes(salts[j], row);
   }
   return leaves;
+}
+
+/** Hiding commitments: 16 random salt bytes per leaf, so sibling hashes reveal nothing about unopened rows. */
+function randomSalts(count: number, rand: () => bigint): Uint8Array[] {
+  return Array.from({ length: count }, () => feltsToBytes([rand(), rand()]));
 }
 
 export function proveStatement(secretKey: readonly bigint[], stmt: Statement, params: StarkParams, opts: ProveOptions = {}): Uint8Array {
@@ -71,7 +77,8 @@ export function proveStatement(secretKey: readonly bigint[], stmt: Statement, pa
   const traceCols = buildTrace(secretKey, n, rand);
   const traceCoeffs = traceCols.map((c) => intt(c));
   const traceLde = traceCoeffs.map((c) => cosetEvaluate(c, s, N));
-  const traceTree = new MerkleTree(rowPairLeaves(traceLde, half));
+  const traceSalts = randomSalts(half, rand);
+  const traceTree = new MerkleTree(rowPairLeaves(traceLde, half, traceSalts));
   t.absorb(traceTree.root);
 
   // 2. Composition polynomial H on the LDE domain.
@@ -165,7 +172,8 @@ export function proveStatement(secretKey: readonly bigint[], stmt: Statement, pa
   for (let j = 0; j < k; j++) compCoeffs.push(segRe[j], segIm[j]);
   compCoeffs.push(rRe, rIm);
   const compLde = compCoeffs.map((c) => cosetEvaluate(c, s, N));
-  const compTree = new MerkleTree(rowPairLeaves(compLde, half));
+  const compSalts = randomSalts(half, rand);
+  const compTree = new MerkleTree(rowPairLeaves(compLde, half, compSalts));
   t.absorb(compTree.root);
 
   // 4. Out-of-domain frame.
@@ -245,8 +253,10 @@ export function proveStatement(secretKey: readonly bigint[], stmt: Statement, pa
   });
   writeBody(out, {
     traceRows: positions.map((p) => rowAt(traceLde, p)),
+    traceSalts: positions.map((p) => traceSalts[p]),
     traceNodes: traceTree.openMany(positions),
     compRows: positions.map((p) => rowAt(compLde, p)),
+    compSalts: positions.map((p) => compSalts[p]),
     compNodes: compTree.openMany(positions),
     fri: friOpen(fri, positions, cfg),
   });

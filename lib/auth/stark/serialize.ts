@@ -7,6 +7,15 @@ import { DIGEST_BYTES } from './merkle.ts';
 import type { FriLayerOpening } from './fri.ts';
 
 export const PROOF_FORMAT_VERSION = 1;
+export const SALT_BYTES = 16;
+
+/** Merkle leaf of the trace / composition trees: salt || felts (row x then row -x). */
+export function leafBytes(salt: Uint8Array, row: readonly bigint[]): Uint8Array {
+  const out = new Uint8Array(SALT_BYTES + 8 * row.length);
+  out.set(salt, 0);
+  row.forEach((x, i) => writeFelt(out, SALT_BYTES + 8 * i, x));
+  return out;
+}
 
 export interface ProofHeader {
   traceRoot: Uint8Array;
@@ -21,11 +30,13 @@ export interface ProofHeader {
   nonce: bigint;
 }
 export interface ProofBody {
-  /** Per query position (ascending): row x then row -x, trace columns. */
+  /** Per query position (ascending): row x then row -x, trace columns; then the leaf salt. */
   traceRows: bigint[][];
+  traceSalts: Uint8Array[];
   traceNodes: Uint8Array[];
-  /** Per query position: row x then row -x, composition columns. */
+  /** Per query position: row x then row -x, composition columns; then the leaf salt. */
   compRows: bigint[][];
+  compSalts: Uint8Array[];
   compNodes: Uint8Array[];
   fri: FriLayerOpening[];
 }
@@ -97,6 +108,10 @@ export class ByteReader {
   digest(): Uint8Array {
     return this.take(DIGEST_BYTES);
   }
+  /** Salts are raw bytes: any value is valid, and each one is hashed into its Merkle leaf. */
+  salt(): Uint8Array {
+    return this.take(SALT_BYTES);
+  }
   digests(n: number): Uint8Array[] {
     return Array.from({ length: n }, () => this.digest());
   }
@@ -149,9 +164,15 @@ export function readHeader(r: ByteReader, s: HeaderShape): ProofHeader {
   };
 }
 export function writeBody(w: ByteWriter, b: ProofBody): void {
-  b.traceRows.forEach((row) => w.felts(row));
+  b.traceRows.forEach((row, q) => {
+    w.felts(row);
+    w.bytes(b.traceSalts[q]);
+  });
   b.traceNodes.forEach((n) => w.bytes(n));
-  b.compRows.forEach((row) => w.felts(row));
+  b.compRows.forEach((row, q) => {
+    w.felts(row);
+    w.bytes(b.compSalts[q]);
+  });
   b.compNodes.forEach((n) => w.bytes(n));
   for (const layer of b.fri) {
     layer.pairs.forEach(([a, c]) => w.exts([a, c]));
@@ -159,9 +180,19 @@ export function writeBody(w: ByteWriter, b: ProofBody): void {
   }
 }
 export function readBody(r: ByteReader, s: BodyShape): ProofBody {
-  const traceRows = Array.from({ length: s.queries }, () => r.felts(2 * s.traceWidth));
+  const traceRows: bigint[][] = [];
+  const traceSalts: Uint8Array[] = [];
+  for (let q = 0; q < s.queries; q++) {
+    traceRows.push(r.felts(2 * s.traceWidth));
+    traceSalts.push(r.salt());
+  }
   const traceNodes = r.digests(s.traceNodes);
-  const compRows = Array.from({ length: s.queries }, () => r.felts(2 * s.compWidth));
+  const compRows: bigint[][] = [];
+  const compSalts: Uint8Array[] = [];
+  for (let q = 0; q < s.queries; q++) {
+    compRows.push(r.felts(2 * s.compWidth));
+    compSalts.push(r.salt());
+  }
   const compNodes = r.digests(s.compNodes);
   const fri = s.friLeaves.map((leaves, i) => ({
     pairs: Array.from({ length: leaves }, () => {
@@ -170,5 +201,5 @@ export function readBody(r: ByteReader, s: BodyShape): ProofBody {
     }),
     nodes: r.digests(s.friNodes[i]),
   }));
-  return { traceRows, traceNodes, compRows, compNodes, fri };
+  return { traceRows, traceSalts, traceNodes, compRows, compSalts, compNodes, fri };
 }

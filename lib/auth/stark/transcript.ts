@@ -1,6 +1,6 @@
 // Fiat–Shamir transcript: a SHA-256 hash chain. Every absorb and every squeeze replaces the state,
 // so each challenge depends on everything absorbed before it and on all earlier challenges.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { sha256Short, leadingZeroBitsWords } from './sha256.ts';
 import { P, feltsToBytes } from './field.ts';
 import { type Fp2, extsToBytes } from './ext.ts';
@@ -22,7 +22,7 @@ export class Transcript {
     this.state = createHash('sha256').update('shroud-stark/transcript/v1').update(u32(d.length)).update(d).digest();
   }
   absorb(data: Uint8Array): void {
-    this.state = createHash('sha256').update(this.state).update(ABSORB).update(u32(data.length)).update(data).digest();
+    this.state = hash('sha256', Buffer.concat([this.state, ABSORB, u32(data.length), data]), 'buffer');
   }
   absorbFelts(xs: readonly bigint[]): void {
     this.absorb(feltsToBytes(xs));
@@ -31,7 +31,7 @@ export class Transcript {
     this.absorb(extsToBytes(xs));
   }
   private squeeze(): Buffer {
-    this.state = createHash('sha256').update(this.state).update(SQUEEZE).digest();
+    this.state = hash('sha256', Buffer.concat([this.state, SQUEEZE]), 'buffer');
     return this.state;
   }
   /** Uniform felt by rejection sampling (bias-free). */

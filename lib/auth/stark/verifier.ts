@@ -1,6 +1,6 @@
 // STARK verifier for the session AIR. Parses strictly while replaying the transcript; any
 // deviation (format, Merkle path, OOD relation, grinding, FRI) rejects.
-import { P, rootOfUnity, pow, feltsToBytes } from './field.ts';
+import { P, rootOfUnity, pow } from './field.ts';
 import { type Fp2, eAdd, eMul, ePow, eEq, eSub, eFrom, eBatchInv } from './ext.ts';
 import { verifyMany, multiProofLength } from './merkle.ts';
 import { friReplay, friVerify, layerLeafIndices, friFolds } from './fri.ts';
@@ -18,7 +18,7 @@ import {
   friConfig,
   deepAt,
 } from './protocol.ts';
-import { ByteReader, readHeader, readBody, type ProofHeader, type ProofBody } from './serialize.ts';
+import { ByteReader, readHeader, readBody, leafBytes, type ProofHeader, type ProofBody } from './serialize.ts';
 
 export type VerifyResult =
   | { ok: true; header: ProofHeader; body: ProofBody; positions: number[] }
@@ -84,10 +84,10 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   });
   r.end();
 
-  if (!verifyMany(header.traceRoot, depth, positions, body.traceRows.map(feltsToBytes), body.traceNodes)) {
+  if (!verifyMany(header.traceRoot, depth, positions, body.traceRows.map((row, q) => leafBytes(body.traceSalts[q], row)), body.traceNodes)) {
     return { ok: false, reason: 'trace-merkle' };
   }
-  if (!verifyMany(header.compRoot, depth, positions, body.compRows.map(feltsToBytes), body.compNodes)) {
+  if (!verifyMany(header.compRoot, depth, positions, body.compRows.map((row, q) => leafBytes(body.compSalts[q], row)), body.compNodes)) {
     return { ok: false, reason: 'composition-merkle' };
   }
   const w = rootOfUnity(N);

@@ -5,6 +5,7 @@ import { proveStatement } from '../../../lib/auth/stark/prover.ts';
 import { hashKey, WIDTH } from '../../../lib/auth/stark/rescue.ts';
 import { randomFelt } from '../../../lib/auth/stark/field.ts';
 import { statementFelts, type Statement } from '../../../lib/auth/stark/air.ts';
+import { SALT_BYTES } from '../../../lib/auth/stark/serialize.ts';
 
 /** Small parameters for exhaustive tests: every proof section is present, proofs are ~4 KB. */
 export const SMALL_PARAMS: StarkParams = { traceLength: 32, blowup: 8, queries: 4, grindingBits: 2, friRemainderDegree: 4 };
@@ -40,9 +41,9 @@ export function proofSections(proof: Uint8Array, felts: bigint[], params: StarkP
     ['oodComp', 16 * shape.segments],
     ['remainder', 16 * params.friRemainderDegree],
     ['nonce', 8],
-    ['traceRows', 8 * 2 * WIDTH * r.positions.length],
+    ['traceRows', (8 * 2 * WIDTH + SALT_BYTES) * r.positions.length],
     ['traceNodes', 32 * r.body.traceNodes.length],
-    ['compRows', 8 * 2 * shape.compositionColumns * r.positions.length],
+    ['compRows', (8 * 2 * shape.compositionColumns + SALT_BYTES) * r.positions.length],
     ['compNodes', 32 * r.body.compNodes.length],
   ];
   r.body.fri.forEach((l, i) => {

@@ -217,3 +217,13 @@ export const publicUser = (u: User) => ({
   zkId: u.zkId ?? null,
   identityPublicKey: u.identityPublicKey ?? null,
 });
+
+/**
+ * A new legacy account as a TransactWriteItems `Put`, for a caller that must create it in one
+ * transaction with items of its own (an OAuth sign-up and its provider link: never an account
+ * without its link, nor a link without its account).
+ */
+export function newLegacyUserPut(profile: { name?: string; email?: string; avatar?: string } = {}) {
+  const user: User = { id: randomUUID(), ...profile, createdAt: clock.now().toISOString() };
+  return { user, put: { TableName: tableName, Item: { ...userKey(user.id), ...user }, ...notExists } };
+}

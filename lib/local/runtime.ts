@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal } from './dynamodb-local.ts';
+import { LOCAL_PROVIDERS, startLocalOAuthProvider } from './oauth-provider.ts';
 import { startS3Local } from './s3-local.ts';
 
 export interface RuntimeOptions {
@@ -47,8 +48,20 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const port = (server.address() as { port: number }).port;
     const url = `http://localhost:${port}`;
 
+    // Social login without internet: the providers that have no configuration of their own sign
+    // in through a local OpenID provider on loopback (lib/local/oauth-provider.ts).
+    const given = { ...process.env, ...opts.env };
+    const unconfigured = LOCAL_PROVIDERS.filter((p) => !given[`OAUTH_${p.toUpperCase()}_CLIENT_ID`]);
+    let oauthEnv: Record<string, string> = {};
+    if (unconfigured.length) {
+      const provider = await startLocalOAuthProvider();
+      stops.push(provider.stop);
+      oauthEnv = provider.env(unconfigured);
+    }
+
     // Configuration is read at cold start: set it before the first handler module loads.
     Object.assign(process.env, {
+      ...oauthEnv,
       STAGE: process.env.STAGE ?? 'local',
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: s3.endpoint,

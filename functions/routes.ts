@@ -72,6 +72,16 @@ export const routes: Route[] = [
   r('POST', '/api/chainb/submit-proof', 'chainb', 'submit-proof', 'optional'),
   r('GET', '/api/chainb/proofs/:proofId', 'chainb', 'proof', 'none'),
   // zkauth
+  r('GET', '/api/zkauth/providers', 'zkauth', 'providers', 'none'),
+  r('GET', '/api/zkauth/login', 'zkauth', 'login', 'none'),
+  r('GET', '/api/zkauth/callback/:provider', 'zkauth', 'callback', 'optional'),
+  r('GET', '/api/zkauth/link', 'zkauth', 'link', 'session'),
+  r('POST', '/api/zkauth/unlink', 'zkauth', 'unlink', 'session'),
+  r('GET', '/api/zkauth/status', 'zkauth', 'status', 'optional'),
+  r('POST', '/api/zkauth/prove', 'zkauth', 'prove', 'session', { profile: 'crypto' }),
+  r('POST', '/api/zkauth/verify', 'zkauth', 'verify', 'optional', { profile: 'crypto' }),
+  r('POST', '/api/zkauth/refresh', 'zkauth', 'refresh', 'optional', { profile: 'crypto' }),
+  r('POST', '/api/zkauth/logout', 'zkauth', 'logout', 'optional'),
   // zk-toolkit: public (auth none: pure functions of the request, no user data; the 200/min limit
   // counts per source IP). `crypto` where the work is slow (Pedersen, Groth16) or the circuits
   // layer is needed (the proof routes read the artifacts at /opt).

@@ -3,6 +3,7 @@ import { groups, routes } from '#functions/routes.ts';
 import { config } from '#lib/config.ts';
 import type { Session } from '#lib/auth/sessions.ts';
 import { getUser } from '#lib/auth/users.ts';
+import { enabledProviders } from '#lib/auth/oauth/providers.ts';
 
 /** API.md's file limit, enforced by storage and reported here. */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -17,6 +18,8 @@ export async function describeEnvironment(session: Session | null) {
     rateLimits: Object.fromEntries(present.map((g) => [g, { perMinute: groups[g].rateLimit }])),
     maxFileSize: MAX_FILE_BYTES,
     chains: { a: { network: config.CHAIN_A_NETWORK }, b: { network: config.CHAIN_B_NETWORK } },
+    /** Social login providers a client can offer (`/api/zkauth/login?provider=`). */
+    oauthProviders: enabledProviders(),
     session: await sessionOf(session),
   };
 }

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { routeOf } from '#functions/routes.ts';
+import { startAuthorization } from '#lib/auth/oauth/flow.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { redirect } from '#lib/http/reply.ts';
+
+export const loginQuery = z.object({
+  provider: z.string().min(1).max(40),
+  redirect: z.string().max(2048).optional(),
+  login_hint: z.string().max(64).optional(),
+});
+
+export const handler = endpoint(routeOf('GET', '/api/zkauth/login'), { query: loginQuery }, async (req) => {
+  const { location, cookies } = await startAuthorization({
+    provider: req.query.provider,
+    redirect: req.query.redirect,
+    loginHint: req.query.login_hint,
+    mode: 'login',
+    domainName: req.event.requestContext?.domainName,
+  });
+  return redirect(location, cookies);
+});

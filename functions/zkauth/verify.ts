@@ -1,0 +1,8 @@
+import { routeOf } from '#functions/routes.ts';
+import { sessionForProof, verify } from '#lib/auth/stark-session.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { SESSION_COOKIE } from '#lib/http/cookies.ts';
+
+export const handler = endpoint(routeOf('POST', '/api/zkauth/verify'), {}, async (req) =>
+  verify(await sessionForProof(req.sessionState, req.session, req.cookies[SESSION_COOKIE])),
+);

@@ -10,7 +10,7 @@
  */
 import type { BabyJub, CurvePoint } from 'circomlibjs';
 import { errors } from '#lib/http/errors.ts';
-import { BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
+import { assertField, BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
 import { getBabyJub } from './primitives.ts';
 
 export const A = 168700n;
@@ -53,34 +53,44 @@ export function onCurve(p: Point): boolean {
 
 /** A request point: coordinates are field elements (FIELD_OVERFLOW), the point on the curve (NOT_ON_CURVE). */
 export function parsePoint(name: string, value: unknown): Point {
-  const v = (value ?? {}) as { x?: unknown; y?: unknown };
   if (typeof value !== 'object' || value === null) throw errors.invalidInput(`${name}: must be an object {x, y} of decimal strings`);
-  const p = { x: fieldElement(`${name}.x`, v.x), y: fieldElement(`${name}.y`, v.y) };
+  const v = value as { x?: unknown; y?: unknown };
+  return checkPoint(name, { x: fieldElement(`${name}.x`, v.x), y: fieldElement(`${name}.y`, v.y) });
+}
+
+/** Library-level guard (callers may pass computed points): coordinates < r, point on the curve. */
+export function checkPoint(name: string, p: Point): Point {
+  assertField(`${name}.x`, p.x);
+  assertField(`${name}.y`, p.y);
   if (!onCurve(p)) throw errors.notOnCurve(`${name} is not on the Baby JubJub curve`);
   return p;
 }
 
 export async function addPoints(p1: Point, p2: Point): Promise<Point> {
+  checkPoint('p1', p1);
+  checkPoint('p2', p2);
   const bj = await getBabyJub();
   return fromCircom(bj, bj.addPoint(toCircom(bj, p1), toCircom(bj, p2)));
 }
 
 /** k·P by double-and-add, with k used exactly (0 gives the identity (0, 1)). */
 export async function mulPoint(p: Point, k: bigint): Promise<Point> {
-  if (k < 0n) throw new RangeError('negative scalar');
+  checkPoint('point', p);
+  if (k < 0n || k >= 1n << 256n) throw errors.invalidInput('scalar: must be an integer from 0 to 2^256 − 1');
   const bj = await getBabyJub();
   return fromCircom(bj, bj.mulPointEscalar(toCircom(bj, p), k));
 }
 
 /** In the prime-order subgroup: on the curve and l·P = identity. */
 export async function inSubgroup(p: Point): Promise<boolean> {
-  if (!onCurve(p)) return false;
+  if (p.x < 0n || p.x >= BN254_PRIME || p.y < 0n || p.y >= BN254_PRIME || !onCurve(p)) return false;
   const bj = await getBabyJub();
   return bj.inSubgroup(toCircom(bj, p));
 }
 
 /** circomlib's 32-byte point encoding: y little-endian, top bit set when x > (r−1)/2. */
 export async function packPoint(p: Point): Promise<Uint8Array> {
+  checkPoint('point', p);
   const bj = await getBabyJub();
   return bj.packPoint(toCircom(bj, p));
 }

@@ -59,6 +59,12 @@ export function fieldElement(name: string, value: unknown): bigint {
   return v;
 }
 
+/** For values computed in code rather than parsed: a bigint outside [0, r) is FIELD_OVERFLOW. */
+export function assertField(name: string, v: bigint): bigint {
+  if (v < 0n || v >= BN254_PRIME) throw errors.fieldOverflow(`${name} must be less than the BN254 prime`);
+  return v;
+}
+
 /** A non-negative integer below 2^256 (exponents, curve scalars): INVALID_INPUT beyond. */
 export function uint256(name: string, value: unknown): bigint {
   const v = parseDecimal(name, value);

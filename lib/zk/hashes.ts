@@ -3,7 +3,7 @@
  * silently; outputs match circom's circuits bit for bit (same library, same parameters).
  */
 import { errors } from '#lib/http/errors.ts';
-import { bytesToHex, fieldElement, toHex32 } from './decimal.ts';
+import { assertField, bytesToHex, fieldElement, toHex32 } from './decimal.ts';
 import { getMimc7, getPedersen, getPoseidon } from './primitives.ts';
 
 /** circomlibjs's wasm Poseidon (and circomlib's circuit) take 1 to 16 inputs. */
@@ -19,17 +19,24 @@ export async function poseidon(inputs: readonly bigint[]): Promise<bigint> {
   if (inputs.length < 1 || inputs.length > POSEIDON_MAX_INPUTS) {
     throw errors.invalidInput(`inputs: must hold 1 to ${POSEIDON_MAX_INPUTS} elements`);
   }
+  // circomlibjs would reduce an out-of-range bigint silently: refuse it here too.
+  inputs.forEach((v, i) => assertField(`inputs.${i}`, v));
   const h = await getPoseidon();
   return h.F.toObject(h([...inputs]));
 }
 
 /** MiMC7, 91 rounds, circomlib's seed "mimc": circomlib's MiMC7(91) template. */
 export async function mimc7(x: bigint, key: bigint): Promise<bigint> {
+  assertField('input', x);
+  assertField('key', key);
   const m = await getMimc7();
   return m.F.toObject(m.hash(x, key));
 }
 
-/** circomlib's Pedersen hash of bytes: the packed point (32 bytes) and the point itself. */
+/**
+ * circomlib's Pedersen hash of bytes: the packed point (32 bytes) and the point itself. No
+ * length cap at this level (cost grows linearly); the route caps at PEDERSEN_MAX_BYTES.
+ */
 export async function pedersen(bytes: Uint8Array): Promise<{ packed: Uint8Array; x: bigint; y: bigint }> {
   const ph = await getPedersen();
   const packed = ph.hash(bytes);

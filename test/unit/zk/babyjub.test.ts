@@ -225,3 +225,15 @@ describe('group properties', () => {
     );
   });
 });
+
+describe('library-level guards (computed points, not parsed ones)', () => {
+  it('addPoints / mulPoint / packPoint refuse coordinates outside [0, r) and off-curve points', async () => {
+    await expectAppError(() => addPoints({ x: 0n, y: 1n + R }, BASE8), 'FIELD_OVERFLOW', 'p1.y must be less');
+    await expectAppError(() => addPoints(BASE8, { x: 1n, y: 0n }), 'NOT_ON_CURVE', 'p2 is not on');
+    await expectAppError(() => mulPoint({ x: -1n, y: 1n }, 2n), 'FIELD_OVERFLOW', 'point.x');
+    await expectAppError(() => mulPoint(BASE8, 2n ** 256n), 'INVALID_INPUT', 'scalar');
+    await expectAppError(() => mulPoint(BASE8, -1n), 'INVALID_INPUT', 'scalar');
+    await expectAppError(() => packPoint({ x: 2n, y: 3n }), 'NOT_ON_CURVE');
+    expect(await inSubgroup({ x: 0n, y: 1n + R })).toBe(false);
+  });
+});

@@ -178,3 +178,13 @@ describe('Pedersen (circomlib, Baby JubJub, blake256 generators)', () => {
     expect(pedersenInput('é'.repeat(PEDERSEN_MAX_BYTES / 2)).bytes.length).toBe(PEDERSEN_MAX_BYTES);
   });
 });
+
+describe('library-level guards', () => {
+  it('poseidon / mimc7 refuse bigints outside [0, r) instead of letting circomlibjs reduce them', async () => {
+    await expectAppError(() => poseidon([1n, R]), 'FIELD_OVERFLOW', 'inputs.1 must be less');
+    await expectAppError(() => poseidon([-1n]), 'FIELD_OVERFLOW', 'inputs.0');
+    await expectAppError(() => poseidon([]), 'INVALID_INPUT', 'inputs:');
+    await expectAppError(() => mimc7(R, 0n), 'FIELD_OVERFLOW', 'input must be less');
+    await expectAppError(() => mimc7(1n, R + 1n), 'FIELD_OVERFLOW', 'key must be less');
+  });
+});

@@ -102,11 +102,11 @@ describe('local proof registry', () => {
       resourceBounds: reg.LOCAL_RESOURCE_BOUNDS,
     });
     expect(felts.toHex64(h)).toBe(t1.txHash);
-    // Independently: the v3 hash function called positionally with the same fields.
+    // Independently: the v3 hash over a hand-written __execute__ calldata.
     const again = hash.calculateInvokeTransactionHash({
       senderAddress: r.accountAddress,
       version: '0x3',
-      compiledCalldata: [1n, BigInt(r.address), BigInt(hash.getSelectorFromName('store_proof')), 3n, a1.proofId, a1.proofHash, a1.zkId],
+      compiledCalldata: [1n, BigInt(r.address), BigInt(hash.getSelectorFromName('store_proof')), 3n, a1.proofId, a1.proofHash, a1.zkId].map(String),
       chainId: constants.StarknetChainId.SN_SEPOLIA,
       nonce: BigInt(x1.nonce),
       accountDeploymentData: [],

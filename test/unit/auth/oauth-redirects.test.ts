@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { safeRedirect, withError } from '#lib/auth/oauth/redirects.ts';
+
+/** Where a browser on the API's origin would actually go (the WHATWG parser is the browsers'). */
+const API = 'https://api.shroud.example';
+const ALLOWED = ['https://app.example'];
+const landsOn = (target: string) => new URL(target, `${API}/api/zkauth/callback/github`).origin;
+
+const EVIL = [
+  '//evil.example',
+  '///evil.example',
+  '/\\evil.example',
+  '\\\\evil.example',
+  '\\/evil.example',
+  '/\t/evil.example',
+  '/\n/evil.example',
+  ' //evil.example',
+  'https://evil.example',
+  'https:evil.example',
+  'http://app.example', // right host, wrong scheme: another origin
+  'https://app.example.evil.example',
+  'https://app.example@evil.example',
+  'https://user:pw@app.example/',
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  'data:text/html,<script>alert(1)</script>',
+  'vbscript:msgbox',
+  '/a/..//evil.example',
+  '/./..//evil.example',
+  '/%0d%0aSet-Cookie:x=1', // kept as an encoded path: harmless, but checked below to stay on our origin
+  'evil.example',
+  '.evil.example',
+];
+
+describe('safeRedirect', () => {
+  it('defaults to / and keeps relative paths with their query and fragment', () => {
+    expect(safeRedirect(undefined, ALLOWED)).toBe('/');
+    expect(safeRedirect('', ALLOWED)).toBe('/');
+    expect(safeRedirect('/app/files?tab=2#top', ALLOWED)).toBe('/app/files?tab=2#top');
+    expect(safeRedirect('https://app.example/home?x=1', ALLOWED)).toBe('https://app.example/home?x=1');
+  });
+
+  it('refuses every known open-redirect form', () => {
+    for (const bad of EVIL) {
+      const out = safeRedirect(bad, ALLOWED);
+      if (out !== null) expect(landsOn(out), bad).toBe(API);
+    }
+    for (const bad of EVIL.filter((b) => !b.startsWith('/%0d'))) expect(safeRedirect(bad, ALLOWED), bad).toBeNull();
+  });
+
+  it('never sends the browser to a foreign origin, whatever the input (property)', () => {
+    const piece = fc.constantFrom('/', '//', '\\', '.', '..', ':', '@', '%2f', '%5c', '\t', ' ', 'evil.example', 'app.example', 'https:', 'javascript:', '#', '?', 'a');
+    const input = fc.oneof(fc.string(), fc.array(piece, { maxLength: 12 }).map((xs) => xs.join('')), fc.webUrl(), fc.webPath());
+    fc.assert(
+      fc.property(input, (raw) => {
+        const out = safeRedirect(raw, ALLOWED);
+        if (out === null) return;
+        const origin = landsOn(out);
+        expect([API, ...ALLOWED]).toContain(origin);
+        if (!/^https?:/i.test(raw)) expect(origin).toBe(API);
+        expect(out).not.toMatch(/^\/\/|\\/);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('accepts what a relative path really is (property)', () => {
+    fc.assert(
+      fc.property(fc.webPath(), fc.webQueryParameters(), (path, query) => {
+        const raw = `/${path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
+        const out = safeRedirect(raw, ALLOWED);
+        expect(out).not.toBeNull();
+        expect(landsOn(out!)).toBe(API);
+      }),
+    );
+  });
+});
+
+describe('withError', () => {
+  it('adds error= to relative and absolute targets', () => {
+    expect(withError('/', 'AUTH_FAILED')).toBe('/?error=AUTH_FAILED');
+    expect(withError('/back?tab=2#x', 'AUTH_FAILED')).toBe('/back?tab=2&error=AUTH_FAILED#x');
+    expect(withError('https://app.example/home', 'AUTH_FAILED')).toBe('https://app.example/home?error=AUTH_FAILED');
+  });
+});

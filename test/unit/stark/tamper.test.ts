@@ -1,14 +1,13 @@
 // Every byte of a serialized proof is load-bearing.
 //
-// Cost: at the shipped parameters a proof is ~29 KB and one verification takes ~10-30 ms wall on the
-// shared 2-core CI machine, so flipping every byte (~29k verifications) would take many minutes. We split
-// the requirement in two:
+// Cost: at the shipped parameters a proof is ~29 KB and one verification takes ~10-30 ms wall on
+// the shared 2-core CI machine, so flipping every byte (~29k verifications) would take many
+// minutes. We split the requirement in two:
 //  1. EVERY byte of a proof at SMALL_PARAMS (~4.5 KB) is flipped in turn and must be rejected.
 //     These parameters run the same code paths and produce every section of the format (header,
 //     roots, OOD frame, remainder, nonce, trace/composition rows with their leaf salts and
-//     multi-proofs, and two
-//     committed FRI layers with their multi-proofs), so the exhaustive pass covers each kind of
-//     byte the shipped proof contains.
+//     multi-proofs, and two committed FRI layers with their multi-proofs), so the exhaustive pass
+//     covers each kind of byte the shipped proof contains.
 //  2. At the SHIPPED parameters, every header byte (version, all roots, OOD frame, remainder,
 //     nonce) plus a deterministic, evenly spread sample of each body section, ≥ 2000 positions in
 //     all, covering every section, must be rejected.

@@ -15,7 +15,7 @@ import { proveStatement } from '../../../lib/auth/stark/prover.ts';
 import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
 import { DEFAULT_PARAMS } from '../../../lib/auth/stark/params.ts';
 import { permutationStates, KEY_HASH_IV } from '../../../lib/auth/stark/rescue.ts';
-import { randomStatement } from './helpers.ts';
+import { randomStatement, SMALL_PARAMS } from './helpers.ts';
 
 function session(sk: bigint[], over: Partial<SessionPublicInputs> = {}): SessionPublicInputs {
   return { keyHash: publicKeyHash(sk), sessionId: 'sess_4f1c2a', expiresAt: 1_893_456_000, ...over };
@@ -106,6 +106,14 @@ describe('session STARK API', () => {
     it('rejects truncated and extended proofs', () => {
       for (const cut of [2, 4, 64, 1000, starkProof.length / 2]) expect(verifySession(starkProof.slice(0, -cut), publicInputs)).toBe(false);
       for (const ext of ['00', 'ff', '0000', starkProof.slice(0, 64)]) expect(verifySession(starkProof + ext, publicInputs)).toBe(false);
+    });
+
+    it('rejects a valid proof made at other parameters', () => {
+      const other = randomStatement();
+      const small = proveStatement(other.sk, other.stmt, SMALL_PARAMS);
+      expect(verifyStatement(small, other.felts, SMALL_PARAMS).ok).toBe(true);
+      const hex = (xs: bigint[]) => xs.map((x) => '0x' + x.toString(16).padStart(16, '0'));
+      expect(verifySession(Buffer.from(small).toString('hex'), hex(other.felts))).toBe(false);
     });
 
     it('never throws on garbage', () => {

@@ -33,7 +33,7 @@ const clearStateCookie = () => stateCookie('', 0);
 
 /** The API's own origin: PUBLIC_BASE_URL, else the host API Gateway was called on. */
 export function baseUrlOf(domainName: string | undefined): string {
-  const base = oauthConfig().publicBaseUrl ?? config.PUBLIC_BASE_URL;
+  const base = config.PUBLIC_BASE_URL;
   if (base) return base.replace(/\/$/, '');
   if (!domainName) throw errors.internal();
   return `https://${domainName}`;

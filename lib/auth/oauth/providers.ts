@@ -12,7 +12,8 @@ import { readConfig } from '#lib/config.ts';
  * loopback OpenID provider, and how a staging deployment could use a corporate one.
  *
  * `OAUTH_REDIRECT_ORIGINS`: absolute origins `redirect=` may point to after login (besides
- * relative paths on the API's own origin).
+ * relative paths on the API's own origin). Callback URLs are `PUBLIC_BASE_URL` +
+ * `/api/zkauth/callback/<id>`: register exactly that at each provider.
  */
 export const PROVIDER_IDS = ['google', 'github', 'x', 'discord'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
@@ -104,7 +105,6 @@ const schema = z
   .object({
     ...fields,
     OAUTH_REDIRECT_ORIGINS: z.string().optional(),
-    PUBLIC_BASE_URL: z.url().optional(),
   })
   .superRefine((env, ctx) => {
     for (const id of PROVIDER_IDS) {
@@ -124,7 +124,6 @@ const schema = z
 export interface OAuthConfig {
   providers: Record<ProviderId, ProviderConfig>;
   redirectOrigins: string[];
-  publicBaseUrl?: string;
 }
 
 export function readOAuthConfig(env: NodeJS.ProcessEnv = process.env): OAuthConfig {
@@ -155,7 +154,7 @@ export function readOAuthConfig(env: NodeJS.ProcessEnv = process.env): OAuthConf
     .split(',')
     .map((s) => s.trim().replace(/\/$/, ''))
     .filter(Boolean);
-  return { providers, redirectOrigins, publicBaseUrl: c.PUBLIC_BASE_URL };
+  return { providers, redirectOrigins };
 }
 
 let cached: OAuthConfig | undefined;

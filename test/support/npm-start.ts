@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,16 @@ export async function npmStart(dataDir = mkdtempSync(join(tmpdir(), 'shroud-e2e-
       }, 15_000);
       await exited;
       clearTimeout(timer);
+      // npm, tsx, node and DynamoDB Local (java) all end: nothing keeps running on the data dir.
+      for (let i = 0; i < 150 && processesUsing(dataDir).length; i++) await new Promise((ok) => setTimeout(ok, 100));
     },
+    /** Processes still running whose command line names this runtime's DATA_DIR. */
+    leftovers: () => processesUsing(dataDir),
   };
+}
+
+function processesUsing(dir: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(dir) && !l.includes('ps -eo'));
 }

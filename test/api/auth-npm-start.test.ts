@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityProofRequest, unlockIdentity } from '#lib/client/identity.ts';
 import { HttpClient } from '../support/runtime.ts';
+import { npmStart } from '../support/npm-start.ts';
 import { newIdentity, PASSWORD, uniqueName } from './identity-helpers.ts';
 
 /**
@@ -13,63 +10,21 @@ import { newIdentity, PASSWORD, uniqueName } from './identity-helpers.ts';
  * then register → login → session → me → identity → submit-proof → logout over HTTP, and the
  * proof read back from the registry's get_proof (GET /api/chainb/proofs/:proofId).
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'shroud-npm-start-'));
-let child: ChildProcess;
+let runtime: Awaited<ReturnType<typeof npmStart>>;
 let base: string;
 
-const processesUsing = (dir: string) =>
-  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((l) => l.includes(dir) && !l.includes('ps -eo'));
-
 beforeAll(async () => {
-  child = spawn('npm', ['start'], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', RATE_LIMIT_MULTIPLIER: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group: npm, tsx and node all get the SIGTERM
-  });
-  let err = '';
-  child.stderr!.on('data', (d) => (err += String(d)));
-  base = await new Promise<string>((ok, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`npm start did not listen in time\n${out}\n${err}`)), 100_000);
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]!);
-      }
-    });
-    child.once('exit', (code) => fail(new Error(`npm start exited with ${code}\n${out}\n${err}`)));
-  });
+  runtime = await npmStart();
+  base = runtime.url;
 }, 120_000);
 
 afterAll(async () => {
-  if (child?.pid && child.exitCode === null) {
-    const exited = new Promise((ok) => child.once('exit', ok));
-    process.kill(-child.pid, 'SIGTERM');
-    await exited;
-  }
-  // npm, tsx, node and DynamoDB Local (java) all stop: the group empties and nothing runs on the data dir.
-  const groupAlive = () => {
-    if (!child?.pid) return false;
-    try {
-      process.kill(-child.pid, 0);
-      return true;
-    } catch {
-      return false; // ESRCH: the whole group is gone
-    }
-  };
-  for (let i = 0; i < 150 && (groupAlive() || processesUsing(dataDir).length); i++) await new Promise((ok) => setTimeout(ok, 100));
-  const left = processesUsing(dataDir);
-  if (groupAlive()) left.push(`process group ${child.pid} still alive`);
-  rmSync(dataDir, { recursive: true, force: true });
-  expect(left).toEqual([]);
+  await runtime?.stop();
+  expect(runtime?.leftovers() ?? []).toEqual([]);
+  if (runtime) rmSync(runtime.dataDir, { recursive: true, force: true });
 }, 60_000);
 
-describe('npm start', () => {
+describe('npm start: the identity story', () => {
   it('register → login → session → me → identity → submit-proof → logout, then get_proof', async () => {
     const client = new HttpClient(base);
     const username = uniqueName('e2e');

@@ -35,7 +35,8 @@ export function parseMultipart(
     try {
       bb = Busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: opts.maxFileBytes, fields: opts.maxFields ?? 32, fieldSize: opts.maxFieldBytes ?? 1024 * 1024, files: 1 },
+        // busboy reports `limit` when a part *reaches* fileSize: + 1 so that exactly maxFileBytes passes.
+        limits: { fileSize: opts.maxFileBytes + 1, fields: opts.maxFields ?? 32, fieldSize: opts.maxFieldBytes ?? 1024 * 1024, files: 1 },
       });
     } catch {
       reject(errors.invalidInput('body: malformed multipart/form-data'));

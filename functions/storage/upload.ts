@@ -5,5 +5,5 @@ import { upload, uploadResponse } from '#lib/storage/uploads.ts';
 
 /** Multipart (both variants, or `uploadId` to finalise a presigned upload): parsed by lib/storage, no JSON body. */
 export const handler = endpoint(routeOf('POST', '/api/storage/upload'), {}, async (req) =>
-  reply(201, uploadResponse(await upload(req.session!.userId, req.headers['content-type'], req.rawBody()))),
+  reply(201, uploadResponse(await upload(req.session!.userId, req.headers['content-type'], () => req.rawBody()))),
 );

@@ -27,7 +27,7 @@ export class PinataPinning implements PinningAdapter {
     this.gateway = (/^https?:\/\//.test(gw) ? gw : `https://${gw}`).replace(/\/+$/, '');
   }
 
-  async add(source: AsyncIterable<Uint8Array>, meta: { name: string }): Promise<Added> {
+  async add(source: AsyncIterable<Uint8Array>, meta: { name: string; uploadId: string }): Promise<Added> {
     const dir = await mkdtemp(join(tmpdir(), 'shroud-pin-'));
     const path = join(dir, 'content');
     try {
@@ -49,8 +49,6 @@ export class PinataPinning implements PinningAdapter {
       await rm(dir, { recursive: true, force: true });
     }
   }
-
-  async retain(): Promise<void> {}
 
   async discard(added: Added, existing?: PinRef): Promise<void> {
     if (added.ref.pinataId && added.ref.pinataId !== existing?.pinataId) await this.unpin(added.cid, added.ref);

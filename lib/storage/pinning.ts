@@ -9,8 +9,9 @@ import { storageConfig } from './config.ts';
 
 /** What an adapter needs to find a pinned CID's content again (kept on the pin record). */
 export interface PinRef {
-  /** s3: every block of the DAG, so unpinning needs no DAG walk. */
+  /** s3: every block of the DAG, so unpinning needs no DAG walk, and the upload owning their index entries. */
   blocks?: string[];
+  owner?: string;
   /** pinata: its file id (for unpinning) and the CID Pinata computed (for the gateway). */
   pinataId?: string;
   pinataCid?: string;
@@ -30,9 +31,7 @@ export interface Added {
  */
 export interface PinningAdapter {
   readonly name: 's3' | 'pinata';
-  add(source: AsyncIterable<Uint8Array>, meta: { name: string }): Promise<Added>;
-  /** Before a pin record points at `added`: protect its content from concurrent unpins of other CIDs. */
-  retain(added: Added): Promise<void>;
+  add(source: AsyncIterable<Uint8Array>, meta: { name: string; uploadId: string }): Promise<Added>;
   /** After a failed upload: removes what `add` stored that nothing else uses. `existing` is the live pin's ref, if the CID was pinned already. */
   discard(added: Added, existing?: PinRef): Promise<void>;
   unpin(cid: string, ref: PinRef): Promise<void>;
@@ -72,10 +71,12 @@ export async function pinningCall<T>(what: string, fn: () => Promise<T>): Promis
 
 /**
  * Blocks are shared between DAGs whenever two files contain an identical 1 MiB chunk, so a
- * block may only go when no pinned root uses it. The block index — one item per (block, root),
- * written before the root's pin record exists and removed when it is unpinned — says who does.
+ * block may only go when no pinned content uses it. The block index says who does: one item per
+ * (block, upload that stored it), written in the background while the import runs (batched, so
+ * it overlaps the S3 writes), removed when that upload fails, joins an existing pin, or its pin is
+ * unpinned. The pin record names the upload that owns its index entries (`ref.owner`).
  */
-const blockKey = (block: string, root: string) => ({ pk: `BLOCK#${block}`, sk: `ROOT#${root}` });
+const blockKey = (block: string, owner: string) => ({ pk: `BLOCK#${block}`, sk: `UP#${owner}` });
 
 async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
   for (let i = 0; i < requests.length; i += 25) {
@@ -89,7 +90,8 @@ async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
   }
 }
 
-async function rootsUsing(block: string): Promise<string[]> {
+/** The uploads whose index entries hold `block`. */
+async function holdersOf(block: string): Promise<string[]> {
   const out = await db.send(
     new QueryCommand({
       TableName: tableName,
@@ -98,50 +100,72 @@ async function rootsUsing(block: string): Promise<string[]> {
       ConsistentRead: true,
     }),
   );
-  return (out.Items ?? []).map((i) => String(i.sk).slice('ROOT#'.length));
+  return (out.Items ?? []).map((i) => String(i.sk));
 }
 
 export class S3Pinning implements PinningAdapter {
   readonly name = 's3' as const;
   constructor(readonly store = new S3Blockstore()) {}
 
-  async add(source: AsyncIterable<Uint8Array>): Promise<Added> {
-    const written = new Set<string>();
+  async add(source: AsyncIterable<Uint8Array>, meta: { uploadId: string }): Promise<Added> {
+    const owner = meta.uploadId;
+    const written: string[] = [];
+    let queue: string[] = [];
+    let indexing: Promise<void> = Promise.resolve();
+    const flush = () => {
+      const batch = queue;
+      queue = [];
+      if (!batch.length) return;
+      indexing = indexing.then(() => batchWrite(batch.map((b) => ({ PutRequest: { Item: { ...blockKey(b, owner), owner } } }))));
+      indexing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    };
+    const seen = new Set<string>();
     const recording = {
       put: async (cid: CID, bytes: Uint8Array) => {
         await this.store.put(cid, bytes);
-        written.add(cid.toString());
+        // Indexed after the block is written: an unpin that saw no entry and deleted the block
+        // is then detected by present() (see pins.ts).
+        const s = cid.toString();
+        if (seen.has(s)) return cid; // a chunk repeated within the file
+        seen.add(s);
+        written.push(s);
+        queue.push(s);
+        if (queue.length >= 25) flush();
         return cid;
       },
     };
     try {
-      const { cid, size } = await importContent(source, recording);
-      return { cid: cid.toString(), size, ref: { blocks: [...written] } };
+      const { cid, size } = await pinningCall('import', () => importContent(source, recording));
+      flush();
+      await pinningCall('block index', () => indexing);
+      return { cid: cid.toString(), size, ref: { blocks: written, owner } };
     } catch (e) {
       // The upload failed while streaming (too large, aborted): drop what it wrote.
-      await this.dropUnused([...written]).catch((err) => logger.error('block cleanup failed', { error: err as Error }));
+      flush();
+      await indexing.catch(() => undefined);
+      await this.dropUnused(written, owner).catch((err) => logger.error('block cleanup failed', { error: err as Error }));
       throw e;
     }
   }
 
-  async retain(added: Added): Promise<void> {
-    await pinningCall('block index', () =>
-      batchWrite((added.ref.blocks ?? []).map((b) => ({ PutRequest: { Item: { ...blockKey(b, added.cid), root: added.cid } } }))),
-    );
-  }
-
   async discard(added: Added, existing?: PinRef): Promise<void> {
-    if (existing) return; // the same CID is pinned: every block it wrote belongs to that pin
-    await this.dropUnused(added.ref.blocks ?? [], added.cid);
+    const blocks = added.ref.blocks ?? [];
+    const owner = added.ref.owner!;
+    if (existing) {
+      // The same content is pinned by another upload, whose index entries hold every block.
+      await batchWrite(blocks.map((b) => ({ DeleteRequest: { Key: blockKey(b, owner) } })));
+      return;
+    }
+    await this.dropUnused(blocks, owner);
   }
 
-  /** Deletes blocks no pinned root uses (after removing `root`'s own index entries). */
-  private async dropUnused(blocks: string[], root?: string): Promise<void> {
+  /** Removes `owner`'s index entries, then deletes the blocks no other upload's entry holds. */
+  private async dropUnused(blocks: string[], owner: string): Promise<void> {
+    await batchWrite(blocks.map((b) => ({ DeleteRequest: { Key: blockKey(b, owner) } })));
     await mapLimit(blocks, 16, async (b) => {
-      if (root) await batchWrite([{ DeleteRequest: { Key: blockKey(b, root) } }]);
-      if ((await rootsUsing(b)).length) return;
+      if ((await holdersOf(b)).length) return;
       // Read-then-delete races with an upload that starts using the block in between: keep the
-      // bytes, delete, look again, and put them back if a root claimed the block meanwhile.
+      // bytes, delete, look again, and put them back if an upload claimed the block meanwhile.
       let bytes: Uint8Array | undefined;
       try {
         bytes = await this.store.getBytes(CID.parse(b));
@@ -149,16 +173,16 @@ export class S3Pinning implements PinningAdapter {
         if (!(e instanceof BlockNotFoundError) && !(e instanceof BlockCorruptError)) throw e;
       }
       await this.store.delete(b);
-      if (bytes && (await rootsUsing(b)).length) await this.store.put(CID.parse(b), bytes);
+      if (bytes && (await holdersOf(b)).length) await this.store.put(CID.parse(b), bytes);
     });
   }
 
   async unpin(cid: string, ref: PinRef): Promise<void> {
-    await pinningCall('unpin', () => this.dropUnused(ref.blocks ?? [], cid));
+    await pinningCall('unpin', () => this.dropUnused(ref.blocks ?? [], ref.owner ?? ''));
   }
 
   async present(_cid: string, ref: PinRef): Promise<boolean> {
-    const found = await mapLimit(ref.blocks ?? [], 16, (b) => this.store.has(b));
+    const found = await mapLimit(ref.blocks ?? [], 32, (b) => this.store.has(b));
     return found.every(Boolean);
   }
 

@@ -86,7 +86,7 @@ async function ingest(
 ): Promise<{ record: FileRecord; added: Added }> {
   const adapter = await pinning();
   const { stream, state } = metered(source);
-  const added = await adapter.add(stream, { name: meta.filename });
+  const added = await adapter.add(stream, { name: meta.filename, uploadId: meta.uploadId });
   let committed = false;
   try {
     if (meta.fields.checksum && meta.fields.checksum !== state.checksum) {
@@ -105,7 +105,6 @@ async function ingest(
       salt: meta.fields.salt,
       variant: meta.variant,
     });
-    await adapter.retain(added);
     let result: Awaited<ReturnType<typeof commitRecord>>;
     try {
       result = await commitRecord(record, added, meta.uploadId, adapter.name);
@@ -148,7 +147,10 @@ async function ingest(
  * single block is written, whatever the order of the parts; the second pass streams the file
  * part into the pipeline. With `uploadId` and no file part it finalises a presigned upload.
  */
-export async function upload(userId: string, contentType: string | undefined, body: Buffer): Promise<UploadAnswer> {
+export async function upload(userId: string, contentType: string | undefined, rawBody: () => Buffer): Promise<UploadAnswer> {
+  // Checked before the body is touched: a JSON body has already been parsed into an object.
+  if (!contentType || !/^multipart\/form-data/i.test(contentType)) throw errors.invalidInput('body: must be multipart/form-data');
+  const body = rawBody();
   const maxFieldBytes = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 4; // base64 `encryptedData` of a full-size file
   let filePart: { filename: string; size: number } | undefined;
   const first = await parseMultipart(contentType, body, {

@@ -1,0 +1,406 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { advanceClock } from '#lib/clock.ts';
+import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { form, objectKeys, partsA, partsB, proofOf, randomBytesOf, sha256, signedIn, upload } from '../support/storage.ts';
+
+let rt: TestRuntime;
+let alice: HttpClient & { userId: string };
+let bob: HttpClient & { userId: string };
+let s3: S3Client;
+let bucketName: string;
+
+beforeAll(async () => {
+  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20' });
+  alice = await signedIn(rt);
+  bob = await signedIn(rt);
+  bucketName = (await import('#lib/config.ts')).config.BUCKET_NAME;
+  s3 = new S3Client({ region: 'us-east-1', endpoint: process.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+});
+afterAll(async () => {
+  s3?.destroy();
+  await rt?.stop();
+  await (await import('#lib/zk/groth16.ts')).terminateCurves();
+});
+beforeEach(() => advanceClock(61_000)); // a fresh rate-limit window per test
+
+const proofHeaders = async (password = 'pw-alpha') => {
+  const p = await proofOf(password);
+  return { 'x-zk-proof': JSON.stringify(p.proof), 'x-zk-public-signals': JSON.stringify(p.publicSignals) };
+};
+const proofBody = async (password = 'pw-alpha') => {
+  const p = await proofOf(password);
+  return { proof: p.proof, publicSignals: p.publicSignals };
+};
+const bytesOf = async (res: { res: Response }) => new Uint8Array(await res.res.arrayBuffer());
+
+async function uploadA(client: HttpClient, bytes: Uint8Array, name = 'cipher.bin') {
+  const res = await upload(client, { file: { bytes, name }, fields: await partsA(bytes) });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json as { id: string; cid: string; filename: string; size: number; checksum: string };
+}
+async function uploadB(client: HttpClient, bytes: Uint8Array, name = 'cipher.bin') {
+  const res = await upload(client, { file: { bytes, name }, fields: await partsB() });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json as { fileId: string; cid: string; originalName: string; originalSize: number; zkEnabled: boolean };
+}
+
+describe('round trips', () => {
+  it('variant A: upload, list in both shapes, download with the proof in headers, delete', async () => {
+    const bytes = randomBytesOf(300_000, 11);
+    const up = await uploadA(alice, bytes, 'report.pdf.enc');
+    expect(up).toEqual({
+      success: true,
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      cid: expect.stringMatching(/^bafkrei/), // one block: the raw leaf is the root
+      filename: 'report.pdf.enc',
+      size: bytes.length,
+      checksum: `sha256:${sha256(bytes)}`,
+    });
+
+    const listA = await alice.get('/api/storage/list');
+    expect(listA.json).toEqual({ success: true, files: [expect.objectContaining({ id: up.id, cid: up.cid, filename: 'report.pdf.enc', size: bytes.length, checksum: up.checksum, createdAt: expect.any(String) })] });
+    const listB = await alice.get('/api/storage/files');
+    expect(listB.json.success).toBeUndefined();
+    expect(listB.json.files).toEqual([{ id: up.id, cid: up.cid, originalName: 'report.pdf.enc', originalSize: bytes.length, zkEnabled: true, createdAt: listA.json.files[0].createdAt }]);
+
+    const dl = await alice.get(`/api/storage/download/${up.cid}`, { headers: await proofHeaders() });
+    expect(dl.status).toBe(200);
+    expect(dl.headers.get('content-type')).toBe('application/octet-stream');
+    expect(dl.headers.get('content-disposition')).toMatch(/^attachment; filename="report\.pdf\.enc"/);
+    expect(sha256(await bytesOf(dl))).toBe(sha256(bytes));
+
+    const del = await alice.delete(`/api/storage/${up.id}`);
+    expect(del.json).toEqual({ success: true, deleted: true });
+    const after = await alice.get(`/api/storage/download/${up.cid}`, { headers: await proofHeaders() });
+    expect(after.status).toBe(404);
+    expect(after.json.error).toBe('CID_NOT_FOUND');
+  });
+
+  it('variant B: upload keeps iv and salt, download by POST, delete', async () => {
+    const bytes = randomBytesOf(50_000, 12);
+    const up = await uploadB(alice, bytes, 'notes.enc');
+    expect(up).toEqual({ success: true, cid: expect.any(String), fileId: expect.any(String), originalName: 'notes.enc', originalSize: bytes.length, zkEnabled: true });
+    const listed = (await alice.get('/api/storage/files')).json.files.find((f: { id: string }) => f.id === up.fileId);
+    expect(listed).toMatchObject({ iv: Buffer.from('0123456789ab').toString('base64'), salt: Buffer.from('saltsaltsaltsalt').toString('base64') });
+
+    const dl = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+    expect(dl.status).toBe(200);
+    expect(sha256(await bytesOf(dl))).toBe(sha256(bytes));
+
+    const del = await alice.delete(`/api/storage/files/${up.fileId}`);
+    expect(del.json).toEqual({ success: true, message: expect.any(String) });
+    const after = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+    expect(after.json.error).toBe('CID_NOT_FOUND');
+  });
+
+  it('across variants: A upload → B list, download, delete; B upload → A list, download, delete', async () => {
+    const a = randomBytesOf(70_000, 13);
+    const upA = await uploadA(alice, a);
+    const viaB = await alice.post('/api/storage/download', { fileId: upA.id, ...(await proofBody()) });
+    expect(sha256(await bytesOf(viaB))).toBe(sha256(a));
+    expect((await alice.delete(`/api/storage/files/${upA.id}`)).status).toBe(200);
+
+    const b = randomBytesOf(80_000, 14);
+    const upB = await uploadB(alice, b);
+    const listA = (await alice.get('/api/storage/list')).json.files;
+    expect(listA.find((f: { id: string }) => f.id === upB.fileId)).toMatchObject({ cid: upB.cid, checksum: `sha256:${sha256(b)}`, size: b.length });
+    const viaA = await alice.get(`/api/storage/download/${upB.cid}`, { headers: await proofHeaders() });
+    expect(sha256(await bytesOf(viaA))).toBe(sha256(b));
+    expect((await alice.delete(`/api/storage/${upB.fileId}`)).json.deleted).toBe(true);
+    expect((await alice.get(`/api/storage/download/${upB.cid}`, { headers: await proofHeaders() })).json.error).toBe('CID_NOT_FOUND');
+  });
+
+  it('lists newest first', async () => {
+    const c = await signedIn(rt);
+    const first = await uploadA(c, randomBytesOf(1000, 21));
+    const second = await uploadB(c, randomBytesOf(1000, 22));
+    const ids = (await c.get('/api/storage/list')).json.files.map((f: { id: string }) => f.id);
+    expect(ids).toEqual([second.fileId, first.id]);
+  });
+
+  it('variant B with the ciphertext as base64 encryptedData, and without a proof (zkEnabled false)', async () => {
+    const bytes = randomBytesOf(5000, 15);
+    const res = await upload(alice, { fields: { encryptedData: Buffer.from(bytes).toString('base64'), iv: 'aXY=', salt: 'c2FsdA==', filename: 'plain.enc' } });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ originalName: 'plain.enc', originalSize: bytes.length, zkEnabled: false });
+    const dl = await alice.post('/api/storage/download', { fileId: res.json.fileId });
+    expect(sha256(await bytesOf(dl))).toBe(sha256(bytes));
+  });
+
+  it('verifies the proof before storing anything, whatever the order of the parts', async () => {
+    const bytes = randomBytesOf(40_000, 16);
+    const before = await objectKeys('blocks/');
+    const bad = { ...(await partsA(bytes)), commitment: (await proofOf('someone-else')).commitment };
+    const res = await upload(alice, { file: { bytes }, fields: bad, fileFirst: true });
+    expect(res.status).toBe(401);
+    expect(res.json.error).toBe('INVALID_PROOF');
+    expect(await objectKeys('blocks/')).toEqual(before);
+    const ok = await upload(alice, { file: { bytes }, fields: await partsA(bytes), fileFirst: true });
+    expect(ok.status).toBe(201);
+  });
+
+  it('accepts the checksum with or without the sha256: prefix, in any hex case', async () => {
+    const bytes = randomBytesOf(2000, 17);
+    const fields = { ...(await partsA(bytes)), checksum: sha256(bytes).toUpperCase() };
+    const res = await upload(alice, { file: { bytes }, fields });
+    expect(res.status).toBe(201);
+    expect(res.json.checksum).toBe(`sha256:${sha256(bytes)}`);
+  });
+});
+
+describe('errors', () => {
+  it('CHECKSUM_MISMATCH on upload leaves no block, record or pin behind', async () => {
+    const bytes = randomBytesOf(2_500_000, 31); // three blocks
+    const blocksBefore = await objectKeys('blocks/');
+    const filesBefore = (await alice.get('/api/storage/list')).json.files.length;
+    const res = await upload(alice, { file: { bytes }, fields: { ...(await partsA(bytes)), checksum: sha256(new Uint8Array([1])) } });
+    expect(res.status).toBe(422);
+    expect(res.json).toEqual({ error: 'CHECKSUM_MISMATCH', message: expect.any(String) });
+    expect(await objectKeys('blocks/')).toEqual(blocksBefore);
+    expect((await alice.get('/api/storage/list')).json.files.length).toBe(filesBefore);
+    const { getPin } = await import('#lib/storage/pins.ts');
+    const { cidOf } = await import('#lib/storage/cid.ts');
+    expect(await getPin(await cidOf(bytes))).toBeUndefined();
+  });
+
+  it('INVALID_PROOF: a wrong password on upload and on download, a tampered proof; 400 for a malformed one', async () => {
+    const bytes = randomBytesOf(3000, 32);
+    const up = await uploadA(alice, bytes);
+    const wrong = await proofOf('wrong-password');
+    const h = { 'x-zk-proof': JSON.stringify(wrong.proof), 'x-zk-public-signals': JSON.stringify(wrong.publicSignals) };
+    const dlA = await alice.get(`/api/storage/download/${up.cid}`, { headers: h });
+    expect(dlA.status).toBe(401);
+    expect(dlA.json.error).toBe('INVALID_PROOF');
+    const dlB = await alice.post('/api/storage/download', { fileId: up.id, proof: wrong.proof, publicSignals: wrong.publicSignals });
+    expect(dlB.json.error).toBe('INVALID_PROOF');
+    // The right commitment as public signal, but a proof made for another: does not verify.
+    const right = await proofOf('pw-alpha');
+    const forged = await alice.post('/api/storage/download', { fileId: up.id, proof: wrong.proof, publicSignals: right.publicSignals });
+    expect(forged.json.error).toBe('INVALID_PROOF');
+    const none = await alice.post('/api/storage/download', { fileId: up.id });
+    expect(none.json.error).toBe('INVALID_PROOF');
+    const malformed = await alice.post('/api/storage/download', { fileId: up.id, proof: { pi_a: 'x' }, publicSignals: right.publicSignals });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error).toBe('INVALID_INPUT');
+    const upWrong = await upload(alice, { file: { bytes }, fields: { ...(await partsA(bytes)), proof: JSON.stringify(wrong.proof) } });
+    expect(upWrong.json.error).toBe('INVALID_PROOF');
+  });
+
+  it("refuses another user's file", async () => {
+    const bytes = randomBytesOf(3000, 33);
+    const up = await uploadA(alice, bytes);
+    expect((await bob.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) })).status).toBe(403);
+    const byCid = await bob.get(`/api/storage/download/${up.cid}`, { headers: await proofHeaders() });
+    expect(byCid.status).toBe(404);
+    expect(byCid.json.error).toBe('CID_NOT_FOUND');
+    expect((await bob.delete(`/api/storage/${up.id}`)).status).toBe(403);
+    expect((await bob.delete(`/api/storage/files/${up.id}`)).status).toBe(403);
+    expect((await bob.post('/api/storage/share', { fileId: up.id, expiresIn: 1 })).status).toBe(403);
+    expect((await bob.get('/api/storage/list')).json.files.find((f: { id: string }) => f.id === up.id)).toBeUndefined();
+    expect((await alice.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) })).status).toBe(200);
+  });
+
+  it('CID_NOT_FOUND for an unknown CID or file id; 401 without a session', async () => {
+    const unknown = await alice.get('/api/storage/download/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', { headers: await proofHeaders() });
+    expect(unknown.json.error).toBe('CID_NOT_FOUND');
+    expect((await alice.post('/api/storage/download', { fileId: 'nope', ...(await proofBody()) })).json.error).toBe('CID_NOT_FOUND');
+    expect((await alice.delete('/api/storage/files/nope')).json.error).toBe('CID_NOT_FOUND');
+    const anon = rt.client();
+    expect((await anon.get('/api/storage/list')).status).toBe(401);
+    expect((await upload(anon, { file: { bytes: new Uint8Array([1]) }, fields: {} })).status).toBe(401);
+  });
+
+  it('INVALID_INPUT for malformed uploads', async () => {
+    const bytes = randomBytesOf(100, 34);
+    const noFile = await upload(alice, { fields: await partsA(bytes) });
+    expect(noFile.status).toBe(400);
+    const badSum = await upload(alice, { file: { bytes }, fields: { ...(await partsA(bytes)), checksum: 'md5:abc' } });
+    expect(badSum.status).toBe(400);
+    const partial = await upload(alice, { file: { bytes }, fields: { checksum: sha256(bytes), commitment: '1' } });
+    expect(partial.status).toBe(400);
+    const json = await alice.post('/api/storage/upload', { file: 'x' });
+    expect(json.status).toBe(400);
+  });
+
+  it('FILE_TOO_LARGE for a declared presigned size over 100 MB', async () => {
+    const res = await alice.post('/api/storage/upload-url', { size: 100 * 1024 * 1024 + 1 });
+    expect(res.status).toBe(413);
+    expect(res.json.error).toBe('FILE_TOO_LARGE');
+  });
+
+  it('CHECKSUM_MISMATCH on download when a stored block was corrupted (and it is logged)', async () => {
+    const bytes = randomBytesOf(2_200_000, 35); // raw leaves + a dag-pb root
+    const up = await uploadA(alice, bytes);
+    const { getPin } = await import('#lib/storage/pins.ts');
+    const leaf = (await getPin(up.cid))!.ref.blocks!.find((b) => b.startsWith('bafkrei'))!;
+    const key = `blocks/${leaf}`;
+    const original = await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }))).Body!.transformToByteArray();
+    const corrupted = original.slice();
+    corrupted[100] ^= 0xff;
+    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: key, Body: corrupted }));
+    const res = await alice.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('CHECKSUM_MISMATCH');
+    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: key, Body: original }));
+    expect((await alice.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) })).status).toBe(200);
+  });
+
+  it('PINNING_ERROR when the pinning service fails', async () => {
+    const { setPinning } = await import('#lib/storage/pinning.ts');
+    const { PinataPinning } = await import('#lib/storage/pinning-pinata.ts');
+    setPinning(new PinataPinning({ PINATA_JWT: 'jwt', PINATA_GATEWAY: 'http://127.0.0.1:9', PINATA_API_URL: 'http://127.0.0.1:9/v3', PINATA_UPLOAD_URL: 'http://127.0.0.1:9/v3' }));
+    try {
+      const bytes = randomBytesOf(1000, 36);
+      const res = await upload(alice, { file: { bytes }, fields: await partsA(bytes) });
+      expect(res.status).toBe(502);
+      expect(res.json.error).toBe('PINNING_ERROR');
+    } finally {
+      setPinning(undefined);
+    }
+  });
+});
+
+describe('delete with a shared CID', () => {
+  it('unpins only when the last record referencing the CID goes', async () => {
+    const bytes = randomBytesOf(1_500_000, 41);
+    const one = await uploadA(alice, bytes);
+    const two = await uploadB(bob, bytes);
+    expect(two.cid).toBe(one.cid);
+    const { getPin } = await import('#lib/storage/pins.ts');
+    expect((await getPin(one.cid))!.refs).toBe(2);
+    const blocks = (await getPin(one.cid))!.ref.blocks!;
+
+    await alice.delete(`/api/storage/${one.id}`);
+    expect((await getPin(one.cid))!.refs).toBe(1);
+    const still = await bob.post('/api/storage/download', { fileId: two.fileId, ...(await proofBody()) });
+    expect(sha256(await bytesOf(still))).toBe(sha256(bytes));
+
+    await bob.delete(`/api/storage/files/${two.fileId}`);
+    expect(await getPin(one.cid)).toBeUndefined();
+    const keys = new Set(await objectKeys('blocks/'));
+    expect(blocks.filter((b) => keys.has(`blocks/${b}`))).toEqual([]);
+  });
+
+  it('keeps a block another pinned file shares', async () => {
+    const chunk = randomBytesOf(1024 * 1024, 42); // one full 1 MiB leaf, identical in both files
+    const x = new Uint8Array([...chunk, 1, 2, 3]);
+    const y = new Uint8Array([...chunk, 9, 9]);
+    const ux = await uploadA(alice, x);
+    const uy = await uploadA(alice, y);
+    expect(ux.cid).not.toBe(uy.cid);
+    await alice.delete(`/api/storage/${ux.id}`);
+    const dl = await alice.get(`/api/storage/download/${uy.cid}`, { headers: await proofHeaders() });
+    expect(dl.status).toBe(200);
+    expect(sha256(await bytesOf(dl))).toBe(sha256(y));
+  });
+});
+
+describe('share links', () => {
+  it('expiresIn: up to 720 is hours, more is seconds; between one minute and 30 days', async () => {
+    const up = await uploadA(alice, randomBytesOf(500, 51));
+    const now = Date.now();
+    const hours = await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 48 });
+    expect(hours.status).toBe(200);
+    expect(hours.json).toEqual({ success: true, shareToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), shareUrl: expect.any(String), expiresAt: expect.any(String) });
+    expect(hours.json.shareUrl).toBe(`${rt.url}/share/${hours.json.shareToken}`);
+    const { clock } = await import('#lib/clock.ts');
+    const at = (r: { json: { expiresAt: string } }) => Date.parse(r.json.expiresAt) - clock.nowMs();
+    expect(Math.abs(at(hours) - 48 * 3600_000)).toBeLessThan(10_000);
+    const seconds = await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 86400 });
+    expect(Math.abs(at(seconds) - 86400_000)).toBeLessThan(10_000);
+    expect((await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 720 })).status).toBe(200);
+    expect((await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 721 })).status).toBe(200);
+    for (const bad of [0, -1, 30 * 86400 + 1, 1.5]) {
+      const res = await alice.post('/api/storage/share', { fileId: up.id, expiresIn: bad });
+      expect(res.status, String(bad)).toBe(400);
+    }
+    void now;
+  });
+
+  it('resolves without a session, then 410 SHARE_EXPIRED past expiresAt; unknown 404; deleted file 404 CID_NOT_FOUND', async () => {
+    const up = await uploadA(alice, randomBytesOf(700, 52), 'shared.bin');
+    const share = (await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 3600 })).json;
+    const anon = rt.client();
+    const ok = await anon.get(`/api/storage/shared/${share.shareToken}`);
+    expect(ok.json).toEqual({ success: true, file: { cid: up.cid, filename: 'shared.bin', size: 700 } });
+
+    advanceClock(3601_000);
+    const expired = await anon.get(`/api/storage/shared/${share.shareToken}`);
+    expect(expired.status).toBe(410);
+    expect(expired.json.error).toBe('SHARE_EXPIRED');
+
+    expect((await anon.get(`/api/storage/shared/${'A'.repeat(43)}`)).status).toBe(404);
+    expect((await anon.get('/api/storage/shared/short')).status).toBe(404);
+
+    const live = (await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 1 })).json;
+    await alice.delete(`/api/storage/${up.id}`);
+    const gone = await anon.get(`/api/storage/shared/${live.shareToken}`);
+    expect(gone.status).toBe(404);
+    expect(gone.json.error).toBe('CID_NOT_FOUND');
+  });
+});
+
+describe('presigned upload and redirected download (local S3)', () => {
+  it('upload-url, PUT, finalise with uploadId; a download above 4 MiB answers 302 to a verified copy', async () => {
+    const bytes = randomBytesOf(6 * 1024 * 1024 + 5, 61);
+    const u = await alice.post('/api/storage/upload-url', { filename: 'big.enc', size: bytes.length });
+    expect(u.status).toBe(200);
+    expect(u.json).toMatchObject({ success: true, uploadId: expect.any(String), url: expect.stringContaining('/uploads/'), expiresAt: expect.any(String) });
+    const put = await fetch(u.json.url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    expect(put.status).toBe(200);
+    const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
+    expect(fin.status, JSON.stringify(fin.json)).toBe(201);
+    expect(fin.json).toMatchObject({ filename: 'big.enc', size: bytes.length });
+    expect(await objectKeys(`uploads/${u.json.uploadId}`)).toEqual([]);
+    const again = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
+    expect(again.status).toBe(404);
+
+    const dl = await alice.get(`/api/storage/download/${fin.json.cid}`, { headers: await proofHeaders() });
+    expect(dl.status).toBe(302);
+    expect(dl.headers.get('x-checksum-sha256')).toBe(`sha256:${sha256(bytes)}`);
+    const got = await fetch(dl.headers.get('location')!);
+    expect(got.status).toBe(200);
+    expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
+
+    // The copy behind the redirect is checked too: corrupt it and the redirect is refused.
+    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: `files/${fin.json.cid}`, Body: randomBytesOf(bytes.length, 62) }));
+    const bad = await alice.post('/api/storage/download', { fileId: fin.json.id, ...(await proofBody()) });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error).toBe('CHECKSUM_MISMATCH');
+  });
+
+  it('a failed finalisation (checksum) removes the staged object and stores nothing', async () => {
+    const bytes = randomBytesOf(200_000, 63);
+    const u = await alice.post('/api/storage/upload-url', { size: bytes.length });
+    await fetch(u.json.url, { method: 'PUT', body: bytes });
+    const blocksBefore = await objectKeys('blocks/');
+    const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), checksum: sha256(new Uint8Array(3)), uploadId: u.json.uploadId } }) });
+    expect(fin.status).toBe(422);
+    expect(await objectKeys(`uploads/${u.json.uploadId}`)).toEqual([]);
+    expect(await objectKeys('blocks/')).toEqual(blocksBefore);
+  });
+
+  it('a large direct upload is also served by redirect (the copy is assembled on first download)', async () => {
+    const bytes = randomBytesOf(5 * 1024 * 1024, 64);
+    const up = await uploadB(alice, bytes);
+    const dl = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+    expect(dl.status).toBe(302);
+    const got = await fetch(dl.headers.get('location')!);
+    expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
+    await alice.delete(`/api/storage/files/${up.fileId}`);
+    expect(await objectKeys(`files/${up.cid}`)).toEqual([]);
+  });
+});
+
+describe('POST /api/storage/verify', () => {
+  it('answers valid for a proof of the commitment, false otherwise, 400 when malformed', async () => {
+    const p = await proofOf('pw-alpha');
+    const ok = await alice.post('/api/storage/verify', { proof: p.proof, publicSignals: p.publicSignals, commitment: p.commitment });
+    expect(ok.json).toEqual({ success: true, valid: true });
+    const other = await proofOf('wrong-password');
+    expect((await alice.post('/api/storage/verify', { proof: p.proof, publicSignals: p.publicSignals, commitment: other.commitment })).json.valid).toBe(false);
+    expect((await alice.post('/api/storage/verify', { proof: other.proof, publicSignals: p.publicSignals, commitment: p.commitment })).json.valid).toBe(false);
+    expect((await alice.post('/api/storage/verify', { proof: {}, publicSignals: [], commitment: '1' })).status).toBe(400);
+  });
+});

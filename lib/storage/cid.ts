@@ -28,7 +28,8 @@ export async function importContent(
   extra: ImporterOptions = {},
 ): Promise<{ cid: CID; size: number }> {
   const entry = await importFile({ content: source }, store, importerOptions(extra));
-  return { cid: entry.cid, size: Number(entry.size) };
+  // entry.size is the DAG's size (blocks and links); the file's own is in its UnixFS node.
+  return { cid: entry.cid, size: Number(entry.unixfs ? entry.unixfs.fileSize() : entry.size) };
 }
 
 /** The CID of `bytes` under the project's profile (or another, for cross-checks). */

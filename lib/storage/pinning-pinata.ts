@@ -56,7 +56,10 @@ export class PinataPinning implements PinningAdapter {
 
   async unpin(_cid: string, ref: PinRef): Promise<void> {
     if (!ref.pinataId) return;
-    await pinningCall('unpin', () => this.sdk.files.public.delete([ref.pinataId!]));
+    const out = await pinningCall('unpin', () => this.sdk.files.public.delete([ref.pinataId!]));
+    // The SDK reports a failed delete in its result instead of throwing.
+    const failed = out.find((r) => /error|fail/i.test(String(r.status)));
+    if (failed) throw errors.pinningError(`pinning service error (unpin: ${String(failed.status).slice(0, 80)})`);
   }
 
   async present(): Promise<boolean> {

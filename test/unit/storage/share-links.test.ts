@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { contentDisposition } from '#lib/storage/downloads.ts';
+import { shareSeconds } from '#lib/storage/share-links.ts';
+
+describe('expiresIn', () => {
+  it('up to 720 is hours (API.md variant A example: 48)', () => {
+    expect(shareSeconds(1)).toBe(3600);
+    expect(shareSeconds(48)).toBe(48 * 3600);
+    expect(shareSeconds(720)).toBe(30 * 86400);
+  });
+  it('above 720 is seconds (variant B example: 86400)', () => {
+    expect(shareSeconds(721)).toBe(721);
+    expect(shareSeconds(86400)).toBe(86400);
+    expect(shareSeconds(30 * 86400)).toBe(30 * 86400);
+  });
+  it('outside one minute .. 30 days, or not an integer: 400', () => {
+    for (const bad of [0, -5, 30 * 86400 + 1, 1e12, 2.5]) expect(() => shareSeconds(bad), String(bad)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+});
+
+describe('Content-Disposition', () => {
+  it('escapes quotes and backslashes, replaces non-ASCII, adds the UTF-8 form', () => {
+    expect(contentDisposition('a "b"\\c.txt')).toBe(`attachment; filename="a \\"b\\"\\\\c.txt"; filename*=UTF-8''a%20%22b%22%5Cc.txt`);
+    expect(contentDisposition('résumé.pdf')).toBe(`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`);
+    expect(contentDisposition('x\r\nSet-Cookie: a=b')).not.toMatch(/[\r\n]/);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Issue 5's "done when", over HTTP against the real `npm start`: a file encrypted by lib/client
+ * is uploaded through variant A (above 4 MiB, so through the presigned URL), listed through
+ * variant B, shared, resolved through the share link, downloaded with a fresh proof (a 302 to
+ * the verified copy) and decrypted to the original bytes, then deleted, after which its CID
+ * answers CID_NOT_FOUND. A small file takes the direct multipart path the same way.
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StorageClient } from '#lib/client/storage-client.ts';
+import { terminateCurves } from '#lib/zk/groth16.ts';
+import { HttpClient } from '../support/runtime.ts';
+import { npmStart } from '../support/npm-start.ts';
+import { newIdentity, PASSWORD, uniqueName } from './identity-helpers.ts';
+
+let server: Awaited<ReturnType<typeof npmStart>> | undefined;
+afterAll(async () => {
+  await server?.stop();
+  expect(server?.leftovers() ?? []).toEqual([]);
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+  await terminateCurves(); // proofs are made in this process, as a client makes them
+});
+
+describe('npm start serves encrypted storage end to end', () => {
+  it('encrypt → upload (A) → list (B) → share → resolve → download with a fresh proof → decrypt → delete → CID_NOT_FOUND', async () => {
+    server = await npmStart();
+    const http = new HttpClient(server.url);
+    const username = uniqueName();
+    const { encrypted } = await newIdentity();
+    expect((await http.post('/api/auth/register', { username, password: PASSWORD, ...encrypted })).status).toBe(201);
+    expect((await http.post('/api/auth/login', { username, password: PASSWORD })).status).toBe(200);
+    const cookie = () => ({ cookie: [...http.jar].map(([k, v]) => `${k}=${v}`).join('; ') });
+    const calls: string[] = [];
+    const spy: typeof fetch = (input, init) => {
+      calls.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return fetch(input, init);
+    };
+    const storage = new StorageClient({ baseUrl: server.url, headers: cookie, fetch: spy });
+    const filePassword = 'correct horse battery staple';
+
+    for (const size of [5 * 1024 * 1024 + 123, 40_000]) {
+      const original = new Uint8Array(randomBytes(size));
+      calls.length = 0;
+      const up = await storage.upload(original, filePassword, { filename: `story-${size}.bin`, variant: 'A' });
+      expect(up.response).toMatchObject({ success: true, id: up.fileId, filename: `story-${size}.bin`, size: size + 16 });
+
+      const listed = (await storage.files()).find((f) => f.id === up.fileId);
+      expect(listed).toMatchObject({ cid: up.cid, originalName: `story-${size}.bin`, originalSize: size + 16, zkEnabled: true });
+
+      const share = await storage.share(up.fileId, 48);
+      expect(share.shareUrl).toBe(`${server.url}/share/${share.shareToken}`);
+      const anonymous = new HttpClient(server.url);
+      const resolved = await anonymous.get(`/api/storage/shared/${share.shareToken}`);
+      expect(resolved.json).toEqual({ success: true, file: { cid: up.cid, filename: `story-${size}.bin`, size: size + 16 } });
+
+      const back = await storage.download(up.fileId, filePassword);
+      expect(Buffer.from(back).equals(Buffer.from(original))).toBe(true);
+      const big = size > 4 * 1024 * 1024;
+      // Above 4 MiB: a presigned PUT to the local S3, and the download follows a 302 to it.
+      expect(calls.some((c) => c.startsWith('PUT http://127.0.0.1:') && c.includes('/uploads/'))).toBe(big);
+      expect(calls.some((c) => c.startsWith('GET http://127.0.0.1:') && c.includes('/files/'))).toBe(big);
+      const viaA = await storage.download(up.fileId, filePassword, { variant: 'A' });
+      expect(Buffer.from(viaA).equals(Buffer.from(original))).toBe(true);
+      await expect(storage.download(up.fileId, 'not the password')).rejects.toMatchObject({ code: 'INVALID_PROOF', status: 401 });
+
+      expect(await storage.delete(up.fileId, 'A')).toEqual({ success: true, deleted: true });
+      const after = await http.get(`/api/storage/download/${up.cid}`);
+      expect(after.status).toBe(404);
+      expect(after.json.error).toBe('CID_NOT_FOUND');
+      expect((await anonymous.get(`/api/storage/shared/${share.shareToken}`)).json.error).toBe('CID_NOT_FOUND');
+    }
+  });
+});

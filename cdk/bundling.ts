@@ -15,3 +15,19 @@ export const bundling = {
   banner:
     "import{createRequire as __cr}from'module';import{fileURLToPath as __fu}from'url';import{dirname as __dn}from'path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);",
 };
+
+/** esbuild's options for one function, as NodejsFunction would bundle it (benchmarks use it). */
+export const esbuildOptions = (entry: string, outfile: string) => ({
+  entryPoints: [entry],
+  bundle: true,
+  outfile,
+  format: bundling.format,
+  platform: bundling.platform,
+  target: bundling.target,
+  minify: bundling.minify,
+  sourcemap: false,
+  mainFields: bundling.mainFields,
+  external: bundling.external,
+  banner: { js: bundling.banner },
+  logLevel: 'silent' as const,
+});

@@ -27,7 +27,6 @@ export const groups = {
   zkauth: { envelope: 'data', rateLimit: 60 },
   'zk-toolkit': { envelope: 'data', rateLimit: 200 },
   storage: { envelope: 'flat', rateLimit: 30 },
-  proofs: { envelope: 'flat', rateLimit: 60 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

@@ -1,9 +1,10 @@
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
-import { createSession, destroySession, hashSessionId, type Session } from '#lib/auth/sessions.ts';
+import { createSession, type Session } from '#lib/auth/sessions.ts';
 import { errors, isAppError } from '#lib/http/errors.ts';
 import { clearCookie, serializeCookie, SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { logger } from '#lib/http/log.ts';
+import { logoutSession } from '#lib/auth/stark-session.ts';
 import { clearFailures, lockedFor, recordFailure } from './login-throttle.ts';
 import { hashPassword, MAX_PASSWORD_BYTES, verifyPassword } from './passwords.ts';
 import {
@@ -108,14 +109,17 @@ export async function login(input: z.infer<typeof loginInput>, previousCookie?: 
     throw errors.invalidCredentials();
   }
   await clearFailures(username);
-  if (previousCookie) await destroySession(hashSessionId(previousCookie));
+  if (previousCookie) await logoutSession(previousCookie);
   const { id, maxAgeSeconds } = await createSession(user.id, 'password');
   return { user: { id: user.id, username: user.username!, zkId: user.zkId ?? null }, cookie: sessionCookie(id, maxAgeSeconds) };
 }
 
-/** Ends the session named by the cookie (live or expired) and clears the cookie; harmless without one. */
+/**
+ * Ends the session named by the cookie (live or expired) and clears the cookie; harmless without
+ * one. A STARK proof attached to the session is revoked with it, as by `/api/zkauth/logout`.
+ */
 export async function logout(cookie: string | undefined): Promise<string> {
-  if (cookie && cookie.length <= 128) await destroySession(hashSessionId(cookie));
+  await logoutSession(cookie);
   return clearSessionCookie();
 }
 

@@ -289,6 +289,16 @@ describe('STARK proofs', () => {
     expect((await c.post('/api/zkauth/logout')).json.data).toEqual({ loggedOut: true, proofRevoked: false });
   });
 
+  it('revokes the proof on /api/auth/logout too', async () => {
+    const c = await signIn('github', 'ines');
+    expect((await c.post('/api/zkauth/prove')).status).toBe(200);
+    const sessionHash = createHash('sha256').update(decodeURIComponent(c.jar.get(SESSION_COOKIE)!)).digest('hex');
+    const proofId = (await stark.currentProofId(sessionHash))!;
+    expect((await c.post('/api/auth/logout')).status).toBe(200);
+    expect(await stark.proofById(proofId)).toMatchObject({ revoked: true, revokedReason: 'logout' });
+    expect((await c.post('/api/zkauth/verify')).status).toBe(401);
+  });
+
   it('answers a chain B failure with 502 CHAINB_ERROR', async () => {
     const c = await signIn('github', 'ivan');
     const real = chainB.proofRegistry();

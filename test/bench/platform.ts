@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bundling } from '../../cdk/bundling.ts';
+import { esbuildOptions } from '../../cdk/bundling.ts';
 import { routes } from '../../functions/routes.ts';
 import { startTestRuntime } from '../support/runtime.ts';
 
@@ -75,20 +75,7 @@ async function bundles() {
   console.log('  size KB  import ms  route');
   for (const [i, e] of entries.entries()) {
     const outfile = join(out, `fn${i}.mjs`);
-    const built = await build({
-      entryPoints: [join(repo, e.file)],
-      bundle: true,
-      outfile,
-      format: bundling.format,
-      platform: bundling.platform,
-      target: bundling.target,
-      minify: bundling.minify,
-      sourcemap: false,
-      mainFields: bundling.mainFields,
-      external: bundling.external,
-      banner: { js: bundling.banner },
-      logLevel: 'silent',
-    }).catch((err: Error) => err);
+    const built = await build(esbuildOptions(join(repo, e.file), outfile)).catch((err: Error) => err);
     if (built instanceof Error) {
       console.log(`  build failed: ${e.name}: ${built.message.split('\n')[1] ?? built.message}`);
       continue;

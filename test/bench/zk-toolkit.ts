@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { buildPoseidon } from 'circomlibjs';
-import { bundling } from '../../cdk/bundling.ts';
+import { esbuildOptions } from '../../cdk/bundling.ts';
 import { startTestRuntime } from '../support/runtime.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -150,19 +150,7 @@ async function coldStart(env: NodeJS.ProcessEnv, runs: number) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, 'proof-generate.mjs');
-  await build({
-    entryPoints: [join(repo, 'functions/zk-toolkit/proof-generate.ts')],
-    bundle: true,
-    outfile,
-    format: bundling.format,
-    platform: bundling.platform,
-    target: bundling.target,
-    minify: bundling.minify,
-    mainFields: bundling.mainFields,
-    external: bundling.external,
-    banner: { js: bundling.banner },
-    logLevel: 'silent',
-  });
+  await build(esbuildOptions(join(repo, 'functions/zk-toolkit/proof-generate.ts'), outfile));
   const event = {
     version: '2.0',
     routeKey: 'POST /api/zk-toolkit/proof/generate',

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -119,10 +119,12 @@ export class ShroudStack extends Stack {
     });
 
     const environment = {
+      ...deploymentEnvironment(this),
       STAGE: stage,
       TABLE_NAME: table.tableName,
       BUCKET_NAME: bucket.bucketName,
       CORS_ORIGINS: corsOrigins.join(','),
+      ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: this.api.apiEndpoint }),
     };
 
     const byGroup = new Map<GroupName, Route[]>();
@@ -147,6 +149,31 @@ export class ShroudStack extends Stack {
       true,
     );
   }
+}
+
+/**
+ * What a stage needs beyond the stack's own resources, from context (cdk.json or `-c`):
+ * - `functionEnvironment`: plain settings for every function, e.g. `{"CHAINB_ADAPTER": "rpc",
+ *   "CHAINB_RPC_URL": "...", "OAUTH_GITHUB_CLIENT_ID": "...", "PINNING_ADAPTER": "s3"}`;
+ * - `secretName` + `secretKeys`: a Secrets Manager secret (a JSON object) whose listed keys become
+ *   environment variables through CloudFormation dynamic references, so no secret value is in the
+ *   template or the repository (e.g. `CHAINB_PRIVATE_KEY`, `OAUTH_GITHUB_CLIENT_SECRET`, `PINATA_JWT`).
+ * - `publicBaseUrl`: the API's public URL when a custom domain fronts it (else the API endpoint).
+ */
+function deploymentEnvironment(scope: Construct): Record<string, string> {
+  const ctx = (k: string) => scope.node.tryGetContext(k);
+  const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+  const plain = (parse(ctx('functionEnvironment')) ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(plain)) out[k] = String(v);
+  if (ctx('publicBaseUrl')) out.PUBLIC_BASE_URL = String(ctx('publicBaseUrl'));
+  const secretName = ctx('secretName') as string | undefined;
+  const secretKeys = (parse(ctx('secretKeys')) ?? []) as string[];
+  if (secretKeys.length && !secretName) throw new Error('secretKeys needs secretName');
+  for (const key of secretKeys) {
+    out[key] = SecretValue.secretsManager(secretName!, { jsonField: key }).unsafeUnwrap();
+  }
+  return out;
 }
 
 interface GroupStackProps {

@@ -100,3 +100,23 @@ describe('the CDK stack', () => {
     for (const m of meta.matchAll(/"reason":"([^"]*)"/g)) expect(m[1]!.length).toBeGreaterThan(20);
   });
 });
+
+describe('deployment settings', () => {
+  it('passes plain settings through and secrets only as dynamic references', () => {
+    const app = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        functionEnvironment: { CHAINB_ADAPTER: 'rpc', OAUTH_GITHUB_CLIENT_ID: 'gh-client' },
+        secretName: 'shroud/prod',
+        secretKeys: ['CHAINB_PRIVATE_KEY', 'OAUTH_GITHUB_CLIENT_SECRET'],
+      },
+    });
+    const stack = new ShroudStack(app, 'Shroud-prod', { stage: 'prod' });
+    const group = stack.node.children.find((c): c is NestedStack => c instanceof NestedStack)!;
+    const json = JSON.stringify(Template.fromStack(group).toJSON());
+    expect(json).toContain('"CHAINB_ADAPTER":"rpc"');
+    expect(json).toContain('"OAUTH_GITHUB_CLIENT_ID":"gh-client"');
+    expect(json).toContain('{{resolve:secretsmanager:shroud/prod:SecretString:CHAINB_PRIVATE_KEY::}}');
+    expect(json).toContain('{{resolve:secretsmanager:shroud/prod:SecretString:OAUTH_GITHUB_CLIENT_SECRET::}}');
+  });
+});

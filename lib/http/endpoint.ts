@@ -12,6 +12,9 @@ import { AppError, errors, isAppError } from './errors.ts';
 import { logger } from './log.ts';
 import { hit, rateLimitHeaders, type RateLimitState } from './rate-limit.ts';
 import { Reply } from './reply.ts';
+import { describeZodError, parseWith } from './validation.ts';
+
+export { describeZodError, parseWith };
 import { rawBodyOf } from './raw-body.ts';
 
 export type Event = APIGatewayProxyEventV2;
@@ -61,23 +64,6 @@ const lowerHeaders = (h: Event['headers'] | undefined): Record<string, string> =
   for (const [k, v] of Object.entries(h ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
   return out;
 };
-
-/** `a.b: message; c: message` — every validation failure names its field. */
-export function describeZodError(where: string, e: z.ZodError): string {
-  return e.issues
-    .slice(0, 5)
-    .map((i) => {
-      const path = i.path.map(String).join('.');
-      return `${path || where}: ${i.message}`;
-    })
-    .join('; ');
-}
-
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
-  const out = schema.safeParse(value);
-  if (!out.success) throw errors.invalidInput(describeZodError(where, out.error));
-  return out.data;
-}
 
 function originAllowed(origin: string, headers: Record<string, string>): boolean {
   if (config.CORS_ORIGINS.includes('*') || config.CORS_ORIGINS.includes(origin)) return true;

@@ -10,6 +10,7 @@ import { isConditionalFailure, putNew, ttlIn } from '#lib/data/items.ts';
 import { errors } from '#lib/http/errors.ts';
 import { logger } from '#lib/http/log.ts';
 import { parseMultipart } from '#lib/http/multipart.ts';
+import { parseWith } from '#lib/http/validation.ts';
 import { MAX_FILE_BYTES } from '#lib/init.ts';
 import { storageConfig } from './config.ts';
 import { newFileRecord, type FileRecord } from './files.ts';
@@ -163,9 +164,7 @@ export async function upload(userId: string, contentType: string | undefined, ra
       filePart = { filename, size };
     },
   });
-  const parsed = fieldsSchema.safeParse(first.fields);
-  if (!parsed.success) throw errors.invalidInput(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-  const fields = parsed.data;
+  const fields = parseWith(fieldsSchema, first.fields, 'body');
   const variant = variantOf(fields);
   if (variant === 'A' && (fields.encryptedData !== undefined)) throw errors.invalidInput('encryptedData: a variant B part; variant A sends the ciphertext as `file`');
   const zkEnabled = await checkUploadProof(fields, variant);

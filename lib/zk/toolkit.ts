@@ -10,7 +10,7 @@
  * INVALID_INPUT for a zero divisor, a non-residue, an over-long Pedersen input, ...).
  */
 import { z } from 'zod';
-import { errors } from '#lib/http/errors.ts';
+import { parseWith } from '#lib/http/validation.ts';
 import * as bj from './babyjub.ts';
 import { decimalString, integerIn, pointSchema } from './decimal.ts';
 import * as field from './field.ts';
@@ -125,15 +125,6 @@ export const toolkitRoutes: readonly ToolkitRoute[] = Object.values(toolkit);
  */
 export async function invoke(route: ToolkitRoute, raw?: unknown): Promise<unknown> {
   if (route.method === 'GET') return route.run();
-  const parsed = route.schema.safeParse(raw);
-  if (!parsed.success) {
-    throw errors.invalidInput(
-      parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`)
-        .join('; '),
-    );
-  }
-  return (route.run as (b: unknown) => Promise<unknown>)(parsed.data);
+  return (route.run as (b: unknown) => Promise<unknown>)(parseWith(route.schema, raw, 'body'));
 }
 

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { errors } from './errors.ts';
+
+/** `a.b: message; c: message` — every validation failure names its field. */
+export function describeZodError(where: string, e: z.ZodError): string {
+  return e.issues
+    .slice(0, 5)
+    .map((i) => {
+      const path = i.path.map(String).join('.');
+      return `${path || where}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  const out = schema.safeParse(value);
+  if (!out.success) throw errors.invalidInput(describeZodError(where, out.error));
+  return out.data;
+}

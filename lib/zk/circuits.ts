@@ -50,17 +50,10 @@ export interface CircuitManifest {
   ceremony: unknown;
 }
 
-/** What `/api/zk-toolkit/proof/circuits` lists. */
-export interface CircuitSummary {
-  name: string;
-  description: string;
-  publicSignals: string[];
-  privateInputs: string[];
-  publicInputs: string[];
-  inputs: CircuitInput[];
-  constraints: number;
+/** What `/api/zk-toolkit/proof/circuits` lists: the manifest, artifacts by file name. */
+export type CircuitSummary = Pick<CircuitManifest, 'name' | 'description' | 'publicSignals' | 'privateInputs' | 'publicInputs' | 'inputs' | 'constraints'> & {
   artifacts: Record<ArtifactKind, string>;
-}
+};
 
 /** The artifacts directory (see the module comment). */
 export function circuitsDir(): string {

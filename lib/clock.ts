@@ -1,12 +1,11 @@
 /**
  * The one source of "now" for everything that expires (sessions, share links, proofs, rate-limit
- * windows). Tests move it with `setNow`; production never does.
+ * windows). Tests move it with `advanceClock`; production never does.
  */
 let offsetMs = 0;
-let fixed: number | undefined;
 
 export const clock = {
-  nowMs: (): number => (fixed ?? Date.now()) + offsetMs,
+  nowMs: (): number => Date.now() + offsetMs,
   nowSeconds: (): number => Math.floor(clock.nowMs() / 1000),
   now: (): Date => new Date(clock.nowMs()),
 };
@@ -19,5 +18,4 @@ export function advanceClock(ms: number): void {
 /** Test hook: back to the real time. */
 export function resetClock(): void {
   offsetMs = 0;
-  fixed = undefined;
 }

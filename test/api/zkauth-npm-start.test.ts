@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { npmStart } from '../support/npm-start.ts';
+import { applySetCookies } from '../support/runtime.ts';
 
 /**
  * Issue 6's "done when", as a browser would do it against the real `npm start`: follow every
@@ -25,14 +26,7 @@ class Browser {
       const headers: Record<string, string> = { accept: init.accept ?? 'text/html,application/json;q=0.9' };
       if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
       const res = await fetch(target, { method, headers, redirect: 'manual' });
-      for (const c of res.headers.getSetCookie()) {
-        const [pair, ...attrs] = c.split(';');
-        const i = pair!.indexOf('=');
-        const name = pair!.slice(0, i).trim();
-        const value = pair!.slice(i + 1).trim();
-        if (value === '' || attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))) jar.delete(name);
-        else jar.set(name, value);
-      }
+      applySetCookies(jar, res);
       const location = res.headers.get('location');
       if (res.status < 300 || res.status >= 400 || !location) {
         const json = res.headers.get('content-type')?.includes('json') ? await res.json() : undefined;

@@ -37,15 +37,7 @@ export class HttpClient {
       body = JSON.stringify(opts.json);
     }
     const res = await fetch(new URL(path, this.base), { method, headers, body, redirect: opts.redirect ?? 'manual' });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = c.split(';');
-      const i = pair!.indexOf('=');
-      const name = pair!.slice(0, i).trim();
-      const value = pair!.slice(i + 1).trim();
-      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a));
-      if (expired || value === '') this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
+    applySetCookies(this.jar, res);
     const text = res.headers.get('content-type')?.includes('json') ? await res.text() : undefined;
     const json = text ? JSON.parse(text) : undefined;
     return { status: res.status, headers: res.headers, json, res };
@@ -54,4 +46,16 @@ export class HttpClient {
   get = (path: string, opts?: Parameters<HttpClient['request']>[2]) => this.request('GET', path, opts);
   post = (path: string, json?: unknown, opts?: Parameters<HttpClient['request']>[2]) => this.request('POST', path, { ...opts, json });
   delete = (path: string, opts?: Parameters<HttpClient['request']>[2]) => this.request('DELETE', path, opts);
+}
+
+/** Keeps a response's cookies in `jar` as a browser would: set, replace, or drop when cleared. */
+export function applySetCookies(jar: Map<string, string>, res: Response): void {
+  for (const c of res.headers.getSetCookie()) {
+    const [pair, ...attrs] = c.split(';');
+    const i = pair!.indexOf('=');
+    const name = pair!.slice(0, i).trim();
+    const value = pair!.slice(i + 1).trim();
+    if (value === '' || attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))) jar.delete(name);
+    else jar.set(name, value);
+  }
 }

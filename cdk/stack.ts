@@ -9,7 +9,9 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket 
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
-import { routes, type GroupName, type Route } from '../functions/routes.ts';
+import { routes } from '../functions/routes.ts';
+import type { GroupName } from '../lib/http/groups.ts';
+import type { Route } from '../lib/http/route.ts';
 import { table as tableSchema } from '../lib/data/table.ts';
 import { gatewayPath } from '../lib/http/router.ts';
 import { ApiFunction, repoRoot } from './constructs/api-function.ts';

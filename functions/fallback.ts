@@ -1,13 +1,16 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { matchRoute } from '#lib/http/router.ts';
-import { errors, type AppError } from '#lib/http/errors.ts';
+import { createRouter } from '#lib/http/router.ts';
+import { routes } from './routes.ts';
+import { errors, type AppError } from '#lib/errors.ts';
 
 /**
  * API Gateway's `$default` route: requests that match no row of the route table. A known path
  * with another method is 405 with `Allow`; anything else is 404 — both in the project's error shape.
  */
+const router = createRouter(routes);
+
 export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
-  const match = matchRoute(event.requestContext.http.method, event.rawPath);
+  const match = router.match(event.requestContext.http.method, event.rawPath);
   const err: AppError =
     match.kind === 'method' ? errors.methodNotAllowed(match.allow) : errors.notFound(`no route ${event.rawPath}`);
   return {

@@ -2,47 +2,11 @@
  * THE route table: every endpoint of the API, and nothing declared anywhere else. The CDK stack
  * makes one function and one API route per row, the local runtime routes by it, `npm run -s
  * routes` prints it, and each handler reads its own row (auth, rate limit, envelope) from it.
+ * What a row is, and the groups' settings, are `lib/http`'s (route.ts, groups.ts).
  */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** `none`: public; `session`: 401 without a live session; `optional`: loaded when present. */
-export type Auth = 'none' | 'session' | 'optional';
-/** API.md's three response styles. */
-export type Envelope = 'data' | 'flat' | 'auth';
-/** Sizing of the function: `crypto` gets more memory (so more CPU) and the circuits layer. */
-export type Profile = 'standard' | 'crypto';
-
-export interface Group {
-  /** The envelope API.md gives the group (`flat` where it shows none). */
-  envelope: Envelope;
-  /** Requests per minute per client (the user when signed in, else the source IP). */
-  rateLimit: number;
-}
-
-/** Limits from API.md where it gives one; the others are the project's choice (README). */
-export const groups = {
-  init: { envelope: 'flat', rateLimit: 120 },
-  'bug-reports': { envelope: 'flat', rateLimit: 5 },
-  auth: { envelope: 'auth', rateLimit: 20 },
-  chainb: { envelope: 'flat', rateLimit: 20 },
-  zkauth: { envelope: 'data', rateLimit: 60 },
-  'zk-toolkit': { envelope: 'data', rateLimit: 200 },
-  storage: { envelope: 'flat', rateLimit: 30 },
-} as const satisfies Record<string, Group>;
-
-export type GroupName = keyof typeof groups;
-
-export interface Route {
-  method: Method;
-  /** API.md's form: `/api/storage/download/:cid`. */
-  path: string;
-  group: GroupName;
-  /** The handler module, relative to the repository root; it exports `handler`. */
-  handler: string;
-  auth: Auth;
-  profile?: Profile;
-  /** Seconds; the default is 10 (API Gateway's HTTP API caps integrations at 30). */
-  timeout?: number;
-}
+import { groups } from '#lib/http/groups.ts';
+import type { Auth, Method, Route } from '#lib/http/route.ts';
+import type { GroupName } from '#lib/http/groups.ts';
 
 const r = (method: Method, path: string, group: GroupName, file: string, auth: Auth, extra: Partial<Route> = {}): Route => ({
   method,

@@ -1,7 +1,8 @@
 import pkg from '../package.json' with { type: 'json' };
-import { groups, routes } from '#functions/routes.ts';
+import { groups } from '#lib/http/groups.ts';
+import type { Route } from '#lib/http/route.ts';
 import { config } from '#lib/config.ts';
-import type { Session } from '#lib/auth/sessions.ts';
+import type { Session } from '#lib/data/sessions.ts';
 import { getUser } from '#lib/auth/users.ts';
 import { enabledProviders } from '#lib/auth/oauth/providers.ts';
 
@@ -9,7 +10,7 @@ import { enabledProviders } from '#lib/auth/oauth/providers.ts';
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 /** What a terminal needs to know before its first real call. */
-export async function describeEnvironment(session: Session | null) {
+export async function describeEnvironment(session: Session | null, routes: readonly Route[]) {
   const present = [...new Set(routes.map((r) => r.group))];
   return {
     service: { name: config.SERVICE_NAME, version: pkg.version },

@@ -5,7 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import type { Route } from '../../functions/routes.ts';
+import type { Route } from '../../lib/http/route.ts';
 import { bundling } from '../bundling.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { routeOf } from '#functions/routes.ts';
-import { readProof } from '#lib/chains/chain-b/identity-proof.ts';
+import { readProof } from '#lib/auth/identity-proof.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 export const handler = endpoint(routeOf('GET', '/api/chainb/proofs/:proofId'), { params: z.object({ proofId: z.uuid('must be a uuid') }) }, (req) =>

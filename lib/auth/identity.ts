@@ -1,9 +1,9 @@
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
-import { createSession, type Session } from '#lib/auth/sessions.ts';
-import { errors, isAppError } from '#lib/http/errors.ts';
+import { createSession, type Session } from '#lib/data/sessions.ts';
+import { errors, isAppError } from '#lib/errors.ts';
 import { clearCookie, serializeCookie, SESSION_COOKIE } from '#lib/http/cookies.ts';
-import { logger } from '#lib/http/log.ts';
+import { logger } from '#lib/log.ts';
 import { logoutSession } from '#lib/auth/stark-session.ts';
 import { clearFailures, lockedFor, recordFailure } from './login-throttle.ts';
 import { hashPassword, MAX_PASSWORD_BYTES, verifyPassword } from './passwords.ts';

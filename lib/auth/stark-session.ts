@@ -2,15 +2,15 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, ra
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hash as starkHash, shortString } from 'starknet';
 import { AIR_VERSION, encodePublicInputs, generateSecretKey, proveSession, publicKeyHash, verifySession } from '#lib/auth/stark/index.ts';
-import { destroySession, loadSession, type Session } from '#lib/auth/sessions.ts';
+import { destroySession, loadSession, type Session } from '#lib/data/sessions.ts';
 import { getUser } from '#lib/auth/users.ts';
 import { proofRegistry, type ProofRegistry } from '#lib/chains/chain-b/index.ts';
 import { toHex64, uuidToFelt, zkIdToFelt } from '#lib/chains/chain-b/felts.ts';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from '#lib/data/client.ts';
 import { deleteItem, getItem, isConditionalFailure, putItem, putNew } from '#lib/data/items.ts';
-import { errors } from '#lib/http/errors.ts';
-import { logger } from '#lib/http/log.ts';
+import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { recordProof } from '#lib/proofs/history.ts';
 
 /**

@@ -16,7 +16,7 @@
 import { buildPoseidon, type Poseidon } from 'circomlibjs'; // typed by lib/zk/circomlibjs.d.ts
 // @ts-ignore snarkjs ships no type declarations
 import * as snarkjsUntyped from 'snarkjs';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 
 /** BN254 scalar field order. */
 const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;

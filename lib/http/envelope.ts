@@ -1,4 +1,4 @@
-import type { Envelope } from '#functions/routes.ts';
+import type { Envelope } from './groups.ts';
 
 /** API.md's three styles: `{success, data}`, `success` plus fields, or the auth group's bare fields. */
 export function envelope(style: Envelope, data: unknown): unknown {

@@ -1,6 +1,6 @@
 import Busboy from 'busboy';
 import type { Readable } from 'node:stream';
-import { errors } from './errors.ts';
+import { errors } from '#lib/errors.ts';
 
 export interface MultipartFile {
   field: string;

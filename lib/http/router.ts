@@ -1,4 +1,4 @@
-import { routes, type Route } from '#functions/routes.ts';
+import type { Route } from './route.ts';
 
 export type Match =
   | { kind: 'route'; route: Route; params: Record<string, string> }
@@ -29,7 +29,10 @@ function score(route: Route, segments: string[]): { params: Record<string, strin
   return { params, literals };
 }
 
-export function matchRoute(method: string, path: string): Match {
+/** Matches requests against a route table (the one in `functions/routes.ts`). */
+export const createRouter = (routes: readonly Route[]) => ({ match: (method: string, path: string) => matchRoute(routes, method, path) });
+
+export function matchRoute(routes: readonly Route[], method: string, path: string): Match {
   const segments = split(path);
   let best: { route: Route; params: Record<string, string>; literals: number } | undefined;
   const allow = new Set<string>();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errors } from './errors.ts';
+import { errors } from '#lib/errors.ts';
 
 /** `a.b: message; c: message` — every validation failure names its field. */
 export function describeZodError(where: string, e: z.ZodError): string {

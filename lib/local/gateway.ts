@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Route } from '#functions/routes.ts';
+import type { Route } from '#lib/http/route.ts';
 import { config } from '#lib/config.ts';
-import { gatewayPath, matchRoute } from '#lib/http/router.ts';
+import { createRouter, gatewayPath } from '#lib/http/router.ts';
 import { RAW_BODY } from '#lib/http/raw-body.ts';
 import { MAX_FILE_BYTES } from '#lib/init.ts';
 
@@ -168,12 +168,13 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 }
 
 /** The API Gateway emulator: HTTP in, payload-2.0 event to the route's handler, its result out. */
-export function gatewayListener() {
+export function gatewayListener(routes: readonly Route[]) {
+  const router = createRouter(routes);
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (req.method === 'OPTIONS') return preflight(req, res);
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const match = matchRoute(req.method ?? 'GET', url.pathname);
+      const match = router.match(req.method ?? 'GET', url.pathname);
       const body = await readBody(req);
       if (body === 'too-large') {
         sendError(res, 413, 'FILE_TOO_LARGE', 'request body exceeds 100 MB');

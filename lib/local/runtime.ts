@@ -1,3 +1,4 @@
+import type { Route } from '#lib/http/route.ts';
 import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -7,6 +8,8 @@ import { LOCAL_PROVIDERS, startLocalOAuthProvider } from './oauth-provider.ts';
 import { startS3Local } from './s3-local.ts';
 
 export interface RuntimeOptions {
+  /** The route table to serve (`functions/routes.ts`). */
+  routes: readonly Route[];
   /** 0 picks a free port. */
   port?: number;
   dataDir?: string;
@@ -26,7 +29,7 @@ export interface Runtime {
  * under `dataDir`, the table and bucket created when missing, and the API Gateway emulator in
  * front of the very handlers that run on Lambda.
  */
-export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
+export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
@@ -74,7 +77,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const { config } = await import('#lib/config.ts');
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
-    server.on('request', gatewayListener());
+    server.on('request', gatewayListener(opts.routes));
     return { url, port, dataDir, stop };
   } catch (e) {
     await stop();

@@ -9,9 +9,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { binary, reply } from '#lib/http/reply.ts';
-import { logger } from '#lib/http/log.ts';
+import { logger } from '#lib/log.ts';
 import { storageConfig } from './config.ts';
 import type { FileRecord } from './files.ts';
 import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.ts';

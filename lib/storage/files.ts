@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
 import { getItem, queryPartition } from '#lib/data/items.ts';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 
 /**
  * File records: one per upload, whichever variant made it. Key `FILE#<id>`; the owner's files

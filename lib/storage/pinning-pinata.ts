@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { PinataSDK } from 'pinata';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { discardingStore, importContent } from './cid.ts';
 import type { StorageConfig } from './config.ts';
-import { pinningCall, type Added, type PinningAdapter, type PinRef } from './pinning.ts';
+import { pinningCall, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
 
 /**
  * Pinata through its SDK (uploads and unpins). The bytes stream to a temporary file while the

@@ -3,8 +3,8 @@ import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from '#lib/data/client.ts';
 import { getItem, isConditionalFailure } from '#lib/data/items.ts';
-import { errors } from '#lib/http/errors.ts';
-import { logger } from '#lib/http/log.ts';
+import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { fileKey, ownerIndex, type FileRecord } from './files.ts';
 import { pinning, type Added, type PinRef } from './pinning.ts';
 import { bucket, s3 } from './s3.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { verifyProof } from '#lib/zk/groth16.ts';
 
 export const PASSWORD_CIRCUIT = 'password';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clock } from '#lib/clock.ts';
 import { getItem, putNew } from '#lib/data/items.ts';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { storageConfig } from './config.ts';
 import { fileById, ownedFile } from './files.ts';
 import { livePin } from './pins.ts';

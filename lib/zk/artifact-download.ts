@@ -4,7 +4,7 @@
  * per warm instance) and the HTTP headers that let browsers and CDNs cache it for good.
  */
 import { readFileSync } from 'node:fs';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { artifactPath, listCircuits, getCircuit, type ArtifactKind, type CircuitSummary } from './circuits.ts';
 
 export const ARTIFACT_KINDS: readonly ArtifactKind[] = ['wasm', 'zkey', 'vkey'];

@@ -9,7 +9,7 @@
  * (order l), scalar and scalar mod l give the same point, so any scalar is safe there.
  */
 import type { BabyJub, CurvePoint } from 'circomlibjs';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { assertField, BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
 import { getBabyJub } from './primitives.ts';
 

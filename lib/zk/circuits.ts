@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 
 /** The circuit `/api/zk-toolkit/proof/generate` and `/proof/verify` use when none is named. */
 export const DEFAULT_CIRCUIT = 'preimage';

@@ -12,7 +12,7 @@
  * malformed value through.
  */
 import { z } from 'zod';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 
 /** The BN254 scalar field prime r (the order of the BN254 G1 group; circom's default prime). */
 export const BN254_PRIME = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;

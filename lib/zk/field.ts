@@ -4,7 +4,7 @@
  * functions assume it and never reduce a caller's value silently.
  */
 import { getRandomValues } from 'node:crypto';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
 
 export const R = BN254_PRIME;

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 // @ts-ignore snarkjs ships no type declarations; the slice used here is typed below.
 import * as snarkjsUntyped from 'snarkjs';
-import { errors, isAppError } from '#lib/http/errors.ts';
+import { errors, isAppError } from '#lib/errors.ts';
 import { artifactPath, getCircuit, type CircuitManifest } from './circuits.ts';
 
 /** BN254 scalar field order: circuit signals live in [0, r). */

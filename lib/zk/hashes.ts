@@ -2,7 +2,7 @@
  * The three circomlib hashes. Inputs are range-checked here because circomlibjs reduces mod r
  * silently; outputs match circom's circuits bit for bit (same library, same parameters).
  */
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { assertField, bytesToHex, fieldElement, toHex32 } from './decimal.ts';
 import { getMimc7, getPedersen, getPoseidon } from './primitives.ts';
 

@@ -6,7 +6,7 @@
  * Combining fewer shares than the split's threshold yields a wrong secret, not an error: by
  * design the shares carry no threshold (that is what makes t−1 shares reveal nothing).
  */
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { BN254_PRIME, fieldElement } from './decimal.ts';
 import * as F from './field.ts';
 

@@ -17,8 +17,8 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-storage-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' } });
-const { createSession } = await import('#lib/auth/sessions.ts');
+const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' }, routes: (await import('#functions/routes.ts')).routes });
+const { createSession } = await import('#lib/data/sessions.ts');
 const { passwordProof } = await import('#lib/client/password-proof.ts');
 const { discardingStore, importContent } = await import('#lib/storage/cid.ts');
 const { terminateCurves } = await import('#lib/zk/groth16.ts');

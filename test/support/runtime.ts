@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
+import { routes } from '#functions/routes.ts';
 
 /**
  * The local runtime in this test process (so a test can move the clock), on a free port, with a
@@ -10,7 +11,7 @@ import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
 export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
-  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env });
+  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes });
   return {
     ...runtime,
     client: () => new HttpClient(runtime.url),

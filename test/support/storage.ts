@@ -5,7 +5,7 @@ import type { HttpClient, TestRuntime } from './runtime.ts';
 
 /** A client signed in as `userId` without the identity routes: a session made in-process. */
 export async function signedIn(rt: TestRuntime, userId = randomUUID()): Promise<HttpClient & { userId: string }> {
-  const { createSession } = await import('#lib/auth/sessions.ts');
+  const { createSession } = await import('#lib/data/sessions.ts');
   const { id } = await createSession(userId, 'password');
   const client = rt.client() as HttpClient & { userId: string };
   client.jar.set('shroud_session', id);

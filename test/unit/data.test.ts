@@ -6,14 +6,14 @@ let rt: TestRuntime;
 let items: typeof import('#lib/data/items.ts');
 let rate: typeof import('#lib/http/rate-limit.ts');
 let clock: typeof import('#lib/clock.ts');
-let sessions: typeof import('#lib/auth/sessions.ts');
+let sessions: typeof import('#lib/data/sessions.ts');
 
 beforeAll(async () => {
   rt = await startTestRuntime();
   items = await import('#lib/data/items.ts');
   rate = await import('#lib/http/rate-limit.ts');
   clock = await import('#lib/clock.ts');
-  sessions = await import('#lib/auth/sessions.ts');
+  sessions = await import('#lib/data/sessions.ts');
 });
 afterAll(async () => {
   clock?.resetClock();

@@ -3,7 +3,7 @@ import { clock } from '#lib/clock.ts';
 import { db, tableName } from '#lib/data/client.ts';
 import { getItem, queryPartition } from '#lib/data/items.ts';
 import { getUser, newLegacyUserPut, updateProfile } from '#lib/auth/users.ts';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 import { isProviderId, type ProviderId } from './providers.ts';
 import type { Profile } from './profile.ts';
 

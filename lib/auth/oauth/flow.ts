@@ -1,13 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { CodeChallengeMethod, Discord, generateCodeVerifier, generateState, GitHub, Google, OAuth2Client, Twitter, type OAuth2Tokens } from 'arctic';
 import { sessionCookie } from '#lib/auth/identity.ts';
-import { createSession, destroySession, hashSessionId, type Session } from '#lib/auth/sessions.ts';
+import { createSession, destroySession, hashSessionId, type Session } from '#lib/data/sessions.ts';
 import { sessionKey } from '#lib/auth/stark-session.ts';
 import { clock } from '#lib/clock.ts';
 import { config } from '#lib/config.ts';
 import { serializeCookie } from '#lib/http/cookies.ts';
-import { errors, isAppError } from '#lib/http/errors.ts';
-import { logger } from '#lib/http/log.ts';
+import { errors, isAppError } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { accountFor, linkProvider } from './accounts.ts';
 import { getJson, githubPrimaryEmail, parseUserinfo, verifyIdToken, type Profile } from './profile.ts';
 import { isProviderId, oauthConfig, type ProviderConfig, type ProviderId } from './providers.ts';

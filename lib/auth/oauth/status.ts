@@ -1,7 +1,7 @@
-import type { Session } from '#lib/auth/sessions.ts';
+import type { Session } from '#lib/data/sessions.ts';
 import { proofStatus } from '#lib/auth/stark-session.ts';
 import { getUser } from '#lib/auth/users.ts';
-import { errors } from '#lib/http/errors.ts';
+import { errors } from '#lib/errors.ts';
 
 /**
  * `GET /api/zkauth/status`, the Auth status object. Signed out: only `authenticated: false`; an

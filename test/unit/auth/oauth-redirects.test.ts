@@ -69,6 +69,8 @@ describe('safeRedirect', () => {
     fc.assert(
       fc.property(fc.webPath(), fc.webQueryParameters(), (path, query) => {
         const raw = `/${path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
+        // Dot segments can normalise a path into a protocol-relative one (`/.//` → `//`): refused by design.
+        fc.pre(!new URL(raw, 'http://relative.invalid').pathname.startsWith('//'));
         const out = safeRedirect(raw, ALLOWED);
         expect(out).not.toBeNull();
         expect(landsOn(out!)).toBe(API);

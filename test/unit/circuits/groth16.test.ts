@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPoseidon, type Poseidon } from 'circomlibjs';
 // @ts-ignore snarkjs ships no type declarations
 import * as snarkjs from 'snarkjs';
-import { AppError } from '#lib/http/errors.ts';
+import { AppError } from '#lib/errors.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
 import {
   BASE_FIELD_ORDER,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPoseidon, type Poseidon } from 'circomlibjs';
-import { AppError } from '#lib/http/errors.ts';
+import { AppError } from '#lib/errors.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
 import { SNARK_FIELD_ORDER, generateProof, terminateCurves, verifyProof } from '#lib/zk/groth16.ts';
 import { passwordCommitment, passwordInputs, passwordProof, randomSalt } from '#lib/client/password-proof.ts';

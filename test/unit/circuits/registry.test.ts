@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '#lib/http/errors.ts';
+import { AppError } from '#lib/errors.ts';
 import { DEFAULT_CIRCUIT, LAYER_DIR, artifactPath, circuitsDir, getCircuit, listCircuits } from '#lib/zk/circuits.ts';
 
 const REPO_ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'circuits', 'artifacts');

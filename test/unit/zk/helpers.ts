@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { AppError } from '#lib/http/errors.ts';
+import { AppError } from '#lib/errors.ts';
 
 /** Runs `fn` and asserts it throws (or rejects with) an AppError of `code` whose message contains `message`. */
 export async function expectAppError(fn: () => unknown, code: string, message?: string | RegExp): Promise<AppError> {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
-import { deleteItem, getItem, putNew } from '#lib/data/items.ts';
-import { db, tableName } from '#lib/data/client.ts';
+import { deleteItem, getItem, putNew } from './items.ts';
+import { db, tableName } from './client.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 /**

@@ -1,16 +1,16 @@
 import { randomUUID, verify } from 'node:crypto';
 import { z } from 'zod';
-import { ed25519PublicKey } from '#lib/auth/identity.ts';
-import { getUserByZkId, hasIdentity, ZK_ID_PATTERN } from '#lib/auth/users.ts';
+import { ed25519PublicKey } from './identity.ts';
+import { getUserByZkId, hasIdentity, ZK_ID_PATTERN } from './users.ts';
 import { identityProofMessage, NONCE_PATTERN } from '#lib/client/identity.ts';
 import { clock } from '#lib/clock.ts';
 import { isConditionalFailure, putNew } from '#lib/data/items.ts';
-import { errors } from '#lib/http/errors.ts';
-import { logger } from '#lib/http/log.ts';
+import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { recordProof } from '#lib/proofs/history.ts';
-import { identityProofHash, uuidToFelt, zkIdToFelt } from './felts.ts';
-import { proofRegistry } from './index.ts';
-import { RegistryRevert } from './registry.ts';
+import { identityProofHash, uuidToFelt, zkIdToFelt } from '#lib/chains/chain-b/felts.ts';
+import { proofRegistry } from '#lib/chains/chain-b/index.ts';
+import { RegistryRevert } from '#lib/chains/chain-b/registry.ts';
 
 /**
  * `POST /api/chainb/submit-proof`: a client proves, with its Ed25519 identity key, that it holds

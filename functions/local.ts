@@ -1,13 +1,14 @@
-import { startRuntime } from './runtime.ts';
+import { startRuntime } from '#lib/local/runtime.ts';
+import { routes } from './routes.ts';
 
-/** `npm start`: the API on localhost with every service embedded. */
+/** `npm start`: the API on localhost with every service embedded, serving this route table. */
 const port = process.env.PORT === undefined ? 3000 : Number(process.env.PORT);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, got ${process.env.PORT}`);
   process.exit(1);
 }
 
-const runtime = await startRuntime({ port });
+const runtime = await startRuntime({ port, routes });
 console.log(`listening on ${runtime.url}`);
 
 let stopping = false;

@@ -1,0 +1,24 @@
+import type { GroupName } from './groups.ts';
+
+/**
+ * What one row of the route table is. The rows themselves live in `functions/routes.ts`; the
+ * handler stack, the router, the local runtime and the CDK stack take them as values.
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** `none`: public; `session`: 401 without a live session; `optional`: loaded when present. */
+export type Auth = 'none' | 'session' | 'optional';
+/** Sizing of the function: `crypto` gets more memory (so more CPU) and the circuits layer. */
+export type Profile = 'standard' | 'crypto';
+
+export interface Route {
+  method: Method;
+  /** API.md's form: `/api/storage/download/:cid`. */
+  path: string;
+  group: GroupName;
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  handler: string;
+  auth: Auth;
+  profile?: Profile;
+  /** Seconds; the default is 10 (API Gateway's HTTP API caps integrations at 30). */
+  timeout?: number;
+}

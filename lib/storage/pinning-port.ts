@@ -1,0 +1,65 @@
+import { AppError, errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
+
+/* The pinning port: what every pinning adapter offers (s3: pinning-s3.ts, pinata: pinning-pinata.ts). */
+/** What an adapter needs to find a pinned CID's content again (kept on the pin record). */
+export interface PinRef {
+  /** s3: every block of the DAG, so unpinning needs no DAG walk, and the upload owning their index entries. */
+  blocks?: string[];
+  owner?: string;
+  /** pinata: its file id (for unpinning) and the CID Pinata computed (for the gateway). */
+  pinataId?: string;
+  pinataCid?: string;
+}
+
+export interface Added {
+  cid: string;
+  size: number;
+  ref: PinRef;
+}
+
+/**
+ * A pinning service. Content goes in as a stream and comes back as a stream; the CID is always
+ * the project's own (lib/storage/cid.ts), whatever the service computes for itself. Reference
+ * counting across records lives in the pin records (pins.ts), not here: `unpin` is only called
+ * for a CID no record references any more.
+ */
+export interface PinningAdapter {
+  readonly name: 's3' | 'pinata';
+  add(source: AsyncIterable<Uint8Array>, meta: { name: string; uploadId: string }): Promise<Added>;
+  /** After a failed upload: removes what `add` stored that nothing else uses. `existing` is the live pin's ref, if the CID was pinned already. */
+  discard(added: Added, existing?: PinRef): Promise<void>;
+  unpin(cid: string, ref: PinRef): Promise<void>;
+  /** Whether all of the content is there (checked once, when a CID is newly pinned). */
+  present(cid: string, ref: PinRef): Promise<boolean>;
+  /** The content; CID_NOT_FOUND when gone, CHECKSUM_MISMATCH when a block is not what its CID says. */
+  cat(cid: string, ref: PinRef): AsyncIterable<Uint8Array>;
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Service failures become 502 PINNING_ERROR; our own AppErrors pass through. */
+export async function pinningCall<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    logger.error('pinning service error', { what, error: e as Error });
+    throw errors.pinningError(`pinning service error (${what})`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// s3: blocks in the project's bucket

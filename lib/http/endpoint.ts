@@ -11,6 +11,8 @@ import { jsonBody } from './middleware/json-body.ts';
 import { validation, type Spec } from './middleware/validation.ts';
 import { envelope } from './middleware/envelope.ts';
 import { errorResponse } from './middleware/error-response.ts';
+import { idempotency } from './middleware/idempotency.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { stateOf, type Event, type HttpState, type Result } from './middleware/state.ts';
 import { rawBodyOf } from './raw-body.ts';
 import type { Route } from './route.ts';
@@ -43,8 +45,9 @@ export type LambdaHandler = (event: Event, context?: Partial<Context>) => Promis
 
 /**
  * The handler stack of ARCHITECTURE §4, one small middleware each, in this order: request context
- * → closing log line → Origin (CSRF/CORS) → session → rate limit → session required → JSON body →
- * validation → `fn` → envelope; errors become `{error, message}` in one place. `route` is the
+ * → closing log line → security headers → Origin (CSRF/CORS) → session → rate limit → session
+ * required → idempotency → JSON body → validation → `fn` → envelope; errors become
+ * `{error, message}` in one place (the first error handler to run, so the others decorate it). `route` is the
  * handler's own row of the route table; `fn` returns data (200 in the group's envelope) or a Reply.
  */
 export function endpoint<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
@@ -55,16 +58,22 @@ export function endpoint<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType
   const stack = middy<Event, Result, Error, Context, HttpState>()
     .use(requestContext(route))
     .use(requestLog())
+    .use(securityHeaders())
     .use(originCheck())
     .use(sessionLoader())
     .use(rateLimit())
     .use(sessionRequired())
+    .use(idempotency())
     .use(jsonBody())
     .use(validation(spec))
     .use(envelope())
     .use(errorResponse());
   // The handler's raw answer goes through the envelope middleware, which makes it a Result.
-  const handler = stack.handler(async (event) => (await fn(requestOf(event, stateOf(event)!))) as Result);
+  const handler = stack.handler(async (event) => {
+    const state = stateOf(event)!;
+    if (state.replayed) return state.replayed;
+    return (await fn(requestOf(event, state))) as Result;
+  });
   return (event, context) => handler(event, (context ?? {}) as Context);
 }
 

@@ -21,6 +21,10 @@ export function toResult(style: Envelope, out: unknown): Result {
 /** Shapes the handler's answer: 200 in the group's envelope for plain data, or the Reply as given. */
 export const envelope = (): HttpMiddleware => ({
   after: (request) => {
+    if (request.internal.replayed) {
+      request.response = request.internal.replayed;
+      return;
+    }
     request.response = toResult(groups[request.internal.route.group].envelope, request.response as unknown);
   },
 });

@@ -27,6 +27,10 @@ export type HttpState = {
   rate?: RateLimitState;
   /** The validated body, query and path parameters. */
   input: { body: unknown; query: unknown; params: unknown };
+  /** This request's claim on its `Idempotency-Key`. */
+  idempotency?: { scope: string; key: string; fingerprint: string };
+  /** The first answer to the same request with the same key: sent again, the handler not run. */
+  replayed?: Result;
 };
 
 /** Middy's request with our state. The handler's own result may be any value until the envelope middleware shapes it. */

@@ -14,6 +14,10 @@ import { envelope } from '#lib/http/middleware/envelope.ts';
 import { errorResponse } from '#lib/http/middleware/error-response.ts';
 import { binary, redirect, reply } from '#lib/http/reply.ts';
 import type { Result } from '#lib/http/middleware/state.ts';
+import { securityHeaders } from '#lib/http/middleware/security-headers.ts';
+import { securityHeaders as baseSecurityHeaders } from '#lib/http/security-headers.ts';
+import { idempotency, requestFingerprint } from '#lib/http/middleware/idempotency.ts';
+import type { Claim } from '#lib/data/idempotency.ts';
 import { eventOf, requestOf, routeOf, run } from './request.ts';
 
 /** Each middleware of the handler stack, called directly: no HTTP, no DynamoDB. */
@@ -232,5 +236,88 @@ describe('errorResponse', () => {
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body!).message).toMatch(/^a: /);
     expect(error).toBeInstanceOf(AppError);
+  });
+});
+
+describe('securityHeaders', () => {
+  it('puts nosniff, a deny-all CSP and no-store on every answer of a session route, errors included', async () => {
+    const request = requestOf(routeOf({ auth: 'optional' }));
+    request.response = { statusCode: 200, headers: { 'cache-control': 'max-age=60' } };
+    await run(securityHeaders(), 'after', request);
+    expect(request.response.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': expect.stringContaining("default-src 'none'"),
+      'cache-control': 'no-store',
+    });
+    const failed = requestOf(routeOf({ auth: 'none' }));
+    await run(securityHeaders(), 'onError', failed);
+    expect(failed.response?.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+  });
+
+  it("lets a public answer keep its handler's cache policy, but never one that sets a cookie", async () => {
+    const artifact = requestOf(routeOf({ auth: 'none' }));
+    artifact.response = { statusCode: 200, headers: { 'cache-control': 'public, max-age=3600' } };
+    await run(securityHeaders(), 'after', artifact);
+    expect(artifact.response.headers?.['cache-control']).toBe('public, max-age=3600');
+    const cookie = requestOf(routeOf({ auth: 'none' }));
+    cookie.response = { statusCode: 200, headers: { 'cache-control': 'public' }, cookies: ['a=1'] };
+    await run(securityHeaders(), 'after', cookie);
+    expect(cookie.response.headers?.['cache-control']).toBe('no-store');
+  });
+
+  it('sends HSTS only where the API is served over HTTPS', () => {
+    expect(baseSecurityHeaders({ PUBLIC_BASE_URL: 'https://api.example' })['strict-transport-security']).toMatch(/max-age=\d+/);
+    expect(baseSecurityHeaders({ PUBLIC_BASE_URL: 'http://localhost:3000' })['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('idempotency', () => {
+  const store = () => ({
+    claim: vi.fn(async (): Promise<Claim> => ({ kind: 'claimed' })),
+    complete: vi.fn(async () => {}),
+    release: vi.fn(async () => {}),
+  });
+  const keyed = (key: string | undefined, over: Partial<Parameters<typeof routeOf>[0]> = {}) =>
+    requestOf(routeOf({ idempotent: true, ...over }), eventOf({ method: 'POST', headers: key ? { 'idempotency-key': key } : {}, body: '{"a":1}' }));
+
+  it('does nothing without the header or on a route that takes none', async () => {
+    const s = store();
+    await run(idempotency(s), 'before', keyed(undefined));
+    await run(idempotency(s), 'before', requestOf(routeOf(), eventOf({ method: 'POST', headers: { 'idempotency-key': 'k' } })));
+    expect(s.claim).not.toHaveBeenCalled();
+  });
+
+  it('claims per client and route, keeps a success, releases a failure', async () => {
+    const s = store();
+    const ok = keyed('k1');
+    await run(idempotency(s), 'before', ok);
+    expect(s.claim).toHaveBeenCalledWith('ip:192.0.2.7|POST /api/x', 'k1', expect.stringMatching(/^[0-9a-f]{64}$/), 15);
+    ok.response = { statusCode: 201, headers: { 'content-type': 'application/json' }, body: '{"id":1}', cookies: ['s=secret'] };
+    await run(idempotency(s), 'after', ok);
+    expect(s.complete).toHaveBeenCalledWith('ip:192.0.2.7|POST /api/x', 'k1', expect.any(String), { statusCode: 201, headers: { 'content-type': 'application/json' }, body: '{"id":1}', isBase64Encoded: undefined });
+    const failed = keyed('k2');
+    await run(idempotency(s), 'before', failed);
+    await run(idempotency(s), 'onError', failed);
+    expect(s.release).toHaveBeenCalledTimes(1);
+  });
+
+  it('replays the first answer marked as such; 422 for another request; 409 while it runs', async () => {
+    const s = store();
+    s.claim.mockResolvedValueOnce({ kind: 'replay', response: { statusCode: 201, headers: {}, body: '{"id":1}' } });
+    const again = keyed('k');
+    await run(idempotency(s), 'before', again);
+    expect(again.internal.replayed).toEqual({ statusCode: 201, headers: { 'idempotent-replayed': 'true' }, body: '{"id":1}' });
+    s.claim.mockResolvedValueOnce({ kind: 'mismatch' });
+    expect(await run(idempotency(s), 'before', keyed('k'))).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    s.claim.mockResolvedValueOnce({ kind: 'in_progress', retryAfter: 7 });
+    expect(await run(idempotency(s), 'before', keyed('k'))).toMatchObject({ status: 409, headers: { 'retry-after': '7' } });
+    expect(await run(idempotency(s), 'before', keyed('bad key'))).toMatchObject({ status: 400 });
+  });
+
+  it('fingerprints a multipart body without its boundary', () => {
+    const body = (b: string) => `--${b}\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--${b}--\r\n`;
+    const fp = (b: string, content = body(b)) => requestFingerprint(eventOf({ method: 'POST', path: '/api/x', body: content }), `multipart/form-data; boundary=${b}`);
+    expect(fp('AAA')).toBe(fp('BBBBBB'));
+    expect(fp('AAA')).not.toBe(fp('AAA', body('AAA').replace('\r\n1\r\n', '\r\n2\r\n')));
   });
 });

@@ -65,3 +65,21 @@ export const errors = {
   indexerSync: (retryAfter: number) =>
     new AppError('INDEXER_SYNC', 503, 'indexer not synced; retry after a delay', { 'retry-after': String(retryAfter) }),
 };
+
+const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether an error means a service we depend on is unreachable, overloaded or failing (not a bug
+ * of ours and not the caller's fault): an AWS SDK error with a server fault or throttling, a
+ * network error, or a timeout — possibly as the cause of another error. Those answer 503 with
+ * Retry-After, never 500.
+ */
+export function isDependencyFailure(e: unknown, depth = 0): boolean {
+  if (!e || typeof e !== 'object' || depth > 3) return false;
+  const { name, code, $fault, $metadata, cause } = e as { name?: string; code?: string; $fault?: string; $metadata?: unknown; cause?: unknown };
+  if ($metadata && ($fault === 'server' || THROTTLED.has(name ?? ''))) return true;
+  if (NETWORK.has(code ?? '') || NETWORK.has(name ?? '')) return true;
+  if (name === 'TimeoutError' || name === 'RequestTimeout' || name === 'AbortError') return true;
+  return isDependencyFailure(cause, depth + 1);
+}

@@ -1,10 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '#lib/config.ts';
+import { config, dependencyClientSettings } from '#lib/config.ts';
 
 /** Built once per cold start and reused by every invocation of the function. */
 export const dynamo = new DynamoDBClient({
   region: config.AWS_REGION,
+  ...dependencyClientSettings,
   ...(config.DYNAMODB_ENDPOINT
     ? { endpoint: config.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
     : {}),

@@ -9,7 +9,6 @@ import type { Profile } from './profile.ts';
  * account is found by the provider's subject id only, never by email (two providers may report
  * one email for two people, and an unverified email would otherwise take over an account).
  */
-export { linkedUserId };
 
 const profileFields = (p: Profile) => ({ name: p.name, email: p.email, avatar: p.avatar });
 

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createRouter } from '#lib/http/router.ts';
+import { securityHeaders } from '#lib/http/security-headers.ts';
 import { routes } from './routes.ts';
 import { errors, type AppError } from '#lib/errors.ts';
 
@@ -15,7 +16,7 @@ export async function handler(event: APIGatewayProxyEventV2): Promise<APIGateway
     match.kind === 'method' ? errors.methodNotAllowed(match.allow) : errors.notFound(`no route ${event.rawPath}`);
   return {
     statusCode: err.status,
-    headers: { 'content-type': 'application/json', ...err.headers },
+    headers: { ...securityHeaders(), 'cache-control': 'no-store', 'content-type': 'application/json', ...err.headers },
     body: JSON.stringify({ error: err.code, message: err.message }),
   };
 }

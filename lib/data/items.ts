@@ -75,6 +75,12 @@ export function allOf(...conditions: Condition[]): Condition {
   };
 }
 
+/** Conditions joined with OR; their names and values merged (they must not disagree). */
+export function anyOf(...conditions: Condition[]): Condition {
+  const joined = allOf(...conditions);
+  return { ...joined, ConditionExpression: conditions.map((c) => `(${c.ConditionExpression})`).join(' OR ') };
+}
+
 /** A condition with the names and values the rest of its command (update expression…) uses. */
 export function withCondition(
   c: Condition,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { allOf, decoder, isLive, MalformedItemError, withCondition, type Decoder } from '#lib/data/items.ts';
+import { allOf, anyOf, decoder, isLive, MalformedItemError, withCondition, type Decoder } from '#lib/data/items.ts';
 import { bugReportDecoder } from '#lib/data/bug-reports.ts';
 import { ledgerTransactionDecoder, registryEventDecoder, registryProofDecoder } from '#lib/data/chain-b-ledger.ts';
 import { fileRecordDecoder } from '#lib/data/files.ts';
+import { idempotencyDecoder } from '#lib/data/idempotency.ts';
 import { loginFailuresDecoder } from '#lib/data/login-failures.ts';
 import { pendingAuthDecoder } from '#lib/data/oauth-states.ts';
 import { pinDecoder } from '#lib/data/pins.ts';
@@ -112,6 +113,7 @@ describe('a decoder', () => {
     ['chain B registry proof', registryProofDecoder],
     ['chain B registry event', registryEventDecoder],
     ['chain B transaction', ledgerTransactionDecoder],
+    ['idempotency record', idempotencyDecoder],
   ])('%s: an empty item is refused', (entity, d) => {
     expect(d.entity).toBe(entity);
     expect(() => d.decode({ pk: 'X', sk: 'Y' })).toThrow(new RegExp(`^malformed ${entity} item: `));
@@ -132,7 +134,7 @@ describe('the live-item rule', () => {
     expect(isLive(undefined, 0)).toBe(false);
   });
 
-  it('conditions combine with AND and refuse a name or value given two meanings', () => {
+  it('conditions combine with AND or OR and refuse a name or value given two meanings', () => {
     const c = allOf(
       { ConditionExpression: 'a = :x', ExpressionAttributeValues: { ':x': 1 } },
       { ConditionExpression: '#s = :y', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':y': 'p' } },
@@ -145,6 +147,10 @@ describe('the live-item rule', () => {
     expect(() => allOf({ ConditionExpression: 'a', ExpressionAttributeValues: { ':x': 1 } }, { ConditionExpression: 'b', ExpressionAttributeValues: { ':x': 2 } })).toThrow(
       /:x/,
     );
+    expect(anyOf({ ConditionExpression: 'a' }, { ConditionExpression: 'b = :x', ExpressionAttributeValues: { ':x': 1 } })).toEqual({
+      ConditionExpression: '(a) OR (b = :x)',
+      ExpressionAttributeValues: { ':x': 1 },
+    });
     expect(withCondition(c, { values: { ':one': 1 } }).ExpressionAttributeValues).toEqual({ ':x': 1, ':y': 'p', ':one': 1 });
     expect(() => withCondition(c, { names: { '#s': 'other' } })).toThrow(/#s/);
   });

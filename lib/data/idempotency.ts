@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { isConditionalFailure, isLive } from './items.ts';
+import { z } from 'zod';
+import { absentOrExpired, anyOf, decoder, isConditionalFailure, readItem } from './items.ts';
 
 /**
  * Idempotency records: the first answer to a request made with an `Idempotency-Key`, kept for a
@@ -27,35 +28,28 @@ export type Claim =
   | { kind: 'mismatch' }
   | { kind: 'in_progress'; retryAfter: number };
 
-interface IdempotencyItem {
-  status: 'in_progress' | 'completed';
-  fingerprint: string;
-  lockedUntil: number;
-  response: StoredResponse | null;
-  ttl: number;
-}
+const storedResponseSchema = z.object({
+  statusCode: z.number(),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+  isBase64Encoded: z.boolean().optional().transform((b) => b === true),
+});
+
+const idempotencySchema = z.object({
+  status: z.enum(['in_progress', 'completed']),
+  fingerprint: z.string(),
+  lockedUntil: z.number(),
+  // An answer that cannot be read back is replayed as "not kept", not as a broken record.
+  response: storedResponseSchema.nullable().catch(null),
+  ttl: z.number(),
+});
+export const idempotencyDecoder = decoder('idempotency record', idempotencySchema);
 
 /** The scope (client and route) and the key are hashed: a key is the client's text, never a table key as given. */
 const keyOf = (scope: string, key: string) => ({
   pk: `IDEMPOTENCY#${createHash('sha256').update(scope).update('\n').update(key).digest('base64url')}`,
   sk: 'IDEMPOTENCY',
 });
-
-function decode(item: Record<string, unknown> | undefined): IdempotencyItem | undefined {
-  if (!item || !isLive(item)) return undefined;
-  const { status, fingerprint, lockedUntil, response, ttl } = item;
-  if ((status !== 'in_progress' && status !== 'completed') || typeof fingerprint !== 'string' || typeof lockedUntil !== 'number' || typeof ttl !== 'number') {
-    throw new Error('malformed idempotency record');
-  }
-  return { status, fingerprint, lockedUntil, ttl, response: decodeResponse(response) };
-}
-
-function decodeResponse(r: unknown): StoredResponse | null {
-  if (!r || typeof r !== 'object') return null;
-  const { statusCode, headers, body, isBase64Encoded } = r as Record<string, unknown>;
-  if (typeof statusCode !== 'number' || typeof body !== 'string' || !headers || typeof headers !== 'object') return null;
-  return { statusCode, headers: headers as Record<string, string>, body, isBase64Encoded: isBase64Encoded === true };
-}
 
 export async function claim(scope: string, key: string, fingerprint: string, lockSeconds: number): Promise<Claim> {
   const now = clock.nowSeconds();
@@ -65,17 +59,18 @@ export async function claim(scope: string, key: string, fingerprint: string, loc
         TableName: tableName,
         Item: { ...keyOf(scope, key), status: 'in_progress', fingerprint, lockedUntil: now + lockSeconds, response: null, ttl: now + IDEMPOTENCY_TTL_SECONDS },
         // Absent, expired, or an attempt that died holding the lock.
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now OR (#status = :progress AND lockedUntil <= :now)',
-        ExpressionAttributeNames: { '#ttl': 'ttl', '#status': 'status' },
-        ExpressionAttributeValues: { ':now': now, ':progress': 'in_progress' },
+        ...anyOf(absentOrExpired(now), {
+          ConditionExpression: '#status = :progress AND lockedUntil <= :now',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':now': now, ':progress': 'in_progress' },
+        }),
       }),
     );
     return { kind: 'claimed' };
   } catch (e) {
     if (!isConditionalFailure(e)) throw e;
   }
-  const out = await db.send(new GetCommand({ TableName: tableName, Key: keyOf(scope, key), ConsistentRead: true }));
-  const record = decode(out.Item);
+  const record = await readItem(keyOf(scope, key), idempotencyDecoder);
   // Gone between the two calls (expired): the caller may simply try again.
   if (!record) return { kind: 'in_progress', retryAfter: 1 };
   if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };

@@ -42,6 +42,8 @@ export interface Req<B = unknown, Q = unknown, P = unknown> {
 }
 
 export type LambdaHandler = (event: Event, context?: Partial<Context>) => Promise<Result>;
+/** A handler made by endpoint(): its route row and schemas travel with it (fuzzing, OpenAPI). */
+export type Endpoint = LambdaHandler & { readonly route: Route; readonly spec: Spec<z.ZodType, z.ZodType, z.ZodType> };
 
 /**
  * The handler stack of ARCHITECTURE §4, one small middleware each, in this order: request context
@@ -54,7 +56,7 @@ export function endpoint<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType
   route: Route,
   spec: Spec<B, Q, P>,
   fn: (req: Req<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<unknown> | unknown,
-): LambdaHandler {
+): Endpoint {
   const stack = middy<Event, Result, Error, Context, HttpState>()
     .use(requestContext(route))
     .use(requestLog())
@@ -74,7 +76,8 @@ export function endpoint<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType
     if (state.replayed) return state.replayed;
     return (await fn(requestOf(event, state))) as Result;
   });
-  return (event, context) => handler(event, (context ?? {}) as Context);
+  const lambda: LambdaHandler = (event, context) => handler(event, (context ?? {}) as Context);
+  return Object.assign(lambda, { route, spec: spec as Spec<z.ZodType, z.ZodType, z.ZodType> });
 }
 
 function requestOf<B, Q, P>(event: Event, state: HttpState): Req<B, Q, P> {

@@ -1,8 +1,8 @@
 /**
  * Load (`npm run bench -- load`): LOAD_CLIENTS concurrent clients (200) through a mixed workload
  * against `npm start` in a child process for LOAD_SECONDS (60), their starts spread over
- * LOAD_RAMP_SECONDS (10). Each client registers and signs in, then loops: zk-toolkit calls, uploads, downloads of its own files, share links, listings,
- * now and then a fresh login. The rate limits are multiplied away (RATE_LIMIT_MULTIPLIER) so
+ * LOAD_RAMP_SECONDS (10). Each client registers and signs in, then loops: zk-toolkit calls,
+ * uploads, downloads of its own files, share links, listings, now and then a fresh login. The rate limits are multiplied away (RATE_LIMIT_MULTIPLIER) so
  * that they are not what is measured. Prints per-route p50/p99, every 5xx, and at the end
  * downloads every upload that answered 201 and compares its bytes: zero 5xx and no lost upload
  * is the pass mark (exit 1 otherwise). It measures; it asserts no time.

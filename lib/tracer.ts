@@ -4,9 +4,10 @@ import { config } from '#lib/config.ts';
 /**
  * One X-Ray tracer per process. Powertools turns tracing on only inside Lambda (`AWS_EXECUTION_ENV`
  * set, not SAM local, `POWERTOOLS_TRACE_ENABLED` not `false`); in the local runtime and in tests
- * every call below is a no-op. Inside Lambda it also traces outgoing http(s) and fetch calls.
+ * every call below is a no-op. Plain http(s) and fetch calls are not traced: their URLs can carry
+ * provider keys (RPC endpoints) that must not end up in traces; the AWS SDK clients are.
  */
-export const tracer = new Tracer({ serviceName: config.SERVICE_NAME });
+export const tracer = new Tracer({ serviceName: config.SERVICE_NAME, captureHTTPsRequests: false });
 
 /**
  * An AWS SDK v3 client whose calls become X-Ray subsegments when tracing is on; the client itself,

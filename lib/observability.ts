@@ -1,5 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { logger } from '#lib/log.ts';
@@ -39,4 +40,20 @@ export function observability(): Middleware[] {
     captureLambdaHandler(tracer, { captureResponse: false }),
     coldStartMetric(),
   ];
+}
+
+/**
+ * For a runtime that runs several invocations at once in one process, as the local runtime does:
+ * each invocation gets its own Powertools state (the logger's keys and Lambda context, metric
+ * dimensions), as Lambda's runtime provides on multi-concurrency instances, through the same
+ * invoke store Powertools reads. Without it, overlapping requests overwrite each other's
+ * correlation id and Lambda context on the one shared logger.
+ *
+ * Returns `isolated(requestId, invoke)`: runs `invoke` (the handler call) in its own scope.
+ */
+export async function isolateInvocations(): Promise<<T>(requestId: string, invoke: () => T) => T> {
+  const store = await InvokeStore.getInstanceAsync(true);
+  // Read by Powertools on every access: from now on, state inside a scope is per invocation.
+  process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '1000';
+  return (requestId, invoke) => store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: requestId }, invoke);
 }

@@ -65,6 +65,7 @@ const context = {
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
+  delete process.env.AWS_LAMBDA_MAX_CONCURRENCY;
 });
 
 describe('observability() middlewares', () => {
@@ -106,6 +107,41 @@ describe('observability() middlewares', () => {
     expect(tracer.isTracingEnabled()).toBe(false);
     const handler = middy(async () => ({ statusCode: 201, headers: { 'x-a': 'b' }, body: '{}' })).use(observability());
     await expect(handler(event('r'), context)).resolves.toEqual({ statusCode: 201, headers: { 'x-a': 'b' }, body: '{}' });
+  });
+});
+
+describe('overlapping invocations in one process (the local runtime)', () => {
+  /** Two invocations whose handlers log after a pause, started 5 ms apart: their lifetimes overlap. */
+  async function overlap(isolated: <T>(requestId: string, invoke: () => T) => T) {
+    const { middy, observability, logger } = await load({});
+    const handler = middy(async (e: APIGatewayProxyEventV2) => {
+      await new Promise((r) => setTimeout(r, 20));
+      logger.info('inside', { expected: e.requestContext.requestId });
+      return { statusCode: 200 };
+    }).use(observability());
+    return logsOf(() =>
+      Promise.all(
+        ['req-a', 'req-b'].map(async (id, i) => {
+          await new Promise((r) => setTimeout(r, 5 * i));
+          return isolated(id, () => handler(event(id), { ...context, awsRequestId: `lambda-${id}` }));
+        }),
+      ),
+    );
+  }
+
+  it('keeps each invocation\'s correlation id and Lambda context when isolated', async () => {
+    const { isolateInvocations } = await import('#lib/observability.ts');
+    const lines = await overlap(await isolateInvocations());
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line.correlation_id).toBe(line.expected);
+      expect(line.function_request_id).toBe(`lambda-${String(line.expected)}`);
+    }
+  });
+
+  it('mixes them up without isolation, on the one shared logger (why isolateInvocations exists)', async () => {
+    const lines = await overlap((_id, invoke) => invoke());
+    expect(lines.map((l) => l.correlation_id === l.expected)).toContain(false);
   });
 });
 

@@ -56,7 +56,7 @@ afterAll(async () => {
 const flat = (s: Segment): Segment[] => [s, ...(s.subsegments ?? []).flatMap(flat)];
 
 describe('tracing in Lambda', () => {
-  it('records the handler and its DynamoDB calls, never the response', async () => {
+  it('records the handler and its DynamoDB calls, never the response; counts the cold start', async () => {
     const [{ default: middy }, { observability }, { db, tableName }, { GetCommand }] = await Promise.all([
       import('@middy/core'),
       import('#lib/observability.ts'),
@@ -70,8 +70,13 @@ describe('tracing in Lambda', () => {
 
     const event = { requestContext: { requestId: 'api-gw-1', http: { method: 'GET', path: '/api/probe' } } } as unknown as APIGatewayProxyEventV2;
     const context = { functionName: 'shroud-ci-get-api-probe', awsRequestId: 'lambda-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-    const result = await handler(event, context);
+    // stdout: the EMF lines (here, Powertools' ColdStart metric of this first invocation).
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => (out.push(String(c)), true));
+    const result = await handler(event, context).finally(() => spy.mockRestore());
     expect(result).toMatchObject({ statusCode: 200 });
+    const emf = out.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(emf).toEqual([expect.objectContaining({ ColdStart: 1, function_name: 'shroud-ci-get-api-probe', service: 'shroud', stage: 'ci' })]);
 
     await expect.poll(() => received.flatMap(flat).some((s) => s.name === '## index.handler'), { timeout: 5000 }).toBe(true);
     const all = received.flatMap(flat);

@@ -27,7 +27,7 @@ const coldStartMetric = (): Middleware => ({
  * - the Logger with the Lambda context (`function_name`, `function_request_id`, `cold_start`, ...)
  *   and the correlation id; its keys are reset after each invocation, so the stack's own closing
  *   log line must be written by a middleware used after these (its `after` runs before theirs);
- * - the Tracer's handler segment (`## handler`, the `ColdStart` and `Service` annotations, errors).
+ * - the Tracer's handler subsegment (`## index.handler`: `ColdStart` and `Service` annotations, errors).
  *   Responses are not recorded in traces: they carry cookies, identities and proofs;
  * - the `ColdStart` metric. Per-request metrics are `recordRequest()` (lib/metrics.ts), called by
  *   the stack once the status is known: it flushes its own EMF line, so Powertools' `logMetrics`

@@ -6,7 +6,8 @@ import { captureClient } from '#lib/tracer.ts';
 /** Built once per cold start and reused by every invocation of the function. */
 export const dynamo = captureClient(new DynamoDBClient({
   region: config.AWS_REGION,
-  ...dependencyClientSettings,
+  // DynamoDB answers in milliseconds: five seconds of silence is a service in trouble.
+  ...dependencyClientSettings(5_000),
   ...(config.DYNAMODB_ENDPOINT
     ? { endpoint: config.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
     : {}),

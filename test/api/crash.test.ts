@@ -53,28 +53,40 @@ describe('SIGKILL during uploads and share creation', () => {
       settledFiles.push(up.json.fileId);
     }
 
-    // The storm: uploads of different sizes and shares of the settled files, all in flight at once.
+    // The storm: eight clients upload one file after another (sizes up to 600 kB: several blocks
+    // each) and four create shares, until the process dies under them mid-way.
     let answered = 0;
-    const outcome = (kind: Outcome['kind'], name: string, p: Promise<{ status: number; json?: any }>): Promise<Outcome> =>
-      p.then(
-        (r) => {
-          answered++;
-          return { kind, name, status: r.status, json: r.json };
-        },
-        (e: Error) => ({ kind, name, cut: String((e.cause as Error | undefined)?.message ?? e.message) }),
-      );
-    const storm: Promise<Outcome>[] = [];
-    for (let i = 0; i < 24; i++) {
-      const name = `storm-${i}.enc`;
-      const bytes = randomBytesOf(20_000 + ((i * 37_000) % 400_000), 200 + i);
-      sent.set(name, bytes);
-      storm.push(outcome('upload', name, client.request('POST', '/api/storage/upload', { body: uploadForm(bytes, name) })));
-      storm.push(outcome('share', settledFiles[i % 3]!, client.post('/api/storage/share', { fileId: settledFiles[i % 3], expiresIn: 24 })));
-    }
-    const deadline = Date.now() + 5_000;
-    while (answered < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    let killed = false;
+    const outcomes: Outcome[] = [];
+    const attempt = async (kind: Outcome['kind'], name: string, p: Promise<{ status: number; json?: any }>) => {
+      try {
+        const r = await p;
+        answered++;
+        outcomes.push({ kind, name, status: r.status, json: r.json });
+      } catch (e) {
+        outcomes.push({ kind, name, cut: String(((e as Error).cause as Error | undefined)?.message ?? (e as Error).message) });
+      }
+    };
+    const uploader = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const name = `storm-${w}-${i}.enc`;
+        const bytes = randomBytesOf(20_000 + (((w * 7 + i) * 97_000) % 580_000), 1000 * w + i);
+        sent.set(name, bytes);
+        await attempt('upload', name, client.request('POST', '/api/storage/upload', { body: uploadForm(bytes, name) }));
+      }
+    };
+    const sharer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const fileId = settledFiles[(w + i) % 3]!;
+        await attempt('share', fileId, client.post('/api/storage/share', { fileId, expiresIn: 24 }));
+      }
+    };
+    const storm = [...Array.from({ length: 8 }, (_, w) => uploader(w)), ...Array.from({ length: 4 }, (_, w) => sharer(w))];
+    const deadline = Date.now() + 20_000;
+    while (answered < 16 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    killed = true;
     await first.kill();
-    const outcomes = await Promise.all(storm);
+    await Promise.all(storm);
     const cut = outcomes.filter((o) => o.cut);
     expect(cut.length, 'the kill came after every request was answered: nothing was tested').toBeGreaterThan(0);
     for (const o of outcomes.filter((x) => !x.cut)) expect(o.status, JSON.stringify(o)).toBeLessThan(500);

@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../support/runtime.ts';
 import { startInstance, startSharedServices, type Instance, type SharedServices } from '../support/instances.ts';
-import { randomBytesOf, sha256 } from '../support/storage.ts';
+import { form, randomBytesOf, sha256 } from '../support/storage.ts';
 
 /**
  * A runtime process killed with SIGKILL in the middle of uploads and share creations (no
@@ -24,14 +24,9 @@ afterAll(async () => {
 
 const ENV = { RATE_LIMIT_MULTIPLIER: '1000' };
 
-function uploadForm(bytes: Uint8Array, filename: string) {
-  const f = new FormData();
-  f.append('encryptedData', Buffer.from(bytes).toString('base64'));
-  f.append('iv', 'aXY=');
-  f.append('salt', 'c2FsdA==');
-  f.append('filename', filename);
-  return f;
-}
+/** Variant B with the ciphertext inline and no proof: the cheapest upload that writes blocks, a record and a pin. */
+const uploadForm = (bytes: Uint8Array, filename: string) =>
+  form({ fields: { encryptedData: Buffer.from(bytes).toString('base64'), iv: 'aXY=', salt: 'c2FsdA==', filename } });
 
 type Outcome = { kind: 'upload' | 'share'; name: string; status?: number; json?: any; cut?: string };
 

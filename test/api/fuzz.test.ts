@@ -6,7 +6,7 @@ import type { Event } from '#lib/http/middleware/state.ts';
 import type { Route } from '#lib/http/route.ts';
 import { routes } from '#functions/routes.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.ts';
-import { signedIn } from '../support/storage.ts';
+import { form, signedIn } from '../support/storage.ts';
 import { around, anyString, hostileBodyText, invalid, jsonSchemaOf, ownKeys, PROTOTYPE_KEYS, valid, type JsonSchema } from '../support/schema-arbitraries.ts';
 import { eventOf } from '../unit/http/request.ts';
 import { newIdentity } from './identity-helpers.ts';
@@ -43,12 +43,8 @@ beforeAll(async () => {
   session = user.jar.get('shroud_session')!;
 
   // A file and a share of the fuzzing user's, so that ids and tokens that exist get fuzzed too.
-  const f = new FormData();
-  f.append('encryptedData', Buffer.from('fuzz me').toString('base64'));
-  f.append('iv', 'aXY=');
-  f.append('salt', 'c2FsdA==');
-  f.append('filename', 'fuzz.enc');
-  const up = await user.request('POST', '/api/storage/upload', { body: f });
+  const fields = { encryptedData: Buffer.from('fuzz me').toString('base64'), iv: 'aXY=', salt: 'c2FsdA==', filename: 'fuzz.enc' };
+  const up = await user.request('POST', '/api/storage/upload', { body: form({ fields }) });
   if (up.status !== 201) throw new Error(`setup upload: ${up.status} ${JSON.stringify(up.json)}`);
   const share = await user.post('/api/storage/share', { fileId: up.json.fileId, expiresIn: 24 });
   const { encrypted } = await newIdentity();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstance, startSharedServices, type Instance, type SharedServices } from '../support/instances.ts';
-import { randomBytesOf, sha256 } from '../support/storage.ts';
+import { form, randomBytesOf, sha256 } from '../support/storage.ts';
 import { newIdentity, PASSWORD, uniqueName } from './identity-helpers.ts';
 
 /**
@@ -63,12 +63,8 @@ describe('two instances on shared data', () => {
     const viaOne = await one.signedIn(userId);
     const viaTwo = await two.signedIn(userId);
     const bytes = randomBytesOf(40_000, 11);
-    const f = new FormData();
-    f.append('encryptedData', Buffer.from(bytes).toString('base64'));
-    f.append('iv', 'aXY=');
-    f.append('salt', 'c2FsdA==');
-    f.append('filename', 'twin.enc');
-    const up = await viaOne.request('POST', '/api/storage/upload', { body: f });
+    const fields = { encryptedData: Buffer.from(bytes).toString('base64'), iv: 'aXY=', salt: 'c2FsdA==', filename: 'twin.enc' };
+    const up = await viaOne.request('POST', '/api/storage/upload', { body: form({ fields }) });
     expect(up.status, JSON.stringify(up.json)).toBe(201);
 
     const listed = await viaTwo.get('/api/storage/files');

@@ -5,9 +5,11 @@ import { type Fp2, eMul, eAdd, eSub, ePow, eInv } from './ext.ts';
 import { intt, cosetEvaluate, cosetInterpolate, evalBaseAtExt, evalExtAtExt } from './poly.ts';
 import { MerkleTree } from './merkle.ts';
 import { friCommit, friOpen } from './fri.ts';
-import { deriveShape, type StarkParams } from './params.ts';
+import { deriveShape, type StarkParams, type ProofShape } from './params.ts';
+import type { Transcript } from './transcript.ts';
 import {
   type Statement,
+  type BoundaryConstraint,
   buildTrace,
   boundaryConstraints,
   statementFelts,
@@ -31,13 +33,6 @@ import { ByteWriter, writeHeader, writeBody, leafBytes } from './serialize.ts';
 export interface ProveOptions {
   /** Source of the zero-knowledge randomness (tests inject a fixed one to show what it changes). */
   rand?: () => bigint;
-  /**
-   * TEST-ONLY ADVERSARY. Proves with an unsatisfying witness: commits the interpolant of the
-   * (non-polynomial) composition quotient, forges the out-of-domain segment value so the OOD check
-   * passes, and runs FRI honestly on the resulting high-degree DEEP polynomial. A sound verifier
-   * must reject this in FRI.
-   */
-  forgeOod?: boolean;
 }
 
 /** Leaf j = salt_j || row j || row j + N/2 (the x, -x pair FRI folds together). */
@@ -57,20 +52,50 @@ function randomSalts(count: number, rand: () => bigint): Uint8Array[] {
   return Array.from({ length: count }, () => feltsToBytes([rand(), rand()]));
 }
 
+/** Everything the later proof steps need from the trace and composition steps. */
+export interface TraceStep {
+  shape: ProofShape;
+  stmt: Statement;
+  rand: () => bigint;
+  t: Transcript;
+  xs: bigint[];
+  traceCoeffs: bigint[][];
+  traceLde: bigint[][];
+  traceSalts: Uint8Array[];
+  traceTree: MerkleTree;
+  alphas: Fp2[];
+  betas: Fp2[];
+  boundary: BoundaryConstraint[];
+  /** Coefficients (re, im) of the composition polynomial H over the LDE domain (length N). */
+  hcRe: bigint[];
+  hcIm: bigint[];
+}
+
+/**
+ * The proof in steps, so that a test can run them with a witness that does not satisfy the AIR
+ * (the checks that refuse such a witness live in proveStatement only):
+ * traceStep -> compositionStep -> oodStep -> finishProof.
+ */
 export function proveStatement(secretKey: readonly bigint[], stmt: Statement, params: StarkParams, opts: ProveOptions = {}): Uint8Array {
-  const shape = deriveShape(params);
-  const { n, ldeSize: N, ldeOffset: s, segments: k, segmentStride: d, maskLength: m } = shape;
-  const blowup = params.blowup;
-  const half = N / 2;
-  const rand = opts.rand ?? randomFelt;
-  const forge = opts.forgeOod === true;
   if (secretKey.length !== 4 || secretKey.some((x) => typeof x !== 'bigint' || x < 0n || x >= P)) {
     throw new Error('prover: secret key must be 4 canonical felts');
   }
-  if (!forge) {
-    const kh = hashKey(secretKey);
-    if (kh.some((v, i) => v !== stmt.keyHash[i])) throw new Error('prover: secret key does not match the key hash');
+  const kh = hashKey(secretKey);
+  if (kh.some((v, i) => v !== stmt.keyHash[i])) throw new Error('prover: secret key does not match the key hash');
+  const ts = traceStep(secretKey, stmt, params, opts.rand ?? randomFelt);
+  for (let i = ts.shape.compositionBound; i < ts.shape.ldeSize; i++) {
+    if (ts.hcRe[i] !== 0n || ts.hcIm[i] !== 0n) throw new Error('prover: composition degree too high (witness does not satisfy the AIR)');
   }
+  const cs = compositionStep(ts, ts.shape.compositionBound);
+  return finishProof(ts, cs, oodStep(ts, cs));
+}
+
+/** 1-2. Trace, its low-degree extension and commitment; the composition polynomial H. */
+export function traceStep(secretKey: readonly bigint[], stmt: Statement, params: StarkParams, rand: () => bigint): TraceStep {
+  const shape = deriveShape(params);
+  const { n, ldeSize: N, ldeOffset: s } = shape;
+  const blowup = params.blowup;
+  const half = N / 2;
   const t = newTranscript(shape, statementFelts(stmt));
 
   // 1. Trace, its low-degree extension over the coset s·<w_N>, and its commitment.
@@ -130,17 +155,29 @@ export function proveStatement(secretKey: readonly bigint[], stmt: Statement, pa
     hRe[i] = a0 % P;
     hIm[i] = a1 % P;
   }
-  const hcRe = cosetInterpolate(hRe, s);
-  const hcIm = cosetInterpolate(hIm, s);
-  const degEnd = forge ? N : shape.compositionBound;
-  if (!forge) {
-    for (let i = shape.compositionBound; i < N; i++) {
-      if (hcRe[i] !== 0n || hcIm[i] !== 0n) throw new Error('prover: composition degree too high (witness does not satisfy the AIR)');
-    }
-  }
+  return {
+    shape, stmt, rand, t, xs, traceCoeffs, traceLde, traceSalts, traceTree, alphas, betas, boundary,
+    hcRe: cosetInterpolate(hRe, s),
+    hcIm: cosetInterpolate(hIm, s),
+  };
+}
 
-  // 3. Masked segments: H'_j = H_j + a_j - x^d a_{j+1} (a_0 = a_k = 0), so sum_j x^(jd) H'_j = H,
-  //    plus the FRI randomizer R (degree < n, ext-valued). Committed together.
+export interface CompositionStep {
+  segRe: bigint[][];
+  segIm: bigint[][];
+  compLde: bigint[][];
+  compSalts: Uint8Array[];
+  compTree: MerkleTree;
+}
+
+/**
+ * 3. Masked segments of H's coefficients below degEnd: H'_j = H_j + a_j - x^d a_{j+1}
+ * (a_0 = a_k = 0), so sum_j x^(jd) H'_j = H, plus the FRI randomizer R (degree < n, ext-valued).
+ * Committed together.
+ */
+export function compositionStep(ts: TraceStep, degEnd: number): CompositionStep {
+  const { n, ldeSize: N, ldeOffset: s, segments: k, segmentStride: d, maskLength: m } = ts.shape;
+  const { hcRe, hcIm, rand } = ts;
   const segLen = (j: number) => (j < k - 1 ? n : Math.max(n, degEnd - (k - 1) * d));
   const segRe: bigint[][] = [];
   const segIm: bigint[][] = [];
@@ -172,24 +209,42 @@ export function proveStatement(secretKey: readonly bigint[], stmt: Statement, pa
   for (let j = 0; j < k; j++) compCoeffs.push(segRe[j], segIm[j]);
   compCoeffs.push(rRe, rIm);
   const compLde = compCoeffs.map((c) => cosetEvaluate(c, s, N));
-  const compSalts = randomSalts(half, rand);
-  const compTree = new MerkleTree(rowPairLeaves(compLde, half, compSalts));
-  t.absorb(compTree.root);
+  const compSalts = randomSalts(N / 2, rand);
+  const compTree = new MerkleTree(rowPairLeaves(compLde, N / 2, compSalts));
+  ts.t.absorb(compTree.root);
+  return { segRe, segIm, compLde, compSalts, compTree };
+}
 
-  // 4. Out-of-domain frame.
-  const z = drawOodPoint(t);
-  const g = rootOfUnity(n);
+export interface OodFrame {
+  z: Fp2;
+  gz: Fp2;
+  tz: Fp2[];
+  tgz: Fp2[];
+  /** H'_j(z) per segment. */
+  hz: Fp2[];
+}
+
+/** 4. The out-of-domain point and the frame the prover will send (not yet absorbed). */
+export function oodStep(ts: TraceStep, cs: CompositionStep): OodFrame {
+  const z = drawOodPoint(ts.t);
+  const g = rootOfUnity(ts.shape.n);
   const gz: Fp2 = [(z[0] * g) % P, (z[1] * g) % P];
-  const tz = traceCoeffs.map((c) => evalBaseAtExt(c, z));
-  const tgz = traceCoeffs.map((c) => evalBaseAtExt(c, gz));
-  const hz = segRe.map((re, j) => evalExtAtExt(re, segIm[j], z));
-  if (forge) {
-    // Make sum_j z^(jd) hz_j equal the value the verifier derives from the trace frame.
-    const target = compositionAtZ(n, z, tz, tgz, alphas, betas, boundary);
-    let acc: Fp2 = [0n, 0n];
-    for (let j = 0; j < k - 1; j++) acc = eAdd(acc, eMul(ePow(z, BigInt(j * d)), hz[j]));
-    hz[k - 1] = eMul(eSub(target, acc), eInv(ePow(z, BigInt((k - 1) * d))));
-  }
+  return {
+    z,
+    gz,
+    tz: ts.traceCoeffs.map((c) => evalBaseAtExt(c, z)),
+    tgz: ts.traceCoeffs.map((c) => evalBaseAtExt(c, gz)),
+    hz: cs.segRe.map((re, j) => evalExtAtExt(re, cs.segIm[j], z)),
+  };
+}
+
+/** 5-6. Absorb the frame, DEEP composition, FRI, grinding, queries, serialization. */
+export function finishProof(ts: TraceStep, cs: CompositionStep, frame: OodFrame): Uint8Array {
+  const { shape, t, xs, traceLde } = ts;
+  const { ldeSize: N, segments: k } = shape;
+  const half = N / 2;
+  const { compLde } = cs;
+  const { z, gz, tz, tgz, hz } = frame;
   absorbOod(t, tz, tgz, hz);
 
   // 5. DEEP composition over the LDE domain.
@@ -236,8 +291,10 @@ export function proveStatement(secretKey: readonly bigint[], stmt: Statement, pa
   // 6. FRI, grinding, queries.
   const cfg = friConfig(shape);
   const fri = friCommit(f0, cfg, t);
-  const nonce = t.powWork(params.grindingBits);
+  const nonce = t.powWork(shape.params.grindingBits);
   const positions = queryPositions(t, shape, nonce);
+  const { traceTree, traceSalts } = ts;
+  const { compTree, compSalts } = cs;
 
   const rowAt = (cols: readonly bigint[][], p: number) => [...cols.map((c) => c[p]), ...cols.map((c) => c[p + half])];
   const out = new ByteWriter();

@@ -8,6 +8,7 @@ import { proveStatement } from '../../../lib/auth/stark/prover.ts';
 import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
 import { DEFAULT_PARAMS } from '../../../lib/auth/stark/params.ts';
 import { SMALL_PARAMS, randomStatement } from './helpers.ts';
+import { forgeOod } from './adversary.ts';
 
 const cfg: FriConfig = { domainSize: 512, offset: 7n, degreeBound: 64, remainderDegree: 4 };
 const QUERIES = 20;
@@ -60,7 +61,7 @@ describe('FRI low-degree test', () => {
 });
 
 describe('STARK with FRI layers made for a high-degree polynomial', () => {
-  // The test-only adversary proves a false statement (wrong key), forges the out-of-domain
+  // The test-only adversary (adversary.ts) proves a false statement (wrong key), forges the out-of-domain
   // segment value so the OOD relation holds, and runs FRI honestly on the resulting high-degree
   // DEEP polynomial. Everything up to FRI is consistent; FRI must be what rejects it.
   it('is rejected by FRI at small and at shipped parameters', () => {
@@ -68,7 +69,7 @@ describe('STARK with FRI layers made for a high-degree polynomial', () => {
       const { sk, stmt, felts } = randomStatement();
       const wrongKey = [sk[0], sk[1], sk[2], (sk[3] + 1n) % 0xffffffff00000001n];
       expect(() => proveStatement(wrongKey, stmt, params)).toThrow(/does not match/);
-      const forged = proveStatement(wrongKey, stmt, params, { forgeOod: true });
+      const forged = forgeOod(wrongKey, stmt, params);
       const r = verifyStatement(forged, felts, params);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.reason).toBe('fri-remainder');

@@ -1,31 +1,39 @@
-// The session AIR. Statement: "I know sk (4 felts) such that the first 4 lanes of
-// Rescue-w8-r8(sk || KEY_HASH_IV) equal keyHash". Trace: 8 columns (the permutation state),
-// row r = state before round r for r = 0..ROUNDS; all later rows are uniformly random and
-// unconstrained, which is what makes the opened values independent of the key.
-// Public inputs: keyHash (4 felts), session binding hash (4 felts), expiry (1 felt). keyHash is
-// enforced by boundary constraints; binding and expiry bind through the Fiat–Shamir transcript
-// (absorbed before any commitment), making the proof a signature of knowledge on them.
+// The session AIR. Statement: "I know sk (4 felts) such that RPO's hash_elements(sk) = keyHash",
+// i.e. one Rescue-Prime Optimized permutation of [4, 0, 0, 0 | sk | 0, 0, 0, 0] whose lanes 4..7
+// equal keyHash. Trace: 12 columns (the permutation state); row r is the state before round r for
+// r = 0..ROUNDS; all later rows are uniformly random and unconstrained, which is what makes the
+// opened values independent of the key.
+// Public inputs: keyHash (4 felts), session binding hash (4 felts), expiry (1 felt), custody (1 felt:
+// who holds the key and proved — the client, or the server for clients that send no proof).
+// keyHash and the fixed input lanes are boundary constraints; binding, expiry and custody bind
+// through the Fiat–Shamir transcript (absorbed before any commitment), making the proof a signature
+// of knowledge on them.
 import { P, rootOfUnity, pow } from './field.ts';
-import { type Fp2, eMul, eSub, eAdd, eBatchInv, eFrom, ePow, E_ZERO } from './ext.ts';
+import { type Fp3, eMul, eSub, eAdd, eBatchInv, eFrom, ePow, E_ZERO } from './ext.ts';
 import { intt, evalBase, evalBaseAtExt } from './poly.ts';
-import { WIDTH, RATE, ROUNDS, MDS, MDS_INV, RC1, RC2, KEY_HASH_IV, permutationStates, pow7 } from './rescue.ts';
+import { WIDTH, ROUNDS, MDS_FIRST_ROW, ARK1, ARK2, RATE_START, DIGEST_START, DIGEST_SIZE, KEY_FELTS, initialState, keyHashInput, permutationStates, pow7 } from './rpo.ts';
 
-export const AIR_VERSION = 'shroud-session-air/1.0';
-export const STATEMENT_ID = 'shroud/session-key: rescue-w8-r8(sk||iv)[0..4] == key_hash; binds session_hash, expiry';
+export const AIR_VERSION = 'shroud-session-air/2.0';
+export const STATEMENT_ID = 'shroud/session-key: rpo256.hash_elements(sk) == key_hash; binds session_hash, expiry, custody';
+
+/** Who made the key and the proof, as a public input (never 0, so a default cannot pass for either). */
+export const CUSTODY_CLIENT = 1n;
+export const CUSTODY_SERVER = 2n;
 
 export interface Statement {
   keyHash: bigint[];
   binding: bigint[];
   expiry: bigint;
+  custody: bigint;
 }
-export const PUBLIC_INPUT_COUNT = 9;
+export const PUBLIC_INPUT_COUNT = 10;
 
 export function statementFelts(s: Statement): bigint[] {
-  return [...s.keyHash, ...s.binding, s.expiry];
+  return [...s.keyHash, ...s.binding, s.expiry, s.custody];
 }
 export function statementFromFelts(f: readonly bigint[]): Statement {
-  if (f.length !== PUBLIC_INPUT_COUNT) throw new Error('air: expected 9 public inputs');
-  return { keyHash: f.slice(0, 4), binding: f.slice(4, 8), expiry: f[8] };
+  if (f.length !== PUBLIC_INPUT_COUNT) throw new Error('air: expected 10 public inputs');
+  return { keyHash: f.slice(0, 4), binding: f.slice(4, 8), expiry: f[8], custody: f[9] };
 }
 
 export interface BoundaryConstraint {
@@ -33,18 +41,25 @@ export interface BoundaryConstraint {
   row: number;
   value: bigint;
 }
+/** Row 0: the capacity and padding lanes of hash_elements(4 felts); row ROUNDS: the digest lanes. */
 export function boundaryConstraints(keyHash: readonly bigint[]): BoundaryConstraint[] {
+  const init = initialState(KEY_FELTS);
   const out: BoundaryConstraint[] = [];
-  for (let i = 0; i < WIDTH - RATE; i++) out.push({ col: RATE + i, row: 0, value: KEY_HASH_IV[i] });
-  for (let i = 0; i < RATE; i++) out.push({ col: i, row: ROUNDS, value: keyHash[i] });
+  for (let c = 0; c < WIDTH; c++) {
+    if (c >= RATE_START && c < RATE_START + KEY_FELTS) continue; // the secret key lanes
+    out.push({ col: c, row: 0, value: init[c] });
+  }
+  for (let i = 0; i < DIGEST_SIZE; i++) out.push({ col: DIGEST_START + i, row: ROUNDS, value: keyHash[i] });
   return out;
 }
 export const TRANSITION_COUNT = WIDTH;
 export const BOUNDARY_COUNT = WIDTH;
+/** Rows 0..ROUNDS-1 carry a transition; the periodic columns repeat every PERIOD rows. */
+export const PERIOD = 8;
 
 /** Trace columns: ROUNDS + 1 permutation states, then random rows from `rand`. */
 export function buildTrace(secretKey: readonly bigint[], n: number, rand: () => bigint): bigint[][] {
-  const states = permutationStates([...secretKey, ...KEY_HASH_IV]);
+  const states = permutationStates(keyHashInput(secretKey));
   const cols = Array.from({ length: WIDTH }, () => new Array<bigint>(n));
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < WIDTH; c++) cols[c][r] = r <= ROUNDS ? states[r][c] : rand();
@@ -52,66 +67,63 @@ export function buildTrace(secretKey: readonly bigint[], n: number, rand: () => 
   return cols;
 }
 
-// Round constants as periodic columns of period ROUNDS: c(x) = c~(x^(n/ROUNDS)) with c~ of degree
-// < ROUNDS interpolated over the ROUNDS-th roots of unity, so the verifier evaluates 16 tiny
-// polynomials instead of interpolating over the whole trace.
-const PERIODIC: bigint[][] = [...RC1[0].map((_, k) => RC1.map((r) => r[k])), ...RC2[0].map((_, k) => RC2.map((r) => r[k]))].map(
-  (vals) => intt(vals),
-);
-/** [c1 lanes..., c2 lanes...] at a base point y = x^(n/ROUNDS). */
+// Round constants as periodic columns of period 8 (7 rounds and an unused slot 7, where no
+// transition is enforced): c(x) = c~(x^(n/8)) with c~ of degree < 8 interpolated over the 8th roots
+// of unity, so the verifier evaluates 24 tiny polynomials instead of interpolating over the trace.
+const column = (ark: bigint[][], lane: number) => Array.from({ length: PERIOD }, (_, r) => (r < ROUNDS ? ark[r][lane] : 0n));
+const PERIODIC: bigint[][] = [
+  ...Array.from({ length: WIDTH }, (_, k) => column(ARK1, k)),
+  ...Array.from({ length: WIDTH }, (_, k) => column(ARK2, k)),
+].map((vals) => intt(vals));
+/** [ark1 lanes..., ark2 lanes...] at a base point y = x^(n/PERIOD). */
 export function periodicAtBase(y: bigint): bigint[] {
   return PERIODIC.map((c) => evalBase(c, y));
 }
-export function periodicAtExt(y: Fp2): Fp2[] {
+export function periodicAtExt(y: Fp3): Fp3[] {
   return PERIODIC.map((c) => evalBaseAtExt(c, y));
 }
 
-/** Transition constraints on base values: (MDS^-1 (next - c2))^7 - (MDS cur^7 + c1), per lane. */
+/**
+ * Transition constraints on base values, per lane k:
+ * next_k^7 - (MDS · (MDS · cur + ark1)^7 + ark2)_k — one RPO round with its inverse S-box moved to
+ * the other side, so every constraint has degree 7.
+ */
 export function transitionBase(cur: readonly bigint[], next: readonly bigint[], per: readonly bigint[], out: bigint[]): void {
-  const s7 = new Array<bigint>(WIDTH);
-  const d = new Array<bigint>(WIDTH);
+  const u = new Array<bigint>(WIDTH);
   for (let j = 0; j < WIDTH; j++) {
-    s7[j] = pow7(cur[j]);
-    const t = next[j] - per[WIDTH + j];
-    d[j] = t < 0n ? t + P : t;
+    let acc = per[j];
+    for (let i = 0; i < WIDTH; i++) acc += MDS_FIRST_ROW[(i - j + WIDTH) % WIDTH] * cur[i];
+    u[j] = pow7(acc % P);
   }
   for (let k = 0; k < WIDTH; k++) {
-    const m = MDS[k];
-    const mi = MDS_INV[k];
-    let u = per[k];
-    let w = 0n;
-    for (let j = 0; j < WIDTH; j++) {
-      u += m[j] * s7[j];
-      w += mi[j] * d[j];
-    }
-    out[k] = (pow7(w % P) - (u % P) + P) % P;
+    let acc = per[WIDTH + k];
+    for (let j = 0; j < WIDTH; j++) acc += MDS_FIRST_ROW[(j - k + WIDTH) % WIDTH] * u[j];
+    out[k] = (pow7(next[k]) - (acc % P) + P) % P;
   }
 }
 
-function pow7Ext(x: Fp2): Fp2 {
+function pow7Ext(x: Fp3): Fp3 {
   const x2 = eMul(x, x);
   const x3 = eMul(x2, x);
   return eMul(eMul(x3, x3), x);
 }
-/** The same constraints over the extension field (verifier, at the out-of-domain point). */
-export function transitionExt(cur: readonly Fp2[], next: readonly Fp2[], per: readonly Fp2[]): Fp2[] {
-  const s7 = cur.map(pow7Ext);
-  const d = next.map((v, j) => eSub(v, per[WIDTH + j]));
-  const out: Fp2[] = [];
-  for (let k = 0; k < WIDTH; k++) {
-    let u0 = per[k][0];
-    let u1 = per[k][1];
-    let w0 = 0n;
-    let w1 = 0n;
-    for (let j = 0; j < WIDTH; j++) {
-      u0 += MDS[k][j] * s7[j][0];
-      u1 += MDS[k][j] * s7[j][1];
-      w0 += MDS_INV[k][j] * d[j][0];
-      w1 += MDS_INV[k][j] * d[j][1];
-    }
-    out.push(eSub(pow7Ext([w0 % P, w1 % P]), [u0 % P, u1 % P]));
+/** MDS row k times an extension vector (small integer entries: one reduction per coordinate). */
+function mdsRowExt(k: number, v: readonly Fp3[], add: Fp3): Fp3 {
+  let a0 = add[0];
+  let a1 = add[1];
+  let a2 = add[2];
+  for (let j = 0; j < WIDTH; j++) {
+    const m = MDS_FIRST_ROW[(j - k + WIDTH) % WIDTH];
+    a0 += m * v[j][0];
+    a1 += m * v[j][1];
+    a2 += m * v[j][2];
   }
-  return out;
+  return [a0 % P, a1 % P, a2 % P];
+}
+/** The same constraints over the extension field (verifier, at the out-of-domain point). */
+export function transitionExt(cur: readonly Fp3[], next: readonly Fp3[], per: readonly Fp3[]): Fp3[] {
+  const u = Array.from({ length: WIDTH }, (_, j) => pow7Ext(mdsRowExt(j, cur, per[j])));
+  return Array.from({ length: WIDTH }, (_, k) => eSub(pow7Ext(next[k]), mdsRowExt(k, u, per[WIDTH + k])));
 }
 
 const tracePointCache = new Map<number, bigint[]>();
@@ -133,19 +145,19 @@ export function tracePoints(n: number): bigint[] {
  */
 export function compositionAtZ(
   n: number,
-  z: Fp2,
-  tz: readonly Fp2[],
-  tgz: readonly Fp2[],
-  alphas: readonly Fp2[],
-  betas: readonly Fp2[],
+  z: Fp3,
+  tz: readonly Fp3[],
+  tgz: readonly Fp3[],
+  alphas: readonly Fp3[],
+  betas: readonly Fp3[],
   boundary: readonly BoundaryConstraint[],
-): Fp2 {
+): Fp3 {
   const pts = tracePoints(n);
-  const per = periodicAtExt(ePow(z, BigInt(n / ROUNDS)));
+  const per = periodicAtExt(ePow(z, BigInt(n / PERIOD)));
   const t = transitionExt(tz, tgz, per);
-  let num: Fp2 = E_ZERO;
+  let num: Fp3 = E_ZERO;
   for (let k = 0; k < WIDTH; k++) num = eAdd(num, eMul(alphas[k], t[k]));
-  let zer: Fp2 = eFrom(1n);
+  let zer: Fp3 = eFrom(1n);
   for (let r = 0; r < ROUNDS; r++) zer = eMul(zer, eSub(z, eFrom(pts[r])));
   // One batched inversion for the zerofier and every boundary denominator.
   const invs = eBatchInv([zer, ...boundary.map((bc) => eSub(z, eFrom(pts[bc.row])))]);
@@ -157,4 +169,3 @@ export function compositionAtZ(
   }
   return h;
 }
-

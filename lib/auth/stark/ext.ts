@@ -1,45 +1,41 @@
-// Quadratic extension F_{p^2} = F_p[u]/(u^2 - 7). 7 generates F_p^*, so it is a non-residue and
-// u^2 - 7 is irreducible. Every verifier challenge lives here (~2^128 elements), which lifts the
-// field-size term of the soundness error far above the query term.
+// Cubic extension F_{p^3} = F_p[x]/(x^3 - x - 1), the one Winterfell and Miden use for Goldilocks.
+// x^3 - x - 1 has no root in F_p, so (degree 3) it is irreducible and this is a field of ~2^192
+// elements (test/unit/stark/field.test.ts checks irreducibility). Every verifier challenge lives
+// here, which puts the field-size terms of the soundness error near 2^-180, far below the query term.
 import { P, inv, randomFelt, writeFelt, readFelt } from './field.ts';
 
-export type Fp2 = readonly [bigint, bigint];
-export const NON_RESIDUE = 7n;
-export const E_ZERO: Fp2 = [0n, 0n];
-export const E_ONE: Fp2 = [1n, 0n];
+/** a0 + a1 x + a2 x^2. */
+export type Fp3 = readonly [bigint, bigint, bigint];
+export const EXT_DEGREE = 3;
+export const EXT_BYTES = 24;
+export const E_ZERO: Fp3 = [0n, 0n, 0n];
+export const E_ONE: Fp3 = [1n, 0n, 0n];
 
-export function eFrom(a: bigint): Fp2 {
-  return [a, 0n];
+export function eFrom(a: bigint): Fp3 {
+  return [a, 0n, 0n];
 }
-export function eAdd(a: Fp2, b: Fp2): Fp2 {
-  let x = a[0] + b[0];
-  if (x >= P) x -= P;
-  let y = a[1] + b[1];
-  if (y >= P) y -= P;
-  return [x, y];
+export function eAdd(a: Fp3, b: Fp3): Fp3 {
+  return [(a[0] + b[0]) % P, (a[1] + b[1]) % P, (a[2] + b[2]) % P];
 }
-export function eSub(a: Fp2, b: Fp2): Fp2 {
-  let x = a[0] - b[0];
-  if (x < 0n) x += P;
-  let y = a[1] - b[1];
-  if (y < 0n) y += P;
-  return [x, y];
+export function eSub(a: Fp3, b: Fp3): Fp3 {
+  return [(a[0] - b[0] + P) % P, (a[1] - b[1] + P) % P, (a[2] - b[2] + P) % P];
 }
-export function eNeg(a: Fp2): Fp2 {
-  return [a[0] === 0n ? 0n : P - a[0], a[1] === 0n ? 0n : P - a[1]];
+export function eNeg(a: Fp3): Fp3 {
+  return eSub(E_ZERO, a);
 }
-export function eMul(a: Fp2, b: Fp2): Fp2 {
-  // (a0 + a1 u)(b0 + b1 u) = a0 b0 + 7 a1 b1 + (a0 b1 + a1 b0) u; one reduction per coordinate.
-  return [(a[0] * b[0] + NON_RESIDUE * a[1] * b[1]) % P, (a[0] * b[1] + a[1] * b[0]) % P];
+/** Unreduced product coefficients of degree 0..4 folded with x^3 = x + 1, x^4 = x^2 + x. */
+export function eMul(a: Fp3, b: Fp3): Fp3 {
+  const [a0, a1, a2] = a;
+  const [b0, b1, b2] = b;
+  const c3 = a1 * b2 + a2 * b1;
+  const c4 = a2 * b2;
+  return [(a0 * b0 + c3) % P, (a0 * b1 + a1 * b0 + c3 + c4) % P, (a0 * b2 + a1 * b1 + a2 * b0 + c4) % P];
 }
-export function eMulBase(a: Fp2, b: bigint): Fp2 {
-  return [(a[0] * b) % P, (a[1] * b) % P];
+export function eMulBase(a: Fp3, b: bigint): Fp3 {
+  return [(a[0] * b) % P, (a[1] * b) % P, (a[2] * b) % P];
 }
-export function eSquare(a: Fp2): Fp2 {
-  return eMul(a, a);
-}
-export function ePow(a: Fp2, e: bigint): Fp2 {
-  let r: Fp2 = E_ONE;
+export function ePow(a: Fp3, e: bigint): Fp3 {
+  let r: Fp3 = E_ONE;
   let b = a;
   while (e > 0n) {
     if (e & 1n) r = eMul(r, b);
@@ -48,25 +44,36 @@ export function ePow(a: Fp2, e: bigint): Fp2 {
   }
   return r;
 }
-export function eInv(a: Fp2): Fp2 {
-  // 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 - 7 a1^2); the norm is nonzero for a ≠ 0 by irreducibility.
-  const norm = ((a[0] * a[0]) % P - (NON_RESIDUE * a[1] * a[1]) % P + P) % P;
-  const n = inv(norm);
-  return [(a[0] * n) % P, ((P - a[1]) * n) % P];
+/**
+ * Inverse by Cramer's rule on the 3x3 matrix of multiplication by a (columns: a, a·x, a·x^2 in the
+ * basis 1, x, x^2); its determinant is the norm of a, nonzero for a ≠ 0 since the extension is a field.
+ */
+export function eInv(a: Fp3): Fp3 {
+  const [a0, a1, a2] = a;
+  const m00 = a0, m01 = a2, m02 = a1;
+  const m10 = a1, m11 = (a0 + a2) % P, m12 = (a1 + a2) % P;
+  const m20 = a2, m21 = a1, m22 = (a0 + a2) % P;
+  const c0 = (((m11 * m22 - m12 * m21) % P) + P) % P;
+  const c1 = (((m12 * m20 - m10 * m22) % P) + P) % P;
+  const c2 = (((m10 * m21 - m11 * m20) % P) + P) % P;
+  const det = (m00 * c0 + m01 * c1 + m02 * c2) % P;
+  if (det === 0n) throw new Error('ext: inverse of zero');
+  const d = inv(det);
+  return [(c0 * d) % P, (c1 * d) % P, (c2 * d) % P];
 }
-export function eEq(a: Fp2, b: Fp2): boolean {
-  return a[0] === b[0] && a[1] === b[1];
+export function eEq(a: Fp3, b: Fp3): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
 }
-export function eIsZero(a: Fp2): boolean {
-  return a[0] === 0n && a[1] === 0n;
+export function eIsZero(a: Fp3): boolean {
+  return a[0] === 0n && a[1] === 0n && a[2] === 0n;
 }
-export function eRandom(): Fp2 {
-  return [randomFelt(), randomFelt()];
+export function eRandom(): Fp3 {
+  return [randomFelt(), randomFelt(), randomFelt()];
 }
-export function eBatchInv(xs: readonly Fp2[]): Fp2[] {
+export function eBatchInv(xs: readonly Fp3[]): Fp3[] {
   const n = xs.length;
-  const out = new Array<Fp2>(n);
-  let acc: Fp2 = E_ONE;
+  const out = new Array<Fp3>(n);
+  let acc: Fp3 = E_ONE;
   for (let i = 0; i < n; i++) {
     out[i] = acc;
     acc = eMul(acc, xs[i]);
@@ -78,17 +85,19 @@ export function eBatchInv(xs: readonly Fp2[]): Fp2[] {
   }
   return out;
 }
-export function writeExt(buf: Uint8Array, offset: number, a: Fp2): void {
+export function writeExt(buf: Uint8Array, offset: number, a: Fp3): void {
   writeFelt(buf, offset, a[0]);
   writeFelt(buf, offset + 8, a[1]);
+  writeFelt(buf, offset + 16, a[2]);
 }
-export function readExt(buf: Uint8Array, offset: number): Fp2 | null {
+export function readExt(buf: Uint8Array, offset: number): Fp3 | null {
   const x = readFelt(buf, offset);
   const y = readFelt(buf, offset + 8);
-  return x === null || y === null ? null : [x, y];
+  const z = readFelt(buf, offset + 16);
+  return x === null || y === null || z === null ? null : [x, y, z];
 }
-export function extsToBytes(xs: readonly Fp2[]): Uint8Array {
-  const out = new Uint8Array(xs.length * 16);
-  for (let i = 0; i < xs.length; i++) writeExt(out, i * 16, xs[i]);
+export function extsToBytes(xs: readonly Fp3[]): Uint8Array {
+  const out = new Uint8Array(xs.length * EXT_BYTES);
+  for (let i = 0; i < xs.length; i++) writeExt(out, i * EXT_BYTES, xs[i]);
   return out;
 }

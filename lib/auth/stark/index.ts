@@ -1,19 +1,23 @@
-// Public API of the session STARK (used by the /api/zkauth routes).
+// Public API of the session STARK, shared by the server (/api/zkauth routes) and the client prover
+// (lib/client/stark-key.ts): pure TypeScript and WebCrypto randomness, no Node-only APIs.
 // No Cairo VM runs anywhere: `cairo_version` in the API reports AIR_VERSION, the version of this AIR.
-import { createHash } from 'node:crypto';
 import { P, randomFelt } from './field.ts';
-import { hashKey, RATE } from './rescue.ts';
-import { AIR_VERSION, type Statement } from './air.ts';
-import { DEFAULT_PARAMS, deriveShape, conjecturedSecurityBits, provenSecurityBits, HASH_COLLISION_BITS, EXTENSION_DEGREE } from './params.ts';
+import { hashKey, KEY_FELTS } from './rpo.ts';
+import { AIR_VERSION, CUSTODY_CLIENT, CUSTODY_SERVER, PUBLIC_INPUT_COUNT, type Statement } from './air.ts';
+import { DEFAULT_PARAMS, deriveShape, securityLevel, securityTable, HASH_COLLISION_BITS, EXTENSION_DEGREE } from './params.ts';
 import { proveStatement } from './prover.ts';
 import { verifyStatement } from './verifier.ts';
+import { sha256, utf8, toHex, fromHex } from './sha256.ts';
 
-export { AIR_VERSION };
+export { AIR_VERSION, securityLevel, securityTable };
 
 const shape = deriveShape(DEFAULT_PARAMS);
+const level = securityLevel(DEFAULT_PARAMS);
 export const SECURITY = Object.freeze({
   field: 'Goldilocks p = 2^64 - 2^32 + 1',
+  extension: 'F_p[x]/(x^3 - x - 1)',
   extensionDegree: EXTENSION_DEGREE,
+  statementHash: 'RPO (Rescue-Prime Optimized, width 12, 7 rounds)',
   blowup: DEFAULT_PARAMS.blowup,
   queries: DEFAULT_PARAMS.queries,
   grindingBits: DEFAULT_PARAMS.grindingBits,
@@ -23,32 +27,48 @@ export const SECURITY = Object.freeze({
   friRemainderDegree: DEFAULT_PARAMS.friRemainderDegree,
   hash: 'SHA-256',
   hashCollisionBits: HASH_COLLISION_BITS,
-  conjecturedBits: conjecturedSecurityBits(DEFAULT_PARAMS),
-  provenBits: provenSecurityBits(DEFAULT_PARAMS),
+  conjecturedBits: level.conjecturedBits,
+  provenBits: level.provenBits,
 });
 
-/** 4 uniformly random canonical Goldilocks felts (≈ 256 bits) from the OS CSPRNG. */
+/** 4 uniformly random canonical Goldilocks felts (≈ 256 bits) from the CSPRNG (WebCrypto). */
 export function generateSecretKey(): bigint[] {
-  return Array.from({ length: RATE }, () => randomFelt());
+  return Array.from({ length: KEY_FELTS }, () => randomFelt());
 }
 
+const isFelt = (x: unknown): x is bigint => typeof x === 'bigint' && x >= 0n && x < P;
+
 function assertKey(secretKey: readonly bigint[]): void {
-  if (!Array.isArray(secretKey) || secretKey.length !== RATE || secretKey.some((x) => typeof x !== 'bigint' || x < 0n || x >= P)) {
+  if (!Array.isArray(secretKey) || secretKey.length !== KEY_FELTS || !secretKey.every(isFelt)) {
     throw new TypeError('stark: secret key must be 4 canonical felts');
   }
 }
 
-/** Rescue-w8-r8 image of the key: the session's public key hash (4 felts). */
+/** RPO hash_elements of the key: the session's public key hash (4 felts). */
 export function publicKeyHash(secretKey: bigint[]): bigint[] {
   assertKey(secretKey);
   return hashKey(secretKey);
 }
+
+/**
+ * Who made the key and the proof: `client` (lib/client; the server never sees the key) or
+ * `server` (the server-held mode for clients that send no proof). A public input, so a proof
+ * cannot be relabelled.
+ */
+export type KeyCustody = 'client' | 'server';
+const CUSTODY_FELT: Record<KeyCustody, bigint> = { client: CUSTODY_CLIENT, server: CUSTODY_SERVER };
 
 export interface SessionPublicInputs {
   keyHash: bigint[];
   sessionId: string;
   /** Unix seconds. */
   expiresAt: number;
+  /** Defaults to `server`, the mode in which the server made the key. */
+  custody?: KeyCustody;
+}
+
+function u32le(n: number): Uint8Array {
+  return Uint8Array.of(n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24);
 }
 
 /**
@@ -58,34 +78,38 @@ export interface SessionPublicInputs {
 export function sessionBindingFelts(sessionId: string, expiresAt: number): bigint[] {
   if (typeof sessionId !== 'string') throw new TypeError('stark: sessionId must be a string');
   if (!Number.isSafeInteger(expiresAt) || expiresAt < 0) throw new TypeError('stark: expiresAt must be a non-negative integer (unix seconds)');
-  const id = Buffer.from(sessionId, 'utf8');
-  const len = Buffer.alloc(4);
-  len.writeUInt32LE(id.length);
-  const exp = Buffer.alloc(8);
-  exp.writeBigUInt64LE(BigInt(expiresAt));
-  const h = createHash('sha256').update('shroud/session-binding/v1').update(len).update(id).update(exp).digest();
-  return [0, 1, 2, 3].map((i) => h.readBigUInt64LE(8 * i) % P);
+  const id = utf8(sessionId);
+  const exp = new Uint8Array(8);
+  new DataView(exp.buffer).setBigUint64(0, BigInt(expiresAt), true);
+  const h = sha256(utf8('shroud/session-binding/v1'), u32le(id.length), id, exp);
+  const view = new DataView(h.buffer, h.byteOffset, 32);
+  return [0, 1, 2, 3].map((i) => view.getBigUint64(8 * i, true) % P);
 }
 
 function toStatement(p: SessionPublicInputs): Statement {
-  if (!Array.isArray(p.keyHash) || p.keyHash.length !== RATE || p.keyHash.some((x) => typeof x !== 'bigint' || x < 0n || x >= P)) {
+  if (!Array.isArray(p.keyHash) || p.keyHash.length !== KEY_FELTS || !p.keyHash.every(isFelt)) {
     throw new TypeError('stark: keyHash must be 4 canonical felts');
   }
-  return { keyHash: p.keyHash.slice(), binding: sessionBindingFelts(p.sessionId, p.expiresAt), expiry: BigInt(p.expiresAt) };
+  const custody = p.custody ?? 'server';
+  if (!(custody in CUSTODY_FELT)) throw new TypeError('stark: custody must be client or server');
+  return {
+    keyHash: p.keyHash.slice(),
+    binding: sessionBindingFelts(p.sessionId, p.expiresAt),
+    expiry: BigInt(p.expiresAt),
+    custody: CUSTODY_FELT[custody],
+  };
 }
 
 const felt = (x: bigint) => '0x' + x.toString(16).padStart(16, '0');
 const FELT_RE = /^0x[0-9a-f]{16}$/;
 
-/** The API's `public_inputs`: [keyHash(4), sessionBinding(4), expiresAt] as 0x + 16 lowercase hex digits each. */
-export function encodePublicInputs(p: SessionPublicInputs): string[] {
-  const s = toStatement(p);
-  return [...s.keyHash, ...s.binding, s.expiry].map(felt);
+/** A felt vector as the API writes it: 0x + 16 lowercase hex digits each. */
+export function encodeFelts(xs: readonly bigint[]): string[] {
+  return xs.map(felt);
 }
-
-/** Strict inverse of the felt encoding: exactly 0x + 16 lowercase hex digits, value < p. */
-function decodePublicInputs(xs: readonly string[]): bigint[] | null {
-  if (!Array.isArray(xs) || xs.length !== 9) return null;
+/** Strict inverse of encodeFelts: exactly `count` strings of 0x + 16 lowercase hex digits, each < p. */
+export function decodeFelts(xs: unknown, count: number): bigint[] | null {
+  if (!Array.isArray(xs) || xs.length !== count) return null;
   const out: bigint[] = [];
   for (const x of xs) {
     if (typeof x !== 'string' || !FELT_RE.test(x)) return null;
@@ -96,25 +120,39 @@ function decodePublicInputs(xs: readonly string[]): bigint[] | null {
   return out;
 }
 
+/** The API's `public_inputs`: [keyHash(4), sessionBinding(4), expiresAt, custody (1 client, 2 server)]. */
+export function encodePublicInputs(p: SessionPublicInputs): string[] {
+  const s = toStatement(p);
+  return encodeFelts([...s.keyHash, ...s.binding, s.expiry, s.custody]);
+}
+
+/** Which mode a `public_inputs` vector is labelled with, or null if it is malformed. */
+export function custodyOf(publicInputs: readonly string[]): KeyCustody | null {
+  const f = decodeFelts(publicInputs, PUBLIC_INPUT_COUNT);
+  if (!f) return null;
+  return f[9] === CUSTODY_CLIENT ? 'client' : f[9] === CUSTODY_SERVER ? 'server' : null;
+}
+
 /** `starkProof` is lowercase hex without a 0x prefix; verifySession also accepts a 0x prefix. */
 export function proveSession(secretKey: bigint[], p: SessionPublicInputs): { starkProof: string; publicInputs: string[]; airVersion: string } {
   assertKey(secretKey);
   const s = toStatement(p);
   const proof = proveStatement(secretKey, s, DEFAULT_PARAMS);
-  return { starkProof: Buffer.from(proof).toString('hex'), publicInputs: encodePublicInputs(p), airVersion: AIR_VERSION };
+  return { starkProof: toHex(proof), publicInputs: encodePublicInputs(p), airVersion: AIR_VERSION };
 }
 
-const HEX_RE = /^(?:0x)?((?:[0-9a-f]{2})*)$/;
+/** A proof at the shipped parameters is about 60 KB, 120 K hex digits; anything far larger is refused unparsed. */
+const MAX_PROOF_HEX = 400_000;
 
 /** True iff the proof verifies against these public inputs at the shipped parameters. Never throws. */
 export function verifySession(starkProof: string, publicInputs: string[]): boolean {
   try {
-    if (typeof starkProof !== 'string' || starkProof.length > 1_000_000) return false;
-    const m = HEX_RE.exec(starkProof);
-    if (!m) return false;
-    const felts = decodePublicInputs(publicInputs);
+    if (typeof starkProof !== 'string' || starkProof.length > MAX_PROOF_HEX) return false;
+    const bytes = fromHex(starkProof.startsWith('0x') ? starkProof.slice(2) : starkProof);
+    if (!bytes) return false;
+    const felts = decodeFelts(publicInputs, PUBLIC_INPUT_COUNT);
     if (!felts) return false;
-    return verifyStatement(Buffer.from(m[1], 'hex'), felts, DEFAULT_PARAMS).ok;
+    return verifyStatement(bytes, felts, DEFAULT_PARAMS).ok;
   } catch {
     return false;
   }
@@ -122,7 +160,7 @@ export function verifySession(starkProof: string, publicInputs: string[]): boole
 
 /**
  * Route-layer convenience: verifies against public inputs recomputed from the server's own session
- * record (key hash, session id, expiry), so client-supplied `public_inputs` are never trusted.
+ * record (key hash, session id, expiry, custody), so client-supplied `public_inputs` are never trusted.
  */
 export function verifySessionProof(starkProof: string, p: SessionPublicInputs): boolean {
   let expected: string[];

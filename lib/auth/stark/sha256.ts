@@ -1,7 +1,7 @@
-// Single-block SHA-256 in plain JS, used only for grinding: the proof-of-work message
-// (32-byte transcript state || 0x03 || 8-byte nonce) fits one 64-byte block, and a native
-// crypto call per attempt costs several microseconds of binding overhead, which dominated
-// proving time. Tests check it against node:crypto.
+// SHA-256 in plain TypeScript (FIPS 180-4). The STARK runs in browsers too (the client proves), and
+// WebCrypto's digest is asynchronous, which thousands of small Merkle hashes cannot afford; for
+// messages of a few blocks this is about as fast as a native call with its binding overhead.
+// Tests check it against node:crypto.
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
   0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
@@ -13,15 +13,10 @@ const K = new Int32Array([
 ]);
 const H0 = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
 const W = new Int32Array(64);
+const H = new Int32Array(8);
 
-/** SHA-256 of a message of at most 55 bytes; writes the 8 big-endian digest words into `out`. */
-export function sha256Short(msg: Uint8Array, out: Int32Array): void {
-  const len = msg.length;
-  if (len > 55) throw new Error('sha256Short: message too long');
-  W.fill(0, 0, 16);
-  for (let i = 0; i < len; i++) W[i >> 2] |= msg[i] << (24 - 8 * (i & 3));
-  W[len >> 2] |= 0x80 << (24 - 8 * (len & 3));
-  W[15] = len * 8;
+/** One compression of the 16 big-endian words in W[0..15] into H. */
+function compress(): void {
   for (let i = 16; i < 64; i++) {
     const a = W[i - 15];
     const b = W[i - 2];
@@ -29,7 +24,7 @@ export function sha256Short(msg: Uint8Array, out: Int32Array): void {
     const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
     W[i] = (W[i - 16] + s0 + W[i - 7] + s1) | 0;
   }
-  let a = H0[0], b = H0[1], c = H0[2], d = H0[3], e = H0[4], f = H0[5], g = H0[6], h = H0[7];
+  let a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
   for (let i = 0; i < 64; i++) {
     const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
     const ch = (e & f) ^ (~e & g);
@@ -46,14 +41,62 @@ export function sha256Short(msg: Uint8Array, out: Int32Array): void {
     b = a;
     a = (t1 + t2) | 0;
   }
-  out[0] = (H0[0] + a) | 0;
-  out[1] = (H0[1] + b) | 0;
-  out[2] = (H0[2] + c) | 0;
-  out[3] = (H0[3] + d) | 0;
-  out[4] = (H0[4] + e) | 0;
-  out[5] = (H0[5] + f) | 0;
-  out[6] = (H0[6] + g) | 0;
-  out[7] = (H0[7] + h) | 0;
+  H[0] = (H[0] + a) | 0;
+  H[1] = (H[1] + b) | 0;
+  H[2] = (H[2] + c) | 0;
+  H[3] = (H[3] + d) | 0;
+  H[4] = (H[4] + e) | 0;
+  H[5] = (H[5] + f) | 0;
+  H[6] = (H[6] + g) | 0;
+  H[7] = (H[7] + h) | 0;
+}
+
+/** SHA-256 of the concatenation of `parts`. */
+export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
+  H.set(H0);
+  W.fill(0, 0, 16);
+  let fill = 0; // bytes in the current block
+  let total = 0;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      W[fill >> 2] |= part[i] << (24 - 8 * (fill & 3));
+      if (++fill === 64) {
+        compress();
+        W.fill(0, 0, 16);
+        fill = 0;
+      }
+    }
+    total += part.length;
+  }
+  W[fill >> 2] |= 0x80 << (24 - 8 * (fill & 3));
+  if (fill >= 56) {
+    compress();
+    W.fill(0, 0, 16);
+  }
+  W[14] = Math.floor(total / 0x20000000);
+  W[15] = (total * 8) | 0;
+  compress();
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 8; i++) {
+    out[4 * i] = H[i] >>> 24;
+    out[4 * i + 1] = (H[i] >>> 16) & 0xff;
+    out[4 * i + 2] = (H[i] >>> 8) & 0xff;
+    out[4 * i + 3] = H[i] & 0xff;
+  }
+  return out;
+}
+
+/** SHA-256 of a message of at most 55 bytes (grinding); writes the 8 big-endian digest words into `out`. */
+export function sha256Short(msg: Uint8Array, out: Int32Array): void {
+  const len = msg.length;
+  if (len > 55) throw new Error('sha256Short: message too long');
+  H.set(H0);
+  W.fill(0, 0, 16);
+  for (let i = 0; i < len; i++) W[i >> 2] |= msg[i] << (24 - 8 * (i & 3));
+  W[len >> 2] |= 0x80 << (24 - 8 * (len & 3));
+  W[15] = len * 8;
+  compress();
+  out.set(H);
 }
 
 /** Leading zero bits of a digest given as big-endian words. */
@@ -67,4 +110,38 @@ export function leadingZeroBitsWords(words: Int32Array): number {
     return n + Math.clz32(words[i]);
   }
   return n;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= a[i] ^ b[i];
+  return d === 0;
+}
+
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+const enc = new TextEncoder();
+export function utf8(s: string): Uint8Array {
+  return enc.encode(s);
+}
+export function toHex(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += b[i].toString(16).padStart(2, '0');
+  return s;
+}
+/** Lowercase hex (even length, no prefix) to bytes; null for anything else. */
+export function fromHex(h: string): Uint8Array | null {
+  if (h.length % 2 !== 0 || !/^[0-9a-f]*$/.test(h)) return null;
+  const out = new Uint8Array(h.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.slice(2 * i, 2 * i + 2), 16);
+  return out;
 }

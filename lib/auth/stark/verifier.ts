@@ -1,12 +1,12 @@
 // STARK verifier for the session AIR. Parses strictly while replaying the transcript; any
 // deviation (format, Merkle path, OOD relation, grinding, FRI) rejects.
 import { P, rootOfUnity, pow } from './field.ts';
-import { type Fp2, eAdd, eMul, ePow, eEq, eSub, eFrom, eBatchInv } from './ext.ts';
+import { type Fp3, eAdd, eMul, ePow, eEq, eSub, eFrom, eBatchInv } from './ext.ts';
 import { verifyMany, multiProofLength } from './merkle.ts';
 import { friReplay, friVerify, layerLeafIndices, friFolds } from './fri.ts';
 import { deriveShape, type StarkParams } from './params.ts';
 import { boundaryConstraints, compositionAtZ, statementFromFelts, PUBLIC_INPUT_COUNT } from './air.ts';
-import { WIDTH } from './rescue.ts';
+import { WIDTH } from './rpo.ts';
 import {
   newTranscript,
   drawCompositionCoeffs,
@@ -50,16 +50,16 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   t.absorb(header.compRoot);
   const z = drawOodPoint(t);
   const g = rootOfUnity(n);
-  const gz: Fp2 = [(z[0] * g) % P, (z[1] * g) % P];
+  const gz: Fp3 = [(z[0] * g) % P, (z[1] * g) % P, (z[2] * g) % P];
   const { oodTraceZ: tz, oodTraceGz: tgz, oodComp: hz } = header;
   absorbOod(t, tz, tgz, hz);
 
   // The composition relation at z: H(z) from the trace frame == sum_j z^(jd) H'_j(z).
   const boundary = boundaryConstraints(stmt.keyHash);
   const expected = compositionAtZ(n, z, tz, tgz, alphas, betas, boundary);
-  let acc: Fp2 = [0n, 0n];
+  let acc: Fp3 = [0n, 0n, 0n];
   const zd = ePow(z, BigInt(d));
-  let zp: Fp2 = [1n, 0n];
+  let zp: Fp3 = [1n, 0n, 0n];
   for (let j = 0; j < k; j++) {
     acc = eAdd(acc, eMul(zp, hz[j]));
     zp = eMul(zp, zd);
@@ -93,7 +93,7 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   const w = rootOfUnity(N);
   const cw = shape.compositionColumns;
   const xsQ = positions.map((p) => (s * pow(w, BigInt(p))) % P);
-  const denoms: Fp2[] = [];
+  const denoms: Fp3[] = [];
   for (const x of xsQ) {
     for (const xx of [x, P - x]) denoms.push(eSub(eFrom(xx), z), eSub(eFrom(xx), gz));
   }

@@ -8,10 +8,13 @@
 // keyHash and the fixed input lanes are boundary constraints; binding, expiry and custody bind
 // through the Fiat–Shamir transcript (absorbed before any commitment), making the proof a signature
 // of knowledge on them.
-import { P, rootOfUnity, pow } from './field.ts';
+import { P as MODULUS, rootOfUnity, pow } from './field.ts';
 import { type Fp3, eMul, eSub, eAdd, eBatchInv, eFrom, ePow, E_ZERO } from './ext.ts';
 import { intt, evalBase, evalBaseAtExt } from './poly.ts';
-import { WIDTH, ROUNDS, MDS_FIRST_ROW, ARK1, ARK2, RATE_START, DIGEST_START, DIGEST_SIZE, KEY_FELTS, initialState, keyHashInput, permutationStates, pow7 } from './rpo.ts';
+import { WIDTH, ROUNDS, MDS_FIRST_ROW, ARK1, ARK2, RATE_START, DIGEST_START, DIGEST_SIZE, KEY_FELTS, initialState, keyHashInput, permutationStates } from './rpo.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 export const AIR_VERSION = 'shroud-session-air/2.0';
 export const STATEMENT_ID = 'shroud/session-key: rpo256.hash_elements(sk) == key_hash; binds session_hash, expiry, custody';
@@ -88,17 +91,31 @@ export function periodicAtExt(y: Fp3): Fp3[] {
  * next_k^7 - (MDS · (MDS · cur + ark1)^7 + ark2)_k — one RPO round with its inverse S-box moved to
  * the other side, so every constraint has degree 7.
  */
+const W = WIDTH;
+/** MDS row-major as one flat local array (MDS[i][j] = row[(j - i) mod 12]). */
+const MDS_FLAT: bigint[] = Array.from({ length: W * W }, (_, x) => MDS_FIRST_ROW[((x % W) - Math.floor(x / W) + W) % W]);
+const u = new Array<bigint>(W);
 export function transitionBase(cur: readonly bigint[], next: readonly bigint[], per: readonly bigint[], out: bigint[]): void {
-  const u = new Array<bigint>(WIDTH);
-  for (let j = 0; j < WIDTH; j++) {
+  const m = MDS_FLAT;
+  for (let j = 0; j < W; j++) {
     let acc = per[j];
-    for (let i = 0; i < WIDTH; i++) acc += MDS_FIRST_ROW[(i - j + WIDTH) % WIDTH] * cur[i];
-    u[j] = pow7(acc % P);
+    const o = j * W;
+    for (let i = 0; i < W; i++) acc += m[o + i] * cur[i];
+    const x = acc % P;
+    const x2 = (x * x) % P;
+    const x3 = (x2 * x) % P;
+    const x6 = (x3 * x3) % P;
+    u[j] = (x6 * x) % P;
   }
-  for (let k = 0; k < WIDTH; k++) {
-    let acc = per[WIDTH + k];
-    for (let j = 0; j < WIDTH; j++) acc += MDS_FIRST_ROW[(j - k + WIDTH) % WIDTH] * u[j];
-    out[k] = (pow7(next[k]) - (acc % P) + P) % P;
+  for (let k = 0; k < W; k++) {
+    let acc = per[W + k];
+    const o = k * W;
+    for (let j = 0; j < W; j++) acc += m[o + j] * u[j];
+    const x = next[k];
+    const x2 = (x * x) % P;
+    const x3 = (x2 * x) % P;
+    const x6 = (x3 * x3) % P;
+    out[k] = ((x6 * x) % P - (acc % P) + P) % P;
   }
 }
 

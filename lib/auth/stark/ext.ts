@@ -2,7 +2,10 @@
 // x^3 - x - 1 has no root in F_p, so (degree 3) it is irreducible and this is a field of ~2^192
 // elements (test/unit/stark/field.test.ts checks irreducibility). Every verifier challenge lives
 // here, which puts the field-size terms of the soundness error near 2^-180, far below the query term.
-import { P, inv, randomFelt, writeFelt, readFelt } from './field.ts';
+import { P as MODULUS, inv, randomFelt, writeFelt, readFelt } from './field.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 /** a0 + a1 x + a2 x^2. */
 export type Fp3 = readonly [bigint, bigint, bigint];

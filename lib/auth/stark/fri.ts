@@ -2,11 +2,14 @@
 // Layer 0 (the DEEP composition) is not committed here: its values at queried points are
 // recomputed by the caller from the trace/composition openings. Layers 1..L-1 are committed
 // (leaves are the pair f(x), f(-x)); layer L is sent as a remainder polynomial of degree < r.
-import { P, inv, pow, rootOfUnity } from './field.ts';
+import { P as MODULUS, inv, pow, rootOfUnity } from './field.ts';
 import { type Fp3, eAdd, eSub, eMul, eMulBase, eEq, writeExt, EXT_BYTES } from './ext.ts';
 import { cosetInterpolate, evalExtAtBase } from './poly.ts';
 import { MerkleTree, verifyMany } from './merkle.ts';
 import type { Transcript } from './transcript.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 export interface FriConfig {
   domainSize: number;

@@ -1,6 +1,9 @@
 // Polynomials over F_p (and F_{p^3} where noted): radix-2 NTT, coset low-degree extension, Horner.
-import { P, inv, rootOfUnity } from './field.ts';
+import { P as MODULUS, inv, rootOfUnity } from './field.ts';
 import { type Fp3, eMul } from './ext.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 const twiddleCache = new Map<string, bigint[]>();
 /** Powers root^0 .. root^(n/2 - 1) of the n-th root of unity (or its inverse). */

@@ -1,7 +1,7 @@
 // STARK prover for the session AIR. See protocol.ts for the Fiat–Shamir order.
 // Zero knowledge: random trace rows, masked composition segments, and a random FRI randomizer R.
 // Pure TypeScript with WebCrypto randomness: the same code proves on the server and in browsers.
-import { P, rootOfUnity, batchInv, randomFelt, feltsToBytes, pow } from './field.ts';
+import { P as MODULUS, rootOfUnity, batchInv, randomFelt, feltsToBytes, pow } from './field.ts';
 import { type Fp3, eMul, eAdd, eBatchInv, EXT_DEGREE } from './ext.ts';
 import { intt, cosetEvaluate, cosetInterpolate, evalBaseAtExt, evalExtAtExt } from './poly.ts';
 import { MerkleTree } from './merkle.ts';
@@ -22,6 +22,9 @@ import {
 import { ROUNDS, WIDTH, KEY_FELTS, hashKey } from './rpo.ts';
 import { newTranscript, drawCompositionCoeffs, drawOodPoint, absorbOod, drawDeepCoeffs, queryPositions, friConfig } from './protocol.ts';
 import { ByteWriter, writeHeader, writeBody, leafBytes } from './serialize.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 export interface ProveOptions {
   /** Source of the zero-knowledge randomness (tests inject a fixed one to show what it changes). */

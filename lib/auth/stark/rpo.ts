@@ -4,7 +4,10 @@
 // S-box x^7 and its inverse. The MDS matrix and round constants below are the published ones,
 // copied from miden-crypto (commit aa45474, src/hash/rescue/{mod.rs,mds/mod.rs}); the published
 // test vectors are reproduced in test/unit/stark/rpo.test.ts. Pure TypeScript (runs in browsers).
-import { P, pow } from './field.ts';
+import { P as MODULUS, pow } from './field.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 export const WIDTH = 12;
 export const CAPACITY = 4;

@@ -1,6 +1,6 @@
 // STARK verifier for the session AIR. Parses strictly while replaying the transcript; any
 // deviation (format, Merkle path, OOD relation, grinding, FRI) rejects.
-import { P, rootOfUnity, pow } from './field.ts';
+import { P as MODULUS, rootOfUnity, pow } from './field.ts';
 import { type Fp3, eAdd, eMul, ePow, eEq, eSub, eFrom, eBatchInv } from './ext.ts';
 import { verifyMany, multiProofLength } from './merkle.ts';
 import { friReplay, friVerify, layerLeafIndices, friFolds } from './fri.ts';
@@ -19,6 +19,9 @@ import {
   deepAt,
 } from './protocol.ts';
 import { ByteReader, readHeader, readBody, leafBytes, type ProofHeader, type ProofBody } from './serialize.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 export type VerifyResult =
   | { ok: true; header: ProofHeader; body: ProofBody; positions: number[] }

@@ -120,6 +120,49 @@ export function decodeFelts(xs: unknown, count: number): bigint[] | null {
   return out;
 }
 
+/** A key hash (or any 4 felts) as one string: `0x` + 64 lowercase hex digits, 16 per felt (the API's `publicKey`). */
+export function encodeKeyHash(keyHash: readonly bigint[]): string {
+  if (keyHash.length !== KEY_FELTS || !keyHash.every(isFelt)) throw new TypeError('stark: expected 4 canonical felts');
+  return '0x' + keyHash.map((x) => x.toString(16).padStart(16, '0')).join('');
+}
+const KEY_HASH_RE = /^0x[0-9a-f]{64}$/;
+/** Strict inverse of encodeKeyHash; null for anything else (wrong length, uppercase, a felt ≥ p). */
+export function decodeKeyHash(s: unknown): bigint[] | null {
+  if (typeof s !== 'string' || !KEY_HASH_RE.test(s)) return null;
+  const out = [0, 1, 2, 3].map((i) => BigInt('0x' + s.slice(2 + 16 * i, 18 + 16 * i)));
+  return out.every((x) => x < P) ? out : null;
+}
+
+/**
+ * Client-held proofs are bound to an expiry both sides compute without a round trip: 7 days after
+ * the start of the current hour. The server derives the candidates for its own clock (this hour,
+ * the previous one for a proof made just before the hour turned, the next one for a client clock
+ * up to an hour fast) and never takes the expiry from the request.
+ */
+export const CLIENT_PROOF_LIFETIME_SECONDS = 7 * 24 * 3600;
+export function clientProofExpiry(nowSeconds: number): number {
+  return Math.floor(nowSeconds / 3600) * 3600 + CLIENT_PROOF_LIFETIME_SECONDS;
+}
+export function clientProofExpiryCandidates(nowSeconds: number): number[] {
+  return [0, -3600, 3600].map((d) => clientProofExpiry(nowSeconds + d));
+}
+
+/**
+ * Server side of the client-held mode: verifies a client's proof against public inputs the server
+ * derives itself (the key hash registered for the session, the session binding, each expiry
+ * candidate for its clock, custody = client). Returns the proof's public inputs and expiry, or null.
+ */
+export function verifyClientSessionProof(
+  starkProof: string,
+  p: { keyHash: bigint[]; sessionId: string; nowSeconds: number },
+): { publicInputs: string[]; expiresAt: number } | null {
+  for (const expiresAt of clientProofExpiryCandidates(p.nowSeconds)) {
+    const inputs: SessionPublicInputs = { keyHash: p.keyHash, sessionId: p.sessionId, expiresAt, custody: 'client' };
+    if (verifySessionProof(starkProof, inputs)) return { publicInputs: encodePublicInputs(inputs), expiresAt };
+  }
+  return null;
+}
+
 /** The API's `public_inputs`: [keyHash(4), sessionBinding(4), expiresAt, custody (1 client, 2 server)]. */
 export function encodePublicInputs(p: SessionPublicInputs): string[] {
   const s = toStatement(p);

@@ -51,31 +51,31 @@ function compress(): void {
   H[7] = (H[7] + h) | 0;
 }
 
-/** SHA-256 of the concatenation of `parts`. */
+/** SHA-256 of the concatenation of `parts`: whole blocks are read a word at a time, the tail is padded in a copy. */
 export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
+  const msg = parts.length === 1 ? parts[0] : concatBytes(parts);
+  const len = msg.length;
   H.set(H0);
-  W.fill(0, 0, 16);
-  let fill = 0; // bytes in the current block
-  let total = 0;
-  for (const part of parts) {
-    for (let i = 0; i < part.length; i++) {
-      W[fill >> 2] |= part[i] << (24 - 8 * (fill & 3));
-      if (++fill === 64) {
-        compress();
-        W.fill(0, 0, 16);
-        fill = 0;
-      }
+  const full = len - (len % 64);
+  for (let o = 0; o < full; o += 64) {
+    for (let i = 0; i < 16; i++) {
+      const b = o + 4 * i;
+      W[i] = (msg[b] << 24) | (msg[b + 1] << 16) | (msg[b + 2] << 8) | msg[b + 3];
     }
-    total += part.length;
-  }
-  W[fill >> 2] |= 0x80 << (24 - 8 * (fill & 3));
-  if (fill >= 56) {
     compress();
-    W.fill(0, 0, 16);
   }
-  W[14] = Math.floor(total / 0x20000000);
-  W[15] = (total * 8) | 0;
-  compress();
+  const rest = len - full;
+  const tail = new Uint8Array(rest < 56 ? 64 : 128);
+  tail.set(msg.subarray(full), 0);
+  tail[rest] = 0x80;
+  const bits = len * 8;
+  const view = new DataView(tail.buffer);
+  view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
+  view.setUint32(tail.length - 4, bits >>> 0);
+  for (let o = 0; o < tail.length; o += 64) {
+    for (let i = 0; i < 16; i++) W[i] = view.getInt32(o + 4 * i);
+    compress();
+  }
   const out = new Uint8Array(32);
   for (let i = 0; i < 8; i++) {
     out[4 * i] = H[i] >>> 24;

@@ -17,6 +17,7 @@ import {
   queryPositions,
   friConfig,
   deepAt,
+  deepConstants,
 } from './protocol.ts';
 import { ByteReader, readHeader, readBody, leafBytes, type ProofHeader, type ProofBody } from './serialize.ts';
 
@@ -70,6 +71,7 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   if (!eEq(acc, expected)) return { ok: false, reason: 'ood' };
 
   const dc = drawDeepCoeffs(t, WIDTH, k);
+  const dk = deepConstants(tz, tgz, hz, dc);
   const betasFri = friReplay(cfg, header.friRoots, header.remainder, t);
   if (!powOk(t, header.nonce, params.grindingBits)) return { ok: false, reason: 'grinding' };
   const positions = queryPositions(t, shape, header.nonce);
@@ -104,8 +106,8 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   const layer0 = positions.map((_, q) => {
     const tRow = body.traceRows[q];
     const cRow = body.compRows[q];
-    const fx = deepAt(tRow.slice(0, WIDTH), cRow.slice(0, cw), invs[4 * q], invs[4 * q + 1], tz, tgz, hz, dc);
-    const fnx = deepAt(tRow.slice(WIDTH), cRow.slice(cw), invs[4 * q + 2], invs[4 * q + 3], tz, tgz, hz, dc);
+    const fx = deepAt(tRow, 0, cRow, 0, k, invs[4 * q], invs[4 * q + 1], dk, dc);
+    const fnx = deepAt(tRow, WIDTH, cRow, cw, k, invs[4 * q + 2], invs[4 * q + 3], dk, dc);
     return [fx, fnx] as const;
   });
   const friErr = friVerify(cfg, header.friRoots, betasFri, header.remainder, positions, layer0, body.fri);

@@ -18,7 +18,7 @@ export interface StarkParams {
 /**
  * Shipped parameters: blowup 16 (4 bits per query under the usual conjecture), 28 queries and 16
  * grinding bits give 112 + 16 = 128 bits, capped at 128 by SHA-256's collision bound (see
- * securityLevel). 28 queries fit the zero-knowledge budget of a 128-row trace (4q + 4 ≤ 120 random rows).
+ * securityLevel). 28 queries fit the zero-knowledge budget of a 128-row trace (4q + 6 = 118 ≤ 120 random rows).
  */
 export const DEFAULT_PARAMS: StarkParams = {
   traceLength: 128,
@@ -69,9 +69,10 @@ export function deriveShape(params: StarkParams): ProofShape {
   const ldeSize = n * blowup;
   if (q > ldeSize / 2) throw new Error('params: more queries than FRI positions');
   // Zero knowledge: each trace column is opened (directly or through H) at x, -x, g x, -g x per query
-  // and at z, g z (two felts each), so it needs at least 4q + 4 uniformly random rows.
+  // and at z, g z (an F_p^3 value each: 3 base-field functionals), so it needs at least 4q + 6
+  // uniformly random rows.
   const randomRows = n - (ROUNDS + 1);
-  if (randomRows < 4 * q + 4) throw new Error('params: traceLength too small for zero knowledge at this query count');
+  if (randomRows < 4 * q + 2 * EXT_DEGREE) throw new Error('params: traceLength too small for zero knowledge at this query count');
   // deg(transition) ≤ 7(n-1), divided by a zerofier of degree ROUNDS.
   const compositionBound = CONSTRAINT_DEGREE * (n - 1) - ROUNDS + 1;
   if (compositionBound > ldeSize) throw new Error('params: LDE domain too small for the composition degree');

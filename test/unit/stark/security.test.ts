@@ -31,6 +31,9 @@ describe('security level', () => {
     const more = securityLevel({ ...base, queries: 24 });
     expect(more.provenBits - a.provenBits).toBeGreaterThanOrEqual(7);
     expect(more.provenBits - a.provenBits).toBeLessThanOrEqual(8);
+    // Zero knowledge bounds the queries: 4q + 6 random rows (of 120) are needed at trace length 128.
+    expect(() => deriveShape({ ...DEFAULT_PARAMS, queries: 29 })).toThrow(/zero knowledge/);
+    expect(deriveShape({ ...DEFAULT_PARAMS, queries: 29, traceLength: 256 }).n).toBe(256);
     // The old version's parameters (blowup 8, 27 queries, 16 grinding bits) give 97 conjectured bits.
     expect(securityLevel({ ...DEFAULT_PARAMS, blowup: 8, queries: 27 }).conjecturedBits).toBe(97);
   });

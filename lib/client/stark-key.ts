@@ -20,7 +20,7 @@ import {
   encodeKeyHash,
   decodeKeyHash,
   clientProofExpiry,
-} from '#lib/auth/stark/index.ts';
+} from '#lib/stark/index.ts';
 
 export { clientProofExpiry };
 

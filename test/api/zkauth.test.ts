@@ -119,6 +119,7 @@ describe('login', () => {
         name: 'Alice',
         avatar: expect.stringMatching(/^http:\/\/localhost:\d+\/avatars\/alice\.svg$/),
         publicKey: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        sessionBinding: expect.stringMatching(/^[0-9a-f]{64}$/),
         starknet: { verified: false, contract: expect.stringMatching(/^0x[0-9a-f]{64}$/), proofExpiry: null },
       },
     });

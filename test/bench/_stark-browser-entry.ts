@@ -1,7 +1,7 @@
 // Entry of the browser bundle the STARK bench runs in headless Chromium: the client prover
 // (lib/client/stark-key.ts) and the verifier, timed with performance.now().
 import { createSessionKey, proveSessionKey } from '../../lib/client/stark-key.ts';
-import { verifyClientSessionProof, decodeKeyHash } from '../../lib/auth/stark/index.ts';
+import { verifyClientSessionProof, decodeKeyHash } from '../../lib/stark/index.ts';
 
 export function run(proveRuns: number, verifyRuns: number): string {
   const now = Math.floor(Date.now() / 1000);

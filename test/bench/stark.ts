@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { generateSecretKey, publicKeyHash, proveSession, verifySession, SECURITY, securityTable } from '../../lib/auth/stark/index.ts';
+import { generateSecretKey, publicKeyHash, proveSession, verifySession, SECURITY, securityTable } from '../../lib/stark/index.ts';
 import { createSessionKey, proveSessionKey } from '../../lib/client/stark-key.ts';
-import { verifyClientSessionProof, decodeKeyHash } from '../../lib/auth/stark/index.ts';
+import { verifyClientSessionProof, decodeKeyHash } from '../../lib/stark/index.ts';
 
 const PROVE_RUNS = 9;
 const VERIFY_RUNS = 31;

@@ -4,11 +4,11 @@
 // value so the verifier's OOD relation holds, and runs FRI honestly on the resulting high-degree
 // DEEP polynomial. A sound verifier must reject this in FRI. It lives under test/ so that no
 // production bundle contains it (test/unit/stark/bundle.test.ts checks).
-import { type Fp3, eAdd, eMul, ePow, eSub, eInv } from '../../../lib/auth/stark/ext.ts';
-import { randomFelt } from '../../../lib/auth/stark/field.ts';
-import { compositionAtZ, type Statement } from '../../../lib/auth/stark/air.ts';
-import type { StarkParams } from '../../../lib/auth/stark/params.ts';
-import { traceStep, compositionStep, oodStep, finishProof } from '../../../lib/auth/stark/prover.ts';
+import { type Fp3, eAdd, eMul, ePow, eSub, eInv } from '../../../lib/stark/ext.ts';
+import { randomFelt } from '../../../lib/stark/field.ts';
+import { compositionAtZ, type Statement } from '../../../lib/stark/air.ts';
+import type { StarkParams } from '../../../lib/stark/params.ts';
+import { traceStep, compositionStep, oodStep, finishProof } from '../../../lib/stark/prover.ts';
 
 export function forgeOod(wrongKey: readonly bigint[], stmt: Statement, params: StarkParams): Uint8Array {
   const ts = traceStep(wrongKey, stmt, params, randomFelt);

@@ -15,7 +15,7 @@ import {
   publicKeyHash,
   generateSecretKey,
   AIR_VERSION,
-} from '../../../lib/auth/stark/index.ts';
+} from '../../../lib/stark/index.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const NOW = 1_893_456_789;

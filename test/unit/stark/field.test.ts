@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { P, add, sub, mul, neg, inv, pow, rootOfUnity, batchInv, readFelt, writeFelt, feltsToBytes, randomFelt } from '../../../lib/auth/stark/field.ts';
-import { type Fp3, eAdd, eSub, eMul, eInv, eNeg, ePow, eBatchInv, eEq, readExt } from '../../../lib/auth/stark/ext.ts';
+import { P, add, sub, mul, neg, inv, pow, rootOfUnity, batchInv, readFelt, writeFelt, feltsToBytes, randomFelt } from '../../../lib/stark/field.ts';
+import { type Fp3, eAdd, eSub, eMul, eInv, eNeg, ePow, eBatchInv, eEq, readExt } from '../../../lib/stark/ext.ts';
 
 const felt = fc.bigInt({ min: 0n, max: P - 1n });
 const nonzero = fc.bigInt({ min: 1n, max: P - 1n });

@@ -1,12 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { randomFelt } from '../../../lib/auth/stark/field.ts';
-import { type Fp3 } from '../../../lib/auth/stark/ext.ts';
-import { cosetEvaluate } from '../../../lib/auth/stark/poly.ts';
-import { Transcript } from '../../../lib/auth/stark/transcript.ts';
-import { friCommit, friOpen, friReplay, friVerify, type FriConfig } from '../../../lib/auth/stark/fri.ts';
-import { proveStatement } from '../../../lib/auth/stark/prover.ts';
-import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
-import { DEFAULT_PARAMS } from '../../../lib/auth/stark/params.ts';
+import { randomFelt } from '../../../lib/stark/field.ts';
+import { type Fp3 } from '../../../lib/stark/ext.ts';
+import { cosetEvaluate } from '../../../lib/stark/poly.ts';
+import { Transcript } from '../../../lib/stark/transcript.ts';
+import { friCommit, friOpen, friReplay, friVerify, type FriConfig } from '../../../lib/stark/fri.ts';
+import { proveStatement } from '../../../lib/stark/prover.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { DEFAULT_PARAMS } from '../../../lib/stark/params.ts';
 import { SMALL_PARAMS, randomStatement } from './helpers.ts';
 import { forgeOod } from './adversary.ts';
 

@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { P, pow, randomFelt } from '../../../lib/auth/stark/field.ts';
-import { ROUNDS, WIDTH, ARK1, ARK2, permutationStates, hashKey, keyHashInput, applyRound } from '../../../lib/auth/stark/rpo.ts';
-import { transitionBase, periodicAtBase, PERIOD, boundaryConstraints } from '../../../lib/auth/stark/air.ts';
-import { sha256, sha256Short, leadingZeroBitsWords } from '../../../lib/auth/stark/sha256.ts';
-import { MerkleTree, verifyMany, multiProofLength } from '../../../lib/auth/stark/merkle.ts';
-import { Transcript } from '../../../lib/auth/stark/transcript.ts';
+import { P, pow, randomFelt } from '../../../lib/stark/field.ts';
+import { ROUNDS, WIDTH, ARK1, ARK2, permutationStates, hashKey, keyHashInput, applyRound } from '../../../lib/stark/rpo.ts';
+import { transitionBase, periodicAtBase, PERIOD, boundaryConstraints } from '../../../lib/stark/air.ts';
+import { sha256, sha256Short, leadingZeroBitsWords } from '../../../lib/stark/sha256.ts';
+import { MerkleTree, verifyMany, multiProofLength } from '../../../lib/stark/merkle.ts';
+import { Transcript } from '../../../lib/stark/transcript.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -1,12 +1,12 @@
 // Shared test helpers for the STARK suite (not a test file itself).
-import { deriveShape, type StarkParams } from '../../../lib/auth/stark/params.ts';
-import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
-import { proveStatement } from '../../../lib/auth/stark/prover.ts';
-import { hashKey, WIDTH } from '../../../lib/auth/stark/rpo.ts';
-import { randomFelt } from '../../../lib/auth/stark/field.ts';
-import { statementFelts, CUSTODY_CLIENT, type Statement } from '../../../lib/auth/stark/air.ts';
-import { EXT_BYTES } from '../../../lib/auth/stark/ext.ts';
-import { SALT_BYTES } from '../../../lib/auth/stark/serialize.ts';
+import { deriveShape, type StarkParams } from '../../../lib/stark/params.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { proveStatement } from '../../../lib/stark/prover.ts';
+import { hashKey, WIDTH } from '../../../lib/stark/rpo.ts';
+import { randomFelt } from '../../../lib/stark/field.ts';
+import { statementFelts, CUSTODY_CLIENT, type Statement } from '../../../lib/stark/air.ts';
+import { EXT_BYTES } from '../../../lib/stark/ext.ts';
+import { SALT_BYTES } from '../../../lib/stark/serialize.ts';
 
 /** Small parameters for exhaustive tests: every proof section is present, proofs are ~4 KB. */
 export const SMALL_PARAMS: StarkParams = { traceLength: 32, blowup: 8, queries: 4, grindingBits: 2, friRemainderDegree: 4 };

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { P, pow, rootOfUnity, randomFelt } from '../../../lib/auth/stark/field.ts';
-import { ntt, intt, cosetEvaluate, cosetInterpolate, evalBase, evalBaseAtExt, evalExtAtExt, evalExtAtBase } from '../../../lib/auth/stark/poly.ts';
-import { type Fp3, eAdd, eMul, eFrom } from '../../../lib/auth/stark/ext.ts';
+import { P, pow, rootOfUnity, randomFelt } from '../../../lib/stark/field.ts';
+import { ntt, intt, cosetEvaluate, cosetInterpolate, evalBase, evalBaseAtExt, evalExtAtExt, evalExtAtBase } from '../../../lib/stark/poly.ts';
+import { type Fp3, eAdd, eMul, eFrom } from '../../../lib/stark/ext.ts';
 
 const rand = (n: number) => Array.from({ length: n }, () => randomFelt());
 

@@ -1,8 +1,8 @@
 // RPO against the published test vectors: miden-crypto's src/hash/rescue/rpo/tests.rs,
 // `hash_test_vectors` (Rpo256::hash_elements of [0, 1, ..., i] for i = 0..18), commit aa45474.
 import { describe, it, expect } from 'vitest';
-import { P, pow, randomFelt } from '../../../lib/auth/stark/field.ts';
-import { hashElements, merge, hashKey, INV_ALPHA, MDS, ARK1, ARK2, ROUNDS, WIDTH, pow7 } from '../../../lib/auth/stark/rpo.ts';
+import { P, pow, randomFelt } from '../../../lib/stark/field.ts';
+import { hashElements, merge, hashKey, INV_ALPHA, MDS, ARK1, ARK2, ROUNDS, WIDTH, pow7 } from '../../../lib/stark/rpo.ts';
 
 const EXPECTED: bigint[][] = [
   [18126731724905382595n, 7388557040857728717n, 14290750514634285295n, 7852282086160480146n],

@@ -3,8 +3,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_PARAMS, securityLevel, securityTable, deriveShape, type StarkParams } from '../../../lib/auth/stark/params.ts';
-import { SECURITY } from '../../../lib/auth/stark/index.ts';
+import { DEFAULT_PARAMS, securityLevel, securityTable, deriveShape, type StarkParams } from '../../../lib/stark/params.ts';
+import { SECURITY } from '../../../lib/stark/index.ts';
 
 describe('security level', () => {
   it('the shipped parameters reach ≥ 100 conjectured bits, with the stated proven figure below it', () => {

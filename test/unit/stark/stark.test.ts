@@ -10,12 +10,12 @@ import {
   verifySessionProof,
   custodyOf,
   type SessionPublicInputs,
-} from '../../../lib/auth/stark/index.ts';
-import { P } from '../../../lib/auth/stark/field.ts';
-import { proveStatement } from '../../../lib/auth/stark/prover.ts';
-import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
-import { DEFAULT_PARAMS } from '../../../lib/auth/stark/params.ts';
-import { permutationStates, keyHashInput } from '../../../lib/auth/stark/rpo.ts';
+} from '../../../lib/stark/index.ts';
+import { P } from '../../../lib/stark/field.ts';
+import { proveStatement } from '../../../lib/stark/prover.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { DEFAULT_PARAMS } from '../../../lib/stark/params.ts';
+import { permutationStates, keyHashInput } from '../../../lib/stark/rpo.ts';
 import { randomStatement, SMALL_PARAMS } from './helpers.ts';
 
 function session(sk: bigint[], over: Partial<SessionPublicInputs> = {}): SessionPublicInputs {

@@ -17,12 +17,12 @@ import { acceptClientProof, proofHoldsFor, proveSessionKey, type SessionProof } 
  * proofs' records over time (history.ts). This file is the flows the routes call.
  *
  * A proof binds the session key's hash to the session and an expiry 7 days ahead (the proof may
- * outlive the session; without a session nobody can use it). Two modes (keys.ts): the client holds
- * the key and sends its proof (`stark_proof`, with `keyHash` the first time), which the server
- * verifies against public inputs it derives itself; or, for clients that send no proof, the
- * server holds the key and proves. The custody is a public input of every proof. Revocation (logout) and supersession
- * (refresh) live in our records; verify answers `valid: false` for a revoked proof whatever the
- * chain says.
+ * outlive the session; without a session nobody can use it). Two modes (keys.ts): the client
+ * holds the key and sends its proof (`stark_proof`, with `keyHash` the first time), which the
+ * server verifies against public inputs it derives itself; or, for clients that send no proof,
+ * the server holds the key and proves. The custody is a public input of every proof.
+ * Revocation (logout) and supersession (refresh) live in our records; verify answers
+ * `valid: false` for a revoked proof whatever the chain says.
  */
 export const PROOF_LIFETIME_SECONDS = 7 * 24 * 3600;
 
@@ -61,8 +61,15 @@ async function nextProof(cookieId: string, session: Session, previous: StarkProo
   if (bound && offered && offered.some((x, i) => x !== bound[i])) throw errors.conflict('the session is bound to another client key');
   const keyHash = bound ?? offered;
   if (!keyHash) throw errors.invalidInput("keyHash: required with the session's first client proof");
-  const { expiresAt, ...proof }: SessionProof & { expiresAt: number } = acceptClientProof(input.stark_proof, keyHash, clientBindingId(session.hash), clock.nowSeconds());
-  if (expiresAt < earliest) throw errors.conflict('the session already has a proof until this expiry: prove for the next hour (clientProofExpiry(now + 3600))');
+  const { expiresAt, ...proof }: SessionProof & { expiresAt: number } = acceptClientProof(
+    input.stark_proof,
+    keyHash,
+    clientBindingId(session.hash),
+    clock.nowSeconds(),
+  );
+  if (expiresAt < earliest) {
+    throw errors.conflict('the session already has a proof until this expiry: prove for the next hour (clientProofExpiry(now + 3600))');
+  }
   return { proof, expiresAt, bind: bound ? undefined : keyHash };
 }
 

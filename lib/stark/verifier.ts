@@ -1,12 +1,12 @@
 // STARK verifier for the session AIR. Parses strictly while replaying the transcript; any
 // deviation (format, Merkle path, OOD relation, grinding, FRI) rejects.
-import { P, rootOfUnity, pow } from './field.ts';
-import { type Fp2, eAdd, eMul, ePow, eEq, eSub, eFrom, eBatchInv } from './ext.ts';
+import { P as MODULUS, rootOfUnity, pow } from './field.ts';
+import { type Fp3, eAdd, eMul, ePow, eEq, eSub, eFrom, eBatchInv } from './ext.ts';
 import { verifyMany, multiProofLength } from './merkle.ts';
 import { friReplay, friVerify, layerLeafIndices, friFolds } from './fri.ts';
 import { deriveShape, type StarkParams } from './params.ts';
 import { boundaryConstraints, compositionAtZ, statementFromFelts, PUBLIC_INPUT_COUNT } from './air.ts';
-import { WIDTH } from './rescue.ts';
+import { WIDTH } from './rpo.ts';
 import {
   newTranscript,
   drawCompositionCoeffs,
@@ -17,8 +17,12 @@ import {
   queryPositions,
   friConfig,
   deepAt,
+  deepConstants,
 } from './protocol.ts';
 import { ByteReader, readHeader, readBody, leafBytes, type ProofHeader, type ProofBody } from './serialize.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 export type VerifyResult =
   | { ok: true; header: ProofHeader; body: ProofBody; positions: number[] }
@@ -50,16 +54,16 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   t.absorb(header.compRoot);
   const z = drawOodPoint(t);
   const g = rootOfUnity(n);
-  const gz: Fp2 = [(z[0] * g) % P, (z[1] * g) % P];
+  const gz: Fp3 = [(z[0] * g) % P, (z[1] * g) % P, (z[2] * g) % P];
   const { oodTraceZ: tz, oodTraceGz: tgz, oodComp: hz } = header;
   absorbOod(t, tz, tgz, hz);
 
   // The composition relation at z: H(z) from the trace frame == sum_j z^(jd) H'_j(z).
   const boundary = boundaryConstraints(stmt.keyHash);
   const expected = compositionAtZ(n, z, tz, tgz, alphas, betas, boundary);
-  let acc: Fp2 = [0n, 0n];
+  let acc: Fp3 = [0n, 0n, 0n];
   const zd = ePow(z, BigInt(d));
-  let zp: Fp2 = [1n, 0n];
+  let zp: Fp3 = [1n, 0n, 0n];
   for (let j = 0; j < k; j++) {
     acc = eAdd(acc, eMul(zp, hz[j]));
     zp = eMul(zp, zd);
@@ -67,6 +71,7 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   if (!eEq(acc, expected)) return { ok: false, reason: 'ood' };
 
   const dc = drawDeepCoeffs(t, WIDTH, k);
+  const dk = deepConstants(tz, tgz, hz, dc);
   const betasFri = friReplay(cfg, header.friRoots, header.remainder, t);
   if (!powOk(t, header.nonce, params.grindingBits)) return { ok: false, reason: 'grinding' };
   const positions = queryPositions(t, shape, header.nonce);
@@ -93,7 +98,7 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   const w = rootOfUnity(N);
   const cw = shape.compositionColumns;
   const xsQ = positions.map((p) => (s * pow(w, BigInt(p))) % P);
-  const denoms: Fp2[] = [];
+  const denoms: Fp3[] = [];
   for (const x of xsQ) {
     for (const xx of [x, P - x]) denoms.push(eSub(eFrom(xx), z), eSub(eFrom(xx), gz));
   }
@@ -101,8 +106,8 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   const layer0 = positions.map((_, q) => {
     const tRow = body.traceRows[q];
     const cRow = body.compRows[q];
-    const fx = deepAt(tRow.slice(0, WIDTH), cRow.slice(0, cw), invs[4 * q], invs[4 * q + 1], tz, tgz, hz, dc);
-    const fnx = deepAt(tRow.slice(WIDTH), cRow.slice(cw), invs[4 * q + 2], invs[4 * q + 3], tz, tgz, hz, dc);
+    const fx = deepAt(tRow, 0, cRow, 0, k, invs[4 * q], invs[4 * q + 1], dk, dc);
+    const fnx = deepAt(tRow, WIDTH, cRow, cw, k, invs[4 * q + 2], invs[4 * q + 3], dk, dc);
     return [fx, fnx] as const;
   });
   const friErr = friVerify(cfg, header.friRoots, betasFri, header.remainder, positions, layer0, body.fri);

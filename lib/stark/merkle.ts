@@ -1,45 +1,46 @@
 // SHA-256 Merkle trees with domain-separated leaves (0x00) and nodes (0x01), and compact
 // multi-openings: the sibling hashes needed for a sorted set of leaves, in one canonical order,
 // so the proof has no optional or reorderable parts.
-import { hash } from 'node:crypto';
+// (SHA-256 rather than RPO: in BigInt TypeScript one RPO permutation costs about a millisecond,
+// SHA-256 of a leaf about a microsecond, and the trees hash thousands of leaves.)
+import { sha256, equalBytes } from './sha256.ts';
 
 export const DIGEST_BYTES = 32;
-const LEAF_TAG = Buffer.from([0]);
-const NODE_TAG = Buffer.from([1]);
+const LEAF_TAG = Uint8Array.of(0);
+const NODE_TAG = Uint8Array.of(1);
 
-// One-shot crypto.hash on a concatenated buffer is about twice as fast as a createHash chain.
-export function hashLeaf(data: Uint8Array): Buffer {
-  return hash('sha256', Buffer.concat([LEAF_TAG, data]), 'buffer');
+export function hashLeaf(data: Uint8Array): Uint8Array {
+  return sha256(LEAF_TAG, data);
 }
-export function hashNode(left: Uint8Array, right: Uint8Array): Buffer {
-  return hash('sha256', Buffer.concat([NODE_TAG, left, right]), 'buffer');
+export function hashNode(left: Uint8Array, right: Uint8Array): Uint8Array {
+  return sha256(NODE_TAG, left, right);
 }
 
 export class MerkleTree {
   /** layers[0] are leaf hashes, the last layer is [root]. */
-  readonly layers: Buffer[][];
+  readonly layers: Uint8Array[][];
   constructor(leaves: readonly Uint8Array[]) {
     const n = leaves.length;
     if (n < 2 || (n & (n - 1)) !== 0) throw new Error('merkle: leaf count must be a power of two ≥ 2');
-    const layers: Buffer[][] = [leaves.map(hashLeaf)];
+    const layers: Uint8Array[][] = [leaves.map(hashLeaf)];
     while (layers[layers.length - 1].length > 1) {
       const prev = layers[layers.length - 1];
-      const next = new Array<Buffer>(prev.length >> 1);
+      const next = new Array<Uint8Array>(prev.length >> 1);
       for (let i = 0; i < next.length; i++) next[i] = hashNode(prev[2 * i], prev[2 * i + 1]);
       layers.push(next);
     }
     this.layers = layers;
   }
-  get root(): Buffer {
+  get root(): Uint8Array {
     return this.layers[this.layers.length - 1][0];
   }
   get depth(): number {
     return this.layers.length - 1;
   }
   /** Sibling hashes for the sorted, distinct leaf indices, in verification order. */
-  openMany(indices: readonly number[]): Buffer[] {
+  openMany(indices: readonly number[]): Uint8Array[] {
     assertSortedDistinct(indices, this.layers[0].length);
-    const nodes: Buffer[] = [];
+    const nodes: Uint8Array[] = [];
     let cur = indices.slice();
     for (let level = 0; level < this.depth; level++) {
       const next: number[] = [];
@@ -91,14 +92,14 @@ export function verifyMany(
 ): boolean {
   if (indices.length !== leaves.length) return false;
   let cur = indices.slice();
-  let hashes: Buffer[] = leaves.map(hashLeaf);
+  let hashes: Uint8Array[] = leaves.map(hashLeaf);
   let k = 0;
   for (let level = 0; level < depth; level++) {
     const nextIdx: number[] = [];
-    const nextHash: Buffer[] = [];
+    const nextHash: Uint8Array[] = [];
     for (let i = 0; i < cur.length; i++) {
       const idx = cur[i];
-      let parent: Buffer;
+      let parent: Uint8Array;
       if ((idx & 1) === 0 && cur[i + 1] === idx + 1) {
         parent = hashNode(hashes[i], hashes[i + 1]);
         i++;
@@ -113,5 +114,5 @@ export function verifyMany(
     cur = nextIdx;
     hashes = nextHash;
   }
-  return k === nodes.length && cur.length === 1 && cur[0] === 0 && Buffer.from(root).equals(hashes[0]);
+  return k === nodes.length && cur.length === 1 && cur[0] === 0 && equalBytes(root, hashes[0]);
 }

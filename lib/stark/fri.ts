@@ -1,12 +1,15 @@
-// FRI with folding factor 2 over F_{p^2}-valued evaluations on a coset of a power-of-two subgroup.
+// FRI with folding factor 2 over F_{p^3}-valued evaluations on a coset of a power-of-two subgroup.
 // Layer 0 (the DEEP composition) is not committed here: its values at queried points are
 // recomputed by the caller from the trace/composition openings. Layers 1..L-1 are committed
 // (leaves are the pair f(x), f(-x)); layer L is sent as a remainder polynomial of degree < r.
-import { P, inv, pow, rootOfUnity } from './field.ts';
-import { type Fp2, eAdd, eSub, eMul, eMulBase, eEq, writeExt } from './ext.ts';
+import { P as MODULUS, inv, pow, rootOfUnity } from './field.ts';
+import { type Fp3, eAdd, eSub, eMul, eMulBase, eEq, writeExt, EXT_BYTES } from './ext.ts';
 import { cosetInterpolate, evalExtAtBase } from './poly.ts';
 import { MerkleTree, verifyMany } from './merkle.ts';
 import type { Transcript } from './transcript.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 export interface FriConfig {
   domainSize: number;
@@ -22,17 +25,17 @@ export function friFolds(c: FriConfig): number {
 const INV2 = inv(2n);
 
 /** f_{i+1}(x^2) = (f(x) + f(-x))/2 + beta (f(x) - f(-x))/(2x). */
-export function foldPair(a: Fp2, b: Fp2, beta: Fp2, xInv: bigint): Fp2 {
+export function foldPair(a: Fp3, b: Fp3, beta: Fp3, xInv: bigint): Fp3 {
   const sum = eAdd(a, b);
   const diff = eMulBase(eSub(a, b), xInv);
   return eMulBase(eAdd(sum, eMul(beta, diff)), INV2);
 }
 
-function foldLayer(evals: readonly Fp2[], beta: Fp2, offset: bigint): Fp2[] {
+function foldLayer(evals: readonly Fp3[], beta: Fp3, offset: bigint): Fp3[] {
   const half = evals.length >> 1;
   const wInv = inv(rootOfUnity(evals.length));
   let xInv = inv(offset);
-  const out = new Array<Fp2>(half);
+  const out = new Array<Fp3>(half);
   for (let j = 0; j < half; j++) {
     out[j] = foldPair(evals[j], evals[j + half], beta, xInv);
     xInv = (xInv * wInv) % P;
@@ -40,20 +43,20 @@ function foldLayer(evals: readonly Fp2[], beta: Fp2, offset: bigint): Fp2[] {
   return out;
 }
 
-export function pairLeaf(a: Fp2, b: Fp2): Uint8Array {
-  const buf = new Uint8Array(32);
+export function pairLeaf(a: Fp3, b: Fp3): Uint8Array {
+  const buf = new Uint8Array(2 * EXT_BYTES);
   writeExt(buf, 0, a);
-  writeExt(buf, 16, b);
+  writeExt(buf, EXT_BYTES, b);
   return buf;
 }
 
 export interface FriProverState {
-  layers: { evals: Fp2[]; tree: MerkleTree }[];
-  remainder: Fp2[];
+  layers: { evals: Fp3[]; tree: MerkleTree }[];
+  remainder: Fp3[];
 }
 
 /** Commit phase. Transcript order: beta_0; then for each committed layer: root_i, beta_i; then the remainder. */
-export function friCommit(evals0: readonly Fp2[], c: FriConfig, transcript: Transcript): FriProverState {
+export function friCommit(evals0: readonly Fp3[], c: FriConfig, transcript: Transcript): FriProverState {
   const L = friFolds(c);
   const layers: FriProverState['layers'] = [];
   let cur = evals0.slice();
@@ -71,16 +74,17 @@ export function friCommit(evals0: readonly Fp2[], c: FriConfig, transcript: Tran
   }
   // An honest last layer has degree < remainderDegree; the first coefficients are sent as-is
   // (a dishonest, high-degree layer is truncated here and then fails the remainder check).
-  const re = cosetInterpolate(cur.map((v) => v[0]), offset);
-  const im = cosetInterpolate(cur.map((v) => v[1]), offset);
-  const remainder: Fp2[] = Array.from({ length: c.remainderDegree }, (_, i) => [re[i], im[i]] as Fp2);
+  const c0 = cosetInterpolate(cur.map((v) => v[0]), offset);
+  const c1 = cosetInterpolate(cur.map((v) => v[1]), offset);
+  const c2 = cosetInterpolate(cur.map((v) => v[2]), offset);
+  const remainder: Fp3[] = Array.from({ length: c.remainderDegree }, (_, i) => [c0[i], c1[i], c2[i]] as Fp3);
   transcript.absorbExts(remainder);
   return { layers, remainder };
 }
 
 export interface FriLayerOpening {
   /** One pair per distinct leaf index, in ascending leaf order. */
-  pairs: [Fp2, Fp2][];
+  pairs: [Fp3, Fp3][];
   nodes: Uint8Array[];
 }
 
@@ -95,16 +99,16 @@ export function friOpen(state: FriProverState, positions: readonly number[], c: 
     const half = layer.evals.length >> 1;
     const leaves = layerLeafIndices(positions, li + 1, c.domainSize);
     return {
-      pairs: leaves.map((j) => [layer.evals[j], layer.evals[j + half]] as [Fp2, Fp2]),
+      pairs: leaves.map((j) => [layer.evals[j], layer.evals[j + half]] as [Fp3, Fp3]),
       nodes: layer.tree.openMany(leaves),
     };
   });
 }
 
 /** Verifier side of the commit phase: replays the transcript and returns the folding challenges. */
-export function friReplay(c: FriConfig, roots: readonly Uint8Array[], remainder: readonly Fp2[], transcript: Transcript): Fp2[] {
+export function friReplay(c: FriConfig, roots: readonly Uint8Array[], remainder: readonly Fp3[], transcript: Transcript): Fp3[] {
   const L = friFolds(c);
-  const betas: Fp2[] = [];
+  const betas: Fp3[] = [];
   for (let i = 0; i < L; i++) {
     betas.push(transcript.drawExt());
     if (i < L - 1) transcript.absorb(roots[i]);
@@ -120,10 +124,10 @@ export function friReplay(c: FriConfig, roots: readonly Uint8Array[], remainder:
 export function friVerify(
   c: FriConfig,
   roots: readonly Uint8Array[],
-  betas: readonly Fp2[],
-  remainder: readonly Fp2[],
+  betas: readonly Fp3[],
+  remainder: readonly Fp3[],
   positions: readonly number[],
-  layer0: readonly (readonly [Fp2, Fp2])[],
+  layer0: readonly (readonly [Fp3, Fp3])[],
   openings: readonly FriLayerOpening[],
 ): string | null {
   const L = friFolds(c);
@@ -149,7 +153,7 @@ export function friVerify(
       return 'fri-merkle';
     }
     const byLeaf = new Map(leaves.map((j, k) => [j, op.pairs[k]]));
-    const nextValues: Fp2[] = [];
+    const nextValues: Fp3[] = [];
     const nextIdx: number[] = [];
     for (let q = 0; q < positions.length; q++) {
       const leaf = idx[q] % half;

@@ -2,11 +2,11 @@
 // query positions (which the verifier derives from the transcript), so the parser accepts exactly
 // one encoding: felts must be canonical (< p), no length prefixes, no padding, no trailing bytes.
 import { writeFelt, readFelt } from './field.ts';
-import { type Fp2, writeExt, readExt } from './ext.ts';
+import { type Fp3, writeExt, readExt, EXT_BYTES } from './ext.ts';
 import { DIGEST_BYTES } from './merkle.ts';
 import type { FriLayerOpening } from './fri.ts';
 
-export const PROOF_FORMAT_VERSION = 1;
+export const PROOF_FORMAT_VERSION = 2;
 export const SALT_BYTES = 16;
 
 /** Merkle leaf of the trace / composition trees: salt || felts (row x then row -x). */
@@ -22,11 +22,11 @@ export interface ProofHeader {
   compRoot: Uint8Array;
   friRoots: Uint8Array[];
   /** t_c(z) and t_c(g z) for each trace column. */
-  oodTraceZ: Fp2[];
-  oodTraceGz: Fp2[];
+  oodTraceZ: Fp3[];
+  oodTraceGz: Fp3[];
   /** H'_j(z) for each masked composition segment. */
-  oodComp: Fp2[];
-  remainder: Fp2[];
+  oodComp: Fp3[];
+  remainder: Fp3[];
   nonce: bigint;
 }
 export interface ProofBody {
@@ -71,14 +71,14 @@ export class ByteWriter {
     xs.forEach((x, i) => writeFelt(b, 8 * i, x));
     this.bytes(b);
   }
-  exts(xs: readonly Fp2[]): void {
-    const b = new Uint8Array(16 * xs.length);
-    xs.forEach((x, i) => writeExt(b, 16 * i, x));
+  exts(xs: readonly Fp3[]): void {
+    const b = new Uint8Array(EXT_BYTES * xs.length);
+    xs.forEach((x, i) => writeExt(b, EXT_BYTES * i, x));
     this.bytes(b);
   }
   u64(v: bigint): void {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(v);
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, v, true);
     this.bytes(b);
   }
   finish(): Uint8Array {
@@ -123,16 +123,17 @@ export class ByteReader {
       return v;
     });
   }
-  exts(n: number): Fp2[] {
-    const b = this.take(16 * n);
+  exts(n: number): Fp3[] {
+    const b = this.take(EXT_BYTES * n);
     return Array.from({ length: n }, (_, i) => {
-      const v = readExt(b, 16 * i);
+      const v = readExt(b, EXT_BYTES * i);
       if (v === null) throw new Error('proof: non-canonical felt');
       return v;
     });
   }
   u64(): bigint {
-    return Buffer.from(this.take(8)).readBigUInt64LE(0);
+    const b = this.take(8);
+    return new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
   }
   end(): void {
     if (this.pos !== this.buf.length) throw new Error('proof: trailing bytes');
@@ -197,7 +198,7 @@ export function readBody(r: ByteReader, s: BodyShape): ProofBody {
   const fri = s.friLeaves.map((leaves, i) => ({
     pairs: Array.from({ length: leaves }, () => {
       const [a, c] = r.exts(2);
-      return [a, c] as [Fp2, Fp2];
+      return [a, c] as [Fp3, Fp3];
     }),
     nodes: r.digests(s.friNodes[i]),
   }));

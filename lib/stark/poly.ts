@@ -1,6 +1,9 @@
-// Polynomials over F_p (and F_{p^2} where noted): radix-2 NTT, coset low-degree extension, Horner.
-import { P, inv, rootOfUnity } from './field.ts';
-import { type Fp2, NON_RESIDUE } from './ext.ts';
+// Polynomials over F_p (and F_{p^3} where noted): radix-2 NTT, coset low-degree extension, Horner.
+import { P as MODULUS, inv, rootOfUnity } from './field.ts';
+import { type Fp3, eMul } from './ext.ts';
+
+// A module-local copy: hot loops read it as a plain constant, not through an import binding.
+const P = MODULUS;
 
 const twiddleCache = new Map<string, bigint[]>();
 /** Powers root^0 .. root^(n/2 - 1) of the n-th root of unity (or its inverse). */
@@ -99,39 +102,33 @@ export function evalBase(coeffs: readonly bigint[], x: bigint): bigint {
   for (let i = coeffs.length - 1; i >= 0; i--) acc = (acc * x + coeffs[i]) % P;
   return acc;
 }
-/** Base-field polynomial at an extension point. */
-export function evalBaseAtExt(coeffs: readonly bigint[], z: Fp2): Fp2 {
-  let a0 = 0n;
-  let a1 = 0n;
-  const [z0, z1] = z;
+/** Base-field polynomial at an extension point (Horner in F_{p^3}). */
+export function evalBaseAtExt(coeffs: readonly bigint[], z: Fp3): Fp3 {
+  let acc: Fp3 = [0n, 0n, 0n];
   for (let i = coeffs.length - 1; i >= 0; i--) {
-    const n0 = (a0 * z0 + NON_RESIDUE * a1 * z1 + coeffs[i]) % P;
-    const n1 = (a0 * z1 + a1 * z0) % P;
-    a0 = n0;
-    a1 = n1;
+    const m = eMul(acc, z);
+    acc = [(m[0] + coeffs[i]) % P, m[1], m[2]];
   }
-  return [a0, a1];
+  return acc;
 }
-/** Extension polynomial given as (re, im) coefficient vectors at an extension point. */
-export function evalExtAtExt(re: readonly bigint[], im: readonly bigint[], z: Fp2): Fp2 {
+/** Extension polynomial given as three coordinate coefficient vectors, at an extension point. */
+export function evalExtAtExt(c0: readonly bigint[], c1: readonly bigint[], c2: readonly bigint[], z: Fp3): Fp3 {
+  let acc: Fp3 = [0n, 0n, 0n];
+  for (let i = c0.length - 1; i >= 0; i--) {
+    const m = eMul(acc, z);
+    acc = [(m[0] + c0[i]) % P, (m[1] + c1[i]) % P, (m[2] + c2[i]) % P];
+  }
+  return acc;
+}
+/** Extension polynomial (coefficients in F_{p^3}) at a base point. */
+export function evalExtAtBase(coeffs: readonly Fp3[], x: bigint): Fp3 {
   let a0 = 0n;
   let a1 = 0n;
-  const [z0, z1] = z;
-  for (let i = re.length - 1; i >= 0; i--) {
-    const n0 = (a0 * z0 + NON_RESIDUE * a1 * z1 + re[i]) % P;
-    const n1 = (a0 * z1 + a1 * z0 + im[i]) % P;
-    a0 = n0;
-    a1 = n1;
-  }
-  return [a0, a1];
-}
-/** Extension polynomial (coefficients in F_{p^2}) at a base point. */
-export function evalExtAtBase(coeffs: readonly Fp2[], x: bigint): Fp2 {
-  let a0 = 0n;
-  let a1 = 0n;
+  let a2 = 0n;
   for (let i = coeffs.length - 1; i >= 0; i--) {
     a0 = (a0 * x + coeffs[i][0]) % P;
     a1 = (a1 * x + coeffs[i][1]) % P;
+    a2 = (a2 * x + coeffs[i][2]) % P;
   }
-  return [a0, a1];
+  return [a0, a1, a2];
 }

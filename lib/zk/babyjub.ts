@@ -11,7 +11,7 @@
 import type { BabyJub, CurvePoint } from 'circomlibjs';
 import { errors } from '#lib/errors.ts';
 import { assertField, BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
-import { getBabyJub } from './primitives.ts';
+import { getBabyJub } from './circomlib/babyjub.ts';
 
 export const A = 168700n;
 export const D = 168696n;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { getItem, putNew } from '#lib/data/items.ts';
 import { errors } from '#lib/errors.ts';

@@ -3,7 +3,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from '#lib/data/client.ts';
 import { isConditionalFailure, putNew, ttlIn } from '#lib/data/items.ts';

@@ -13,7 +13,7 @@
  * (and its worker threads) lives in globalThis.curve_bn128, see terminateCurves().
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import * as snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import type { Curve, Groth16Proof, MemFile } from 'snarkjs';
 import { errors, isAppError } from '#lib/errors.ts';

@@ -1,5 +1,5 @@
 /** The Pedersen route: circomlibjs's Pedersen hash only. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { hashPedersen as run, PEDERSEN_MAX_BYTES } from '../pedersen.ts';
 import { body, post } from './route.ts';
 

@@ -1,5 +1,5 @@
 /** The Poseidon route: circomlibjs's Poseidon only. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { decimalString } from '../decimal.ts';
 import { hashPoseidon as run, POSEIDON_MAX_INPUTS } from '../poseidon.ts';
 import { body, post } from './route.ts';

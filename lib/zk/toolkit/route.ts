@@ -5,7 +5,7 @@
  * checks ranges and semantics and throws AppErrors (FIELD_OVERFLOW, NOT_ON_CURVE,
  * INVALID_SHARES, INVALID_INPUT for a zero divisor, a non-residue, an over-long Pedersen input...).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TOOLKIT_PREFIX = '/api/zk-toolkit';
 

@@ -1,5 +1,5 @@
 /** The Shamir routes: plain bigint arithmetic over the field, no circomlibjs. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { decimalString, integerIn } from '../decimal.ts';
 import * as shamir from '../shamir.ts';
 import { body, post } from './route.ts';

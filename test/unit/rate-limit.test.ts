@@ -115,8 +115,9 @@ describe('leased rate limits', () => {
     for (let i = 0; i < 6; i++) seen.push(await limiter.hit('rl-headers', 'ip:1', 5));
     expect(seen.map((s) => s.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
     expect(seen.map((s) => s.exceeded)).toEqual([false, false, false, false, false, true]);
-    expect(seen.every((s) => s.reset === 50)).toBe(true);
-    expect(rate.rateLimitHeaders(seen[1]!)).toEqual({ 'ratelimit-limit': '5', 'ratelimit-remaining': '3', 'ratelimit-reset': '50' });
+    // 50 s to go, less the seconds this test itself takes on a busy machine.
+    expect(seen.every((s) => s.reset > 40 && s.reset <= 50)).toBe(true);
+    expect(rate.rateLimitHeaders(seen[1]!)).toEqual({ 'ratelimit-limit': '5', 'ratelimit-remaining': '3', 'ratelimit-reset': String(seen[1]!.reset) });
   });
 });
 

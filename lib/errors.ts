@@ -59,4 +59,7 @@ export const errors = {
   providerUnavailable: (message = 'provider not available') => new AppError('PROVIDER_UNAVAILABLE', 502, message),
   indexerSync: (retryAfter: number) =>
     new AppError('INDEXER_SYNC', 503, 'indexer not synced; retry after a delay', { 'retry-after': String(retryAfter) }),
+  // wallets and compression
+  walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
+  transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
 };

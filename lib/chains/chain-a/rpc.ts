@@ -31,7 +31,7 @@ export class RpcChainA implements ChainA {
   constructor(opts: RpcChainAOptions) {
     this.network = opts.network;
     this.rpc = createRpc(opts.rpcUrl, opts.indexerUrl, opts.proverUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true });
-    this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 60_000;
+    this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 25_000;
     this.pollMs = opts.pollMs ?? 500;
   }
 

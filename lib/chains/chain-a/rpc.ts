@@ -30,7 +30,7 @@ export class RpcChainA implements ChainA {
 
   constructor(opts: RpcChainAOptions) {
     this.network = opts.network;
-    this.rpc = createRpc(opts.rpcUrl, opts.indexerUrl, opts.proverUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true });
+    this.rpc = classifyingErrors(createRpc(opts.rpcUrl, opts.indexerUrl, opts.proverUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true }));
     this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 25_000;
     this.pollMs = opts.pollMs ?? 500;
   }
@@ -86,6 +86,27 @@ export class RpcChainA implements ChainA {
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
   }
+}
+
+/**
+ * The SDKs call the Rpc directly; whatever it throws (a network failure, an HTTP error, an answer
+ * that does not validate) reaches the service as ChainUnavailable, never as an unknown error.
+ */
+function classifyingErrors(rpc: Rpc): Rpc {
+  return new Proxy(rpc, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        try {
+          const out: unknown = value.apply(target, args);
+          return out instanceof Promise ? out.catch((e: unknown) => Promise.reject(classify(e))) : out;
+        } catch (e) {
+          throw classify(e);
+        }
+      };
+    },
+  });
 }
 
 /** `{InstructionError: [i, {Custom: n}]}` → n. */

@@ -1,18 +1,28 @@
 import {
   bn,
   COMPRESSED_TOKEN_PROGRAM_ID,
+  COMPUTE_BUDGET_PATTERN,
   createCompressedAccountWithMerkleContextLegacy,
-  getParsedEvents,
+  defaultStaticAccountsStruct,
   getStateTreeInfoByPubkey,
+  localTestActiveStateTreeInfos,
+  MerkleTree,
+  parseLightTransaction,
   parseTokenLayoutWithIdl,
   TestRpc,
   TreeType,
+  type BN254,
+  type CompressedAccountWithMerkleContext,
+  type GetCompressedAccountsByOwnerConfig,
   type GetCompressedTokenAccountsByOwnerOrDelegateOptions,
   type LightWasm,
+  type MerkleContextWithMerkleProof,
   type ParsedTokenAccount,
-  type Rpc,
+  type PublicTransactionEvent,
+  type TreeInfo,
   type WithCursor,
 } from '@lightprotocol/stateless.js';
+import bs58 from 'bs58';
 import {
   PublicKey,
   type AccountInfo,
@@ -67,6 +77,103 @@ export class LiteSvmRpc extends TestRpc {
     hasher: LightWasm,
   ) {
     super(LOCAL_ENDPOINT, hasher, LOCAL_ENDPOINT, LOCAL_ENDPOINT, { commitment: 'confirmed' });
+  }
+
+  // ---- the compression indexer ----------------------------------------------------------------
+  //
+  // TestRpc re-reads and re-parses every transaction of the ledger on every call (its
+  // `getParsedEvents`), so each read grows with the ledger. The same parsing — the same
+  // instruction data and inner-instruction accounts handed to stateless.js's own
+  // `parseLightTransaction` — is done here once per transaction, incrementally, and the reads
+  // TestRpc serves from events are answered from that index.
+
+  private readonly events: PublicTransactionEvent[] = [];
+  private indexed = 0;
+  private readonly infos: TreeInfo[] = localTestActiveStateTreeInfos();
+  private emptyTree?: MerkleTree;
+
+  private index(): PublicTransactionEvent[] {
+    const all = this.ledger.transactions();
+    const compression = defaultStaticAccountsStruct().accountCompressionProgram.toBase58();
+    for (; this.indexed < all.length; this.indexed++) {
+      const tx = all[this.indexed]!;
+      if (!tx.accountKeys.includes(compression) || tx.inner.length === 0) continue;
+      const keys = tx.accountKeys.map((k) => new PublicKey(k));
+      const data: Uint8Array[] = tx.instructions
+        .map((i) => Buffer.from(i.data, 'base64'))
+        .filter((d) => d.length > 0 && !(d.length === COMPUTE_BUDGET_PATTERN.length && COMPUTE_BUDGET_PATTERN.every((b, j) => b === d[j])));
+      const accounts: PublicKey[][] = [];
+      for (const group of tx.inner) {
+        for (const ix of group.instructions) {
+          accounts.push(ix.accounts.map((a) => keys[a]!));
+          const d = bs58.decode(ix.data);
+          if (d.length > 0) data.push(d);
+        }
+      }
+      const event = parseLightTransaction(data, accounts);
+      if (event) this.events.push(event);
+    }
+    return this.events;
+  }
+
+  /** Every output account ever created (spent or not), with the hashes spent so far. */
+  private outputs(): { accounts: CompressedAccountWithMerkleContext[]; spent: Set<string> } {
+    const accounts: CompressedAccountWithMerkleContext[] = [];
+    const spent = new Set<string>();
+    for (const event of this.index()) {
+      event.outputCompressedAccounts.forEach((output, i) => {
+        const treeInfo = getStateTreeInfoByPubkey(this.infos, event.pubkeyArray[output.merkleTreeIndex]!);
+        const account = output.compressedAccount;
+        accounts.push(
+          createCompressedAccountWithMerkleContextLegacy(
+            { treeInfo, hash: bn(event.outputCompressedAccountHashes[i]!), leafIndex: event.outputLeafIndices[i]!, proveByIndex: treeInfo.treeType === TreeType.StateV2 },
+            account.owner,
+            account.lamports,
+            account.data ?? undefined,
+            account.address ?? undefined,
+          ),
+        );
+      });
+      for (const h of event.inputCompressedAccountHashes) spent.add(bn(h).toString());
+    }
+    return { accounts, spent };
+  }
+
+  private unspent(): CompressedAccountWithMerkleContext[] {
+    const { accounts, spent } = this.outputs();
+    return accounts.filter((a) => !spent.has(bn(a.hash).toString())).sort((a, b) => b.leafIndex - a.leafIndex);
+  }
+
+  override async getCompressedAccountsByOwner(owner: PublicKey, _config?: GetCompressedAccountsByOwnerConfig): Promise<WithCursor<CompressedAccountWithMerkleContext[]>> {
+    return { items: this.unspent().filter((a) => a.owner.equals(owner)), cursor: null };
+  }
+
+  override async getCompressedAccount(address?: BN254, hash?: BN254): Promise<CompressedAccountWithMerkleContext | null> {
+    if (address || !hash) throw new Error('the local indexer looks compressed accounts up by hash');
+    return this.unspent().find((a) => bn(a.hash).eq(hash)) ?? null;
+  }
+
+  override async getMultipleCompressedAccounts(hashes: BN254[]): Promise<CompressedAccountWithMerkleContext[]> {
+    return this.unspent()
+      .filter((a) => hashes.some((h) => bn(a.hash).eq(h)))
+      .sort((a, b) => b.leafIndex - a.leafIndex);
+  }
+
+  /**
+   * Proofs for accounts of V2 (batched) trees: inclusion is proven by index against the output
+   * queue, as TestRpc does without a forester (the path is the empty tree's, root index 0).
+   */
+  override async getMultipleCompressedAccountProofs(hashes: BN254[]): Promise<MerkleContextWithMerkleProof[]> {
+    const { accounts } = this.outputs();
+    this.emptyTree ??= new MerkleTree(32, this.lightWasm, []);
+    const path = this.emptyTree._zeros.slice(0, -1).map((z) => bn(z));
+    const root = bn(this.emptyTree.root());
+    return hashes.map((h) => {
+      const a = accounts.find((x) => bn(x.hash).eq(h));
+      if (!a) throw new Error(`no compressed account with hash ${h.toString()}`);
+      if (a.treeInfo.treeType !== TreeType.StateV2) throw new Error('the local indexer proves accounts of V2 state trees only');
+      return { hash: bn(h.toArray('be', 32)), treeInfo: a.treeInfo, leafIndex: a.leafIndex, merkleProof: path, proveByIndex: true, rootIndex: 0, root };
+    });
   }
 
   override async getLatestBlockhash(): Promise<BlockhashWithExpiryBlockHeight> {
@@ -190,8 +297,8 @@ export class LiteSvmRpc extends TestRpc {
    * outputs the compressed-token program owns.
    */
   private async unspentTokenAccounts(): Promise<ParsedTokenAccount[]> {
-    const events = await getParsedEvents(this as unknown as Rpc);
-    const infos = await this.getStateTreeInfos();
+    const events = this.index();
+    const infos = this.infos;
     const spent = new Set(events.flatMap((e) => e.inputCompressedAccountHashes.map((h) => bn(h).toString())));
     const out: ParsedTokenAccount[] = [];
     for (const event of events) {

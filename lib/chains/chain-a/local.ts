@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Rpc } from '@lightprotocol/stateless.js';
+import { LightSystemProgram, type Rpc } from '@lightprotocol/stateless.js';
 import { PublicKey, VersionedTransaction, type AccountInfo } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
@@ -78,6 +78,9 @@ export class LocalChainA implements ChainA {
     }
     const svm = new LiteSVM();
     loadLight(svm, kit, ensureLightArtifacts());
+    // On a live cluster the compressed-SOL pool account has long been funded; a fresh one would
+    // refuse a first compression smaller than its rent-exempt minimum.
+    svm.airdrop(kit.address(LightSystemProgram.deriveCompressedSolPda().toBase58()), kit.lamports(svm.minimumBalanceForRentExemption(0n)));
     const chain = new LocalChainA(svm, kit, file, [], hasher);
     chain.persist();
     return chain;

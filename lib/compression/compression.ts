@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import { z } from 'zod';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
-import { recordLastSlot, type WalletRecord } from '#lib/data/wallets.ts';
+import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
@@ -53,13 +53,11 @@ async function mintOf(chain: ChainA, mint: string) {
   return { key, ...info };
 }
 
-/** Lock, check the indexer, sign and send, remember the slot. */
+/** Lock, check the indexer, sign and send; the lease's release records the slot. */
 async function signing<T extends { slot: number }>(chain: ChainA, w: WalletRecord, fn: () => Promise<T>): Promise<T> {
-  return withWalletLock(w.id, async () => {
+  return withWalletLock(w, async () => {
     await caughtUp(chain, w);
-    const result = await onChainA(fn);
-    await recordLastSlot(w, result.slot);
-    return result;
+    return onChainA(fn);
   });
 }
 

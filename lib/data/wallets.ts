@@ -249,3 +249,41 @@ export async function releaseWalletLease(walletId: string, owner: string): Promi
     if (!isConditionalFailure(e)) throw e;
   }
 }
+
+/**
+ * Releases the lease and records the slot of the transaction it covered, in one transaction (one
+ * round trip). If the lease was lost meanwhile (expired and taken) or the wallet deleted, the
+ * slot is still recorded on its own when the wallet exists.
+ */
+export async function releaseWalletLeaseRecordingSlot(w: WalletRecord, owner: string, slot: number): Promise<void> {
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: lockKey(w.id),
+              ConditionExpression: '#o = :o',
+              ExpressionAttributeNames: { '#o': 'owner' },
+              ExpressionAttributeValues: { ':o': owner },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName,
+              Key: walletKey(w.userId, w.id),
+              UpdateExpression: 'SET lastSlot = :s',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':s': slot },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+    await recordLastSlot(w, slot);
+    await releaseWalletLease(w.id, owner);
+  }
+}

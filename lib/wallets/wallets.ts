@@ -10,7 +10,7 @@ import { errors } from '#lib/errors.ts';
 import { formatUnits, toUnits, amountInput } from './amounts.ts';
 import { onChainA } from './chain-a-errors.ts';
 import { keyVault } from './config.ts';
-import { openKey, sealKey, wrapWithPassword } from './custody.ts';
+import { openKey, sealKey, unwrapWithPassword, wrapWithPassword } from './custody.ts';
 import { chainAKeypair, generateKey, importKey, InvalidSecretKey, type ChainKey } from './keys.ts';
 
 /**
@@ -155,6 +155,20 @@ export async function chainASigner(w: WalletRecord): Promise<Keypair> {
     return chainAKeypair(Uint8Array.from(secret));
   } finally {
     secret.fill(0);
+  }
+}
+
+/**
+ * A chain B wallet's private key (32 bytes, big-endian), for one signature: it opens only with
+ * the vault and the user's password (`WrongPassword` otherwise). The caller zeroes it after use.
+ */
+export async function chainBPrivateKey(w: WalletRecord, password: string): Promise<Buffer> {
+  if (w.chain !== 'b') throw errors.invalidInput('walletId: not a chain B wallet');
+  const wrapped = await openKey(keyVault(), w.id, w.address, w.sealedKey);
+  try {
+    return await unwrapWithPassword(wrapped, password, w.id, w.address);
+  } finally {
+    wrapped.fill(0);
   }
 }
 

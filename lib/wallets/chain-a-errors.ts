@@ -9,6 +9,9 @@ import { logger } from '#lib/log.ts';
  * mint → 400 INVALID_MINT; any other refusal by the programs → 422 TRANSACTION_FAILED (the
  * program's error code in the message, its logs in the log only).
  */
+/** Light's account-compression error when a V2 tree's output batch is full and not yet inserted. */
+const BATCH_NOT_READY = 14301;
+
 export async function onChainA<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
@@ -23,6 +26,9 @@ export async function onChainA<T>(fn: () => Promise<T>): Promise<T> {
     if (e instanceof ChainRejected) {
       logger.info('chain A refused a transaction', { reason: e.message, customCode: e.customCode, logs: e.logs.slice(-20) });
       if (e.insufficientFunds) throw errors.insufficientBalance('insufficient balance to cover the amount and its fees');
+      if (e.customCode === BATCH_NOT_READY) {
+        throw errors.transactionFailed('the state tree batch is full (BatchNotReady, 14301): no forester runs on this chain to advance it');
+      }
       throw errors.transactionFailed(`the chain refused the transaction${e.customCode !== undefined ? ` (program error ${e.customCode})` : ''}`);
     }
     throw e;

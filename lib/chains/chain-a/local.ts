@@ -56,8 +56,7 @@ export class LocalChainA implements ChainA {
       transactions: () => this.ledger,
       transaction: (s) => this.bySignature.get(s),
     };
-    // TestRpc's class is stateless.js's own; its compression API is the one the SDK types as Rpc.
-    this.rpc = new LiteSvmRpc(view, hasher) as unknown as Rpc;
+    this.rpc = new LiteSvmRpc(view, hasher);
   }
 
   /**

@@ -38,6 +38,11 @@ export class LocalChainA implements ChainA {
   readonly rpc: Rpc;
   private readonly ledger: LedgerTransaction[];
   private readonly bySignature = new Map<string, LedgerTransaction>();
+  /**
+   * The blockhashes a transaction may carry: the latest 150, as a cluster accepts any recent one.
+   * LiteSVM itself accepts only its latest, so its own check is off and this one stands in.
+   */
+  private readonly recentBlockhashes: string[] = [];
 
   private constructor(
     private readonly svm: LiteSVM,
@@ -48,6 +53,8 @@ export class LocalChainA implements ChainA {
   ) {
     this.ledger = ledger;
     for (const t of ledger) this.bySignature.set(t.signature, t);
+    this.svm.withBlockhashCheck(false);
+    this.recentBlockhashes.push(this.svm.latestBlockhash());
     const view: LocalLedgerView = {
       slot: () => Number(this.svm.getClock().slot),
       blockhash: () => this.svm.latestBlockhash(),
@@ -86,6 +93,7 @@ export class LocalChainA implements ChainA {
   }
 
   async sendAndConfirm(tx: VersionedTransaction): Promise<SentTransaction> {
+    if (!this.recentBlockhashes.includes(tx.message.recentBlockhash)) throw new ChainRejected('transaction failed: BlockhashNotFound');
     const bytes = tx.serialize();
     const result = this.svm.sendTransaction(this.kit.getTransactionDecoder().decode(bytes));
     if ('err' in result) throw rejection(result);
@@ -151,6 +159,8 @@ export class LocalChainA implements ChainA {
   private nextBlock() {
     this.svm.warpToSlot(this.svm.getClock().slot + 1n);
     this.svm.expireBlockhash();
+    this.recentBlockhashes.push(this.svm.latestBlockhash());
+    if (this.recentBlockhashes.length > 150) this.recentBlockhashes.shift();
   }
 
   private persist() {

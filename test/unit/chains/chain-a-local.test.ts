@@ -66,6 +66,14 @@ describe('chain A, local (LiteSVM + Light Protocol programs)', () => {
     expect(await ops.tokenBalance(chain, alice.publicKey, mint)).toBe(2_750_000n);
   });
 
+  it('transactions of different wallets in flight at once all land (each built on a valid blockhash)', async () => {
+    const signers = Array.from({ length: 6 }, () => Keypair.generate());
+    for (const s of signers) await chain.airdrop(s.publicKey, SOL);
+    const sent = await Promise.all(signers.map((s) => ops.compressNative(chain, s, 1_000_000n)));
+    expect(new Set(sent.map((x) => x.signature)).size).toBe(signers.length);
+    for (const s of signers) expect(await ops.compressedNativeBalance(chain, s.publicKey)).toBe(1_000_000n);
+  });
+
   it('refuses an address that is not a mint', async () => {
     await expect(ops.mintInfo(chain, alice.publicKey)).rejects.toBeInstanceOf(ops.NotAMint);
   });

@@ -155,4 +155,16 @@ describe('the per-wallet lock', () => {
     const balance = ok(await alice.get(`/api/compression/compressed-balance/${w.id}`)).balance;
     expect(balance).toBe(String(10_000_000n * BigInt(succeeded.length)));
   });
+
+  it('different wallets do not lock each other: parallel requests on several wallets all succeed', async () => {
+    const wallets = [];
+    for (let i = 0; i < 4; i++) {
+      const w = (await alice.post('/api/wallets', { chain: 'a', name: `parallel-${i}` })).json.wallet;
+      ok(await alice.post(`/api/wallets/${w.id}/airdrop`, { amount: 1 }));
+      wallets.push(w);
+    }
+    const results = await Promise.all(wallets.map((w) => alice.post('/api/compression/compress-native', { walletId: w.id, amount: 0.25 })));
+    for (const r of results) ok(r);
+    for (const w of wallets) expect(ok(await alice.get(`/api/compression/compressed-balance/${w.id}`)).balance).toBe('250000000');
+  });
 });

@@ -21,7 +21,7 @@ export const routes: Route[] = [
   // init
   r('GET', '/api/init', 'init', 'get', 'optional'),
   // bug-reports
-  r('POST', '/api/bug-reports', 'bug-reports', 'create', 'optional'),
+  r('POST', '/api/bug-reports', 'bug-reports', 'create', 'optional', { idempotent: true }),
   r('GET', '/api/bug-reports', 'bug-reports', 'list', 'optional'),
   // auth
   r('POST', '/api/auth/register', 'auth', 'register', 'none'),
@@ -73,15 +73,15 @@ export const routes: Route[] = [
   r('GET', '/api/zk-toolkit/proof/circuits', 'zk-toolkit', 'proof-circuits', 'none', { profile: 'crypto' }),
   r('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact', 'zk-toolkit', 'proof-artifact', 'none', { profile: 'crypto' }),
   // storage
-  r('POST', '/api/storage/upload', 'storage', 'upload', 'session', { profile: 'crypto', timeout: 29 }),
-  r('POST', '/api/storage/upload-url', 'storage', 'upload-url', 'session'),
+  r('POST', '/api/storage/upload', 'storage', 'upload', 'session', { profile: 'crypto', timeout: 29, idempotent: true }),
+  r('POST', '/api/storage/upload-url', 'storage', 'upload-url', 'session', { idempotent: true }),
   r('GET', '/api/storage/list', 'storage', 'list', 'session'),
   r('GET', '/api/storage/files', 'storage', 'files', 'session'),
   r('GET', '/api/storage/download/:cid', 'storage', 'download-cid', 'session', { profile: 'crypto', timeout: 29 }),
   r('POST', '/api/storage/download', 'storage', 'download', 'session', { profile: 'crypto', timeout: 29 }),
   r('DELETE', '/api/storage/:id', 'storage', 'delete-a', 'session', { timeout: 29 }),
   r('DELETE', '/api/storage/files/:fileId', 'storage', 'delete-b', 'session', { timeout: 29 }),
-  r('POST', '/api/storage/share', 'storage', 'share', 'session'),
+  r('POST', '/api/storage/share', 'storage', 'share', 'session', { idempotent: true }),
   r('GET', '/api/storage/shared/:token', 'storage', 'shared', 'none'),
   r('POST', '/api/storage/verify', 'storage', 'verify', 'session', { profile: 'crypto' }),
   // wallets

@@ -55,3 +55,14 @@ const platformSchema = z
 export type PlatformConfig = z.infer<typeof platformSchema>;
 
 export const config: PlatformConfig = readConfig(platformSchema);
+
+/**
+ * How every AWS SDK client talks to its service: a bounded wait to connect and for each response,
+ * and at most three attempts with the SDK's standard retry (exponential backoff with full jitter),
+ * so that a dependency that is down answers 503 in seconds instead of hanging the function.
+ */
+export const dependencyClientSettings = {
+  maxAttempts: 3,
+  retryMode: 'standard',
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
+} as const;

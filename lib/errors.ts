@@ -40,6 +40,9 @@ export const errors = {
   methodNotAllowed: (allow: string[]) =>
     new AppError('METHOD_NOT_ALLOWED', 405, `method not allowed; allowed: ${allow.join(', ')}`, { allow: allow.join(', ') }),
   conflict: (message: string) => new AppError('CONFLICT', 409, message),
+  idempotencyInProgress: (retryAfter: number) =>
+    new AppError('IDEMPOTENCY_IN_PROGRESS', 409, 'a request with this Idempotency-Key is still running; retry later', { 'retry-after': String(retryAfter) }),
+  idempotencyKeyReused: (message = 'this Idempotency-Key was used with another request') => new AppError('IDEMPOTENCY_KEY_REUSED', 422, message),
   proofExists: (message = 'proof already exists') => new AppError('PROOF_EXISTS', 409, message),
   cannotUnlink: (message = 'the last provider cannot be unlinked') => new AppError('CANNOT_UNLINK', 409, message),
   walletLocked: (message = 'wallet lock could not be taken') => new AppError('WALLET_LOCKED', 409, message),
@@ -57,9 +60,29 @@ export const errors = {
   pinningError: (message = 'pinning service error') => new AppError('PINNING_ERROR', 502, message),
   chainBError: (message = 'chain B verification failed') => new AppError('CHAINB_ERROR', 502, message),
   providerUnavailable: (message = 'provider not available') => new AppError('PROVIDER_UNAVAILABLE', 502, message),
+  serviceUnavailable: (retryAfter = 2, message = 'a service this request needs is unavailable; retry later') =>
+    new AppError('SERVICE_UNAVAILABLE', 503, message, { 'retry-after': String(retryAfter) }),
   indexerSync: (retryAfter: number) =>
     new AppError('INDEXER_SYNC', 503, 'indexer not synced; retry after a delay', { 'retry-after': String(retryAfter) }),
   // wallets and compression
   walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
   transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
 };
+
+const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether an error means a service we depend on is unreachable, overloaded or failing (not a bug
+ * of ours and not the caller's fault): an AWS SDK error with a server fault or throttling, a
+ * network error, or a timeout — possibly as the cause of another error. Those answer 503 with
+ * Retry-After, never 500.
+ */
+export function isDependencyFailure(e: unknown, depth = 0): boolean {
+  if (!e || typeof e !== 'object' || depth > 3) return false;
+  const { name, code, $fault, $metadata, cause } = e as { name?: string; code?: string; $fault?: string; $metadata?: unknown; cause?: unknown };
+  if ($metadata && ($fault === 'server' || THROTTLED.has(name ?? ''))) return true;
+  if (NETWORK.has(code ?? '') || NETWORK.has(name ?? '')) return true;
+  if (name === 'TimeoutError' || name === 'RequestTimeout' || name === 'AbortError') return true;
+  return isDependencyFailure(cause, depth + 1);
+}

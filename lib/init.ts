@@ -3,7 +3,7 @@ import { groups } from '#lib/http/groups.ts';
 import type { Route } from '#lib/http/route.ts';
 import { config } from '#lib/config.ts';
 import type { Session } from '#lib/data/sessions.ts';
-import { getUser } from '#lib/auth/users.ts';
+import { getUser } from '#lib/data/users.ts';
 import { enabledProviders } from '#lib/auth/oauth/providers.ts';
 
 /** API.md's file limit, enforced by storage and reported here. */

@@ -1,6 +1,5 @@
 import { routeOf } from '#functions/routes.ts';
-import { sessionUser } from '#lib/auth/identity.ts';
-import { publicUser } from '#lib/auth/users.ts';
+import { publicUser, sessionUser } from '#lib/auth/identity.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 export const handler = endpoint(routeOf('GET', '/api/auth/session'), {}, async (req) => {

@@ -1,5 +1,5 @@
 import { routeOf } from '#functions/routes.ts';
-import { sessionForProof, verify } from '#lib/auth/stark-session.ts';
+import { sessionForProof, verify } from '#lib/auth/stark-session/index.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 

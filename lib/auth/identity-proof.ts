@@ -1,10 +1,10 @@
 import { randomUUID, verify } from 'node:crypto';
 import { z } from 'zod';
 import { ed25519PublicKey } from './identity.ts';
-import { getUserByZkId, hasIdentity, ZK_ID_PATTERN } from './users.ts';
 import { identityProofMessage, NONCE_PATTERN } from '#lib/client/identity.ts';
 import { clock } from '#lib/clock.ts';
-import { isConditionalFailure, putNew } from '#lib/data/items.ts';
+import { claimNonce } from '#lib/data/identity-nonces.ts';
+import { getUserByZkId, hasIdentity, ZK_ID_PATTERN } from '#lib/data/users.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { recordProof } from '#lib/proofs/history.ts';
@@ -57,16 +57,8 @@ export async function submitIdentityProof(input: SubmitProofInput) {
   if (!key || !verify(null, identityProofMessage(input), key, signature)) throw errors.invalidCredentials('invalid signature');
 
   // One acceptance per (zkId, nonce): a replay, or the same proof sent twice at once, loses here.
-  try {
-    await putNew({
-      pk: `IDNONCE#${input.zkId}`,
-      sk: input.nonce,
-      ttl: Math.ceil((input.timestamp + TIMESTAMP_WINDOW_MS) / 1000) + NONCE_MARGIN_SECONDS,
-    });
-  } catch (e) {
-    if (isConditionalFailure(e)) throw errors.proofExists();
-    throw e;
-  }
+  const keepUntil = Math.ceil((input.timestamp + TIMESTAMP_WINDOW_MS) / 1000) + NONCE_MARGIN_SECONDS;
+  if (!(await claimNonce(input.zkId, input.nonce, keepUntil))) throw errors.proofExists();
 
   const proofId = randomUUID();
   const registry = proofRegistry();

@@ -4,7 +4,7 @@ import { createSession, type Session } from '#lib/data/sessions.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { clearCookie, serializeCookie, SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { logger } from '#lib/log.ts';
-import { logoutSession } from '#lib/auth/stark-session.ts';
+import { logoutSession } from '#lib/auth/stark-session/index.ts';
 import { clearFailures, lockedFor, recordFailure } from './login-throttle.ts';
 import { hashPassword, MAX_PASSWORD_BYTES, verifyPassword } from './passwords.ts';
 import {
@@ -14,13 +14,20 @@ import {
   getUserByUsername,
   hasIdentity,
   IdentityExistsError,
-  publicUser,
   UsernameTakenError,
   type Identity,
   type User,
-} from './users.ts';
+} from '#lib/data/users.ts';
 
 /** Zero-knowledge identity: register, login, logout, session, identity blob, legacy upgrade. */
+
+/** What any response may show of a user: never the password hash or the encrypted key. */
+export const publicUser = (u: User) => ({
+  id: u.id,
+  username: u.username ?? null,
+  zkId: u.zkId ?? null,
+  identityPublicKey: u.identityPublicKey ?? null,
+});
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

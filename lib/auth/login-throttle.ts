@@ -1,7 +1,5 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '#lib/clock.ts';
-import { db, tableName } from '#lib/data/client.ts';
-import { deleteItem, getItem, isConditionalFailure } from '#lib/data/items.ts';
+import { addFailure, clearFailures as clearCounter, readFailures } from '#lib/data/login-failures.ts';
 
 /**
  * Per-username brute-force brake, on top of the auth group's 20 requests per minute per client
@@ -18,47 +16,14 @@ import { deleteItem, getItem, isConditionalFailure } from '#lib/data/items.ts';
 export const MAX_FAILURES = 5;
 export const WINDOW_SECONDS = 15 * 60;
 
-const key = (username: string) => ({ pk: `LOGINFAIL#${username.toLowerCase()}`, sk: 'LOGINFAIL' });
-
 /** Seconds the username stays locked, or 0 when a login may be tried. */
 export async function lockedFor(username: string): Promise<number> {
-  const item = await getItem(key(username));
-  if (!item || Number(item.count) < MAX_FAILURES) return 0;
-  return Math.max(1, Number(item.ttl) - clock.nowSeconds());
+  const window = await readFailures(username);
+  if (!window || window.count < MAX_FAILURES) return 0;
+  return Math.max(1, window.endsAt - clock.nowSeconds());
 }
 
 /** Counts one failure atomically; a window past its end starts over. */
-export async function recordFailure(username: string): Promise<void> {
-  const now = clock.nowSeconds();
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key(username),
-        UpdateExpression: 'ADD #n :one',
-        ConditionExpression: 'attribute_exists(pk) AND #ttl > :now',
-        ExpressionAttributeNames: { '#n': 'count', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':now': now },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-    // No live window: open one. If a concurrent failure opened it first, count into it instead.
-    try {
-      await db.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: { ...key(username), count: 1, ttl: now + WINDOW_SECONDS },
-          ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
-    } catch (e2) {
-      if (!isConditionalFailure(e2)) throw e2;
-      await recordFailure(username);
-    }
-  }
-}
+export const recordFailure = (username: string): Promise<void> => addFailure(username, WINDOW_SECONDS);
 
-export const clearFailures = (username: string): Promise<void> => deleteItem(key(username));
+export const clearFailures = (username: string): Promise<void> => clearCounter(username);

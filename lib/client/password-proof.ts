@@ -14,8 +14,7 @@
  * (which reads files with node:fs) is only imported when no artifacts are passed.
  */
 import { buildPoseidon, type Poseidon } from 'circomlibjs'; // typed by lib/zk/circomlibjs.d.ts
-// @ts-ignore snarkjs ships no type declarations
-import * as snarkjsUntyped from 'snarkjs';
+import * as snarkjs from 'snarkjs'; // typed by lib/client/snarkjs.d.ts
 import { errors } from '#lib/errors.ts';
 
 /** BN254 scalar field order. */
@@ -48,17 +47,6 @@ export interface PasswordProof {
   publicSignals: string[];
   commitment: string;
 }
-
-interface SnarkJs {
-  groth16: {
-    fullProve(
-      input: unknown,
-      wasm: Uint8Array | string,
-      zkey: Uint8Array | string,
-    ): Promise<{ proof: PasswordProof['proof']; publicSignals: string[] }>;
-  };
-}
-const snarkjs = snarkjsUntyped as unknown as SnarkJs;
 
 // Building circomlibjs's Poseidon compiles wasm (0.4–1.9 s): once per process.
 let poseidonPromise: Promise<Poseidon> | undefined;

@@ -30,13 +30,16 @@ export function parseMultipart(
   if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
     return Promise.reject(errors.invalidInput('body: must be multipart/form-data'));
   }
+  const maxFields = opts.maxFields ?? 32;
   return new Promise((resolve, reject) => {
     let bb: Busboy.Busboy;
     try {
       bb = Busboy({
         headers: { 'content-type': contentType },
+        // Header parameters (file names) as UTF-8, as browsers send them; busboy's default is latin1.
+        defParamCharset: 'utf8',
         // busboy reports `limit` when a part *reaches* fileSize: + 1 so that exactly maxFileBytes passes.
-        limits: { fileSize: opts.maxFileBytes + 1, fields: opts.maxFields ?? 32, fieldSize: opts.maxFieldBytes ?? 1024 * 1024, files: 1 },
+        limits: { fileSize: opts.maxFileBytes + 1, fields: maxFields, fieldSize: opts.maxFieldBytes ?? 1024 * 1024, files: 1 },
       });
     } catch {
       reject(errors.invalidInput('body: malformed multipart/form-data'));
@@ -66,7 +69,9 @@ export function parseMultipart(
         }),
       );
     });
+    // Over a limit busboy drops the rest silently: refuse the request instead, naming the limit.
     bb.on('filesLimit', () => fail(errors.invalidInput('file: only one file part is accepted')));
+    bb.on('fieldsLimit', () => fail(errors.invalidInput(`body: at most ${maxFields} fields`)));
     let done = false;
     const finish = () => {
       if (done) return;

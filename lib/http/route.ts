@@ -21,4 +21,6 @@ export interface Route {
   profile?: Profile;
   /** Seconds; the default is 10 (API Gateway's HTTP API caps integrations at 30). */
   timeout?: number;
+  /** Takes `Idempotency-Key` (a POST that creates a resource or moves value): a retry gets the first answer. */
+  idempotent?: boolean;
 }

@@ -145,7 +145,7 @@ function preflight(req: IncomingMessage, res: ServerResponse) {
           'access-control-allow-origin': origin,
           'access-control-allow-credentials': 'true',
           'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-          'access-control-allow-headers': 'content-type, x-zk-proof, x-zk-public-signals, x-request-id',
+          'access-control-allow-headers': 'content-type, x-zk-proof, x-zk-public-signals, x-request-id, idempotency-key',
           'access-control-max-age': '600',
         }
       : {}),

@@ -140,7 +140,7 @@ export async function startLocalOAuthProvider(): Promise<LocalOAuthProvider> {
       res.end(avatarSvg(decodeURIComponent(m[1]!)));
       return;
     }
-    (service.requestHandler as unknown as (q: IncomingMessage, s: typeof res) => void)(req, res);
+    service.requestHandler(req, res);
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

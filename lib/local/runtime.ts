@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bootstrap } from './bootstrap.ts';
-import { startDynamoLocal } from './dynamodb-local.ts';
+import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import { LOCAL_PROVIDERS, startLocalOAuthProvider } from './oauth-provider.ts';
-import { startS3Local } from './s3-local.ts';
+import { startS3Local, type S3Local } from './s3-local.ts';
 
 export interface RuntimeOptions {
   /** The route table to serve (`functions/routes.ts`). */
@@ -21,6 +21,8 @@ export interface Runtime {
   url: string;
   port: number;
   dataDir: string;
+  /** The embedded services, for fault tests (kill DynamoDB Local, restart S3). */
+  services: { dynamo: DynamoLocal; s3: S3Local };
   stop(): Promise<void>;
 }
 
@@ -78,7 +80,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', gatewayListener(opts.routes));
-    return { url, port, dataDir, stop };
+    return { url, port, dataDir, services: { dynamo, s3 }, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { clock } from '#lib/clock.ts';
-import { putNew, queryPartition } from '#lib/data/items.ts';
+import { listBugReports, putBugReport, type BugReport } from '#lib/data/bug-reports.ts';
 
 export const MAX_CONTEXT_BYTES = 8 * 1024;
 
@@ -18,24 +18,13 @@ export const bugReportInput = z.object({
     }),
 });
 export type BugReportInput = z.infer<typeof bugReportInput>;
-
-export interface BugReport extends BugReportInput {
-  id: string;
-  createdAt: string;
-}
+export type { BugReport };
 
 /** Reports belong to their reporter: a user id when signed in, else an anonymous client id. */
-const partition = (owner: string) => `BUGS#${owner}`;
-
 export async function create(owner: string, input: BugReportInput): Promise<BugReport> {
   const report: BugReport = { ...input, id: randomUUID(), createdAt: clock.now().toISOString() };
-  await putNew({ pk: partition(owner), sk: `${report.createdAt}#${report.id}`, ...report });
+  await putBugReport(owner, report);
   return report;
 }
 
-export async function listMine(owner: string): Promise<BugReport[]> {
-  const items = await queryPartition(partition(owner), { newestFirst: true });
-  return items.map(({ id, title, description, severity, steps, context, createdAt }) =>
-    ({ id, title, description, severity, steps, context, createdAt }) as BugReport,
-  );
-}
+export const listMine = (owner: string): Promise<BugReport[]> => listBugReports(owner);

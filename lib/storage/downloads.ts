@@ -18,6 +18,7 @@ import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.t
 import { mapReadError, pinning } from './pinning.ts';
 import { requireProof } from './proof.ts';
 import { bucket, s3 } from './s3.ts';
+import { s3BodyChunks } from './streams.ts';
 
 export type Download =
   | { kind: 'bytes'; bytes: Buffer; filename: string; checksum: string }
@@ -77,7 +78,7 @@ async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
   if (!verified) {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const hash = createHash('sha256');
-    for await (const chunk of object.Body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+    for await (const chunk of s3BodyChunks(object.Body)) hash.update(chunk);
     const got = hash.digest('hex');
     if (got !== file.checksum) mismatch(file, key, got);
   }

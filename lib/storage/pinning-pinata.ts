@@ -7,6 +7,7 @@ import { PinataSDK } from 'pinata';
 import { errors } from '#lib/errors.ts';
 import { discardingStore, importContent } from './cid.ts';
 import type { StorageConfig } from './config.ts';
+import { webStreamChunks } from './streams.ts';
 import { pinningCall, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
 
 /**
@@ -71,7 +72,7 @@ export class PinataPinning implements PinningAdapter {
     if (res.status === 404) throw errors.cidNotFound();
     if (!res.ok || !res.body) throw errors.pinningError(`pinning service error (read: HTTP ${res.status})`);
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) yield chunk;
+      for await (const chunk of webStreamChunks(res.body)) yield chunk;
     } catch {
       throw errors.pinningError('pinning service error (read interrupted)');
     }

@@ -1,16 +1,9 @@
 import { AppError, errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
+import type { PinRef } from '#lib/data/pins.ts';
 
 /* The pinning port: what every pinning adapter offers (s3: pinning-s3.ts, pinata: pinning-pinata.ts). */
-/** What an adapter needs to find a pinned CID's content again (kept on the pin record). */
-export interface PinRef {
-  /** s3: every block of the DAG, so unpinning needs no DAG walk, and the upload owning their index entries. */
-  blocks?: string[];
-  owner?: string;
-  /** pinata: its file id (for unpinning) and the CID Pinata computed (for the gateway). */
-  pinataId?: string;
-  pinataCid?: string;
-}
+export type { PinRef };
 
 export interface Added {
   cid: string;

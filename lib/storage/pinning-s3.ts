@@ -1,6 +1,5 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { CID } from 'multiformats/cid';
-import { db, tableName } from '#lib/data/client.ts';
+import { addBlockEntries, holdersOf, removeBlockEntries } from '#lib/data/block-index.ts';
 import { AppError, errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from './blockstore.ts';
@@ -13,33 +12,6 @@ import { mapLimit, pinningCall, type Added, type PinningAdapter, type PinRef } f
  * it overlaps the S3 writes), removed when that upload fails, joins an existing pin, or its pin is
  * unpinned. The pin record names the upload that owns its index entries (`ref.owner`).
  */
-const blockKey = (block: string, owner: string) => ({ pk: `BLOCK#${block}`, sk: `UP#${owner}` });
-
-async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending: Record<string, unknown>[] | undefined = requests.slice(i, i + 25);
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt > 8) throw new Error('block index: unprocessed items after retries');
-      if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-      pending = out.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-    }
-  }
-}
-
-/** The uploads whose index entries hold `block`. */
-async function holdersOf(block: string): Promise<string[]> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `BLOCK#${block}` },
-      ConsistentRead: true,
-    }),
-  );
-  return (out.Items ?? []).map((i) => String(i.sk));
-}
-
 export class S3Pinning implements PinningAdapter {
   readonly name = 's3' as const;
   constructor(readonly store = new S3Blockstore()) {}
@@ -53,7 +25,7 @@ export class S3Pinning implements PinningAdapter {
       const batch = queue;
       queue = [];
       if (!batch.length) return;
-      indexing = indexing.then(() => batchWrite(batch.map((b) => ({ PutRequest: { Item: { ...blockKey(b, owner), owner } } }))));
+      indexing = indexing.then(() => addBlockEntries(batch, owner));
       indexing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     };
     const seen = new Set<string>();
@@ -90,7 +62,7 @@ export class S3Pinning implements PinningAdapter {
     const owner = added.ref.owner!;
     if (existing) {
       // The same content is pinned by another upload, whose index entries hold every block.
-      await batchWrite(blocks.map((b) => ({ DeleteRequest: { Key: blockKey(b, owner) } })));
+      await removeBlockEntries(blocks, owner);
       return;
     }
     await this.dropUnused(blocks, owner);
@@ -98,7 +70,7 @@ export class S3Pinning implements PinningAdapter {
 
   /** Removes `owner`'s index entries, then deletes the blocks no other upload's entry holds. */
   private async dropUnused(blocks: string[], owner: string): Promise<void> {
-    await batchWrite(blocks.map((b) => ({ DeleteRequest: { Key: blockKey(b, owner) } })));
+    await removeBlockEntries(blocks, owner);
     await mapLimit(blocks, 16, async (b) => {
       if ((await holdersOf(b)).length) return;
       // Read-then-delete races with an upload that starts using the block in between: keep the

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clock } from '#lib/clock.ts';
-import { getItem, putNew } from '#lib/data/items.ts';
+import { getShare, putShare } from '#lib/data/shares.ts';
 import { errors } from '#lib/errors.ts';
 import { storageConfig } from './config.ts';
 import { fileById, ownedFile } from './files.ts';
@@ -11,8 +11,6 @@ export const MIN_SHARE_SECONDS = 60;
 export const MAX_SHARE_SECONDS = 30 * 24 * 3600;
 /** API.md's two examples disagree on the unit (48 vs 86400): up to 720 means hours (30 days), above, seconds. */
 export const HOURS_UP_TO = 720;
-/** An expired link is kept this long after `expiresAt` so it answers 410, not 404. */
-const EXPIRED_GRACE_SECONDS = 7 * 24 * 3600;
 
 export const shareInput = z.object({
   fileId: z.string().min(1).max(64),
@@ -30,9 +28,6 @@ export function shareSeconds(expiresIn: number): number {
   return seconds;
 }
 
-/** The table keeps only the token's SHA-256: a leaked table holds no live links. */
-const shareKey = (token: string) => ({ pk: `SHARE#${createHash('sha256').update(token).digest('hex')}`, sk: 'SHARE' });
-
 export async function createShare(userId: string, input: z.infer<typeof shareInput>) {
   const seconds = shareSeconds(input.expiresIn);
   const file = await ownedFile(userId, input.fileId);
@@ -40,24 +35,17 @@ export async function createShare(userId: string, input: z.infer<typeof shareInp
   const shareToken = randomBytes(32).toString('base64url'); // 256 bits
   const expiresAtMs = clock.nowMs() + seconds * 1000;
   const expiresAt = new Date(expiresAtMs).toISOString();
-  await putNew({
-    ...shareKey(shareToken),
-    fileId: file.id,
-    userId,
-    expiresAt,
-    expiresAtMs,
-    ttl: Math.ceil(expiresAtMs / 1000) + EXPIRED_GRACE_SECONDS,
-  });
+  await putShare(shareToken, { fileId: file.id, userId, expiresAt, expiresAtMs });
   return { shareToken, shareUrl: `${storageConfig.SHARE_PAGE_URL}/${shareToken}`, expiresAt };
 }
 
 /** What a share link shows: unknown → 404, past `expiresAt` → 410, its file deleted → 404 CID_NOT_FOUND. */
 export async function resolveShare(token: string) {
-  const item = /^[A-Za-z0-9_-]{43}$/.test(token) ? await getItem(shareKey(token)) : undefined;
-  if (!item) throw errors.notFound('unknown share link');
-  if (clock.nowMs() >= Number(item.expiresAtMs)) throw errors.shareExpired();
-  const file = await fileById(String(item.fileId));
-  if (!file || file.userId !== item.userId) throw errors.cidNotFound();
+  const share = /^[A-Za-z0-9_-]{43}$/.test(token) ? await getShare(token) : undefined;
+  if (!share) throw errors.notFound('unknown share link');
+  if (clock.nowMs() >= share.expiresAtMs) throw errors.shareExpired();
+  const file = await fileById(share.fileId);
+  if (!file || file.userId !== share.userId) throw errors.cidNotFound();
   await livePin(file.cid);
-  return { file: { cid: file.cid, filename: file.filename, size: file.size }, expiresAt: String(item.expiresAt) };
+  return { file: { cid: file.cid, filename: file.filename, size: file.size }, expiresAt: share.expiresAt };
 }

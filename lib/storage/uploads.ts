@@ -1,12 +1,10 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, CopyObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { clock } from '#lib/clock.ts';
-import { db, tableName } from '#lib/data/client.ts';
-import { isConditionalFailure, putNew, ttlIn } from '#lib/data/items.ts';
+import { claimPendingUpload, deletePendingUpload, putPendingUpload } from '#lib/data/uploads.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { parseMultipart } from '#lib/http/multipart.ts';
@@ -18,6 +16,7 @@ import { assembledKey, commitRecord, getPin, markAssembled, PinBusy, releasePin,
 import { pinning, type Added } from './pinning.ts';
 import { commitmentSchema, parseJsonField, requireProof } from './proof.ts';
 import { bucket, s3 } from './s3.ts';
+import { s3BodyChunks } from './streams.ts';
 
 const base64 = z.string().max(4096).regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'base64');
 const checksumSchema = z
@@ -199,7 +198,6 @@ export async function upload(userId: string, contentType: string | undefined, ra
 // ---------------------------------------------------------------------------------------------
 // Presigned uploads (API Gateway caps a request at 10 MB, Lambda at 6 MB)
 
-const uploadKey = (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'UPLOAD' });
 export const stagingKey = (id: string) => `uploads/${id}`;
 
 export const uploadUrlInput = z.object({
@@ -213,7 +211,7 @@ export async function createUploadUrl(userId: string, input: z.infer<typeof uplo
   const uploadId = randomUUID();
   const seconds = storageConfig.PRESIGN_SECONDS;
   const expiresAt = new Date(clock.nowMs() + seconds * 1000).toISOString();
-  await putNew({ ...uploadKey(uploadId), userId, filename: input.filename, state: 'pending', expiresAt, ttl: ttlIn(seconds + 3600) });
+  await putPendingUpload(uploadId, { userId, filename: input.filename, expiresAt }, seconds);
   // With a declared size the signature covers Content-Length, so S3 refuses any other size.
   const url = await getSignedUrl(
     s3,
@@ -226,24 +224,8 @@ export async function createUploadUrl(userId: string, input: z.infer<typeof uplo
 async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 'B', zkEnabled: boolean): Promise<FileRecord> {
   const id = fields.uploadId!;
   // Claim the upload: one finalisation per uploadId, only by its owner, only while it is live.
-  let claimed: Record<string, unknown>;
-  try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: uploadKey(id),
-        UpdateExpression: 'SET #state = :finalizing',
-        ConditionExpression: 'attribute_exists(pk) AND userId = :u AND #state = :pending AND #ttl > :now',
-        ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':finalizing': 'finalizing', ':pending': 'pending', ':u': userId, ':now': clock.nowSeconds() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    claimed = out.Attributes ?? {};
-  } catch (e) {
-    if (isConditionalFailure(e)) throw errors.notFound('unknown, expired or already finalised uploadId');
-    throw e;
-  }
+  const claimed = await claimPendingUpload(id, userId);
+  if (!claimed) throw errors.notFound('unknown, expired or already finalised uploadId');
   const key = stagingKey(id);
   try {
     let size: number;
@@ -255,8 +237,8 @@ async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 
     }
     if (size > MAX_FILE_BYTES) throw errors.fileTooLarge();
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    const filename = cleanName(fields.filename ?? (claimed.filename as string | undefined));
-    const { record } = await ingest(userId, object.Body as unknown as AsyncIterable<Uint8Array>, { filename, variant, fields, zkEnabled, uploadId: id });
+    const filename = cleanName(fields.filename ?? claimed.filename);
+    const { record } = await ingest(userId, s3BodyChunks(object.Body), { filename, variant, fields, zkEnabled, uploadId: id });
     // The staging object is the verified bytes: keep it as the large-download copy (server-side copy).
     if (record.size > storageConfig.DOWNLOAD_REDIRECT_BYTES) {
       const pin = await getPin(record.cid);
@@ -268,7 +250,7 @@ async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 
     return record;
   } finally {
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
-    await db.send(new DeleteCommand({ TableName: tableName, Key: uploadKey(id) })).catch(() => undefined);
+    await deletePendingUpload(id).catch(() => undefined);
   }
 }
 

@@ -267,7 +267,7 @@ describe('login failures', () => {
 
 describe('POST /api/auth/upgrade-legacy', () => {
   it('gives a legacy account an identity once; a second upgrade is 409', async () => {
-    const { createLegacyUser, getUser, hasIdentity } = await import('#lib/auth/users.ts');
+    const { createLegacyUser, getUser, hasIdentity } = await import('#lib/data/users.ts');
     const { createSession } = await import('#lib/data/sessions.ts');
     const legacy = await createLegacyUser({ name: 'Ada', email: 'ada@example.org' });
     expect(hasIdentity(legacy)).toBe(false);

@@ -7,7 +7,7 @@ import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/
 // Modules that read configuration load after the runtime has set it (as the handlers do).
 const SESSION_COOKIE = 'shroud_session';
 const STATE_COOKIE = 'shroud_oauth_state';
-let stark: typeof import('#lib/auth/stark-session.ts');
+let stark: typeof import('#lib/auth/stark-session/index.ts');
 let chainB: typeof import('#lib/chains/chain-b/index.ts');
 
 /**
@@ -17,7 +17,7 @@ let chainB: typeof import('#lib/chains/chain-b/index.ts');
 let rt: TestRuntime;
 beforeAll(async () => {
   rt = await startTestRuntime({ OAUTH_REDIRECT_ORIGINS: 'https://app.example' });
-  stark = await import('#lib/auth/stark-session.ts');
+  stark = await import('#lib/auth/stark-session/index.ts');
   chainB = await import('#lib/chains/chain-b/index.ts');
   expect((await import('#lib/auth/oauth/flow.ts')).STATE_COOKIE).toBe(STATE_COOKIE);
   expect((await import('#lib/http/cookies.ts')).SESSION_COOKIE).toBe(SESSION_COOKIE);

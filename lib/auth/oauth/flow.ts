@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { CodeChallengeMethod, Discord, generateCodeVerifier, generateState, GitHub, Google, OAuth2Client, Twitter, type OAuth2Tokens } from 'arctic';
 import { sessionCookie } from '#lib/auth/identity.ts';
 import { createSession, destroySession, hashSessionId, type Session } from '#lib/data/sessions.ts';
-import { sessionKey } from '#lib/auth/stark-session.ts';
+import { sessionKey } from '#lib/auth/stark-session/index.ts';
 import { clock } from '#lib/clock.ts';
 import { config } from '#lib/config.ts';
 import { serializeCookie } from '#lib/http/cookies.ts';

@@ -1,6 +1,6 @@
 import type { Session } from '#lib/data/sessions.ts';
-import { proofStatus } from '#lib/auth/stark-session.ts';
-import { getUser } from '#lib/auth/users.ts';
+import { proofStatus } from '#lib/auth/stark-session/index.ts';
+import { getUser } from '#lib/data/users.ts';
 import { errors } from '#lib/errors.ts';
 
 /**

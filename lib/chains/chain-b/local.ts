@@ -1,10 +1,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ec, hash, stark, type constants } from 'starknet';
 import { clock } from '#lib/clock.ts';
-import { db, tableName } from '#lib/data/client.ts';
-import { getItem, isConditionalFailure, putItem, queryAll } from '#lib/data/items.ts';
+import {
+  applyStoreProof,
+  getRegistryProof,
+  getTransaction,
+  listRegistryEvents,
+  nextBlockNumber,
+  peekAccountNonce,
+  putTransaction,
+  takeAccountNonce,
+  type LedgerTransaction,
+} from '#lib/data/chain-b-ledger.ts';
 import { toHex, toHex64 } from './felts.ts';
 import {
   checkStoreProof,
@@ -25,13 +33,7 @@ import {
  * items of the project's table; what is real is the cryptography: each store_proof is an INVOKE
  * v3 transaction of the server's account whose hash is Starknet's transaction hash of that very
  * call (`invokeV3Hash`), with the account's nonce taken atomically from a counter, signed with
- * the server's Stark key. Items:
- *
- *   CHAINB#ACCOUNT#<address> / NONCE               the account's next nonce (ADD, atomic)
- *   CHAINB#CHAIN / HEAD                            the latest block number (one tx per block)
- *   CHAINB#REG#<registry> / PROOF#<proof_id>       Proof {proof_hash, zk_id, owner, timestamp}
- *   CHAINB#REG#<registry> / EVENT#<block>#<tx>     ProofStored, with its raw keys/data felts
- *   CHAINB#TX#<hash> / TX                          the transaction: calldata, nonce, signature
+ * the server's Stark key. The items: lib/data/chain-b-ledger.ts.
  */
 
 /** Class hashes of the emulated contracts (there is no declared class locally; these name them). */
@@ -78,21 +80,8 @@ export function loadOrCreateLocalKeys(dataDir: string): LocalKeys {
   return keysFromPrivateKey(stored.privateKey, stored.registryAddress);
 }
 
-export interface LocalTransaction {
-  transactionHash: string;
-  type: 'INVOKE';
-  version: '0x3';
-  senderAddress: string;
-  nonce: string;
-  chainId: string;
-  calls: { contractAddress: string; entrypoint: string; calldata: string[] }[];
-  signature: [string, string];
-  blockNumber: number;
-  timestamp: number;
-  executionStatus: 'SUCCEEDED';
-}
-
-const pad = (n: number) => String(n).padStart(12, '0');
+/** A transaction of the embedded chain, as stored. */
+export type LocalTransaction = LedgerTransaction;
 
 export class LocalProofRegistry implements ProofRegistry {
   readonly adapter = 'local' as const;
@@ -101,22 +90,20 @@ export class LocalProofRegistry implements ProofRegistry {
   /** The account's full (uncompressed) public key, for anyone verifying its transaction signatures. */
   readonly accountPublicKey: string;
   readonly #privateKey: string;
-  readonly #pk: string;
 
   constructor(keys: LocalKeys, readonly chainId: constants.StarknetChainId) {
     this.address = keys.registryAddress;
     this.accountAddress = keys.accountAddress;
     this.accountPublicKey = stark.getFullPublicKey(keys.privateKey);
     this.#privateKey = keys.privateKey;
-    this.#pk = `CHAINB#REG#${this.address}`;
   }
 
   async storeProof(args: StoreProofArgs): Promise<{ txHash: string }> {
     checkStoreProof(args);
     // As a node's fee estimation would: a call that reverts is refused before it takes a nonce.
     if (await this.verifyProofExists(args.proofId)) throw new RegistryRevert('proof already exists');
-    const nonce = BigInt((await this.#increment(`CHAINB#ACCOUNT#${this.accountAddress}`, 'NONCE')) - 1);
-    const blockNumber = await this.#increment('CHAINB#CHAIN', 'HEAD');
+    const nonce = BigInt(await takeAccountNonce(this.accountAddress));
+    const blockNumber = await nextBlockNumber();
     const timestamp = clock.nowSeconds();
     const call = storeProofCall(this.address, args);
     const txHash = toHex64(
@@ -150,36 +137,19 @@ export class LocalProofRegistry implements ProofRegistry {
       timestamp,
       executionStatus: 'SUCCEEDED',
     };
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName,
-                Item: { pk: this.#pk, sk: `PROOF#${proof.proof_id}`, ...proof, blockNumber, transactionHash: txHash },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            { Put: { TableName: tableName, Item: { pk: this.#pk, sk: `EVENT#${pad(blockNumber)}#${txHash}`, ...event } } },
-            { Put: { TableName: tableName, Item: { pk: `CHAINB#TX#${txHash}`, sk: 'TX', ...tx } } },
-          ],
-        }),
-      );
-    } catch (e) {
-      if (!isConditionalFailure(e)) throw e;
+    if (!(await applyStoreProof(this.address, { ...proof, blockNumber, transactionHash: txHash }, event, tx))) {
       // Lost a race for the same proof_id: on chain the transaction is included and reverts.
-      await putItem({ pk: `CHAINB#TX#${txHash}`, sk: 'TX', ...tx, executionStatus: 'REVERTED', revertReason: 'proof already exists' });
+      await putTransaction({ ...tx, executionStatus: 'REVERTED', revertReason: 'proof already exists' });
       throw new RegistryRevert('proof already exists');
     }
     return { txHash };
   }
 
   async getProof(proofId: bigint): Promise<StoredProof | null> {
-    const item = await getItem({ pk: this.#pk, sk: `PROOF#${toHex64(proofId)}` });
+    const item = await getRegistryProof(this.address, toHex64(proofId));
     if (!item) return null;
-    const { proof_id, proof_hash, zk_id, owner, timestamp } = item as unknown as StoredProof;
-    return { proof_id, proof_hash, zk_id, owner, timestamp: Number(timestamp) };
+    const { proof_id, proof_hash, zk_id, owner, timestamp } = item;
+    return { proof_id, proof_hash, zk_id, owner, timestamp };
   }
 
   async verifyProofExists(proofId: bigint): Promise<boolean> {
@@ -187,48 +157,26 @@ export class LocalProofRegistry implements ProofRegistry {
   }
 
   async getEvents(opts: { fromBlock?: number; proofId?: bigint } = {}): Promise<ProofStoredEvent[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': this.#pk, ':from': `EVENT#${pad(opts.fromBlock ?? 0)}`, ':to': 'EVENT#~' },
-    });
     const wanted = opts.proofId === undefined ? undefined : toHex64(opts.proofId);
-    return items
+    return (await listRegistryEvents(this.address, opts.fromBlock ?? 0))
       .filter((e) => !wanted || e.proof_id === wanted)
-      .map((e) => ({
-        proof_id: String(e.proof_id),
-        proof_hash: String(e.proof_hash),
-        zk_id: String(e.zk_id),
-        owner: String(e.owner),
-        timestamp: Number(e.timestamp),
-        blockNumber: Number(e.blockNumber),
-        transactionHash: String(e.transactionHash),
+      .map(({ proof_id, proof_hash, zk_id, owner, timestamp, blockNumber, transactionHash }) => ({
+        proof_id,
+        proof_hash,
+        zk_id,
+        owner,
+        timestamp,
+        blockNumber,
+        transactionHash,
       }));
   }
 
   async getTransaction(txHash: string): Promise<LocalTransaction | null> {
-    const item = await getItem({ pk: `CHAINB#TX#${toHex64(txHash)}`, sk: 'TX' });
-    if (!item) return null;
-    const { pk: _p, sk: _s, ...tx } = item;
-    return tx as unknown as LocalTransaction;
+    return (await getTransaction(toHex64(txHash))) ?? null;
   }
 
   /** The account's next nonce (what starknet_getNonce would answer). */
   async getNonce(): Promise<bigint> {
-    const item = await getItem({ pk: `CHAINB#ACCOUNT#${this.accountAddress}`, sk: 'NONCE' });
-    return BigInt(Number(item?.value ?? 0));
-  }
-
-  async #increment(pk: string, sk: string): Promise<number> {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: { pk, sk },
-        UpdateExpression: 'ADD #v :one',
-        ExpressionAttributeNames: { '#v': 'value' },
-        ExpressionAttributeValues: { ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Number(out.Attributes?.value);
+    return BigInt(await peekAccountNonce(this.accountAddress));
   }
 }

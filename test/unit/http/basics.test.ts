@@ -148,4 +148,25 @@ describe('multipart', () => {
       { numRuns: 200 },
     );
   });
+
+  it('reads non-ASCII file names as UTF-8', async () => {
+    const names: string[] = [];
+    const { type, body } = form([{ name: 'file', value: Buffer.from('x'), filename: 'résumé 履歴書 😀.pdf' }]);
+    await parseMultipart(type, body, { maxFileBytes: 100, onFile: async (f) => names.push(f.filename) && collect(f) });
+    expect(names).toEqual(['résumé 履歴書 😀.pdf']);
+  });
+
+  it('refuses more fields or files than allowed with 400 naming the limit, instead of dropping them', async () => {
+    const many = form(Array.from({ length: 33 }, (_, i) => ({ name: `f${i}`, value: 'v' })));
+    await expect(parseMultipart(many.type, many.body, { maxFileBytes: 100, onFile: collect })).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'body: at most 32 fields',
+    });
+    const two = form([
+      { name: 'file', value: Buffer.from('a'), filename: 'a' },
+      { name: 'file', value: Buffer.from('b'), filename: 'b' },
+    ]);
+    await expect(parseMultipart(two.type, two.body, { maxFileBytes: 100, onFile: collect })).rejects.toMatchObject({ status: 400, message: 'file: only one file part is accepted' });
+  });
 });

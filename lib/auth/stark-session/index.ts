@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { AIR_VERSION } from '#lib/auth/stark/index.ts';
+import { clock } from '#lib/clock.ts';
+import { destroySession, loadSession, type Session } from '#lib/data/sessions.ts';
+import { deleteStarkKey } from '#lib/data/stark-keys.ts';
+import type { StarkProofRecord } from '#lib/data/stark-proofs.ts';
+import { errors } from '#lib/errors.ts';
+import { onChain, registry, storeOnChain } from './chain.ts';
+import { currentProof, isExpired, iso, recordIssued, revoke } from './history.ts';
+import { keyHashOf, sessionKey } from './keys.ts';
+import { proofHoldsFor, proveSessionKey } from './proving.ts';
+
+/**
+ * The STARK proof attached to a session (`/api/zkauth/prove|verify|refresh|logout`), by concern:
+ * key material (keys.ts), proving and checking (proving.ts), chain B's registry (chain.ts), the
+ * proofs' records over time (history.ts). This file is the flows the routes call.
+ *
+ * A proof binds the session key's hash to the session and an expiry 7 days ahead (the proof may
+ * outlive the session; without a session nobody can use it). Revocation (logout) and supersession
+ * (refresh) live in our records; verify answers `valid: false` for a revoked proof whatever the
+ * chain says.
+ */
+export const PROOF_LIFETIME_SECONDS = 7 * 24 * 3600;
+
+export { AIR_VERSION };
+export { publicKeyHex, sessionKey } from './keys.ts';
+export { starkProofHash, useProofRegistry } from './chain.ts';
+export { currentProofId, proofById, type ProofRecord } from './history.ts';
+
+async function issue(cookieId: string, session: Session, previous: StarkProofRecord | undefined): Promise<StarkProofRecord> {
+  const { sk, keyHash } = await sessionKey(cookieId, session);
+  // Strictly later than the proof it replaces, even within the same second.
+  const expiresAt = Math.max(clock.nowSeconds() + PROOF_LIFETIME_SECONDS, (previous?.expiresAt ?? 0) + 1);
+  const proof = proveSessionKey(sk, keyHash, session.hash, expiresAt);
+  const proofId = randomUUID();
+  const { txHash, proofHash, contract } = await storeOnChain({ proofId, userId: session.userId, ...proof, expiresAt });
+  const record: StarkProofRecord = {
+    proofId,
+    userId: session.userId,
+    sessionHash: session.hash,
+    ...proof,
+    proofHash,
+    expiresAt,
+    txHash,
+    contract,
+    revoked: false,
+    createdAt: clock.now().toISOString(),
+  };
+  await recordIssued(record, previous);
+  return record;
+}
+
+/** `POST /api/zkauth/prove`: a new proof for the session (replacing its current one, if any). */
+export async function prove(cookieId: string, session: Session) {
+  const { proof: current } = await currentProof(session.hash);
+  const record = await issue(cookieId, session, current);
+  return {
+    proof: { stark_proof: record.starkProof, public_inputs: record.publicInputs, cairo_version: record.airVersion },
+    // issue() refuses a proof that does not verify.
+    verified: true,
+    txHash: record.txHash,
+    expiresAt: iso(record.expiresAt),
+  };
+}
+
+/** `POST /api/zkauth/refresh`: only while the current proof is valid (PROOF_EXPIRED after). */
+export async function refresh(cookieId: string, session: Session) {
+  const { proof: current } = await currentProof(session.hash);
+  if (!current) throw errors.notFound('the session has no proof to refresh; POST /api/zkauth/prove first');
+  if (current.revoked) throw errors.conflict('the session proof was revoked');
+  if (isExpired(current)) throw errors.proofExpired();
+  const record = await issue(cookieId, session, current);
+  return { proof: { stark_proof: record.starkProof, public_inputs: record.publicInputs }, txHash: record.txHash, expiresAt: iso(record.expiresAt) };
+}
+
+/** `POST /api/zkauth/verify`: the session's current proof, checked again, and its presence on chain B. */
+export async function verify(session: Session) {
+  const { key, proof: p } = await currentProof(session.hash);
+  const contract = registry().address;
+  if (!key || !p) return { valid: false, proofExpiry: null, starknet: { contract, verified: false } };
+  if (p.revoked) return { valid: false, proofExpiry: iso(p.expiresAt), starknet: { contract, verified: false } };
+  if (isExpired(p)) throw errors.proofExpired();
+  const chain = await onChain(p);
+  return { valid: chain && proofHoldsFor(p, keyHashOf(key), session.hash), proofExpiry: iso(p.expiresAt), starknet: { contract: p.contract, verified: chain } };
+}
+
+/**
+ * The session of a verify or refresh: a live one, or the error that fits. An expired session
+ * whose proof has expired as well answers PROOF_EXPIRED (the proof is what the caller asked
+ * about); otherwise SESSION_EXPIRED, and without a session a plain 401.
+ */
+export async function sessionForProof(state: 'none' | 'expired' | 'active', session: Session | null, cookieId: string | undefined): Promise<Session> {
+  if (state === 'active' && session) return session;
+  if (state === 'expired' && cookieId) {
+    const found = await loadSession(cookieId);
+    if (found.state === 'expired') {
+      const { proof: p } = await currentProof(found.session.hash);
+      if (p && !p.revoked && isExpired(p)) throw errors.proofExpired();
+    }
+    throw errors.sessionExpired();
+  }
+  throw errors.unauthenticated();
+}
+
+/** The `starknet` block and `publicKey` of the Auth status; a chain outage reads as unverified. */
+export async function proofStatus(session: Session) {
+  const { key, proof: p } = await currentProof(session.hash);
+  let verified = false;
+  if (p && !p.revoked && !isExpired(p)) {
+    verified = await onChain(p).catch(() => false);
+  }
+  return {
+    publicKey: key?.publicKey ?? null,
+    starknet: { verified, contract: p?.contract ?? registry().address, proofExpiry: p ? iso(p.expiresAt) : null },
+  };
+}
+
+/**
+ * `POST /api/zkauth/logout`: revokes the session's proof, forgets its key and ends the session
+ * (live or expired). Harmless without a session.
+ */
+export async function logoutSession(cookieId: string | undefined): Promise<{ proofRevoked: boolean }> {
+  if (!cookieId || cookieId.length > 128) return { proofRevoked: false };
+  const found = await loadSession(cookieId);
+  if (found.state === 'none') return { proofRevoked: false };
+  const hash = found.session.hash;
+  const { key } = await currentProof(hash);
+  const proofRevoked = key?.currentProofId ? await revoke(key.currentProofId, 'logout') : false;
+  await deleteStarkKey(hash);
+  await destroySession(hash);
+  return { proofRevoked };
+}

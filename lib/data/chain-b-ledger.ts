@@ -1,0 +1,111 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { db, tableName } from './client.ts';
+import { decoder, putItem, queryAll, readItem, transactWrite } from './items.ts';
+
+/**
+ * The embedded chain B's state (lib/chains/chain-b/local.ts): the registry contract's storage,
+ * its events and the transactions that changed it (no TTL: a ledger forgets nothing).
+ *
+ *   CHAINB#ACCOUNT#<address> / NONCE               { value }  the account's next nonce (ADD, atomic)
+ *   CHAINB#CHAIN / HEAD                            { value }  the latest block number (one tx per block)
+ *   CHAINB#REG#<registry> / PROOF#<proof_id>       RegistryProof
+ *   CHAINB#REG#<registry> / EVENT#<block>#<tx>     RegistryEvent (ProofStored, with its raw keys/data felts)
+ *   CHAINB#TX#<hash> / TX                          LedgerTransaction
+ */
+const felt = z.string();
+
+const registryProofSchema = z.object({
+  proof_id: felt,
+  proof_hash: felt,
+  zk_id: felt,
+  owner: felt,
+  timestamp: z.number(),
+  blockNumber: z.number(),
+  transactionHash: felt,
+});
+export type RegistryProof = z.infer<typeof registryProofSchema>;
+export const registryProofDecoder = decoder('chain B registry proof', registryProofSchema);
+
+const registryEventSchema = registryProofSchema.extend({ keys: z.array(felt), data: z.array(felt) });
+export type RegistryEvent = z.infer<typeof registryEventSchema>;
+export const registryEventDecoder = decoder('chain B registry event', registryEventSchema);
+
+const transactionSchema = z.object({
+  transactionHash: felt,
+  type: z.literal('INVOKE'),
+  version: z.literal('0x3'),
+  senderAddress: felt,
+  nonce: felt,
+  chainId: z.string(),
+  calls: z.array(z.object({ contractAddress: felt, entrypoint: z.string(), calldata: z.array(felt) })),
+  signature: z.tuple([felt, felt]),
+  blockNumber: z.number(),
+  timestamp: z.number(),
+  executionStatus: z.enum(['SUCCEEDED', 'REVERTED']),
+  revertReason: z.string().optional(),
+});
+export type LedgerTransaction = z.infer<typeof transactionSchema>;
+export const ledgerTransactionDecoder = decoder('chain B transaction', transactionSchema);
+
+const counterDecoder = decoder('chain B counter', z.object({ value: z.number() }));
+
+const registryPartition = (registry: string) => `CHAINB#REG#${registry}`;
+const proofKey = (registry: string, proofId: string) => ({ pk: registryPartition(registry), sk: `PROOF#${proofId}` });
+const pad = (n: number) => String(n).padStart(12, '0');
+const eventKey = (registry: string, e: RegistryEvent) => ({ pk: registryPartition(registry), sk: `EVENT#${pad(e.blockNumber)}#${e.transactionHash}` });
+const txKey = (hash: string) => ({ pk: `CHAINB#TX#${hash}`, sk: 'TX' });
+const nonceKey = (account: string) => ({ pk: `CHAINB#ACCOUNT#${account}`, sk: 'NONCE' });
+const headKey = { pk: 'CHAINB#CHAIN', sk: 'HEAD' };
+
+/** ADD 1 to a counter; its new value (the first increment answers 1). */
+async function increment(key: { pk: string; sk: string }): Promise<number> {
+  const out = await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  if (!out.Attributes) throw new Error('chain B counter: DynamoDB returned no value');
+  return counterDecoder.decode(out.Attributes).value;
+}
+
+/** Takes the account's next nonce atomically (the nonce this transaction uses). */
+export const takeAccountNonce = async (account: string): Promise<number> => (await increment(nonceKey(account))) - 1;
+/** The account's next nonce, without taking it. */
+export const peekAccountNonce = async (account: string): Promise<number> => (await readItem(nonceKey(account), counterDecoder))?.value ?? 0;
+/** A new block number (one transaction per block). */
+export const nextBlockNumber = (): Promise<number> => increment(headKey);
+
+/**
+ * Applies a store_proof: the proof, its event and the transaction in one transaction. False when
+ * the proof id is taken (a lost race: the caller records the reverted transaction).
+ */
+export async function applyStoreProof(registry: string, proof: RegistryProof, event: RegistryEvent, tx: LedgerTransaction): Promise<boolean> {
+  const failed = await transactWrite([
+    { Put: { TableName: tableName, Item: { ...proofKey(registry, proof.proof_id), ...proof }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName, Item: { ...eventKey(registry, event), ...event } } },
+    { Put: { TableName: tableName, Item: { ...txKey(tx.transactionHash), ...tx } } },
+  ]);
+  return failed === -1;
+}
+
+export const putTransaction = (tx: LedgerTransaction): Promise<void> => putItem({ ...txKey(tx.transactionHash), ...tx });
+
+export const getTransaction = (hash: string): Promise<LedgerTransaction | undefined> => readItem(txKey(hash), ledgerTransactionDecoder);
+
+export const getRegistryProof = (registry: string, proofId: string): Promise<RegistryProof | undefined> =>
+  readItem(proofKey(registry, proofId), registryProofDecoder);
+
+/** The registry's events from `fromBlock` on, oldest first. */
+export async function listRegistryEvents(registry: string, fromBlock: number): Promise<RegistryEvent[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': registryPartition(registry), ':from': `EVENT#${pad(fromBlock)}`, ':to': 'EVENT#~' },
+  });
+  return items.map((i) => registryEventDecoder.decode(i));
+}

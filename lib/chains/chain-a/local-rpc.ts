@@ -35,6 +35,7 @@ import {
   type RpcResponseAndContext,
   type SignatureStatus,
   type VersionedTransactionResponse,
+  VersionedMessage,
 } from '@solana/web3.js';
 
 /**
@@ -54,6 +55,8 @@ export interface LocalLedgerView {
 export interface LedgerTransaction {
   signature: string;
   slot: number;
+  /** The serialized message, base64. */
+  message: string;
   accountKeys: string[];
   /** Top-level instructions: program index, account indexes, data (base64). */
   instructions: { programIdIndex: number; accounts: number[]; data: string }[];
@@ -232,21 +235,36 @@ export class LiteSvmRpc extends TestRpc {
       .reverse();
   }
 
-  /** The fields TestRpc's event parser reads: the signature, the account keys, the inner instructions. */
+  /** As a validator answers `jsonParsed`: inner instructions partially decoded (program, accounts, base58 data). */
   override async getParsedTransactions(signatures: string[]): Promise<(ParsedTransactionWithMeta | null)[]> {
     return signatures.map((s) => {
       const tx = this.ledger.transaction(s);
       if (!tx) return null;
-      const parsed = {
+      const keys = tx.accountKeys.map((k) => new PublicKey(k));
+      const message = VersionedMessage.deserialize(Buffer.from(tx.message, 'base64'));
+      return {
         slot: tx.slot,
+        blockTime: null,
         transaction: {
           signatures: [tx.signature],
-          message: { accountKeys: tx.accountKeys.map((k) => ({ pubkey: new PublicKey(k), signer: false, writable: false })), instructions: [], recentBlockhash: '' },
+          message: {
+            accountKeys: keys.map((pubkey, i) => ({ pubkey, signer: message.isAccountSigner(i), writable: message.isAccountWritable(i), source: 'transaction' as const })),
+            instructions: tx.instructions.map((i) => ({ programId: keys[i.programIdIndex]!, accounts: i.accounts.map((a) => keys[a]!), data: bs58.encode(Buffer.from(i.data, 'base64')) })),
+            recentBlockhash: message.recentBlockhash,
+          },
         },
-        meta: { err: null, fee: 0, preBalances: [], postBalances: [], logMessages: tx.logs, innerInstructions: tx.inner },
+        meta: {
+          err: null,
+          fee: 0,
+          preBalances: [],
+          postBalances: [],
+          logMessages: tx.logs,
+          innerInstructions: tx.inner.map((g) => ({
+            index: g.index,
+            instructions: g.instructions.map((i) => ({ programId: keys[i.programIdIndex]!, accounts: i.accounts.map((a) => keys[a]!), data: i.data })),
+          })),
+        },
       };
-      // A subset of ParsedTransactionWithMeta: exactly the fields the SDK's parser reads.
-      return parsed as unknown as ParsedTransactionWithMeta;
     });
   }
 
@@ -255,24 +273,15 @@ export class LiteSvmRpc extends TestRpc {
   override async getTransaction(signature: string): Promise<VersionedTransactionResponse | null> {
     const tx = this.ledger.transaction(signature);
     if (!tx) return null;
-    const response = {
+    return {
       slot: tx.slot,
-      transaction: {
-        signatures: [tx.signature],
-        message: {
-          staticAccountKeys: tx.accountKeys.map((k) => new PublicKey(k)),
-          compiledInstructions: tx.instructions.map((i) => ({
-            programIdIndex: i.programIdIndex,
-            accountKeyIndexes: i.accounts,
-            data: Buffer.from(i.data, 'base64'),
-          })),
-        },
-      },
+      blockTime: null,
+      version: 0,
+      transaction: { signatures: [tx.signature], message: VersionedMessage.deserialize(Buffer.from(tx.message, 'base64')) },
       meta: { err: null, fee: 0, preBalances: [], postBalances: [], logMessages: tx.logs, innerInstructions: tx.inner },
     };
-    // A subset of VersionedTransactionResponse: the fields the SDK's parser reads.
-    return response as unknown as VersionedTransactionResponse;
   }
+
 
   override async getCompressedTokenAccountsByOwner(
     owner: PublicKey,

@@ -103,6 +103,7 @@ export class LocalChainA implements ChainA {
     const entry: LedgerTransaction = {
       signature,
       slot,
+      message: Buffer.from(tx.message.serialize()).toString('base64'),
       accountKeys: keys,
       instructions: tx.message.compiledInstructions.map((i) => ({
         programIdIndex: i.programIdIndex,

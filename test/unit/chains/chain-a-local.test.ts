@@ -1,4 +1,4 @@
-import { bn, buildAndSignTx, LightSystemProgram } from '@lightprotocol/stateless.js';
+import { bn, buildAndSignTx, getParsedEvents, LightSystemProgram } from '@lightprotocol/stateless.js';
 import { ComputeBudgetProgram, Keypair } from '@solana/web3.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,18 @@ describe('chain A, local (LiteSVM + Light Protocol programs)', () => {
     const sent = await Promise.all(signers.map((s) => ops.compressNative(chain, s, 1_000_000n)));
     expect(new Set(sent.map((x) => x.signature)).size).toBe(signers.length);
     for (const s of signers) expect(await ops.compressedNativeBalance(chain, s.publicKey)).toBe(1_000_000n);
+  });
+
+  it("stateless.js's own event parser, reading through the same RPC, sees the accounts the index serves", async () => {
+    const events = await getParsedEvents(chain.rpc);
+    const outputs = new Set(events.flatMap((e) => e.outputCompressedAccountHashes.map((h) => bn(h).toString())));
+    const spent = new Set(events.flatMap((e) => e.inputCompressedAccountHashes.map((h) => bn(h).toString())));
+    const mine = (await chain.rpc.getCompressedAccountsByOwner(alice.publicKey)).items;
+    expect(mine.length).toBeGreaterThan(0);
+    for (const a of mine) {
+      expect(outputs.has(bn(a.hash).toString())).toBe(true);
+      expect(spent.has(bn(a.hash).toString())).toBe(false);
+    }
   });
 
   it('refuses an address that is not a mint', async () => {

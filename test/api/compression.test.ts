@@ -167,4 +167,15 @@ describe('the per-wallet lock', () => {
     for (const r of results) ok(r);
     for (const w of wallets) expect(ok(await alice.get(`/api/compression/compressed-balance/${w.id}`)).balance).toBe('250000000');
   });
+
+  it('Idempotency-Key: a retried compress-native gets the first answer and moves the coins once', async () => {
+    const w = (await alice.post('/api/wallets', { chain: 'a', name: 'idempotent' })).json.wallet;
+    ok(await alice.post(`/api/wallets/${w.id}/airdrop`, { amount: 1 }));
+    const headers = { 'idempotency-key': `compress-${w.id}` };
+    const first = ok(await alice.post('/api/compression/compress-native', { walletId: w.id, amount: 0.3 }, { headers }));
+    const retry = await alice.post('/api/compression/compress-native', { walletId: w.id, amount: 0.3 }, { headers });
+    expect(ok(retry)).toEqual(first);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(ok(await alice.get(`/api/compression/compressed-balance/${w.id}`)).balance).toBe('300000000');
+  });
 });

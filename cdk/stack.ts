@@ -8,6 +8,7 @@ import { Code, LayerVersion, Runtime, Architecture, type ILayerVersion } from 'a
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
+import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
@@ -24,6 +25,8 @@ export interface ShroudStackProps extends StackProps {
 
 /** Groups whose functions read and write the bucket; the others get no S3 permission at all. */
 const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
+/** Groups whose functions sign with wallet keys: the only ones that may use the wallet KMS key. */
+const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression']);
 
 /** A CloudFormation-safe id from a route: `POST /api/auth/login` → `PostApiAuthLogin`. */
 const idOf = (parts: string[]) =>
@@ -109,8 +112,8 @@ export class ShroudStack extends Stack {
             allowOrigins: corsOrigins,
             allowCredentials: true,
             allowMethods: [CorsHttpMethod.ANY],
-            allowHeaders: ['content-type', 'x-zk-proof', 'x-zk-public-signals'],
-            exposeHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'content-disposition'],
+            allowHeaders: ['content-type', 'x-zk-proof', 'x-zk-public-signals', 'idempotency-key'],
+            exposeHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'content-disposition', 'idempotent-replayed'],
             maxAge: Duration.minutes(10),
           }
         : undefined,
@@ -131,13 +134,35 @@ export class ShroudStack extends Stack {
       ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: this.api.apiEndpoint }),
     };
 
+    // Wallet keys at rest: envelope encryption with data keys from this key (lib/wallets).
+    const walletKey = new Key(this, 'WalletKey', {
+      alias: `alias/shroud-${stage}-wallets`,
+      description: 'Shroud wallet keys: data keys for envelope encryption',
+      enableKeyRotation: true,
+      removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
     // Alarms notify an SNS topic when the `alarmEmail` context is set (see cdk/monitoring.ts).
     const topic = alarmTopic(this, stage);
     const byGroup = new Map<GroupName, Route[]>();
     for (const route of routes) byGroup.set(route.group, [...(byGroup.get(route.group) ?? []), route]);
     const groupStacks: GroupStack[] = [];
     for (const [group, rows] of byGroup) {
-      groupStacks.push(new GroupStack(this, idOf([group]), { stage, group, rows, api: this.api, table, bucket, circuitsLayer, environment, topic }));
+      const signs = WALLET_KEY_GROUPS.has(group);
+      groupStacks.push(
+        new GroupStack(this, idOf([group]), {
+          stage,
+          group,
+          rows,
+          api: this.api,
+          table,
+          bucket,
+          circuitsLayer,
+          environment: signs ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn } : environment,
+          topic,
+          walletKey: signs ? walletKey : undefined,
+        }),
+      );
     }
     groupStacks.push(new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment, topic }));
 
@@ -197,6 +222,8 @@ interface GroupStackProps {
   environment: Record<string, string>;
   /** Where the group's alarms notify, if anywhere. */
   topic?: ITopic;
+  /** The wallet key, for the groups that sign (data keys only: GenerateDataKey and Decrypt). */
+  walletKey?: IKey;
 }
 
 /**
@@ -234,6 +261,7 @@ class GroupStack extends NestedStack {
     );
     props.table.grantReadWriteData(role);
     if (props.group !== 'fallback' && S3_GROUPS.has(props.group)) props.bucket.grantReadWrite(role);
+    if (props.walletKey) props.walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
 
     if (props.group === 'fallback') {
       const fn = new ApiFunction(this, 'Fallback', {

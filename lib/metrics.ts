@@ -1,5 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { z } from 'zod';
+import * as z from 'zod';
 import { config, readConfig } from '#lib/config.ts';
 import { logger } from '#lib/log.ts';
 

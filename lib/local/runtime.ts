@@ -97,7 +97,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     const { config } = await import('#lib/config.ts');
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
-    server.on('request', gatewayListener(opts.routes));
+    server.on('request', await gatewayListener(opts.routes));
     if (opts.external) return { url, port, dataDir, stop };
     return { url, port, dataDir, services: { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local }, stop };
   } catch (e) {

@@ -120,3 +120,29 @@ describe('deployment settings', () => {
     expect(json).toContain('{{resolve:secretsmanager:shroud/prod:SecretString:OAUTH_GITHUB_CLIENT_SECRET::}}');
   });
 });
+
+describe('wallet key custody', () => {
+  const all = () => [...templates.values()];
+  it('has one rotating KMS key for wallet data keys', () => {
+    const keys = all().flatMap((t) => Object.values(t.findResources('AWS::KMS::Key', { Properties: { Description: Match.stringLikeRegexp('wallet') } })));
+    expect(keys).toHaveLength(1);
+    expect((keys[0] as { Properties: { EnableKeyRotation: boolean } }).Properties.EnableKeyRotation).toBe(true);
+  });
+
+  it('lets only the wallets and compression roles generate and open data keys, and only their functions know the key', () => {
+    const kmsRoles = new Set<string>();
+    for (const s of nested) {
+      const t = templates.get(s)!;
+      for (const policy of Object.values(t.findResources('AWS::IAM::Policy'))) {
+        const statements = (policy as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement;
+        const actions = statements.flatMap((st) => [st.Action].flat());
+        if (actions.some((a) => a.startsWith('kms:') && a !== 'kms:Decrypt' && a !== 'kms:GenerateDataKey' && a !== 'kms:Encrypt' && a !== 'kms:ReEncrypt*' && a !== 'kms:GenerateDataKey*' && a !== 'kms:DescribeKey')) continue;
+        if (actions.includes('kms:GenerateDataKey')) kmsRoles.add(s.node.id);
+      }
+      const fns = Object.values(t.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
+      const withKey = fns.filter((f) => f.Properties.Environment?.Variables?.WALLET_KMS_KEY_ID !== undefined).length;
+      expect(withKey === 0 || ['Wallets', 'Compression'].includes(s.node.id), s.node.id).toBe(true);
+    }
+    expect([...kmsRoles].sort()).toEqual(['Compression', 'Wallets']);
+  });
+});

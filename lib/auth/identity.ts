@@ -4,7 +4,7 @@ import { createSession, type Session } from '#lib/data/sessions.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { clearCookie, serializeCookie, SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { logger } from '#lib/log.ts';
-import { logoutSession } from '#lib/auth/stark-session/index.ts';
+import { logoutSession } from '#lib/auth/stark-session/logout.ts';
 import { clearFailures, lockedFor, recordFailure } from './login-throttle.ts';
 import { hashPassword, MAX_PASSWORD_BYTES, verifyPassword } from './passwords.ts';
 import {

@@ -15,6 +15,7 @@ import type { Route } from '../lib/http/route.ts';
 import { table as tableSchema } from '../lib/data/table.ts';
 import { gatewayPath } from '../lib/http/router.ts';
 import { ApiFunction, repoRoot } from './constructs/api-function.ts';
+import { Sweeper } from './sweeper.ts';
 
 export interface ShroudStackProps extends StackProps {
   stage: string;
@@ -135,6 +136,7 @@ export class ShroudStack extends Stack {
       new GroupStack(this, idOf([group]), { stage, group, rows, api: this.api, table, bucket, circuitsLayer, environment });
     }
     new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment });
+    new Sweeper(this, 'Sweeper', { stage, table, bucket, environment });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The API base URL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -8,6 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { Sweeper } from './sweeper.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
 import type { GroupName } from '../lib/http/groups.ts';
@@ -15,7 +16,6 @@ import type { Route } from '../lib/http/route.ts';
 import { table as tableSchema } from '../lib/data/table.ts';
 import { gatewayPath } from '../lib/http/router.ts';
 import { ApiFunction, repoRoot } from './constructs/api-function.ts';
-import { Sweeper } from './sweeper.ts';
 
 export interface ShroudStackProps extends StackProps {
   stage: string;
@@ -136,11 +136,11 @@ export class ShroudStack extends Stack {
       new GroupStack(this, idOf([group]), { stage, group, rows, api: this.api, table, bucket, circuitsLayer, environment });
     }
     new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment });
-    new Sweeper(this, 'Sweeper', { stage, table, bucket, environment });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The API base URL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    new Sweeper(this, 'Sweeper', { stage, table, bucket, environment }); // orphan blocks, every 15 min (not a route)
 
     NagSuppressions.addStackSuppressions(
       this,

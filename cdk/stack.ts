@@ -3,6 +3,7 @@ import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Code, LayerVersion, Runtime, Architecture, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket } from 'aws-cdk-lib/aws-s3';
@@ -16,6 +17,7 @@ import type { Route } from '../lib/http/route.ts';
 import { table as tableSchema } from '../lib/data/table.ts';
 import { gatewayPath } from '../lib/http/router.ts';
 import { ApiFunction, repoRoot } from './constructs/api-function.ts';
+import { alarmTopic, apiErrorRateAlarm, dashboard, PERIOD, routeErrorRateAlarm, throttleAlarm } from './monitoring.ts';
 
 export interface ShroudStackProps extends StackProps {
   stage: string;
@@ -130,12 +132,18 @@ export class ShroudStack extends Stack {
       ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: this.api.apiEndpoint }),
     };
 
+    // Alarms notify an SNS topic when the `alarmEmail` context is set (see cdk/monitoring.ts).
+    const topic = alarmTopic(this, stage);
     const byGroup = new Map<GroupName, Route[]>();
     for (const route of routes) byGroup.set(route.group, [...(byGroup.get(route.group) ?? []), route]);
+    const groupStacks: GroupStack[] = [];
     for (const [group, rows] of byGroup) {
-      new GroupStack(this, idOf([group]), { stage, group, rows, api: this.api, table, bucket, circuitsLayer, environment });
+      groupStacks.push(new GroupStack(this, idOf([group]), { stage, group, rows, api: this.api, table, bucket, circuitsLayer, environment, topic }));
     }
-    new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment });
+    groupStacks.push(new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment, topic }));
+
+    apiErrorRateAlarm(this, 'ApiErrorRateAlarm', { stage, api: this.api, topic });
+    dashboard(this, { stage, api: this.api, groups: groupStacks.map((g) => ({ name: g.group, functionNames: g.functionNames })) });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The API base URL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
@@ -147,7 +155,7 @@ export class ShroudStack extends Stack {
       [
         { id: 'AwsSolutions-APIG4', reason: 'Authorization is the session cookie, checked in every function by the handler stack (lib/http); public routes are public by the API contract.' },
         { id: 'AwsSolutions-S1', reason: 'The access-logs bucket is itself the server access log destination of the blocks bucket; logging it again would recurse.' },
-        { id: 'AwsSolutions-IAM5', reason: 'Wildcards are the table\'s own index ARNs (grantReadWriteData) and the bucket\'s own object ARNs; log permissions are scoped to the stage\'s /aws/lambda/shroud-<stage>-* groups.' },
+        { id: 'AwsSolutions-IAM5', reason: 'Wildcards are the table\'s own index ARNs (grantReadWriteData) and the bucket\'s own object ARNs; log permissions are scoped to the stage\'s /aws/lambda/shroud-<stage>-* groups; X-Ray\'s PutTraceSegments/PutTelemetryRecords (active tracing) accept no resource but *.' },
         { id: 'AwsSolutions-L1', reason: 'nodejs22.x is pinned by design (ARCHITECTURE §11): the code is built and tested on Node 22.' },
       ],
       true,
@@ -189,15 +197,31 @@ interface GroupStackProps {
   bucket: IBucket;
   circuitsLayer: ILayerVersion;
   environment: Record<string, string>;
+  /** Where the group's alarms notify, if anywhere. */
+  topic?: ITopic;
 }
 
 /**
- * One route group: its least-privilege role and one function + API route per row. Nested stacks
- * keep every template far below CloudFormation's 500-resource limit as groups grow.
+ * One route group: its least-privilege role and, per row, one function + API route + its alarms
+ * (the route's 5xx rate, the function's throttles). Nested stacks keep every template far below
+ * CloudFormation's 500-resource limit as groups grow.
  */
 class GroupStack extends NestedStack {
+  readonly group: GroupName | 'fallback';
+  /** The group's function names, as plain strings (for the root stack's dashboard). */
+  readonly functionNames: string[] = [];
+
   constructor(scope: Construct, id: string, props: GroupStackProps) {
     super(scope, id, { description: `Shroud ${props.stage}: /api/${props.group}` });
+    this.group = props.group;
+    const watch = (rid: string, fn: ApiFunction) => {
+      this.functionNames.push(fn.plainName);
+      throttleAlarm(this, `${rid}ThrottlesAlarm`, {
+        functionName: fn.plainName,
+        throttles: fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
+        topic: props.topic,
+      });
+    };
     const role = new Role(this, 'Role', {
       roleName: `shroud-${props.stage}-${props.group}`.slice(0, 64),
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
@@ -222,6 +246,7 @@ class GroupStack extends NestedStack {
         role,
         environment: props.environment,
       });
+      watch('Fallback', fn);
       new HttpRoute(this, 'DefaultRoute', {
         httpApi: props.api,
         routeKey: HttpRouteKey.DEFAULT,
@@ -241,6 +266,8 @@ class GroupStack extends NestedStack {
         circuitsLayer: props.circuitsLayer,
         environment: props.environment,
       });
+      watch(rid, fn);
+      routeErrorRateAlarm(this, `${rid}ErrorRateAlarm`, { stage: props.stage, row, topic: props.topic });
       new HttpRoute(this, `${rid}Route`, {
         httpApi: props.api,
         routeKey: HttpRouteKey.with(gatewayPath(row.path), HttpMethod[row.method]),

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createRouter } from '#lib/http/router.ts';
 import { securityHeaders } from '#lib/http/security-headers.ts';
+import { recordRequest } from '#lib/metrics.ts';
 import { routes } from './routes.ts';
 import { errors, type AppError } from '#lib/errors.ts';
 
@@ -14,6 +15,7 @@ export async function handler(event: APIGatewayProxyEventV2): Promise<APIGateway
   const match = router.match(event.requestContext.http.method, event.rawPath);
   const err: AppError =
     match.kind === 'method' ? errors.methodNotAllowed(match.allow) : errors.notFound(`no route ${event.rawPath}`);
+  recordRequest({ group: 'fallback', method: 'ANY', route: '$default', status: err.status, durationMs: 0 });
   return {
     statusCode: err.status,
     headers: { ...securityHeaders(), 'cache-control': 'no-store', 'content-type': 'application/json', ...err.headers },

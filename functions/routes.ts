@@ -84,6 +84,25 @@ export const routes: Route[] = [
   r('POST', '/api/storage/share', 'storage', 'share', 'session', { idempotent: true }),
   r('GET', '/api/storage/shared/:token', 'storage', 'shared', 'none'),
   r('POST', '/api/storage/verify', 'storage', 'verify', 'session', { profile: 'crypto' }),
+  // wallets
+  r('POST', '/api/wallets', 'wallets', 'create', 'session', { idempotent: true }),
+  r('POST', '/api/wallets/import', 'wallets', 'import', 'session', { idempotent: true }),
+  r('GET', '/api/wallets', 'wallets', 'list', 'session'),
+  r('GET', '/api/wallets/:id', 'wallets', 'get', 'session'),
+  r('PATCH', '/api/wallets/:id', 'wallets', 'update', 'session'),
+  r('DELETE', '/api/wallets/:id', 'wallets', 'delete', 'session'),
+  r('GET', '/api/wallets/:id/balance', 'wallets', 'balance', 'session'),
+  r('POST', '/api/wallets/:id/airdrop', 'wallets', 'airdrop', 'session', { timeout: 29, idempotent: true }),
+  // compression: the signing routes wait for a confirmation (up to 25 s on a real cluster)
+  r('POST', '/api/compression/compress-native', 'compression', 'compress-native', 'session', { timeout: 29, idempotent: true }),
+  r('POST', '/api/compression/decompress-native', 'compression', 'decompress-native', 'session', { timeout: 29, idempotent: true }),
+  r('POST', '/api/compression/compress-token', 'compression', 'compress-token', 'session', { timeout: 29, idempotent: true }),
+  r('POST', '/api/compression/decompress-token', 'compression', 'decompress-token', 'session', { timeout: 29, idempotent: true }),
+  r('GET', '/api/compression/compressed-balance/:walletId', 'compression', 'compressed-balance', 'session'),
+  r('GET', '/api/compression/compressed-token-balance/:walletId/:mint', 'compression', 'compressed-token-balance', 'session'),
+  r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
+  r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
+  r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
 ];
 
 /** The row a handler module belongs to. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Configuration is read from the environment once, at cold start, and checked with zod: a bad
@@ -61,8 +61,9 @@ export const config: PlatformConfig = readConfig(platformSchema);
  * and at most three attempts with the SDK's standard retry (exponential backoff with full jitter),
  * so that a dependency that is down answers 503 in seconds instead of hanging the function.
  */
-export const dependencyClientSettings = {
-  maxAttempts: 3,
-  retryMode: 'standard',
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
-} as const;
+export const dependencyClientSettings = (requestTimeoutMs: number) =>
+  ({
+    maxAttempts: 3,
+    retryMode: 'standard',
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: requestTimeoutMs },
+  }) as const;

@@ -64,6 +64,9 @@ export const errors = {
     new AppError('SERVICE_UNAVAILABLE', 503, message, { 'retry-after': String(retryAfter) }),
   indexerSync: (retryAfter: number) =>
     new AppError('INDEXER_SYNC', 503, 'indexer not synced; retry after a delay', { 'retry-after': String(retryAfter) }),
+  // wallets and compression
+  walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
+  transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

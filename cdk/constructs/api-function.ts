@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
@@ -7,6 +7,8 @@ import { Construct } from 'constructs';
 import { join } from 'node:path';
 import type { Route } from '../../lib/http/route.ts';
 import { bundling } from '../bundling.ts';
+import { METRICS_NAMESPACE } from '../../lib/metrics.ts';
+import { SERVICE } from '../monitoring.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -24,10 +26,13 @@ export interface ApiFunctionProps {
 
 /**
  * What every function shares, pinned in one place: Node.js 22 on ARM64, esbuild bundling without
- * Docker, source maps, log retention, timeout and memory. Crypto functions get more memory (CPU
- * scales with it) and the circuits layer at /opt.
+ * Docker, source maps, log retention, timeout and memory, X-Ray active tracing and the Powertools
+ * settings. Crypto functions get more memory (CPU scales with it) and the circuits layer at /opt.
  */
 export class ApiFunction extends NodejsFunction {
+  /** The physical name as a plain string (`functionName` is a token outside its own stack). */
+  readonly plainName: string;
+
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     const crypto = props.profile === 'crypto';
     const functionName = `shroud-${props.stage}-${props.name}`.slice(0, 64);
@@ -47,11 +52,17 @@ export class ApiFunction extends NodejsFunction {
       role: props.role,
       logGroup,
       layers: crypto && props.circuitsLayer ? [props.circuitsLayer] : [],
+      tracing: Tracing.ACTIVE,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: 'shroud',
         ...(crypto ? { CIRCUITS_DIR: '/opt' } : {}),
         ...props.environment,
+        // Last, so that no deployment setting can move the metrics away from the alarms' dimensions.
+        SERVICE_NAME: SERVICE,
+        POWERTOOLS_SERVICE_NAME: SERVICE,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        // Responses carry cookies, identities and proofs: never into traces.
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
       },
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       projectRoot: repoRoot,
@@ -66,5 +77,6 @@ export class ApiFunction extends NodejsFunction {
         banner: bundling.banner,
       },
     });
+    this.plainName = functionName;
   }
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { routeOf } from '#functions/routes.ts';
 import { readProof } from '#lib/auth/identity-proof.ts';
 import { endpoint } from '#lib/http/endpoint.ts';

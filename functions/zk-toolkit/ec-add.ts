@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { ecAdd } from '#lib/zk/toolkit/ec.ts';
 
 /** POST /api/zk-toolkit/ec/add: `p1`, `p2` points → `x`, `y` of p1 + p2 (off the curve: NOT_ON_CURVE). */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/ec/add'), { body: toolkit.ecAdd.schema }, (req) =>
-  toolkit.ecAdd.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/ec/add'), { body: ecAdd.schema }, (req) =>
+  ecAdd.run(req.body),
 );

@@ -1,6 +1,6 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { ecBase } from '#lib/zk/toolkit/ec.ts';
 
 /** GET /api/zk-toolkit/ec/base: → `x`, `y` of Base8, the generator of the prime-order subgroup. */
-export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/ec/base'), {}, () => toolkit.ecBase.run());
+export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/ec/base'), {}, () => ecBase.run());

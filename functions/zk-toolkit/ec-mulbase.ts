@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { ecMulbase } from '#lib/zk/toolkit/ec.ts';
 
 /** POST /api/zk-toolkit/ec/mulbase: `scalar` (< 2^256) → `x`, `y` of scalar · Base8. */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/ec/mulbase'), { body: toolkit.ecMulbase.schema }, (req) =>
-  toolkit.ecMulbase.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/ec/mulbase'), { body: ecMulbase.schema }, (req) =>
+  ecMulbase.run(req.body),
 );

@@ -1,6 +1,6 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { ecParams } from '#lib/zk/toolkit/ec.ts';
 
 /** GET /api/zk-toolkit/ec/params: → Baby JubJub `a`, `d`, `order`, `subOrder`, `cofactor`, `generator`, `base`, `prime`. */
-export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/ec/params'), {}, () => toolkit.ecParams.run());
+export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/ec/params'), {}, () => ecParams.run());

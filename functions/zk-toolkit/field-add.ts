@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { fieldAdd } from '#lib/zk/toolkit/field.ts';
 
 /** POST /api/zk-toolkit/field/add: `a`, `b` → `result` = a + b mod r. */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/add'), { body: toolkit.fieldAdd.schema }, (req) =>
-  toolkit.fieldAdd.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/add'), { body: fieldAdd.schema }, (req) =>
+  fieldAdd.run(req.body),
 );

@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { fieldDiv } from '#lib/zk/toolkit/field.ts';
 
 /** POST /api/zk-toolkit/field/div: `a`, `b` → `result` = a · b⁻¹ mod r (b = 0: INVALID_INPUT). */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/div'), { body: toolkit.fieldDiv.schema }, (req) =>
-  toolkit.fieldDiv.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/div'), { body: fieldDiv.schema }, (req) =>
+  fieldDiv.run(req.body),
 );

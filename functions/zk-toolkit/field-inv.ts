@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { fieldInv } from '#lib/zk/toolkit/field.ts';
 
 /** POST /api/zk-toolkit/field/inv: `a` → `result` = a⁻¹ mod r (a = 0: INVALID_INPUT). */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/inv'), { body: toolkit.fieldInv.schema }, (req) =>
-  toolkit.fieldInv.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/inv'), { body: fieldInv.schema }, (req) =>
+  fieldInv.run(req.body),
 );

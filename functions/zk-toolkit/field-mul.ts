@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { fieldMul } from '#lib/zk/toolkit/field.ts';
 
 /** POST /api/zk-toolkit/field/mul: `a`, `b` → `result` = a · b mod r. */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/mul'), { body: toolkit.fieldMul.schema }, (req) =>
-  toolkit.fieldMul.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/mul'), { body: fieldMul.schema }, (req) =>
+  fieldMul.run(req.body),
 );

@@ -1,6 +1,6 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { fieldPrime } from '#lib/zk/toolkit/field.ts';
 
 /** GET /api/zk-toolkit/field/prime: → `result` (and `prime`) = r, the BN254 scalar field prime. */
-export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/field/prime'), {}, () => toolkit.fieldPrime.run());
+export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/field/prime'), {}, () => fieldPrime.run());

@@ -1,6 +1,6 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { fieldRandom } from '#lib/zk/toolkit/field.ts';
 
 /** GET /api/zk-toolkit/field/random: → `result`, a uniform element of [0, r). */
-export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/field/random'), {}, () => toolkit.fieldRandom.run());
+export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/field/random'), {}, () => fieldRandom.run());

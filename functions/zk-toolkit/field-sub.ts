@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { fieldSub } from '#lib/zk/toolkit/field.ts';
 
 /** POST /api/zk-toolkit/field/sub: `a`, `b` → `result` = a − b mod r. */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/sub'), { body: toolkit.fieldSub.schema }, (req) =>
-  toolkit.fieldSub.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/field/sub'), { body: fieldSub.schema }, (req) =>
+  fieldSub.run(req.body),
 );

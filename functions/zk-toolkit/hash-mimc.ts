@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { hashMimc } from '#lib/zk/toolkit/mimc.ts';
 
 /** POST /api/zk-toolkit/hash/mimc: `input`, optional `key` (default 0) decimal strings → MiMC7 `hash` (0x + 64 hex). */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/hash/mimc'), { body: toolkit.hashMimc.schema }, (req) =>
-  toolkit.hashMimc.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/hash/mimc'), { body: hashMimc.schema }, (req) =>
+  hashMimc.run(req.body),
 );

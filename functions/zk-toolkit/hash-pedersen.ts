@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { hashPedersen } from '#lib/zk/toolkit/pedersen.ts';
 
 /** POST /api/zk-toolkit/hash/pedersen: `input` text or 0x-hex bytes (≤ 256), optional `encoding` → packed-point `hash` (0x + 64 hex) and `point`. */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/hash/pedersen'), { body: toolkit.hashPedersen.schema }, (req) =>
-  toolkit.hashPedersen.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/hash/pedersen'), { body: hashPedersen.schema }, (req) =>
+  hashPedersen.run(req.body),
 );

@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { hashPoseidon } from '#lib/zk/toolkit/poseidon.ts';
 
 /** POST /api/zk-toolkit/hash/poseidon: `input` (one element) or `inputs` (1–16) decimal strings → `hash` (0x + 64 hex), the input echoed. */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/hash/poseidon'), { body: toolkit.hashPoseidon.schema }, (req) =>
-  toolkit.hashPoseidon.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/hash/poseidon'), { body: hashPoseidon.schema }, (req) =>
+  hashPoseidon.run(req.body),
 );

@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { shamirCombine } from '#lib/zk/toolkit/shamir.ts';
 
 /** POST /api/zk-toolkit/shamir/combine: `shares` array of "i:value" → `secret` (malformed or too few: INVALID_SHARES). */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/shamir/combine'), { body: toolkit.shamirCombine.schema }, (req) =>
-  toolkit.shamirCombine.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/shamir/combine'), { body: shamirCombine.schema }, (req) =>
+  shamirCombine.run(req.body),
 );

@@ -1,8 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { toolkit } from '#lib/zk/toolkit.ts';
+import { shamirSplit } from '#lib/zk/toolkit/shamir.ts';
 
 /** POST /api/zk-toolkit/shamir/split: `secret`, `threshold`, `shares` integers (2–255) → `shares` ("i:value"), `threshold`, `total`. */
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/shamir/split'), { body: toolkit.shamirSplit.schema }, (req) =>
-  toolkit.shamirSplit.run(req.body),
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/shamir/split'), { body: shamirSplit.schema }, (req) =>
+  shamirSplit.run(req.body),
 );

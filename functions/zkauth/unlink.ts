@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { routeOf } from '#functions/routes.ts';
 import { unlinkProvider } from '#lib/auth/oauth/accounts.ts';
 import { PROVIDER_IDS } from '#lib/auth/oauth/providers.ts';

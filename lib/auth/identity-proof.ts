@@ -1,5 +1,5 @@
 import { randomUUID, verify } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ed25519PublicKey } from './identity.ts';
 import { identityProofMessage, NONCE_PATTERN } from '#lib/client/identity.ts';
 import { clock } from '#lib/clock.ts';

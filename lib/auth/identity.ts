@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createSession, type Session } from '#lib/data/sessions.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { clearCookie, serializeCookie, SESSION_COOKIE } from '#lib/http/cookies.ts';

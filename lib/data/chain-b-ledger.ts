@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { db, tableName } from './client.ts';
 import { decoder, putItem, queryAll, readItem, transactWrite } from './items.ts';
 

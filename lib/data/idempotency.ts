@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { createHash } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { absentOrExpired, anyOf, decoder, isConditionalFailure, readItem } from './items.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { absentOrExpired, allOf, decoder, deleteItem, isConditionalFailure, presentAndLive, readItem, withCondition } from './items.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { tableName } from './client.ts';
 import { decoder, listPartition, readItem, transactWrite, type TransactItems } from './items.ts';

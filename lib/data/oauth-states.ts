@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { db, tableName } from './client.ts';
 import { decoder, isConditionalFailure, presentAndLive, putNew, ttlIn } from './items.ts';
 

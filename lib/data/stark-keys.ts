@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { db, tableName } from './client.ts';
 import { decoder, deleteItem, isConditionalFailure, putNew, readItem } from './items.ts';
 
@@ -13,8 +13,10 @@ import { decoder, deleteItem, isConditionalFailure, putNew, readItem } from './i
 const KEY_RECORD_MARGIN_SECONDS = 7 * 24 * 3600;
 
 const starkKeySchema = z.object({
-  /** The secret key, AES-256-GCM under a key derived from the session cookie (base64 iv ‖ tag ‖ ciphertext). */
-  enc: z.string(),
+  /** Who holds the key: the client (only its hash is here) or the server (absent in older items: server). */
+  custody: z.enum(['client', 'server']).optional(),
+  /** Server-held keys only: the secret key, AES-256-GCM under a key derived from the session cookie (base64 iv ‖ tag ‖ ciphertext). */
+  enc: z.string().optional(),
   /** The key's hash as `0x` + 64 hex digits (the status's `publicKey`). */
   publicKey: z.string(),
   /** The same hash as 4 felts, `0x` + 16 hex digits each. */
@@ -33,6 +35,29 @@ export const getStarkKey = (sessionHash: string): Promise<StarkKeyRecord | undef
 export async function putNewStarkKey(sessionHash: string, record: Omit<StarkKeyRecord, 'currentProofId'>, sessionAbsoluteExpiresAt: number): Promise<boolean> {
   try {
     await putNew({ ...key(sessionHash), ...record, ttl: sessionAbsoluteExpiresAt + KEY_RECORD_MARGIN_SECONDS });
+    return true;
+  } catch (e) {
+    if (isConditionalFailure(e)) return false;
+    throw e;
+  }
+}
+
+/**
+ * Binds the session to a client-held key (its hash only), keeping the current proof pointer and
+ * dropping any server-held key. Refused (false) once the session is bound to another client key.
+ */
+export async function claimClientKey(sessionHash: string, publicKey: string, keyHash: string[], sessionAbsoluteExpiresAt: number): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key(sessionHash),
+        UpdateExpression: 'SET publicKey = :pk, keyHash = :kh, custody = :client, #ttl = if_not_exists(#ttl, :ttl) REMOVE enc',
+        ConditionExpression: 'attribute_not_exists(custody) OR custody <> :client OR publicKey = :pk',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':pk': publicKey, ':kh': keyHash, ':client': 'client', ':ttl': sessionAbsoluteExpiresAt + KEY_RECORD_MARGIN_SECONDS },
+      }),
+    );
     return true;
   } catch (e) {
     if (isConditionalFailure(e)) return false;

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { decoder, isConditionalFailure, putItem, readItem } from './items.ts';

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { decoder, putNew, readItem, transactWrite, type TransactItems } from './items.ts';

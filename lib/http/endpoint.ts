@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Session } from '#lib/data/sessions.ts';
+import { observability } from '#lib/observability.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { originCheck } from './middleware/origin.ts';
@@ -46,8 +47,9 @@ export type LambdaHandler = (event: Event, context?: Partial<Context>) => Promis
 export type Endpoint = LambdaHandler & { readonly route: Route; readonly spec: Spec<z.ZodType, z.ZodType, z.ZodType> };
 
 /**
- * The handler stack of ARCHITECTURE §4, one small middleware each, in this order: request context
- * → closing log line → security headers → Origin (CSRF/CORS) → session → rate limit → session
+ * The handler stack of ARCHITECTURE §4, one small middleware each, in this order: Powertools
+ * (Lambda context and correlation id on the logger, the tracer's handler segment, the cold-start
+ * metric) → request context → closing log line and request metrics → security headers → Origin (CSRF/CORS) → session → rate limit → session
  * required → idempotency → JSON body → validation → `fn` → envelope; errors become
  * `{error, message}` in one place (the first error handler to run, so the others decorate it). `route` is the
  * handler's own row of the route table; `fn` returns data (200 in the group's envelope) or a Reply.
@@ -58,6 +60,7 @@ export function endpoint<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType
   fn: (req: Req<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<unknown> | unknown,
 ): Endpoint {
   const stack = middy<Event, Result, Error, Context, HttpState>()
+    .use(observability() as middy.MiddlewareObj<Event, Result, Error, Context, HttpState>[])
     .use(requestContext(route))
     .use(requestLog())
     .use(securityHeaders())

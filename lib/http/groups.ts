@@ -17,6 +17,8 @@ export const groups = {
   zkauth: { envelope: 'data', rateLimit: 60 },
   'zk-toolkit': { envelope: 'data', rateLimit: 200 },
   storage: { envelope: 'flat', rateLimit: 30 },
+  wallets: { envelope: 'flat', rateLimit: 50 },
+  compression: { envelope: 'flat', rateLimit: 50 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { errors } from '#lib/errors.ts';
 
 /** `a.b: message; c: message` — every validation failure names its field. */

@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Route } from '#lib/http/route.ts';
 import { config } from '#lib/config.ts';
-import { createRouter, gatewayPath } from '#lib/http/router.ts';
+import { isolateInvocations } from '#lib/observability.ts';
+import { createRouter, gatewayPath, type Match } from '#lib/http/router.ts';
 import { RAW_BODY } from '#lib/http/raw-body.ts';
 import { MAX_FILE_BYTES } from '#lib/init.ts';
 
@@ -32,8 +33,7 @@ function load(file: string): Promise<Handler> {
 const TEXT = /^(application\/(.+\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
 /** The payload-2.0 event API Gateway's HTTP API would send for this request. */
-export function toEvent(req: IncomingMessage, body: Buffer, route: Route | undefined, params: Record<string, string>) {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+export function toEvent(req: IncomingMessage, url: URL, body: Buffer, route: Route | undefined, params: Record<string, string>) {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || k === 'cookie') continue;
@@ -124,8 +124,9 @@ function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
   if (r.cookies?.length) headers['set-cookie'] = r.cookies;
-  const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? 'base64' : 'utf8');
-  headers['content-length'] = String(body.length);
+  // A text body goes out as the string it is: Node then writes headers and body in one chunk.
+  const body = r.body === undefined ? '' : r.isBase64Encoded ? Buffer.from(r.body, 'base64') : r.body;
+  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(r.statusCode ?? 200, headers);
   res.end(body);
 }
@@ -154,37 +155,74 @@ function preflight(req: IncomingMessage, res: ServerResponse) {
   res.end();
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+const EMPTY = Buffer.alloc(0);
+
+/** The request's bytes, refused past MAX_BODY_BYTES. Plain listeners: no async iterator per request. */
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) return 'too-large';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return 'too-large';
-    chunks.push(chunk as Buffer);
+  if (declared > MAX_BODY_BYTES) return Promise.resolve('too-large');
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) {
+    req.resume(); // nothing to read: let the stream end
+    return Promise.resolve(EMPTY);
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  return new Promise((ok, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.off('data', onData);
+        ok('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => ok(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.once('error', fail);
+  });
+}
+
+/**
+ * Route matches by method and path, remembered: the router walks the whole table per call, and
+ * a warm runtime sees the same few paths over and over. Bounded, so that arbitrary paths
+ * cannot grow it without limit.
+ */
+function memoized(match: (method: string, path: string) => Match) {
+  const seen = new Map<string, Match>();
+  return (method: string, path: string): Match => {
+    const key = `${method} ${path}`;
+    let m = seen.get(key);
+    if (!m) {
+      m = match(method, path);
+      if (seen.size >= 1000) seen.clear();
+      seen.set(key, m);
+    }
+    return m;
+  };
 }
 
 /** The API Gateway emulator: HTTP in, payload-2.0 event to the route's handler, its result out. */
-export function gatewayListener(routes: readonly Route[]) {
-  const router = createRouter(routes);
+export async function gatewayListener(routes: readonly Route[]) {
+  const match = memoized(createRouter(routes).match);
+  // Requests overlap in this one process: each invocation gets its own Powertools state, as on a
+  // multi-concurrency Lambda instance (lib/observability.ts).
+  const isolated = await isolateInvocations();
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
       if (req.method === 'OPTIONS') return preflight(req, res);
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const match = router.match(req.method ?? 'GET', url.pathname);
+      const found = match(req.method ?? 'GET', url.pathname);
       const body = await readBody(req);
       if (body === 'too-large') {
         sendError(res, 413, 'FILE_TOO_LARGE', 'request body exceeds 100 MB');
         req.destroy();
         return;
       }
-      const route = match.kind === 'route' ? match.route : undefined;
-      const event = toEvent(req, body, route, match.kind === 'route' ? match.params : {});
+      const route = found.kind === 'route' ? found.route : undefined;
+      const event = toEvent(req, url, body, route, found.kind === 'route' ? { ...found.params } : {});
       const handler = await load(route ? route.handler : 'functions/fallback.ts');
-      send(res, await handler(event, lambdaContext(route)));
+      send(res, await isolated(event.requestContext.requestId, () => handler(event, lambdaContext(route))));
     } catch (e) {
       // A handler that throws past its own error handling: Lambda would answer 500 through API Gateway.
       console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', error: String((e as Error)?.stack ?? e) }));

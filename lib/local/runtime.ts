@@ -79,7 +79,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const { config } = await import('#lib/config.ts');
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
-    server.on('request', gatewayListener(opts.routes));
+    server.on('request', await gatewayListener(opts.routes));
     stops.push(await startSweeperTimer());
     return { url, port, dataDir, services: { dynamo, s3 }, stop };
   } catch (e) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { listBugReports, putBugReport, type BugReport } from '#lib/data/bug-reports.ts';
 import { contextProblem } from './context.ts';

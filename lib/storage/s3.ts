@@ -1,13 +1,15 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { config, dependencyClientSettings } from '#lib/config.ts';
+import { captureClient } from '#lib/tracer.ts';
 
 /** Built once per cold start. Locally: the embedded S3 server on loopback, path-style. */
-export const s3 = new S3Client({
+export const s3 = captureClient(new S3Client({
   region: config.AWS_REGION,
-  ...dependencyClientSettings,
+  // Blocks and 100 MB copies: the wait is for a stalled transfer, not a whole one.
+  ...dependencyClientSettings(60_000),
   ...(config.S3_ENDPOINT
     ? { endpoint: config.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
     : {}),
-});
+}));
 
 export const bucket = config.BUCKET_NAME;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { getShare, putShare } from '#lib/data/shares.ts';
 import { errors } from '#lib/errors.ts';

@@ -2,7 +2,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, CopyObjectCom
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { claimPendingUpload, deletePendingUpload, putPendingUpload } from '#lib/data/uploads.ts';
 import { closeJournal, openJournal } from '#lib/data/upload-journal.ts';

@@ -1,17 +1,20 @@
 /**
  * Baby JubJub (EIP-2494): the twisted Edwards curve a·x² + y² = 1 + d·x²·y² over the BN254
- * scalar field, a = 168700, d = 168696, order 8·l. Arithmetic is circomlibjs's (the same
- * formulas as circomlib's circuits); this module adds range checks and the curve-membership
- * check before any arithmetic.
+ * scalar field, a = 168700, d = 168696, order 8·l. Arithmetic in plain bigint over F_r
+ * (field.ts): circomlibjs's addition law (complete: a is a square and d is not, so no input on
+ * the curve divides by zero) in projective coordinates, its double-and-add, its subgroup test
+ * and its 32-byte packing — the same points and bytes (the circomlibjs/go-iden3-crypto vectors
+ * and a randomized cross-check in test/unit/zk/babyjub.test.ts), without ffjavascript's wasm
+ * curves (≈ 230 KB bundled and a curve build of 0.4 s or more at cold start). Range checks and
+ * the curve-membership check come before any arithmetic.
  *
  * Scalars (mulbase, mul) are integers in [0, 2^256), used exactly as given — never reduced
  * mod l, because that would be wrong for points outside the prime-order subgroup. For Base8
  * (order l), scalar and scalar mod l give the same point, so any scalar is safe there.
  */
-import type { BabyJub, CurvePoint } from 'circomlibjs';
 import { errors } from '#lib/errors.ts';
 import { assertField, BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
-import { getBabyJub } from './primitives.ts';
+import * as F from './field.ts';
 
 export const A = 168700n;
 export const D = 168696n;
@@ -39,9 +42,47 @@ export interface PointData {
 }
 
 const toData = (p: Point): PointData => ({ x: p.x.toString(), y: p.y.toString() });
-// Only ever called on values already checked < r: F.e would reduce anything larger.
-const toCircom = (bj: BabyJub, p: Point): CurvePoint => [bj.F.e(p.x), bj.F.e(p.y)];
-const fromCircom = (bj: BabyJub, p: CurvePoint): Point => ({ x: bj.F.toObject(p[0]), y: bj.F.toObject(p[1]) });
+
+/** The identity, (0, 1). */
+const IDENTITY: Point = { x: 0n, y: 1n };
+
+/** (X : Y : Z) stands for the affine point (X/Z, Y/Z): additions without a field inversion each. */
+interface Projective {
+  X: bigint;
+  Y: bigint;
+  Z: bigint;
+}
+
+/** Twisted Edwards addition in projective coordinates (Bernstein et al. 2008, "add-2008-bbjlp"). */
+function addProjective(p: Projective, q: Projective): Projective {
+  const a = F.mul(p.Z, q.Z);
+  const b = F.mul(a, a);
+  const c = F.mul(p.X, q.X);
+  const d = F.mul(p.Y, q.Y);
+  const e = F.mul(F.mul(D, c), d);
+  const f = F.sub(b, e);
+  const g = F.add(b, e);
+  const cross = F.sub(F.sub(F.mul(F.add(p.X, p.Y), F.add(q.X, q.Y)), c), d);
+  return { X: F.mul(F.mul(a, f), cross), Y: F.mul(F.mul(a, g), F.sub(d, F.mul(A, c))), Z: F.mul(f, g) };
+}
+
+const toProjective = (p: Point): Projective => ({ X: p.x, Y: p.y, Z: 1n });
+// Z is never 0 for points of the curve: the addition law is complete.
+const toAffine = (p: Projective): Point => {
+  const zInv = F.inv(p.Z, 'z');
+  return { x: F.mul(p.X, zInv), y: F.mul(p.Y, zInv) };
+};
+
+/** k·P by double-and-add from the low bit, as circomlibjs's mulPointEscalar. */
+function multiply(p: Point, k: bigint): Point {
+  let acc = toProjective(IDENTITY);
+  let dbl = toProjective(p);
+  for (let rem = k; rem > 0n; rem >>= 1n) {
+    if (rem & 1n) acc = addProjective(acc, dbl);
+    dbl = addProjective(dbl, dbl);
+  }
+  return toAffine(acc);
+}
 
 /** The curve equation in plain bigint (x, y already < r). */
 export function onCurve(p: Point): boolean {
@@ -69,30 +110,31 @@ export function checkPoint(name: string, p: Point): Point {
 export async function addPoints(p1: Point, p2: Point): Promise<Point> {
   checkPoint('p1', p1);
   checkPoint('p2', p2);
-  const bj = await getBabyJub();
-  return fromCircom(bj, bj.addPoint(toCircom(bj, p1), toCircom(bj, p2)));
+  return toAffine(addProjective(toProjective(p1), toProjective(p2)));
 }
 
 /** k·P by double-and-add, with k used exactly (0 gives the identity (0, 1)). */
 export async function mulPoint(p: Point, k: bigint): Promise<Point> {
   checkPoint('point', p);
   if (k < 0n || k >= 1n << 256n) throw errors.invalidInput('scalar: must be an integer from 0 to 2^256 − 1');
-  const bj = await getBabyJub();
-  return fromCircom(bj, bj.mulPointEscalar(toCircom(bj, p), k));
+  return multiply(p, k);
 }
 
 /** In the prime-order subgroup: on the curve and l·P = identity. */
 export async function inSubgroup(p: Point): Promise<boolean> {
   if (p.x < 0n || p.x >= BN254_PRIME || p.y < 0n || p.y >= BN254_PRIME || !onCurve(p)) return false;
-  const bj = await getBabyJub();
-  return bj.inSubgroup(toCircom(bj, p));
+  const q = multiply(p, SUB_ORDER);
+  return q.x === 0n && q.y === 1n;
 }
 
 /** circomlib's 32-byte point encoding: y little-endian, top bit set when x > (r−1)/2. */
 export async function packPoint(p: Point): Promise<Uint8Array> {
   checkPoint('point', p);
-  const bj = await getBabyJub();
-  return bj.packPoint(toCircom(bj, p));
+  const out = new Uint8Array(32);
+  let y = p.y;
+  for (let i = 0; i < 32; i++, y >>= 8n) out[i] = Number(y & 0xffn);
+  if (p.x > (BN254_PRIME - 1n) >> 1n) out[31]! |= 0x80;
+  return out;
 }
 
 // ---- request level ----

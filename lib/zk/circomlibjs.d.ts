@@ -59,3 +59,24 @@ declare module 'circomlibjs' {
   export function buildMimc7(): Promise<Mimc7>;
   export function buildPedersenHash(): Promise<PedersenHash>;
 }
+
+/*
+ * circomlibjs's own modules, imported by path (lib/zk/circomlib/*): the package entry pulls in
+ * every primitive. The same types as the entry's.
+ */
+declare module '*/circomlibjs/src/poseidon_wasm.js' {
+  import type { Poseidon } from 'circomlibjs';
+  export function buildPoseidon(): Promise<Poseidon>;
+}
+declare module '*/circomlibjs/src/babyjub.js' {
+  import type { BabyJub } from 'circomlibjs';
+  export default function buildBabyjub(): Promise<BabyJub>;
+}
+declare module '*/circomlibjs/src/mimc7.js' {
+  import type { Mimc7 } from 'circomlibjs';
+  export default function buildMimc7(): Promise<Mimc7>;
+}
+declare module '*/circomlibjs/src/pedersen_hash.js' {
+  import type { PedersenHash } from 'circomlibjs';
+  export default function buildPedersenHash(): Promise<PedersenHash>;
+}

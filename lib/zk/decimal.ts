@@ -11,7 +11,7 @@
  * The parsers re-check the format too, so a caller that skipped the schema still cannot pass a
  * malformed value through.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { errors } from '#lib/errors.ts';
 
 /** The BN254 scalar field prime r (the order of the BN254 G1 group; circom's default prime). */

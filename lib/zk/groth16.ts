@@ -13,9 +13,9 @@
  * (and its worker threads) lives in globalThis.curve_bn128, see terminateCurves().
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
-// @ts-ignore snarkjs ships no type declarations; the slice used here is typed below.
-import * as snarkjsUntyped from 'snarkjs';
+import * as z from 'zod';
+import * as snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
+import type { Curve, Groth16Proof, MemFile } from 'snarkjs';
 import { errors, isAppError } from '#lib/errors.ts';
 import { artifactPath, getCircuit, type CircuitManifest } from './circuits.ts';
 
@@ -24,13 +24,7 @@ export const SNARK_FIELD_ORDER = 21888242871839275222246405745257275088548364400
 /** BN254 base field order: proof point coordinates live in [0, q). */
 export const BASE_FIELD_ORDER = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
 
-export interface Groth16Proof {
-  pi_a: [string, string, string];
-  pi_b: [[string, string], [string, string], [string, string]];
-  pi_c: [string, string, string];
-  protocol: 'groth16';
-  curve: 'bn128';
-}
+export type { Groth16Proof };
 
 export interface ProofResult {
   proof: Groth16Proof;
@@ -38,32 +32,6 @@ export interface ProofResult {
 }
 
 export type CircuitInputs = Record<string, string | string[]>;
-
-// Minimal view of ffjavascript's curve objects.
-interface CurveGroup {
-  fromObject(o: unknown): Uint8Array;
-  isValid(p: Uint8Array): boolean;
-  isZero(p: Uint8Array): boolean;
-  timesScalar(p: Uint8Array, e: bigint): Uint8Array;
-}
-interface Curve {
-  G1: CurveGroup;
-  G2: CurveGroup;
-  terminate(): Promise<void>;
-}
-interface MemFile {
-  type: 'mem';
-  data?: Uint8Array;
-}
-interface SnarkJs {
-  curves: { getCurveFromName(name: string): Promise<Curve> };
-  wtns: { calculate(input: unknown, wasm: Uint8Array, out: MemFile): Promise<void> };
-  groth16: {
-    prove(zkey: Uint8Array, wtns: MemFile): Promise<{ proof: Groth16Proof; publicSignals: string[] }>;
-    verify(vkey: unknown, publicSignals: string[], proof: unknown): Promise<boolean>;
-  };
-}
-const snarkjs = snarkjsUntyped as unknown as SnarkJs;
 
 // ---------------------------------------------------------------------------------------------
 // Caches

@@ -122,6 +122,7 @@ describe('login', () => {
         name: 'Alice',
         avatar: expect.stringMatching(/^http:\/\/localhost:\d+\/avatars\/alice\.svg$/),
         publicKey: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        sessionBinding: expect.stringMatching(/^[0-9a-f]{64}$/),
         starknet: { verified: false, contract: expect.stringMatching(/^0x[0-9a-f]{64}$/), proofExpiry: null },
       },
     });
@@ -325,7 +326,7 @@ describe('STARK proofs', () => {
       txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       expiresAt: expect.any(String),
     });
-    expect(p.proof.public_inputs).toHaveLength(9);
+    expect(p.proof.public_inputs).toHaveLength(10);
     // The first public inputs are the session's public key.
     expect(`0x${p.proof.public_inputs.slice(0, 4).map((x: string) => x.slice(2)).join('')}`).toBe(status.publicKey);
     const days = (Date.parse(p.expiresAt) - Date.now()) / 86_400_000;

@@ -1,7 +1,15 @@
-// STARK benchmark at the shipped parameters: prove and verify p50 (wall clock and CPU time of
-// this process, since CI machines are shared) and proof size. Prints numbers, asserts nothing.
-// Run: npx tsx test/bench/stark.ts
-import { generateSecretKey, publicKeyHash, proveSession, verifySession, SECURITY } from '../../lib/auth/stark/index.ts';
+// STARK benchmark at the shipped parameters: prove and verify p50 (wall clock, and in Node the CPU
+// time of this process, since the machine is shared) and proof size, in Node and — when Debian's
+// chromium is installed — in headless Chromium, where the client proves. Prints numbers, asserts nothing.
+// Run: npm run bench -- stark
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { generateSecretKey, publicKeyHash, proveSession, verifySession, SECURITY, securityTable } from '../../lib/stark/index.ts';
+import { createSessionKey, proveSessionKey } from '../../lib/client/stark-key.ts';
+import { verifyClientSessionProof, decodeKeyHash } from '../../lib/stark/index.ts';
 
 const PROVE_RUNS = 9;
 const VERIFY_RUNS = 31;
@@ -18,11 +26,16 @@ function timed<T>(f: () => T): { wall: number; cpu: number; value: T } {
   const c = process.cpuUsage(c0);
   return { wall, cpu: (c.user + c.system) / 1000, value };
 }
+const f = (x: number) => x.toFixed(1);
 
+console.log(`stark params: blowup ${SECURITY.blowup}, queries ${SECURITY.queries}, grinding ${SECURITY.grindingBits} bits, extension degree ${SECURITY.extensionDegree}, trace ${SECURITY.traceLength} rows, hash in the AIR: RPO`);
+console.log(`stark security bits: conjectured ${SECURITY.conjecturedBits}, proven ${SECURITY.provenBits}`);
+console.log(`load average (1 min) at start: ${loadavg()[0].toFixed(1)}`);
+
+// Node, server-held mode (what /api/zkauth/prove does for clients that send no proof).
 const sk = generateSecretKey();
 const inputs = { keyHash: publicKeyHash(sk), sessionId: 'bench-session', expiresAt: 1_900_000_000 };
 proveSession(sk, inputs); // warm-up (JIT, twiddle caches)
-
 const proveWall: number[] = [];
 const proveCpu: number[] = [];
 let last = proveSession(sk, inputs);
@@ -42,10 +55,57 @@ for (let i = 0; i < VERIFY_RUNS; i++) {
   verifyCpu.push(r.cpu);
   ok &&= r.value;
 }
+console.log(`node prove p50 ms: wall ${f(p50(proveWall))}, cpu ${f(p50(proveCpu))} (runs ${PROVE_RUNS})`);
+console.log(`node verify p50 ms: wall ${f(p50(verifyWall))}, cpu ${f(p50(verifyCpu))} (runs ${VERIFY_RUNS}, all verified: ${ok})`);
+console.log(`node proof size bytes: ${last.starkProof.length / 2}`);
 
-const f = (x: number) => x.toFixed(1);
-console.log(`stark params: blowup ${SECURITY.blowup}, queries ${SECURITY.queries}, grinding ${SECURITY.grindingBits} bits, ext degree ${SECURITY.extensionDegree}, trace ${SECURITY.traceLength} rows`);
-console.log(`stark security bits: conjectured ${SECURITY.conjecturedBits}, proven ${SECURITY.provenBits}`);
-console.log(`stark prove p50 ms: wall ${f(p50(proveWall))}, cpu ${f(p50(proveCpu))} (runs ${PROVE_RUNS})`);
-console.log(`stark verify p50 ms: wall ${f(p50(verifyWall))}, cpu ${f(p50(verifyCpu))} (runs ${VERIFY_RUNS}, all verified: ${ok})`);
-console.log(`stark proof size bytes: ${last.starkProof.length / 2}`);
+// Node, client-held mode (lib/client proves; the server derives the inputs and verifies).
+const key = createSessionKey();
+const now = Math.floor(Date.now() / 1000);
+const cp = timed(() => proveSessionKey(key, { sessionId: 'bench-session', nowSeconds: now }));
+const cv = timed(() => verifyClientSessionProof(cp.value.stark_proof, { keyHash: decodeKeyHash(key.keyHash)!, sessionId: 'bench-session', nowSeconds: now }));
+console.log(`node client-held: prove ${f(cp.wall)} ms, server verify ${f(cv.wall)} ms, verified: ${cv.value !== null}, size ${cp.value.stark_proof.length / 2} bytes`);
+
+// Headless Chromium (Debian's package), the client's environment.
+const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+if (!chromium) {
+  console.log('browser: skipped (no chromium executable; `apt-get install chromium` to run it)');
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'stark-bench-'));
+  try {
+    const bundle = await build({
+      entryPoints: [join(import.meta.dirname, '_stark-browser-entry.ts')],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'starkBench',
+      target: 'es2022',
+      minify: true,
+      logLevel: 'silent',
+    });
+    // An inline synchronous script runs before the load event, so --dump-dom prints its result.
+    const html = `<!doctype html><html><body><pre id="out"></pre><script>${bundle.outputFiles[0].text}
+try { document.getElementById('out').textContent = starkBench.run(${PROVE_RUNS}, ${VERIFY_RUNS}); } catch (e) { document.getElementById('out').textContent = 'ERROR ' + e; }</script></body></html>`;
+    const page = join(dir, 'bench.html');
+    writeFileSync(page, html);
+    const res = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=600000', '--dump-dom', `file://${page}`], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    const m = /<pre id="out">([^<]*)<\/pre>/.exec(res.stdout ?? '');
+    if (!m || m[1].startsWith('ERROR')) {
+      console.log(`browser: failed (${m?.[1] ?? res.stderr?.split('\n').slice(0, 2).join(' ')})`);
+    } else {
+      const r = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { prove: number[]; verify: number[]; ok: boolean; bytes: number; userAgent: string };
+      console.log(`browser: ${r.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? r.userAgent}`);
+      console.log(`browser prove p50 ms: wall ${f(p50(r.prove))} (runs ${r.prove.length})`);
+      console.log(`browser verify p50 ms: wall ${f(p50(r.verify))} (runs ${r.verify.length}, all verified: ${r.ok})`);
+      console.log(`browser proof size bytes: ${r.bytes}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+console.log('\nsecurity table (securityTable(), as in the README):');
+console.log(securityTable());

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { errors, isAppError, isDependencyFailure, type AppError } from '#lib/errors.ts';
 import { describeZodError } from '../validation.ts';
 import type { HttpMiddleware } from './state.ts';

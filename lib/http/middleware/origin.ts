@@ -2,17 +2,21 @@ import { config } from '#lib/config.ts';
 import { errors } from '#lib/errors.ts';
 import { responseHeaders, type HttpMiddleware, type HttpRequest } from './state.ts';
 
-/** Origins a browser page may call from: the configured ones and the API's own public origin. */
-export function originAllowed(origin: string, settings = config): boolean {
-  if (settings.CORS_ORIGINS.includes('*') || settings.CORS_ORIGINS.includes(origin)) return true;
-  if (settings.PUBLIC_BASE_URL) {
-    try {
-      if (new URL(settings.PUBLIC_BASE_URL).origin === origin) return true;
-    } catch {
-      return false;
-    }
+const originOf = (url: string | undefined): string | undefined => {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
   }
-  return false;
+};
+/** The API's own public origin, parsed once at cold start. */
+const ownOrigin = originOf(config.PUBLIC_BASE_URL);
+
+/** Origins a browser page may call from: the configured ones and the API's own public origin. */
+export function originAllowed(origin: string, settings: Pick<typeof config, 'CORS_ORIGINS' | 'PUBLIC_BASE_URL'> = config): boolean {
+  if (settings.CORS_ORIGINS.includes('*') || settings.CORS_ORIGINS.includes(origin)) return true;
+  const own = settings === config ? ownOrigin : originOf(settings.PUBLIC_BASE_URL);
+  return own !== undefined && own === origin;
 }
 
 const EXPOSED = 'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, content-disposition';

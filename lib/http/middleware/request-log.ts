@@ -1,10 +1,11 @@
 import { isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
+import { recordRequest } from '#lib/metrics.ts';
 import { responseHeaders, type HttpMiddleware, type HttpRequest } from './state.ts';
 
 /**
- * The closing log line of every request, on success and on error alike, and the correlation id
- * sent back as `X-Request-Id`. Never bodies, cookies or credentials: the route, status, timing and
+ * The closing log line and the request metrics (EMF, lib/metrics.ts) of every request, on success
+ * and on error alike, and the correlation id sent back as `X-Request-Id`. Never bodies, cookies or credentials: the route, status, timing and
  * error code only; a 5xx adds the error with its stack (to the log, never to the client).
  */
 export const requestLog = (): HttpMiddleware => {
@@ -23,6 +24,8 @@ export const requestLog = (): HttpMiddleware => {
     };
     if (status >= 500) logger.error('request failed', { ...entry, error: request.error ?? undefined });
     else logger.info('request', entry);
+    // By the route table's path, never the raw path: one metric per route, not per id.
+    recordRequest({ group: state.route.group, method: state.route.method, route: state.route.path, status, durationMs: entry.durationMs });
   };
   return { after: finish, onError: finish };
 };

@@ -1,26 +1,26 @@
 import { describe, it, expect } from 'vitest';
-import { randomFelt } from '../../../lib/auth/stark/field.ts';
-import { type Fp2 } from '../../../lib/auth/stark/ext.ts';
-import { cosetEvaluate } from '../../../lib/auth/stark/poly.ts';
-import { Transcript } from '../../../lib/auth/stark/transcript.ts';
-import { friCommit, friOpen, friReplay, friVerify, type FriConfig } from '../../../lib/auth/stark/fri.ts';
-import { proveStatement } from '../../../lib/auth/stark/prover.ts';
-import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
-import { DEFAULT_PARAMS } from '../../../lib/auth/stark/params.ts';
+import { randomFelt } from '../../../lib/stark/field.ts';
+import { type Fp3 } from '../../../lib/stark/ext.ts';
+import { cosetEvaluate } from '../../../lib/stark/poly.ts';
+import { Transcript } from '../../../lib/stark/transcript.ts';
+import { friCommit, friOpen, friReplay, friVerify, type FriConfig } from '../../../lib/stark/fri.ts';
+import { proveStatement } from '../../../lib/stark/prover.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { DEFAULT_PARAMS } from '../../../lib/stark/params.ts';
 import { SMALL_PARAMS, randomStatement } from './helpers.ts';
+import { forgeOod } from './adversary.ts';
 
 const cfg: FriConfig = { domainSize: 512, offset: 7n, degreeBound: 64, remainderDegree: 4 };
 const QUERIES = 20;
 
-/** Evaluations over the coset of a random F_p^2-valued polynomial with `degree + 1` coefficients. */
-function randomEvals(degree: number): Fp2[] {
-  const re = cosetEvaluate(Array.from({ length: degree + 1 }, () => randomFelt()), cfg.offset, cfg.domainSize);
-  const im = cosetEvaluate(Array.from({ length: degree + 1 }, () => randomFelt()), cfg.offset, cfg.domainSize);
-  return re.map((v, i) => [v, im[i]] as Fp2);
+/** Evaluations over the coset of a random F_p^3-valued polynomial with `degree + 1` coefficients. */
+function randomEvals(degree: number): Fp3[] {
+  const [c0, c1, c2] = [0, 1, 2].map(() => cosetEvaluate(Array.from({ length: degree + 1 }, () => randomFelt()), cfg.offset, cfg.domainSize));
+  return c0.map((v, i) => [v, c1[i], c2[i]] as Fp3);
 }
 
 /** Honest FRI prover on `evals` followed by the verifier, with layer-0 values read from `evals`. */
-function runFri(evals: Fp2[]): string | null {
+function runFri(evals: Fp3[]): string | null {
   const pt = new Transcript('fri-test');
   const state = friCommit(evals, cfg, pt);
   const positions = pt.drawDistinctIndices(QUERIES, cfg.domainSize / 2).sort((a, b) => a - b);
@@ -49,7 +49,7 @@ describe('FRI low-degree test', () => {
     const positions = pt.drawDistinctIndices(QUERIES, 256).sort((a, b) => a - b);
     const openings = friOpen(state, positions, cfg);
     const p0 = openings[0].pairs[0];
-    openings[0].pairs[0] = [[(p0[0][0] + 1n) % 0xffffffff00000001n, p0[0][1]], p0[1]];
+    openings[0].pairs[0] = [[(p0[0][0] + 1n) % 0xffffffff00000001n, p0[0][1], p0[0][2]], p0[1]];
     const vt = new Transcript('fri-test');
     const roots = state.layers.map((l) => l.tree.root);
     const betas = friReplay(cfg, roots, state.remainder, vt);
@@ -60,7 +60,7 @@ describe('FRI low-degree test', () => {
 });
 
 describe('STARK with FRI layers made for a high-degree polynomial', () => {
-  // The test-only adversary proves a false statement (wrong key), forges the out-of-domain
+  // The test-only adversary (adversary.ts) proves a false statement (wrong key), forges the out-of-domain
   // segment value so the OOD relation holds, and runs FRI honestly on the resulting high-degree
   // DEEP polynomial. Everything up to FRI is consistent; FRI must be what rejects it.
   it('is rejected by FRI at small and at shipped parameters', () => {
@@ -68,7 +68,7 @@ describe('STARK with FRI layers made for a high-degree polynomial', () => {
       const { sk, stmt, felts } = randomStatement();
       const wrongKey = [sk[0], sk[1], sk[2], (sk[3] + 1n) % 0xffffffff00000001n];
       expect(() => proveStatement(wrongKey, stmt, params)).toThrow(/does not match/);
-      const forged = proveStatement(wrongKey, stmt, params, { forgeOod: true });
+      const forged = forgeOod(wrongKey, stmt, params);
       const r = verifyStatement(forged, felts, params);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.reason).toBe('fri-remainder');

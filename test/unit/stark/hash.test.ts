@@ -1,36 +1,24 @@
 import { describe, it, expect } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { P, pow, mul, randomFelt } from '../../../lib/auth/stark/field.ts';
-import { MDS, MDS_INV, ALPHA_INV, ROUNDS, WIDTH, RC1, RC2, mdsMul, pow7, permutationStates, hashKey, round, KEY_HASH_IV } from '../../../lib/auth/stark/rescue.ts';
-import { transitionBase, periodicAtBase } from '../../../lib/auth/stark/air.ts';
-import { sha256Short, leadingZeroBitsWords } from '../../../lib/auth/stark/sha256.ts';
-import { MerkleTree, verifyMany, multiProofLength } from '../../../lib/auth/stark/merkle.ts';
-import { Transcript } from '../../../lib/auth/stark/transcript.ts';
+import { P, pow, randomFelt } from '../../../lib/stark/field.ts';
+import { ROUNDS, WIDTH, ARK1, ARK2, permutationStates, hashKey, keyHashInput, applyRound } from '../../../lib/stark/rpo.ts';
+import { transitionBase, periodicAtBase, PERIOD, boundaryConstraints } from '../../../lib/stark/air.ts';
+import { sha256, sha256Short, leadingZeroBitsWords } from '../../../lib/stark/sha256.ts';
+import { MerkleTree, verifyMany, multiProofLength } from '../../../lib/stark/merkle.ts';
+import { Transcript } from '../../../lib/stark/transcript.ts';
 
-describe('Rescue-w8 permutation', () => {
-  it('x^7 and x^(1/7) are inverse permutations', () => {
-    for (let i = 0; i < 20; i++) {
-      const x = randomFelt();
-      expect(pow(pow7(x), ALPHA_INV)).toBe(x);
-      expect(pow7(pow(x, ALPHA_INV))).toBe(x);
-    }
-  });
-  it('MDS_INV inverts MDS and every 2x2 minor of MDS is nonzero', () => {
-    const s = Array.from({ length: WIDTH }, () => randomFelt());
-    expect(mdsMul(MDS_INV, mdsMul(MDS, s))).toEqual(s);
-    for (let a = 0; a < WIDTH; a++)
-      for (let b = a + 1; b < WIDTH; b++)
-        for (let c = 0; c < WIDTH; c++)
-          for (let d = c + 1; d < WIDTH; d++) expect((mul(MDS[a][c], MDS[b][d]) - mul(MDS[a][d], MDS[b][c]) + P) % P).not.toBe(0n);
-  });
-  it('every round satisfies the AIR transition constraint, a wrong next state does not', () => {
-    const states = permutationStates([...Array.from({ length: 4 }, () => randomFelt()), ...KEY_HASH_IV]);
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe('the RPO AIR', () => {
+  it('every round satisfies the transition constraint, a wrong next state does not', () => {
+    const states = permutationStates(keyHashInput(Array.from({ length: 4 }, () => randomFelt())));
     expect(states.length).toBe(ROUNDS + 1);
     const out = new Array<bigint>(WIDTH);
+    const w8 = pow(7n, (P - 1n) / BigInt(PERIOD));
     for (let r = 0; r < ROUNDS; r++) {
-      const per = [...RC1[r], ...RC2[r]];
-      // The periodic columns reproduce the round constants at row r (y = g^(r n / ROUNDS) = w_ROUNDS^r).
-      expect(periodicAtBase(pow(pow(7n, (P - 1n) / BigInt(ROUNDS)), BigInt(r)))).toEqual(per);
+      const per = [...ARK1[r], ...ARK2[r]];
+      // The periodic columns reproduce the round constants at row r (y = g^(r n / 8) = w_8^r).
+      expect(periodicAtBase(pow(w8, BigInt(r)))).toEqual(per);
       transitionBase(states[r], states[r + 1], per, out);
       expect(out.every((v) => v === 0n)).toBe(true);
       const bad = states[r + 1].slice();
@@ -38,13 +26,34 @@ describe('Rescue-w8 permutation', () => {
       transitionBase(states[r], bad, per, out);
       expect(out.some((v) => v !== 0n)).toBe(true);
     }
-    expect(round(states[0], 0)).toEqual(states[1]);
+    expect(periodicAtBase(pow(w8, 7n)).every((v) => v === 0n)).toBe(true);
+    expect(applyRound(states[0], 0)).toEqual(states[1]);
+  });
+  it('boundary constraints pin the padding and capacity lanes at row 0 and the digest at the last round', () => {
+    const sk = Array.from({ length: 4 }, () => randomFelt());
+    const states = permutationStates(keyHashInput(sk));
+    const bc = boundaryConstraints(hashKey(sk));
+    expect(bc.length).toBe(WIDTH);
+    for (const b of bc) expect(states[b.row][b.col]).toBe(b.value);
+    // The key lanes 4..7 of row 0 are not pinned.
+    expect(bc.filter((b) => b.row === 0).map((b) => b.col)).toEqual([0, 1, 2, 3, 8, 9, 10, 11]);
   });
   it('key hash is deterministic and key-sensitive', () => {
     const sk = [1n, 2n, 3n, 4n];
     expect(hashKey(sk)).toEqual(hashKey([1n, 2n, 3n, 4n]));
     expect(hashKey(sk)).not.toEqual(hashKey([1n, 2n, 3n, 5n]));
     expect(hashKey(sk).every((v) => v < P)).toBe(true);
+  });
+});
+
+describe('SHA-256 in TypeScript', () => {
+  it('matches node:crypto for every length 0..300 and for split inputs', () => {
+    for (let len = 0; len <= 300; len++) {
+      const m = randomBytes(len);
+      expect(Buffer.from(sha256(m)).toString('hex')).toBe(createHash('sha256').update(m).digest('hex'));
+      const cut = Math.floor(len / 3);
+      expect(Buffer.from(sha256(m.subarray(0, cut), m.subarray(cut))).toString('hex')).toBe(createHash('sha256').update(m).digest('hex'));
+    }
   });
 });
 
@@ -65,7 +74,7 @@ describe('single-block SHA-256 (grinding)', () => {
 });
 
 describe('Merkle multi-openings', () => {
-  const leaves = Array.from({ length: 64 }, (_, i) => Buffer.from(`leaf-${i}`));
+  const leaves = Array.from({ length: 64 }, (_, i) => bytes(`leaf-${i}`));
   const tree = new MerkleTree(leaves);
   it('open and verify arbitrary sorted index sets', () => {
     for (const idx of [[0], [63], [0, 1], [1, 2, 3, 40], [5, 9, 10, 11, 33, 62, 63], Array.from({ length: 64 }, (_, i) => i)]) {
@@ -78,18 +87,18 @@ describe('Merkle multi-openings', () => {
     const idx = [3, 17, 18, 50];
     const nodes = tree.openMany(idx);
     const data = idx.map((i) => leaves[i]);
-    expect(verifyMany(tree.root, tree.depth, idx, [data[0], data[1], Buffer.from('x'), data[3]], nodes)).toBe(false);
+    expect(verifyMany(tree.root, tree.depth, idx, [data[0], data[1], bytes('x'), data[3]], nodes)).toBe(false);
     expect(verifyMany(tree.root, tree.depth, [3, 17, 19, 50], data, nodes)).toBe(false);
-    const altered = nodes.map((n, i) => (i === 2 ? Buffer.from(n.map((b, j) => (j === 0 ? b ^ 1 : b))) : n));
+    const altered = nodes.map((n, i) => (i === 2 ? n.map((b, j) => (j === 0 ? b ^ 1 : b)) : n));
     expect(verifyMany(tree.root, tree.depth, idx, data, altered)).toBe(false);
     expect(verifyMany(tree.root, tree.depth, idx, data, nodes.slice(1))).toBe(false);
     expect(verifyMany(tree.root, tree.depth, idx, data, [...nodes, nodes[0]])).toBe(false);
     expect(() => tree.openMany([5, 3])).toThrow();
   });
   it('leaves and nodes are domain-separated (a node cannot pose as a leaf)', () => {
-    const small = new MerkleTree([Buffer.from('a'), Buffer.from('b'), Buffer.from('c'), Buffer.from('d')]);
-    const inner = Buffer.concat([small.layers[1][0], small.layers[1][1]]);
-    expect(new MerkleTree([inner, inner]).root.equals(small.root)).toBe(false);
+    const small = new MerkleTree([bytes('a'), bytes('b'), bytes('c'), bytes('d')]);
+    const inner = new Uint8Array([...small.layers[1][0], ...small.layers[1][1]]);
+    expect(Buffer.from(new MerkleTree([inner, inner]).root).equals(Buffer.from(small.root))).toBe(false);
   });
 });
 
@@ -97,7 +106,7 @@ describe('Fiat–Shamir transcript', () => {
   it('is deterministic, order- and content-sensitive', () => {
     const run = (parts: string[]) => {
       const t = new Transcript('test');
-      parts.forEach((p) => t.absorb(Buffer.from(p)));
+      parts.forEach((p) => t.absorb(bytes(p)));
       return t.drawExt();
     };
     expect(run(['a', 'b'])).toEqual(run(['a', 'b']));

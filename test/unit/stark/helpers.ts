@@ -1,18 +1,19 @@
 // Shared test helpers for the STARK suite (not a test file itself).
-import { deriveShape, type StarkParams } from '../../../lib/auth/stark/params.ts';
-import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
-import { proveStatement } from '../../../lib/auth/stark/prover.ts';
-import { hashKey, WIDTH } from '../../../lib/auth/stark/rescue.ts';
-import { randomFelt } from '../../../lib/auth/stark/field.ts';
-import { statementFelts, type Statement } from '../../../lib/auth/stark/air.ts';
-import { SALT_BYTES } from '../../../lib/auth/stark/serialize.ts';
+import { deriveShape, type StarkParams } from '../../../lib/stark/params.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { proveStatement } from '../../../lib/stark/prover.ts';
+import { hashKey, WIDTH } from '../../../lib/stark/rpo.ts';
+import { randomFelt } from '../../../lib/stark/field.ts';
+import { statementFelts, CUSTODY_CLIENT, type Statement } from '../../../lib/stark/air.ts';
+import { EXT_BYTES } from '../../../lib/stark/ext.ts';
+import { SALT_BYTES } from '../../../lib/stark/serialize.ts';
 
 /** Small parameters for exhaustive tests: every proof section is present, proofs are ~4 KB. */
 export const SMALL_PARAMS: StarkParams = { traceLength: 32, blowup: 8, queries: 4, grindingBits: 2, friRemainderDegree: 4 };
 
 export function randomStatement(): { sk: bigint[]; stmt: Statement; felts: bigint[] } {
   const sk = Array.from({ length: 4 }, () => randomFelt());
-  const stmt: Statement = { keyHash: hashKey(sk), binding: Array.from({ length: 4 }, () => randomFelt()), expiry: 1_900_000_000n };
+  const stmt: Statement = { keyHash: hashKey(sk), binding: Array.from({ length: 4 }, () => randomFelt()), expiry: 1_900_000_000n, custody: CUSTODY_CLIENT };
   return { sk, stmt, felts: statementFelts(stmt) };
 }
 
@@ -36,10 +37,10 @@ export function proofSections(proof: Uint8Array, felts: bigint[], params: StarkP
     ['traceRoot', 32],
     ['compRoot', 32],
     ['friRoots', 32 * r.header.friRoots.length],
-    ['oodTraceZ', 16 * WIDTH],
-    ['oodTraceGz', 16 * WIDTH],
-    ['oodComp', 16 * shape.segments],
-    ['remainder', 16 * params.friRemainderDegree],
+    ['oodTraceZ', EXT_BYTES * WIDTH],
+    ['oodTraceGz', EXT_BYTES * WIDTH],
+    ['oodComp', EXT_BYTES * shape.segments],
+    ['remainder', EXT_BYTES * params.friRemainderDegree],
     ['nonce', 8],
     ['traceRows', (8 * 2 * WIDTH + SALT_BYTES) * r.positions.length],
     ['traceNodes', 32 * r.body.traceNodes.length],
@@ -47,7 +48,7 @@ export function proofSections(proof: Uint8Array, felts: bigint[], params: StarkP
     ['compNodes', 32 * r.body.compNodes.length],
   ];
   r.body.fri.forEach((l, i) => {
-    sizes.push([`fri${i + 1}Pairs`, 32 * l.pairs.length], [`fri${i + 1}Nodes`, 32 * l.nodes.length]);
+    sizes.push([`fri${i + 1}Pairs`, 2 * EXT_BYTES * l.pairs.length], [`fri${i + 1}Nodes`, 32 * l.nodes.length]);
   });
   const out: Section[] = [];
   let o = 0;

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { P, pow, rootOfUnity, randomFelt } from '../../../lib/auth/stark/field.ts';
-import { ntt, intt, cosetEvaluate, cosetInterpolate, evalBase, evalBaseAtExt, evalExtAtExt, evalExtAtBase } from '../../../lib/auth/stark/poly.ts';
-import { type Fp2, eAdd, eMul, eFrom } from '../../../lib/auth/stark/ext.ts';
+import { P, pow, rootOfUnity, randomFelt } from '../../../lib/stark/field.ts';
+import { ntt, intt, cosetEvaluate, cosetInterpolate, evalBase, evalBaseAtExt, evalExtAtExt, evalExtAtBase } from '../../../lib/stark/poly.ts';
+import { type Fp3, eAdd, eMul, eFrom } from '../../../lib/stark/ext.ts';
 
 const rand = (n: number) => Array.from({ length: n }, () => randomFelt());
 
@@ -28,19 +28,20 @@ describe('NTT and polynomials', () => {
     expect(back.slice(0, 32)).toEqual(c);
     expect(back.slice(32).every((x) => x === 0n)).toBe(true);
   });
-  it('extension-point evaluation agrees with Horner over F_p^2', () => {
+  it('extension-point evaluation agrees with Horner over F_p^3', () => {
     const c = rand(20);
-    const im = rand(20);
-    const z: Fp2 = [randomFelt(), randomFelt()];
-    let acc: Fp2 = [0n, 0n];
-    let accX: Fp2 = [0n, 0n];
+    const c1 = rand(20);
+    const c2 = rand(20);
+    const z: Fp3 = [randomFelt(), randomFelt(), randomFelt()];
+    let acc: Fp3 = [0n, 0n, 0n];
+    let accX: Fp3 = [0n, 0n, 0n];
     for (let i = 19; i >= 0; i--) {
       acc = eAdd(eMul(acc, z), eFrom(c[i]));
-      accX = eAdd(eMul(accX, z), [c[i], im[i]]);
+      accX = eAdd(eMul(accX, z), [c[i], c1[i], c2[i]]);
     }
     expect(evalBaseAtExt(c, z)).toEqual(acc);
-    expect(evalExtAtExt(c, im, z)).toEqual(accX);
+    expect(evalExtAtExt(c, c1, c2, z)).toEqual(accX);
     const x = randomFelt();
-    expect(evalExtAtBase(c.map((v, i) => [v, im[i]] as Fp2), x)).toEqual([evalBase(c, x), evalBase(im, x)]);
+    expect(evalExtAtBase(c.map((v, i) => [v, c1[i], c2[i]] as Fp3), x)).toEqual([evalBase(c, x), evalBase(c1, x), evalBase(c2, x)]);
   });
 });

@@ -8,13 +8,14 @@ import {
   proveSession,
   verifySession,
   verifySessionProof,
+  custodyOf,
   type SessionPublicInputs,
-} from '../../../lib/auth/stark/index.ts';
-import { P } from '../../../lib/auth/stark/field.ts';
-import { proveStatement } from '../../../lib/auth/stark/prover.ts';
-import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
-import { DEFAULT_PARAMS } from '../../../lib/auth/stark/params.ts';
-import { permutationStates, KEY_HASH_IV } from '../../../lib/auth/stark/rescue.ts';
+} from '../../../lib/stark/index.ts';
+import { P } from '../../../lib/stark/field.ts';
+import { proveStatement } from '../../../lib/stark/prover.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { DEFAULT_PARAMS } from '../../../lib/stark/params.ts';
+import { permutationStates, keyHashInput } from '../../../lib/stark/rpo.ts';
 import { randomStatement, SMALL_PARAMS } from './helpers.ts';
 
 function session(sk: bigint[], over: Partial<SessionPublicInputs> = {}): SessionPublicInputs {
@@ -23,10 +24,10 @@ function session(sk: bigint[], over: Partial<SessionPublicInputs> = {}): Session
 
 describe('session STARK API', () => {
   it('states its parameters and security', () => {
-    expect(AIR_VERSION).toBe('shroud-session-air/1.0');
-    expect(SECURITY.conjecturedBits).toBeGreaterThanOrEqual(80);
+    expect(AIR_VERSION).toBe('shroud-session-air/2.0');
+    expect(SECURITY.conjecturedBits).toBeGreaterThanOrEqual(100);
     expect(SECURITY.blowup).toBeGreaterThanOrEqual(8);
-    expect(SECURITY.extensionDegree).toBe(2);
+    expect(SECURITY.extensionDegree).toBe(3);
     expect(SECURITY.provenBits).toBeGreaterThan(0);
     expect(SECURITY.provenBits).toBeLessThanOrEqual(SECURITY.conjecturedBits);
   });
@@ -44,7 +45,10 @@ describe('session STARK API', () => {
   it('encodes public inputs as 0x-hex felts: key hash, session binding, expiry', () => {
     const sk = generateSecretKey();
     const pi = encodePublicInputs(session(sk));
-    expect(pi).toHaveLength(9);
+    expect(pi).toHaveLength(10);
+    expect(BigInt(pi[9])).toBe(2n); // server-held by default
+    expect(custodyOf(pi)).toBe('server');
+    expect(custodyOf(encodePublicInputs(session(sk, { custody: 'client' })))).toBe('client');
     pi.forEach((x) => expect(x).toMatch(/^0x[0-9a-f]{16}$/));
     expect(pi.slice(0, 4).map(BigInt)).toEqual(publicKeyHash(sk));
     expect(BigInt(pi[8])).toBe(1_893_456_000n);
@@ -86,8 +90,10 @@ describe('session STARK API', () => {
       expect(verifySessionProof(starkProof, { ...p, sessionId: 'sess_other' })).toBe(false);
       expect(verifySessionProof(starkProof, { ...p, expiresAt: p.expiresAt - 60 })).toBe(false);
       expect(verifySessionProof(starkProof, { ...p, expiresAt: NaN })).toBe(false);
+      // Relabelling the custody (server-held as client-held) is rejected.
+      expect(verifySessionProof(starkProof, { ...p, custody: 'client' })).toBe(false);
       // Each single public felt changed by one.
-      for (let i = 0; i < 9; i++) {
+      for (let i = 0; i < 10; i++) {
         const other = publicInputs.slice();
         other[i] = '0x' + ((BigInt(other[i]) + 1n) % P).toString(16).padStart(16, '0');
         expect(verifySession(starkProof, other)).toBe(false);
@@ -98,9 +104,10 @@ describe('session STARK API', () => {
       const upper = publicInputs.map((x, i) => (i === 0 ? x.toUpperCase().replace('0X', '0x') : x));
       if (upper[0] !== publicInputs[0]) expect(verifySession(starkProof, upper)).toBe(false);
       expect(verifySession(starkProof, publicInputs.map((x, i) => (i === 2 ? x.slice(0, 2) + x.slice(3) : x)))).toBe(false);
-      expect(verifySession(starkProof, publicInputs.slice(0, 8))).toBe(false);
+      expect(verifySession(starkProof, publicInputs.slice(0, 9))).toBe(false);
       expect(verifySession(starkProof, [...publicInputs, publicInputs[0]])).toBe(false);
       expect(verifySession(starkProof, publicInputs.map((x, i) => (i === 8 ? '0xffffffff00000001' : x)))).toBe(false);
+      expect(verifySession(starkProof, publicInputs.map((x, i) => (i === 9 ? '0x0000000000000003' : x)))).toBe(false);
     });
 
     it('rejects truncated and extended proofs', () => {
@@ -117,7 +124,7 @@ describe('session STARK API', () => {
     });
 
     it('never throws on garbage', () => {
-      const junk: unknown[] = ['', 'zz', '0x', 'abc', '00'.repeat(30000), null, undefined, 42, {}, starkProof.toUpperCase()];
+      const junk: unknown[] = ['', 'zz', '0x', 'abc', '00'.repeat(30000), '00'.repeat(300000), null, undefined, 42, {}, starkProof.toUpperCase()];
       for (const j of junk) expect(verifySession(j as string, publicInputs)).toBe(false);
       expect(verifySession(starkProof, null as unknown as string[])).toBe(false);
       expect(verifySession(starkProof, [1, 2] as unknown as string[])).toBe(false);
@@ -143,7 +150,7 @@ describe('zero knowledge', () => {
       if (qb >= 0) expect(ra.body.traceRows[qa]).not.toEqual(rb.body.traceRows[qb]);
     }
     // No opened value is a witness value (the key or any permutation state).
-    const witness = new Set(permutationStates([...sk, ...KEY_HASH_IV]).flat());
+    const witness = new Set(permutationStates(keyHashInput(sk)).flat().filter((v) => v > 16n));
     expect([...ra.body.traceRows.flat(), ...rb.body.traceRows.flat()].filter((v) => witness.has(v))).toEqual([]);
 
     // The difference comes from the prover's randomness: with it fixed, the proof is reproduced byte for byte.

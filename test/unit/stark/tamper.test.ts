@@ -12,8 +12,8 @@
 //     nonce) plus a deterministic, evenly spread sample of each body section, ≥ 2000 positions in
 //     all, covering every section, must be rejected.
 import { describe, it, expect } from 'vitest';
-import { verifyStatement } from '../../../lib/auth/stark/verifier.ts';
-import { DEFAULT_PARAMS } from '../../../lib/auth/stark/params.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { DEFAULT_PARAMS } from '../../../lib/stark/params.ts';
 import { SMALL_PARAMS, proveRandom, proofSections, flipped } from './helpers.ts';
 
 describe('byte flips', () => {

@@ -7,6 +7,7 @@ import {
 } from '#lib/zk/babyjub.ts';
 import { BN254_PRIME as R } from '#lib/zk/decimal.ts';
 import * as F from '#lib/zk/field.ts';
+import { getBabyJub } from '#lib/zk/primitives.ts';
 import { expectAppError } from './helpers.ts';
 
 const O: Point = { x: 0n, y: 1n };
@@ -235,5 +236,27 @@ describe('library-level guards (computed points, not parsed ones)', () => {
     await expectAppError(() => mulPoint(BASE8, -1n), 'INVALID_INPUT', 'scalar');
     await expectAppError(() => packPoint({ x: 2n, y: 3n }), 'NOT_ON_CURVE');
     expect(await inSubgroup({ x: 0n, y: 1n + R })).toBe(false);
+  });
+});
+
+describe('the same points and bytes as circomlibjs', () => {
+  // Points of every order: multiples of G (order n = 8·l), so the cofactor part is exercised too.
+  const anyPoint = fc.bigInt({ min: 0n, max: ORDER - 1n }).map((s) => mulPoint(GENERATOR, s));
+  const scalar = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n });
+
+  it('add, mul, inSubgroup and packPoint agree with circomlibjs on random points and scalars', async () => {
+    const bj = await getBabyJub();
+    const toC = (p: Point) => [bj.F.e(p.x), bj.F.e(p.y)] as [Uint8Array, Uint8Array];
+    const fromC = (p: [Uint8Array, Uint8Array]): Point => ({ x: bj.F.toObject(p[0]), y: bj.F.toObject(p[1]) });
+    await fc.assert(
+      fc.asyncProperty(anyPoint, anyPoint, scalar, async (pp, qq, k) => {
+        const [p, q] = [await pp, await qq];
+        expect(await addPoints(p, q)).toEqual(fromC(bj.addPoint(toC(p), toC(q))));
+        expect(await mulPoint(p, k)).toEqual(fromC(bj.mulPointEscalar(toC(p), k)));
+        expect(await inSubgroup(p)).toBe(bj.inSubgroup(toC(p)));
+        expect(hex(await packPoint(p))).toBe(hex(bj.packPoint(toC(p))));
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -1,0 +1,5 @@
+import { routeOf } from '#functions/routes.ts';
+import { compressToken, tokenInput } from '#lib/compression/compression.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+export const handler = endpoint(routeOf('POST', '/api/compression/compress-token'), { body: tokenInput }, async (req) => compressToken(req.session!.userId, req.body));

@@ -1,0 +1,7 @@
+import { routeOf } from '#functions/routes.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { deleteWallet, walletIdParams } from '#lib/wallets/wallets.ts';
+
+export const handler = endpoint(routeOf('DELETE', '/api/wallets/:id'), { params: walletIdParams }, async (req) =>
+  deleteWallet(req.session!.userId, req.params.id),
+);

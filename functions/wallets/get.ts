@@ -1,0 +1,7 @@
+import { routeOf } from '#functions/routes.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { getWallet, walletIdParams } from '#lib/wallets/wallets.ts';
+
+export const handler = endpoint(routeOf('GET', '/api/wallets/:id'), { params: walletIdParams }, async (req) => ({
+  wallet: await getWallet(req.session!.userId, req.params.id),
+}));

@@ -1,0 +1,8 @@
+import { routeOf } from '#functions/routes.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { reply } from '#lib/http/reply.ts';
+import { importWallet, importWalletInput } from '#lib/wallets/wallets.ts';
+
+export const handler = endpoint(routeOf('POST', '/api/wallets/import'), { body: importWalletInput }, async (req) =>
+  reply(201, { wallet: await importWallet(req.session!.userId, req.body) }),
+);

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { readConfig } from '#lib/config.ts';
+
+/**
+ * Chain A settings, read once at cold start.
+ * - `CHAIN_A_NETWORK`: `localnet` (default), `devnet` or `mainnet`; it picks the adapter, whether
+ *   airdrops exist, and the explorer links.
+ * - `localnet` without `CHAIN_A_RPC_URL`: the embedded runtime (LiteSVM + Light Protocol's
+ *   programs), its state under `DATA_DIR/chain-a`.
+ * - otherwise the rpc adapter: `CHAIN_A_RPC_URL` (Solana JSON-RPC) and `CHAIN_A_INDEXER_URL` (a
+ *   Photon ZK-compression indexer; many providers serve both on one URL, the default), and
+ *   `CHAIN_A_PROVER_URL` (validity proofs; default: the indexer URL).
+ */
+const schema = z
+  .object({
+    CHAIN_A_NETWORK: z.enum(['localnet', 'devnet', 'mainnet']).default('localnet'),
+    CHAIN_A_RPC_URL: z.url().optional(),
+    CHAIN_A_INDEXER_URL: z.url().optional(),
+    CHAIN_A_PROVER_URL: z.url().optional(),
+    DATA_DIR: z.string().optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.CHAIN_A_NETWORK !== 'localnet' && !c.CHAIN_A_RPC_URL) {
+      ctx.addIssue({ code: 'custom', path: ['CHAIN_A_RPC_URL'], message: `required when CHAIN_A_NETWORK=${c.CHAIN_A_NETWORK}` });
+    }
+  })
+  .transform((c) => ({
+    ...c,
+    adapter: c.CHAIN_A_RPC_URL ? ('rpc' as const) : ('local' as const),
+    indexerUrl: c.CHAIN_A_INDEXER_URL ?? c.CHAIN_A_RPC_URL,
+    proverUrl: c.CHAIN_A_PROVER_URL ?? c.CHAIN_A_INDEXER_URL ?? c.CHAIN_A_RPC_URL,
+  }));
+
+export type ChainAConfig = z.infer<typeof schema>;
+
+export const readChainAConfig = (env: NodeJS.ProcessEnv = process.env): ChainAConfig => readConfig(schema, env);

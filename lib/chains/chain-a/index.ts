@@ -1,0 +1,25 @@
+import { readChainAConfig } from './config.ts';
+import type { ChainA } from './port.ts';
+import { RpcChainA } from './rpc.ts';
+
+export type { ChainA, ChainANetwork, SentTransaction } from './port.ts';
+export { ChainRejected, ChainUnavailable } from './port.ts';
+
+let cached: Promise<ChainA> | undefined;
+
+/**
+ * Chain A for this process, by configuration (built once, at first use). The local adapter is
+ * imported dynamically: it loads LiteSVM (native, local only), which no Lambda bundle carries.
+ */
+export function chainA(): Promise<ChainA> {
+  cached ??= (async () => {
+    const c = readChainAConfig();
+    if (c.adapter === 'rpc') {
+      return new RpcChainA({ network: c.CHAIN_A_NETWORK, rpcUrl: c.CHAIN_A_RPC_URL!, indexerUrl: c.indexerUrl!, proverUrl: c.proverUrl! });
+    }
+    const { LocalChainA } = await import('./local.ts');
+    return LocalChainA.open(c.DATA_DIR);
+  })();
+  cached.catch(() => (cached = undefined));
+  return cached;
+}

@@ -1,0 +1,210 @@
+import {
+  bn,
+  buildAndSignTx,
+  LightSystemProgram,
+  selectMinCompressedSolAccountsForTransfer,
+  selectStateTreeInfo,
+} from '@lightprotocol/stateless.js';
+import {
+  CompressedTokenProgram,
+  getSplInterfaceInfos,
+  selectAccountsByPreferredTreeType,
+  selectMinCompressedTokenAccountsForTransfer,
+  selectSplInterfaceInfo,
+  selectSplInterfaceInfosForDecompression,
+} from '@lightprotocol/compressed-token';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createMintToInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
+  unpackAccount,
+  unpackMint,
+} from '@solana/spl-token';
+import { ComputeBudgetProgram, Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import type { ChainA, SentTransaction } from './port.ts';
+
+/**
+ * The chain A operations of the service, each one transaction built by Light Protocol's and
+ * Solana's SDKs exactly as their own actions build it (same instructions, same compute limits),
+ * then sent through the port. The programs decide what is valid; the checks here only turn a
+ * doomed request into a clear answer before any fee is paid.
+ *
+ * Amounts are bigint smallest units throughout.
+ */
+
+/** Not enough of something to cover an amount; `have` is what there is. */
+export class NotEnough extends Error {
+  constructor(
+    readonly what: string,
+    readonly have: bigint,
+    readonly need: bigint,
+  ) {
+    super(`not enough ${what}: have ${have}, need ${need}`);
+    this.name = 'NotEnough';
+  }
+}
+
+/** An address that is not a mint of the SPL token program. */
+export class NotAMint extends Error {
+  constructor(readonly mint: string) {
+    super(`${mint} is not a token mint`);
+    this.name = 'NotAMint';
+  }
+}
+
+async function send(chain: ChainA, payer: Keypair, ixs: TransactionInstruction[], extraSigners: Keypair[] = []): Promise<SentTransaction> {
+  const { blockhash } = await chain.rpc.getLatestBlockhash();
+  return chain.sendAndConfirm(buildAndSignTx(ixs, payer, blockhash, extraSigners));
+}
+
+const units = (n: number) => ComputeBudgetProgram.setComputeUnitLimit({ units: n });
+
+// ---- reads ----------------------------------------------------------------------------------
+
+export async function nativeBalance(chain: ChainA, owner: PublicKey): Promise<bigint> {
+  return BigInt(await chain.rpc.getBalance(owner));
+}
+
+export async function mintInfo(chain: ChainA, mint: PublicKey): Promise<{ decimals: number; authority: PublicKey | null }> {
+  const info = await chain.rpc.getAccountInfo(mint);
+  if (!info || !info.owner.equals(TOKEN_PROGRAM_ID) || info.data.length !== MINT_SIZE) throw new NotAMint(mint.toBase58());
+  const m = unpackMint(mint, info, TOKEN_PROGRAM_ID);
+  return { decimals: m.decimals, authority: m.mintAuthority };
+}
+
+/** The owner's ordinary token balance: its associated token account (0 when there is none). */
+export async function tokenBalance(chain: ChainA, owner: PublicKey, mint: PublicKey): Promise<bigint> {
+  const ata = getAssociatedTokenAddressSync(mint, owner, true);
+  const info = await chain.rpc.getAccountInfo(ata);
+  return info ? unpackAccount(ata, info, TOKEN_PROGRAM_ID).amount : 0n;
+}
+
+export async function compressedNativeBalance(chain: ChainA, owner: PublicKey): Promise<bigint> {
+  return BigInt((await chain.rpc.getCompressedBalanceByOwner(owner)).toString());
+}
+
+export async function compressedTokenBalance(chain: ChainA, owner: PublicKey, mint: PublicKey): Promise<bigint> {
+  const accounts = await chain.rpc.getCompressedTokenAccountsByOwner(owner, { mint });
+  return accounts.items.reduce((sum, a) => sum + BigInt(a.parsed.amount.toString()), 0n);
+}
+
+// ---- native coin ----------------------------------------------------------------------------
+
+export async function compressNative(chain: ChainA, signer: Keypair, lamports: bigint): Promise<SentTransaction> {
+  const ix = await LightSystemProgram.compress({
+    payer: signer.publicKey,
+    toAddress: signer.publicKey,
+    lamports: bn(lamports.toString()),
+    outputStateTreeInfo: selectStateTreeInfo(await chain.rpc.getStateTreeInfos()),
+  });
+  return send(chain, signer, [units(1_000_000), ix]);
+}
+
+export async function decompressNative(chain: ChainA, signer: Keypair, lamports: bigint): Promise<SentTransaction> {
+  const accounts = (await chain.rpc.getCompressedAccountsByOwner(signer.publicKey)).items;
+  const have = accounts.reduce((s, a) => s + BigInt(a.lamports.toString()), 0n);
+  if (have < lamports) throw new NotEnough('compressed lamports', have, lamports);
+  const [inputs] = selectMinCompressedSolAccountsForTransfer(accounts, bn(lamports.toString()));
+  const proof = await chain.rpc.getValidityProof(inputs.map((a) => bn(a.hash)));
+  const ix = await LightSystemProgram.decompress({
+    payer: signer.publicKey,
+    toAddress: signer.publicKey,
+    inputCompressedAccounts: inputs,
+    recentValidityProof: proof.compressedProof,
+    recentInputStateRootIndices: proof.rootIndices,
+    lamports: bn(lamports.toString()),
+  });
+  return send(chain, signer, [units(1_000_000), ix]);
+}
+
+// ---- tokens ---------------------------------------------------------------------------------
+
+/** A new SPL mint with its compression pool; `signer` pays and is the mint authority. */
+export async function createMint(chain: ChainA, signer: Keypair, decimals: number): Promise<{ mint: PublicKey } & SentTransaction> {
+  const mint = Keypair.generate();
+  const ixs = await CompressedTokenProgram.createMint({
+    feePayer: signer.publicKey,
+    mint: mint.publicKey,
+    decimals,
+    authority: signer.publicKey,
+    freezeAuthority: null,
+    rentExemptBalance: await chain.rpc.getMinimumBalanceForRentExemption(MINT_SIZE),
+    tokenProgramId: TOKEN_PROGRAM_ID,
+  });
+  const sent = await send(chain, signer, ixs, [mint]);
+  return { mint: mint.publicKey, ...sent };
+}
+
+/** Ordinary SPL tokens into `to`'s associated token account (created when missing). */
+export async function mintTo(chain: ChainA, authority: Keypair, mint: PublicKey, to: PublicKey, amount: bigint): Promise<SentTransaction> {
+  const ata = getAssociatedTokenAddressSync(mint, to, true);
+  return send(chain, authority, [
+    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, to, mint),
+    createMintToInstruction(mint, ata, authority.publicKey, amount),
+  ]);
+}
+
+/** From the signer's associated token account into a compressed token account of its own. */
+export async function compressToken(chain: ChainA, signer: Keypair, mint: PublicKey, amount: bigint): Promise<SentTransaction> {
+  const have = await tokenBalance(chain, signer.publicKey, mint);
+  if (have < amount) throw new NotEnough('tokens', have, amount);
+  const ix = await CompressedTokenProgram.compress({
+    payer: signer.publicKey,
+    owner: signer.publicKey,
+    source: getAssociatedTokenAddressSync(mint, signer.publicKey, true),
+    toAddress: signer.publicKey,
+    amount: bn(amount.toString()),
+    mint,
+    outputStateTreeInfo: selectStateTreeInfo(await chain.rpc.getStateTreeInfos()),
+    tokenPoolInfo: selectSplInterfaceInfo(await getSplInterfaceInfos(chain.rpc, mint)),
+  });
+  return send(chain, signer, [units(150_000), ix]);
+}
+
+async function tokenInputs(chain: ChainA, owner: PublicKey, mint: PublicKey, amount: bigint) {
+  const accounts = (await chain.rpc.getCompressedTokenAccountsByOwner(owner, { mint })).items;
+  const have = accounts.reduce((s, a) => s + BigInt(a.parsed.amount.toString()), 0n);
+  if (have < amount) throw new NotEnough('compressed tokens', have, amount);
+  const { accounts: preferred } = selectAccountsByPreferredTreeType(accounts, bn(amount.toString()));
+  const [inputs] = selectMinCompressedTokenAccountsForTransfer(preferred, bn(amount.toString()));
+  const proof = await chain.rpc.getValidityProofV0(
+    inputs.map((a) => ({ hash: a.compressedAccount.hash, tree: a.compressedAccount.treeInfo.tree, queue: a.compressedAccount.treeInfo.queue })),
+  );
+  return { inputs, proof };
+}
+
+/** From compressed token accounts back into the signer's associated token account. */
+export async function decompressToken(chain: ChainA, signer: Keypair, mint: PublicKey, amount: bigint): Promise<SentTransaction> {
+  const { inputs, proof } = await tokenInputs(chain, signer.publicKey, mint, amount);
+  const ata = getAssociatedTokenAddressSync(mint, signer.publicKey, true);
+  const ix = await CompressedTokenProgram.decompress({
+    payer: signer.publicKey,
+    inputCompressedTokenAccounts: inputs,
+    toAddress: ata,
+    amount: bn(amount.toString()),
+    tokenPoolInfos: selectSplInterfaceInfosForDecompression(await getSplInterfaceInfos(chain.rpc, mint), bn(amount.toString())),
+    recentInputStateRootIndices: proof.rootIndices,
+    recentValidityProof: proof.compressedProof,
+  });
+  return send(chain, signer, [
+    units(350_000),
+    createAssociatedTokenAccountIdempotentInstruction(signer.publicKey, ata, signer.publicKey, mint),
+    ix,
+  ]);
+}
+
+/** Compressed tokens from the signer to `to` (any address). */
+export async function transferCompressed(chain: ChainA, signer: Keypair, mint: PublicKey, to: PublicKey, amount: bigint): Promise<SentTransaction> {
+  const { inputs, proof } = await tokenInputs(chain, signer.publicKey, mint, amount);
+  const ix = await CompressedTokenProgram.transfer({
+    payer: signer.publicKey,
+    inputCompressedTokenAccounts: inputs,
+    toAddress: to,
+    amount: bn(amount.toString()),
+    recentInputStateRootIndices: proof.rootIndices,
+    recentValidityProof: proof.compressedProof,
+  });
+  return send(chain, signer, [units(500_000), ix]);
+}

@@ -1,0 +1,54 @@
+import type { Rpc } from '@lightprotocol/stateless.js';
+import type { PublicKey, VersionedTransaction } from '@solana/web3.js';
+
+/**
+ * Chain A as the service needs it: one port, two adapters (`local`: LiteSVM running Light
+ * Protocol's own programs; `rpc`: a real cluster plus a Photon indexer). The SDKs
+ * (`@lightprotocol/stateless.js`, `@lightprotocol/compressed-token`, `@solana/spl-token`) build
+ * every transaction against `rpc`; the adapter only reads, sends and confirms.
+ */
+export type ChainANetwork = 'localnet' | 'devnet' | 'mainnet';
+
+export interface SentTransaction {
+  /** The transaction signature, base58. */
+  signature: string;
+  /** The slot it landed in. */
+  slot: number;
+}
+
+export interface ChainA {
+  readonly network: ChainANetwork;
+  /** Solana JSON-RPC reads and the ZK-compression (Photon) API, as the SDKs expect them. */
+  readonly rpc: Rpc;
+  /** Sends a signed transaction and resolves once it is confirmed; `ChainRejected` when it fails. */
+  sendAndConfirm(tx: VersionedTransaction): Promise<SentTransaction>;
+  /** Test coins from the chain's own faucet (`requestAirdrop`); never on mainnet. */
+  airdrop(to: PublicKey, lamports: bigint): Promise<SentTransaction>;
+  /** The newest slot the compression indexer has processed. */
+  indexerSlot(): Promise<number>;
+  /** A link to the transaction in an explorer of this network. */
+  explorerUrl(signature: string): string;
+}
+
+/** The chain refused a transaction (a program error, missing funds for fees...). */
+export class ChainRejected extends Error {
+  constructor(
+    message: string,
+    readonly logs: string[] = [],
+    /** A program's custom error code, when the failure was one. */
+    readonly customCode?: number,
+    /** The fee payer could not pay (fees or rent). */
+    readonly insufficientFunds = false,
+  ) {
+    super(message);
+    this.name = 'ChainRejected';
+  }
+}
+
+/** The chain (RPC node or indexer) could not be reached or answered garbage. */
+export class ChainUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainUnavailable';
+  }
+}

@@ -1,0 +1,152 @@
+import { PublicKey } from '@solana/web3.js';
+import { z } from 'zod';
+import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
+import * as ops from '#lib/chains/chain-a/operations.ts';
+import type { WalletRecord } from '#lib/data/wallets.ts';
+import { errors } from '#lib/errors.ts';
+import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
+import { onChainA } from '#lib/wallets/chain-a-errors.ts';
+import { withWalletLock } from '#lib/wallets/lock.ts';
+import { chainAAddress, chainASigner, NATIVE_DECIMALS, ownedWallet } from '#lib/wallets/wallets.ts';
+
+/**
+ * Compression on chain A (API.md "Compression"): the native coin and SPL tokens moved between
+ * ordinary accounts and compressed accounts of Light Protocol's state trees, compressed token
+ * transfers, and the mints to try them with. Every request that signs holds the wallet's lease
+ * from before its transaction is built until it is confirmed; every read and every signing
+ * request first checks that the indexer has reached the slot of the wallet's last transaction
+ * (503 INDEXER_SYNC otherwise: its view of the wallet would be stale).
+ */
+const walletId = z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).min(1).max(64);
+const address = z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).max(64);
+
+export const nativeInput = z.object({ walletId, amount: amountInput });
+export const tokenInput = z.object({ walletId, mint: address, amount: amountInput });
+export const transferInput = z.object({ walletId, mint: address, to: address, amount: amountInput });
+export const createTokenInput = z.object({
+  walletId,
+  decimals: z.number({ error: (i) => (i.input === undefined ? 'is required' : 'must be an integer') }).int('must be an integer').min(0).max(9),
+});
+export const mintToInput = z.object({ walletId, mint: address, amount: amountInput, to: address.optional() });
+export const balanceParams = z.object({ walletId });
+export const tokenBalanceParams = z.object({ walletId, mint: address });
+
+/** Seconds a client should wait before asking again when the indexer is behind. */
+const INDEXER_RETRY_SECONDS = 2;
+
+async function caughtUp(chain: ChainA, w: WalletRecord): Promise<void> {
+  if (w.lastSlot === undefined) return;
+  const slot = await onChainA(() => chain.indexerSlot());
+  if (slot < w.lastSlot) throw errors.indexerSync(INDEXER_RETRY_SECONDS);
+}
+
+async function chainAWallet(userId: string, id: string): Promise<WalletRecord> {
+  const w = await ownedWallet(userId, id);
+  if (w.chain !== 'a') throw errors.invalidInput('walletId: compression needs a chain A wallet');
+  return w;
+}
+
+/** The mint's address and decimals; 400 INVALID_MINT for a non-address or a non-mint. */
+async function mintOf(chain: ChainA, mint: string) {
+  const key = chainAAddress(mint, 'mint', errors.invalidMint);
+  const info = await onChainA(() => ops.mintInfo(chain, key));
+  return { key, ...info };
+}
+
+/** Lock, check the indexer, sign and send; the lease's release records the slot. */
+async function signing<T extends { slot: number }>(chain: ChainA, w: WalletRecord, fn: () => Promise<T>): Promise<T> {
+  return withWalletLock(w, async () => {
+    await caughtUp(chain, w);
+    return onChainA(fn);
+  });
+}
+
+export async function compressNative(userId: string, input: z.infer<typeof nativeInput>) {
+  const w = await chainAWallet(userId, input.walletId);
+  const lamports = toUnits(input.amount, NATIVE_DECIMALS);
+  const chain = await chainA();
+  const signer = await chainASigner(w);
+  const sent = await signing(chain, w, async () => {
+    const have = await ops.nativeBalance(chain, signer.publicKey);
+    if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
+    return ops.compressNative(chain, signer, lamports);
+  });
+  return { txHash: sent.signature, compressedAmount: lamports.toString(), decimals: NATIVE_DECIMALS };
+}
+
+export async function decompressNative(userId: string, input: z.infer<typeof nativeInput>) {
+  const w = await chainAWallet(userId, input.walletId);
+  const lamports = toUnits(input.amount, NATIVE_DECIMALS);
+  const chain = await chainA();
+  const signer = await chainASigner(w);
+  const sent = await signing(chain, w, () => ops.decompressNative(chain, signer, lamports));
+  return { txHash: sent.signature, decompressedAmount: lamports.toString() };
+}
+
+export async function compressToken(userId: string, input: z.infer<typeof tokenInput>) {
+  const w = await chainAWallet(userId, input.walletId);
+  const chain = await chainA();
+  const mint = await mintOf(chain, input.mint);
+  const amount = toUnits(input.amount, mint.decimals);
+  const signer = await chainASigner(w);
+  const sent = await signing(chain, w, () => ops.compressToken(chain, signer, mint.key, amount));
+  return { txHash: sent.signature, mint: mint.key.toBase58(), compressedAmount: amount.toString(), decimals: mint.decimals };
+}
+
+export async function decompressToken(userId: string, input: z.infer<typeof tokenInput>) {
+  const w = await chainAWallet(userId, input.walletId);
+  const chain = await chainA();
+  const mint = await mintOf(chain, input.mint);
+  const amount = toUnits(input.amount, mint.decimals);
+  const signer = await chainASigner(w);
+  const sent = await signing(chain, w, () => ops.decompressToken(chain, signer, mint.key, amount));
+  return { txHash: sent.signature, decompressedAmount: amount.toString() };
+}
+
+export async function transfer(userId: string, input: z.infer<typeof transferInput>) {
+  const w = await chainAWallet(userId, input.walletId);
+  const chain = await chainA();
+  const mint = await mintOf(chain, input.mint);
+  const to = chainAAddress(input.to, 'to');
+  const amount = toUnits(input.amount, mint.decimals);
+  const signer = await chainASigner(w);
+  const sent = await signing(chain, w, () => ops.transferCompressed(chain, signer, mint.key, to, amount));
+  return { txHash: sent.signature, from: w.address, to: to.toBase58(), amount: amount.toString() };
+}
+
+export async function createToken(userId: string, input: z.infer<typeof createTokenInput>) {
+  const w = await chainAWallet(userId, input.walletId);
+  const chain = await chainA();
+  const signer = await chainASigner(w);
+  const sent = await signing(chain, w, () => ops.createMint(chain, signer, input.decimals));
+  return { mintAddress: sent.mint.toBase58(), txHash: sent.signature };
+}
+
+export async function mintTo(userId: string, input: z.infer<typeof mintToInput>) {
+  const w = await chainAWallet(userId, input.walletId);
+  const chain = await chainA();
+  const mint = await mintOf(chain, input.mint);
+  if (!mint.authority || mint.authority.toBase58() !== w.address) throw errors.forbidden('mint: this wallet is not the mint authority');
+  const to = input.to === undefined ? new PublicKey(w.address) : chainAAddress(input.to, 'to');
+  const amount = toUnits(input.amount, mint.decimals);
+  const signer = await chainASigner(w);
+  const sent = await signing(chain, w, () => ops.mintTo(chain, signer, mint.key, to, amount));
+  return { txHash: sent.signature, mint: mint.key.toBase58(), mintedAmount: amount.toString() };
+}
+
+export async function compressedBalance(userId: string, id: string) {
+  const w = await chainAWallet(userId, id);
+  const chain = await chainA();
+  await caughtUp(chain, w);
+  const balance = await onChainA(() => ops.compressedNativeBalance(chain, new PublicKey(w.address)));
+  return { balance: balance.toString(), formatted: formatUnits(balance, NATIVE_DECIMALS), decimals: NATIVE_DECIMALS };
+}
+
+export async function compressedTokenBalance(userId: string, id: string, mintAddress: string) {
+  const w = await chainAWallet(userId, id);
+  const chain = await chainA();
+  const mint = await mintOf(chain, mintAddress);
+  await caughtUp(chain, w);
+  const balance = await onChainA(() => ops.compressedTokenBalance(chain, new PublicKey(w.address), mint.key));
+  return { mint: mint.key.toBase58(), balance: balance.toString(), formatted: formatUnits(balance, mint.decimals), decimals: mint.decimals };
+}

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startTestRuntime } from '../support/runtime.ts';
+import type { LoadResult, LoadSpec } from './_load.ts';
+
+/**
+ * The hot path: requests/s and latency through the local runtime (API Gateway emulator, the
+ * handler stack, the handler) with 16 concurrent keep-alive clients, driven from a separate
+ * process (_load.ts) so that the client does not share the server's event loop.
+ *
+ * The runtime runs with RATE_LIMIT_MULTIPLIER=1000000 so that the limit is not what is measured
+ * (every request is still counted by the leased rate limiter), and POWERTOOLS_LOG_LEVEL=CRITICAL
+ * as in the tests (no per-request log line). Targets (issue 10, on 2 cores): Poseidon ≥ 2,000
+ * req/s, GET /api/init ≥ 3,000 req/s.
+ *
+ * Requests/s depend on what else the machine runs; the server's CPU time per request does much
+ * less, so it is printed too, with the load average, and with the same handler called in process
+ * (the difference is the emulator's and HTTP's share).
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = 16;
+
+function load(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '_load.ts'), JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? ok(JSON.parse(out) as LoadResult) : fail(new Error(`load generator exited ${code}`))));
+  });
+}
+
+const targets = [
+  { name: 'POST /api/zk-toolkit/hash/poseidon', path: '/api/zk-toolkit/hash/poseidon', handler: 'functions/zk-toolkit/hash-poseidon.ts', method: 'POST' as const, body: JSON.stringify({ inputs: ['1', '2'] }), target: 2000 },
+  { name: 'GET /api/init', path: '/api/init', handler: 'functions/init/get.ts', method: 'GET' as const, target: 3000 },
+];
+
+/** The server's CPU milliseconds (user + system) spent while `work` runs. */
+async function cpuMs<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const before = process.cpuUsage();
+  const out = await work();
+  const used = process.cpuUsage(before);
+  return [out, (used.user + used.system) / 1000];
+}
+
+/** The handler called in this process, 16 calls in flight, for `seconds`: calls/s and CPU per call. */
+async function direct(t: (typeof targets)[number], seconds: number) {
+  const { handler } = (await import(join(import.meta.dirname, '..', '..', t.handler))) as { handler: (e: unknown) => Promise<{ statusCode?: number }> };
+  const event = () => ({
+    version: '2.0',
+    routeKey: `${t.method} ${t.path}`,
+    rawPath: t.path,
+    rawQueryString: '',
+    headers: t.body ? { 'content-type': 'application/json' } : {},
+    body: t.body,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bench', http: { method: t.method, path: t.path, sourceIp: '127.0.0.2' } },
+  });
+  let calls = 0;
+  const end = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  const [, ms] = await cpuMs(() =>
+    Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < end) {
+          const r = await handler(event());
+          if (r.statusCode !== 200) throw new Error(`status ${r.statusCode}`);
+          calls++;
+        }
+      }),
+    ),
+  );
+  return { rps: calls / ((performance.now() - t0) / 1000), cpuPerCall: ms / calls };
+}
+
+const rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000000' });
+try {
+  console.log(`through the local runtime: ${CONCURRENCY} concurrent keep-alive clients in a separate process, ${SECONDS} s after 1 s of warm-up`);
+  console.log('  (RATE_LIMIT_MULTIPLIER=1000000: every request passes the leased rate limiter, none is refused)');
+  console.log(`  load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (on ${navigator.hardwareConcurrency} cores)`);
+  for (const t of targets) {
+    const spec = { url: `${rt.url}${t.path}`, method: t.method, body: t.body, concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: 0 };
+    await load({ ...spec, seconds: 1 }); // warm-up: module import, curve build, first leases
+    const [r, ms] = await cpuMs(() => load(spec));
+    const statuses = Object.entries(r.statuses).map(([s, n]) => `${s}×${n}`).join(' ');
+    const verdict = r.rps >= t.target ? '✔' : '✘';
+    console.log(`  ${t.name}`);
+    console.log(
+      `    HTTP:   ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  [${statuses}]  target ≥ ${t.target} ${verdict}`,
+    );
+    console.log(`            server CPU ${(ms / r.requests).toFixed(3)} ms per request (one core's worth: ${(r.requests / ms * 1000).toFixed(0)} req/s)`);
+    const d = await direct(t, Math.min(SECONDS, 3));
+    console.log(`    direct: ${d.rps.toFixed(0).padStart(6)} calls/s, CPU ${d.cpuPerCall.toFixed(3)} ms per call (the handler stack without HTTP and the emulator)`);
+  }
+  console.log(`  load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+} finally {
+  await rt.stop();
+}

@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 describe('login throttling under concurrency', () => {
-  it('fifteen parallel wrong passwords: at most five evaluated (401), the rest 429 with Retry-After', async () => {
+  it('fifteen parallel wrong passwords: five evaluated (401), never more; the other ten 429 with Retry-After', async () => {
     const { username } = await registerUser(rt.client());
     const answers = await Promise.all(
       Array.from({ length: 15 }, (_, i) => rt.client().post('/api/auth/login', { username, password: `wrong-password-${i}` })),

@@ -8,7 +8,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-const runtime = await startRuntime({ port, routes });
+// A second instance on the first one's DynamoDB and S3 (tests of many instances): both or neither.
+const { LOCAL_DYNAMODB_ENDPOINT: dynamoEndpoint, LOCAL_S3_ENDPOINT: s3Endpoint } = process.env;
+if (!dynamoEndpoint !== !s3Endpoint) {
+  console.error('LOCAL_DYNAMODB_ENDPOINT and LOCAL_S3_ENDPOINT go together: give both or neither');
+  process.exit(1);
+}
+const external = dynamoEndpoint && s3Endpoint ? { dynamoEndpoint, s3Endpoint } : undefined;
+const runtime = await startRuntime({ port, routes, external });
 console.log(`listening on ${runtime.url}`);
 
 let stopping = false;

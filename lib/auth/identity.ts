@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import * as z from 'zod';
 import { createSession, type Session } from '#lib/data/sessions.ts';
-import { errors, isAppError } from '#lib/errors.ts';
+import { errors, isAppError, isDependencyFailure } from '#lib/errors.ts';
 import { clearCookie, serializeCookie, SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { logger } from '#lib/log.ts';
 import { logoutSession } from '#lib/auth/stark-session/logout.ts';
@@ -90,7 +90,7 @@ export async function register(input: z.infer<typeof registerInput>) {
     return { id: user.id, username: user.username, zkId: user.zkId, identityPublicKey: user.identityPublicKey };
   } catch (e) {
     if (e instanceof UsernameTakenError) throw errors.usernameExists();
-    if (isAppError(e)) throw e;
+    if (isAppError(e) || isDependencyFailure(e)) throw e; // a dependency down is 503 (error middleware), not this 500
     logger.error('register failed', { error: e as Error });
     throw errors.identityCreationFailed();
   }
@@ -158,7 +158,7 @@ export async function upgradeLegacy(session: Session | null, identity: Identity)
     return publicUser(await addIdentity(user.id, identity));
   } catch (e) {
     if (e instanceof IdentityExistsError) throw errors.conflict('the account already has an identity');
-    if (isAppError(e)) throw e;
+    if (isAppError(e) || isDependencyFailure(e)) throw e; // a dependency down is 503 (error middleware), not this 500
     logger.error('upgrade failed', { error: e as Error });
     throw errors.identityCreationFailed();
   }

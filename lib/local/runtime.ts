@@ -15,23 +15,39 @@ export interface RuntimeOptions {
   dataDir?: string;
   /** Extra environment for the handlers (set before any handler module loads). */
   env?: Record<string, string>;
+  /**
+   * Use this DynamoDB and S3 instead of starting our own: a second instance on shared data, as two
+   * Lambda instances share one table and one bucket. `npm start` reads it from LOCAL_DYNAMODB_ENDPOINT
+   * and LOCAL_S3_ENDPOINT. Such a runtime has no `services` of its own.
+   */
+  external?: ExternalServices;
+}
+
+export interface ExternalServices {
+  dynamoEndpoint: string;
+  s3Endpoint: string;
 }
 
 export interface Runtime {
   url: string;
   port: number;
   dataDir: string;
-  /** The embedded services, for fault tests (kill DynamoDB Local, restart S3). */
+  /** The embedded services, for fault tests (kill DynamoDB Local, restart S3); with `external`, none. */
   services: { dynamo: DynamoLocal; s3: S3Local };
   stop(): Promise<void>;
 }
+
+/** A runtime on `external` services: it owns none (see RuntimeOptions.external). */
+export type SharingRuntime = Omit<Runtime, 'services'>;
 
 /**
  * The whole service on one machine: DynamoDB Local and a local S3 on loopback with their data
  * under `dataDir`, the table and bucket created when missing, and the API Gateway emulator in
  * front of the very handlers that run on Lambda.
  */
-export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+export function startRuntime(opts: RuntimeOptions & { external?: undefined }): Promise<Runtime>;
+export function startRuntime(opts: RuntimeOptions): Promise<Runtime | SharingRuntime>;
+export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | SharingRuntime> {
   const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
@@ -40,8 +56,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.length = 0;
   };
   try {
-    const [dynamo, s3] = await Promise.all([startDynamoLocal(resolve(dataDir, 'dynamodb')), startS3Local(resolve(dataDir, 's3'))]);
-    stops.push(dynamo.stop, s3.stop);
+    const [dynamo, s3] = opts.external
+      ? [{ endpoint: opts.external.dynamoEndpoint }, { endpoint: opts.external.s3Endpoint }]
+      : await Promise.all([startDynamoLocal(resolve(dataDir, 'dynamodb')), startS3Local(resolve(dataDir, 's3'))]);
+    if (!opts.external) stops.push((dynamo as DynamoLocal).stop, (s3 as S3Local).stop);
 
     const server: Server = createServer();
     server.requestTimeout = 0; // 100 MB uploads over slow links are allowed to take their time
@@ -81,7 +99,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
     stops.push(await startSweeperTimer());
-    return { url, port, dataDir, services: { dynamo, s3 }, stop };
+    if (opts.external) return { url, port, dataDir, stop };
+    return { url, port, dataDir, services: { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local }, stop };
   } catch (e) {
     await stop();
     throw e;

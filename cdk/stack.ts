@@ -10,6 +10,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket 
 import { NagSuppressions } from 'cdk-nag';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
+import { Sweeper } from './sweeper.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
 import type { GroupName } from '../lib/http/groups.ts';
@@ -172,6 +173,7 @@ export class ShroudStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The API base URL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    new Sweeper(this, 'Sweeper', { stage, table, bucket, environment }); // orphan blocks, every 15 min (not a route)
 
     NagSuppressions.addStackSuppressions(
       this,

@@ -1,6 +1,6 @@
 import { routeOf } from '#functions/routes.ts';
 import { clearSessionCookie } from '#lib/auth/identity.ts';
-import { logoutSession } from '#lib/auth/stark-session/index.ts';
+import { logoutSession } from '#lib/auth/stark-session/logout.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { reply } from '#lib/http/reply.ts';

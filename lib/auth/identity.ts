@@ -4,8 +4,8 @@ import { createSession, type Session } from '#lib/data/sessions.ts';
 import { errors, isAppError, isDependencyFailure } from '#lib/errors.ts';
 import { clearCookie, serializeCookie, SESSION_COOKIE } from '#lib/http/cookies.ts';
 import { logger } from '#lib/log.ts';
-import { logoutSession } from '#lib/auth/stark-session/index.ts';
-import { clearFailures, lockedFor, recordFailure } from './login-throttle.ts';
+import { logoutSession } from '#lib/auth/stark-session/logout.ts';
+import { clearFailures, reservePasswordCheck } from './login-throttle.ts';
 import { hashPassword, MAX_PASSWORD_BYTES, verifyPassword } from './passwords.ts';
 import {
   addIdentity,
@@ -106,15 +106,11 @@ export const clearSessionCookie = () => clearCookie(SESSION_COOKIE);
  */
 export async function login(input: z.infer<typeof loginInput>, previousCookie?: string) {
   const { username, password } = input;
-  const wait = await lockedFor(username);
-  if (wait > 0) throw errors.rateLimited(wait);
+  await reservePasswordCheck(username); // before bcrypt: at most five checks per window, atomically
   const user = /^[A-Za-z0-9_.-]{3,32}$/.test(username) ? await getUserByUsername(username) : undefined;
   // Always one bcrypt comparison: against the user's hash, or the dummy hash when there is none.
   const ok = await verifyPassword(password, user?.passwordHash);
-  if (!ok || !user) {
-    await recordFailure(username);
-    throw errors.invalidCredentials();
-  }
+  if (!ok || !user) throw errors.invalidCredentials();
   await clearFailures(username);
   if (previousCookie) await logoutSession(previousCookie);
   const { id, maxAgeSeconds } = await createSession(user.id, 'password');

@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';

@@ -4,6 +4,7 @@ import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { fileItem, fileKey, type FileRecord } from './files.ts';
 import { decoder, isConditionalFailure, readItem, transactWrite } from './items.ts';
+import { commitJournalItem } from './upload-journal.ts';
 
 /**
  * Pin records: one per CID, `refs` = how many file records point at it (no TTL):
@@ -47,7 +48,9 @@ export const getPin = (cid: string): Promise<Pin | undefined> => readItem(pinKey
 
 /**
  * Writes the file record and adds its reference to the CID's pin (creating the pin) in one
- * transaction. False when the pin is being unpinned (nothing was written).
+ * transaction, which also marks the upload's journal committed: the one write that makes a file
+ * visible, so a crash leaves either all of it or nothing. False when the pin is being unpinned
+ * (nothing was written).
  */
 export async function putFileWithPin(
   record: FileRecord,
@@ -78,6 +81,7 @@ export async function putFileWithPin(
         },
       },
     },
+    commitJournalItem(uploadId, added.cid),
   ]);
   return failed === -1;
 }

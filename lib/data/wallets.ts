@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { getItem, isConditionalFailure, putNew, queryPartition } from './items.ts';

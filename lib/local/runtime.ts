@@ -98,10 +98,31 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
+    stops.push(await startSweeperTimer());
     if (opts.external) return { url, port, dataDir, stop };
     return { url, port, dataDir, services: { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local }, stop };
   } catch (e) {
     await stop();
     throw e;
   }
+}
+
+/**
+ * The orphan sweeper, every 15 minutes as the EventBridge rule runs it on AWS (cdk/sweeper.ts);
+ * unref'd so it never keeps the process alive, one pass at a time, stopped by stop().
+ */
+async function startSweeperTimer(): Promise<() => Promise<void>> {
+  const { sweepOnce, SWEEP_INTERVAL_MS } = await import('#lib/storage/sweeper.ts');
+  const { logger } = await import('#lib/log.ts');
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= sweepOnce()
+      .catch((e: unknown) => logger.warn('orphan sweep failed', { error: e as Error }))
+      .finally(() => (running = undefined));
+  }, SWEEP_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running; // the services it talks to stop next
+  };
 }

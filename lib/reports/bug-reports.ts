@@ -2,20 +2,23 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { listBugReports, putBugReport, type BugReport } from '#lib/data/bug-reports.ts';
+import { contextProblem } from './context.ts';
 
-export const MAX_CONTEXT_BYTES = 8 * 1024;
+/** Checked on the raw value, before z.record copies it (a copy would already have lost a `__proto__` key). */
+const contextSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    const problem = value === undefined ? undefined : contextProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, fatal: true });
+  })
+  .pipe(z.record(z.string(), z.unknown()).optional());
 
 export const bugReportInput = z.object({
   title: z.string().trim().min(1).max(200),
   description: z.string().trim().min(1).max(10_000),
   severity: z.enum(['low', 'medium', 'high', 'critical']).default('medium'),
   steps: z.string().max(10_000).optional(),
-  context: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .refine((c) => c === undefined || Buffer.byteLength(JSON.stringify(c)) <= MAX_CONTEXT_BYTES, {
-      message: `must be at most ${MAX_CONTEXT_BYTES} bytes as JSON`,
-    }),
+  context: contextSchema.optional(),
 });
 export type BugReportInput = z.infer<typeof bugReportInput>;
 export type { BugReport };

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import type { CID } from 'multiformats/cid';
 import { bucket as defaultBucket, s3 as defaultClient } from './s3.ts';
@@ -91,5 +91,17 @@ export class S3Blockstore {
 
   async delete(cid: CID | string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(cid) }));
+  }
+
+  /** Every stored block, a page (up to 1,000) at a time, with when it was last written. */
+  async *listPages(): AsyncGenerator<{ cid: string; lastModifiedMs: number }[]> {
+    let token: string | undefined;
+    do {
+      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
+      yield (out.Contents ?? []).flatMap((o) =>
+        o.Key && o.LastModified ? [{ cid: o.Key.slice(this.prefix.length), lastModifiedMs: o.LastModified.getTime() }] : [],
+      );
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
   }
 }

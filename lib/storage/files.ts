@@ -38,11 +38,13 @@ export const shapeB = (r: FileRecord) => ({
 /** The owner's files, newest first. */
 export const listFiles = (userId: string): Promise<FileRecord[]> => listFilesOf(userId);
 
-/** The caller's file by id: unknown → 404 CID_NOT_FOUND, someone else's → 403. */
+/**
+ * The caller's file by id. Unknown and someone else's answer the same 404 CID_NOT_FOUND (same
+ * status, code and message): an answer that differed would tell a caller that an id exists.
+ */
 export async function ownedFile(userId: string, id: string): Promise<FileRecord> {
   const r = await fileById(id);
-  if (!r) throw errors.cidNotFound();
-  if (r.userId !== userId) throw errors.forbidden('this file belongs to another user');
+  if (!r || r.userId !== userId) throw errors.cidNotFound();
   return r;
 }
 

@@ -8,9 +8,14 @@ import { mapLimit, pinningCall, type Added, type PinningAdapter, type PinRef } f
 /**
  * Blocks are shared between DAGs whenever two files contain an identical 1 MiB chunk, so a
  * block may only go when no pinned content uses it. The block index says who does: one item per
- * (block, upload that stored it), written in the background while the import runs (batched, so
- * it overlaps the S3 writes), removed when that upload fails, joins an existing pin, or its pin is
- * unpinned. The pin record names the upload that owns its index entries (`ref.owner`).
+ * (block, upload that stored it), removed when that upload fails, joins an existing pin, or its
+ * pin is unpinned. The pin record names the upload that owns its index entries (`ref.owner`).
+ *
+ * Every block's entry is written *before* the block itself. So a block object is never there
+ * without an entry of the upload writing it (a crash leaves the entry, which the upload journal
+ * lets the sweeper take back), and a delete that looks at the entries, deletes, and looks again
+ * (`deleteIfUnheld`) always sees an upload that is re-using the block: if its entry came after
+ * the second look, its own write of the block comes after the delete.
  */
 export class S3Pinning implements PinningAdapter {
   readonly name = 's3' as const;
@@ -19,39 +24,28 @@ export class S3Pinning implements PinningAdapter {
   async add(source: AsyncIterable<Uint8Array>, meta: { uploadId: string }): Promise<Added> {
     const owner = meta.uploadId;
     const written: string[] = [];
-    let queue: string[] = [];
-    let indexing: Promise<void> = Promise.resolve();
-    const flush = () => {
-      const batch = queue;
-      queue = [];
-      if (!batch.length) return;
-      indexing = indexing.then(() => addBlockEntries(batch, owner));
-      indexing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-    };
-    const seen = new Set<string>();
+    // One entry per distinct block (a chunk may repeat within the file); a repeat waits for it.
+    const indexed = new Map<string, Promise<void>>();
     const recording = {
       put: async (cid: CID, bytes: Uint8Array) => {
-        await this.store.put(cid, bytes);
-        // Indexed after the block is written: an unpin that saw no entry and deleted the block
-        // is then detected by present() (see pins.ts).
         const s = cid.toString();
-        if (seen.has(s)) return cid; // a chunk repeated within the file
-        seen.add(s);
-        written.push(s);
-        queue.push(s);
-        if (queue.length >= 25) flush();
+        let entry = indexed.get(s);
+        if (!entry) {
+          written.push(s);
+          entry = addBlockEntries([s], owner);
+          indexed.set(s, entry);
+        }
+        await entry;
+        await this.store.put(cid, bytes);
         return cid;
       },
     };
     try {
       const { cid, size } = await pinningCall('import', () => importContent(source, recording));
-      flush();
-      await pinningCall('block index', () => indexing);
       return { cid: cid.toString(), size, ref: { blocks: written, owner } };
     } catch (e) {
       // The upload failed while streaming (too large, aborted): drop what it wrote.
-      flush();
-      await indexing.catch(() => undefined);
+      await Promise.allSettled(indexed.values());
       await this.dropUnused(written, owner).catch((err) => logger.error('block cleanup failed', { error: err as Error }));
       throw e;
     }
@@ -71,19 +65,34 @@ export class S3Pinning implements PinningAdapter {
   /** Removes `owner`'s index entries, then deletes the blocks no other upload's entry holds. */
   private async dropUnused(blocks: string[], owner: string): Promise<void> {
     await removeBlockEntries(blocks, owner);
-    await mapLimit(blocks, 16, async (b) => {
-      if ((await holdersOf(b)).length) return;
-      // Read-then-delete races with an upload that starts using the block in between: keep the
-      // bytes, delete, look again, and put them back if an upload claimed the block meanwhile.
-      let bytes: Uint8Array | undefined;
-      try {
-        bytes = await this.store.getBytes(CID.parse(b));
-      } catch (e) {
-        if (!(e instanceof BlockNotFoundError) && !(e instanceof BlockCorruptError)) throw e;
-      }
-      await this.store.delete(b);
-      if (bytes && (await holdersOf(b)).length) await this.store.put(CID.parse(b), bytes);
-    });
+    await mapLimit(blocks, 16, (b) => this.deleteIfUnheld(b));
+  }
+
+  /**
+   * Deletes `block` if no entry holds it. Look-then-delete races with an upload that starts
+   * re-using the block in between: keep the bytes, delete, look again, and put them back if an
+   * entry appeared meanwhile. `beforeDelete` is a test hook into that window. True when deleted.
+   */
+  async deleteIfUnheld(block: string, beforeDelete?: () => Promise<void>): Promise<boolean> {
+    if ((await holdersOf(block)).length) return false;
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await this.store.getBytes(CID.parse(block));
+    } catch (e) {
+      if (!(e instanceof BlockNotFoundError) && !(e instanceof BlockCorruptError)) throw e;
+    }
+    await beforeDelete?.();
+    await this.store.delete(block);
+    let held: boolean;
+    try {
+      held = (await holdersOf(block)).length > 0;
+    } catch (e) {
+      // Cannot tell: keeping a block is always safe, losing a used one never is.
+      if (bytes) await this.store.put(CID.parse(block), bytes);
+      throw e;
+    }
+    if (held && bytes) await this.store.put(CID.parse(block), bytes);
+    return !held;
   }
 
   async unpin(cid: string, ref: PinRef): Promise<void> {

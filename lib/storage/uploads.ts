@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { claimPendingUpload, deletePendingUpload, putPendingUpload } from '#lib/data/uploads.ts';
+import { closeJournal, openJournal } from '#lib/data/upload-journal.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { parseMultipart } from '#lib/http/multipart.ts';
@@ -76,8 +77,12 @@ function metered(source: AsyncIterable<Uint8Array>) {
 
 /**
  * The pipeline both paths share once the proof holds: stream into the pinning service while
- * hashing, compare the checksum, then write the record and its pin reference in one transaction.
- * Any failure removes what this upload stored that nothing else uses; no record is written.
+ * hashing, compare the checksum, then write the record and its pin reference in one transaction
+ * — the one write that makes the file visible, so a crash at any point leaves either the whole
+ * file or nothing visible. The upload's journal (lib/data/upload-journal.ts) is open from before
+ * the first block until everything is settled: a crash leaves it, and the sweeper
+ * (sweeper.ts) takes back the blocks of a journal older than an hour. Any failure removes what
+ * this upload stored that nothing else uses; no record is written.
  */
 async function ingest(
   userId: string,
@@ -86,8 +91,17 @@ async function ingest(
 ): Promise<{ record: FileRecord; added: Added }> {
   const adapter = await pinning();
   const { stream, state } = metered(source);
-  const added = await adapter.add(stream, { name: meta.filename, uploadId: meta.uploadId });
+  await openJournal(meta.uploadId);
+  let added: Added;
+  try {
+    added = await adapter.add(stream, { name: meta.filename, uploadId: meta.uploadId });
+  } catch (e) {
+    // add() has dropped what it wrote.
+    await closeJournal(meta.uploadId).catch(() => undefined);
+    throw e;
+  }
   let committed = false;
+  let settled = true; // false when a cleanup failed: the journal then stays for the sweeper
   try {
     if (meta.fields.checksum && meta.fields.checksum !== state.checksum) {
       logger.warn('upload checksum mismatch', { userId, cid: added.cid });
@@ -123,21 +137,28 @@ async function ingest(
     if (result.created) {
       // A concurrent unpin of shared blocks may have removed some after we wrote them.
       if (!(await adapter.present(added.cid, result.pin.ref))) {
+        settled = false;
         await removeRecord(record);
+        settled = true;
         throw errors.conflict('content was removed by a concurrent delete; retry the upload');
       }
     } else {
+      settled = false;
       await adapter.discard(added, result.pin.ref); // a duplicate of content already pinned
+      settled = true;
     }
     return { record, added };
   } catch (e) {
     if (!committed) {
       const existing = await getPin(added.cid).catch(() => undefined);
-      await adapter.discard(added, existing?.state === 'pinned' ? existing.ref : undefined).catch((err) =>
-        logger.error('upload cleanup failed', { cid: added.cid, error: err as Error }),
-      );
+      await adapter.discard(added, existing?.state === 'pinned' ? existing.ref : undefined).catch((err) => {
+        settled = false;
+        logger.error('upload cleanup failed', { cid: added.cid, error: err as Error });
+      });
     }
     throw e;
+  } finally {
+    if (settled) await closeJournal(meta.uploadId).catch(() => undefined);
   }
 }
 

@@ -1,5 +1,5 @@
 import { KMSClient } from '@aws-sdk/client-kms';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readConfig } from '#lib/config.ts';
 import { KmsVault, LocalVault, type KeyVault } from './vault.ts';
 

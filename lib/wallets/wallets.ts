@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import * as chainAOps from '#lib/chains/chain-a/operations.ts';

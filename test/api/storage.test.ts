@@ -187,17 +187,28 @@ describe('errors', () => {
     expect(upWrong.json.error).toBe('INVALID_PROOF');
   });
 
-  it("refuses another user's file", async () => {
+  it("someone else's file answers exactly as an unknown one (404, same body) by id and by CID", async () => {
     const bytes = randomBytesOf(3000, 33);
     const up = await uploadA(alice, bytes);
-    expect((await bob.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) })).status).toBe(403);
-    const byCid = await bob.get(`/api/storage/download/${up.cid}`, { headers: await proofHeaders() });
-    expect(byCid.status).toBe(404);
-    expect(byCid.json.error).toBe('CID_NOT_FOUND');
-    expect((await bob.delete(`/api/storage/${up.id}`)).status).toBe(403);
-    expect((await bob.delete(`/api/storage/files/${up.id}`)).status).toBe(403);
-    expect((await bob.post('/api/storage/share', { fileId: up.id, expiresIn: 1 })).status).toBe(403);
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    const unknownCid = 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e';
+    const asBob = {
+      download: async (id: string) => bob.post('/api/storage/download', { fileId: id, ...(await proofBody()) }),
+      downloadCid: async (cid: string) => bob.get(`/api/storage/download/${cid}`, { headers: await proofHeaders() }),
+      deleteA: (id: string) => bob.delete(`/api/storage/${id}`),
+      deleteB: (id: string) => bob.delete(`/api/storage/files/${id}`),
+      share: (id: string) => bob.post('/api/storage/share', { fileId: id, expiresIn: 1 }),
+    };
+    const answer = (r: { status: number; json: unknown }) => ({ status: r.status, body: r.json });
+    for (const [name, call] of Object.entries(asBob)) {
+      const foreign = answer(await call(name === 'downloadCid' ? up.cid : up.id));
+      const unknown = answer(await call(name === 'downloadCid' ? unknownCid : unknownId));
+      expect(foreign, name).toEqual(unknown);
+      expect(foreign.status, name).toBe(404);
+      expect((foreign.body as { error: string }).error, name).toBe('CID_NOT_FOUND');
+    }
     expect((await bob.get('/api/storage/list')).json.files.find((f: { id: string }) => f.id === up.id)).toBeUndefined();
+    // Nothing of Alice's moved: her file is still there and hers.
     expect((await alice.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) })).status).toBe(200);
   });
 

@@ -33,7 +33,10 @@ const q = (o: Record<string, string>) => new URLSearchParams(o).toString();
 
 /** login (or link) → provider → callback, as a browser would, stopping at the API's final answer. */
 async function dance(c: HttpClient, provider: string, hint: string, opts: { redirect?: string; path?: string } = {}) {
-  const start = await c.get(`${opts.path ?? '/api/zkauth/login'}?${q({ provider, login_hint: hint, redirect: opts.redirect ?? '/app' })}`);
+  // A browser's navigation from a page of the API's own origin says so (Fetch Metadata).
+  const start = await c.get(`${opts.path ?? '/api/zkauth/login'}?${q({ provider, login_hint: hint, redirect: opts.redirect ?? '/app' })}`, {
+    headers: { 'sec-fetch-site': 'same-origin' },
+  });
   expect(start.status, JSON.stringify(start.json)).toBe(302);
   const authorize = new URL(start.headers.get('location')!);
   const atProvider = await fetch(authorize, { redirect: 'manual' });
@@ -195,6 +198,34 @@ describe('callback refusals', () => {
     expect(victim.jar.has(SESSION_COOKIE)).toBe(false);
   });
 
+  it('a login callback URL handed to another browser is refused there, and that browser keeps its own session (login CSRF)', async () => {
+    // The attacker authorizes its own provider account in its browser and stops before the callback.
+    const attacker = rt.client();
+    const start = await attacker.get('/api/zkauth/login?provider=google&login_hint=mallory.login&redirect=/x');
+    expect(attacker.jar.has(STATE_COOKIE)).toBe(true);
+    const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+    const callback = new URL(atProvider.headers.get('location')!);
+    // The victim's browser (its own cookie jar: its own session and a pending login of its own) is sent there.
+    const victim = await signIn('github', 'vera');
+    const victimId = await userIdOf(victim);
+    await victim.get('/api/zkauth/login?provider=x&login_hint=vera.x');
+    expect(victim.jar.has(STATE_COOKIE)).toBe(true);
+    const sessionBefore = victim.jar.get(SESSION_COOKIE);
+    const out = await victim.get(callback.pathname + callback.search);
+    expect(out.status).toBe(302);
+    expect(out.headers.get('location')).toBe('/?error=AUTH_FAILED');
+    expect(victim.jar.get(SESSION_COOKIE)).toBe(sessionBefore);
+    expect(await userIdOf(victim)).toBe(victimId);
+    const json = await rt.client().get(callback.pathname + callback.search, { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(401);
+    expect(json.json.error).toBe('AUTH_FAILED');
+    // The state was not spent by the refusals: in the browser that started it, the callback signs in.
+    const own = await attacker.get(callback.pathname + callback.search);
+    expect(own.headers.get('location')).toBe('/x');
+    expect(attacker.jar.has(SESSION_COOKIE)).toBe(true);
+    expect(await userIdOf(attacker)).not.toBe(victimId);
+  });
+
   it('sends a provider error back to the redirect target with error=AUTH_FAILED', async () => {
     const c = rt.client();
     const start = await c.get('/api/zkauth/login?provider=github&redirect=%2Fback%3Ftab%3D2');
@@ -230,7 +261,7 @@ describe('linking', () => {
     const taken = await dance(c, 'google', 'george', { path: '/api/zkauth/link' });
     expect(taken.done.headers.get('location')).toBe('/app?error=AUTH_FAILED');
     // Linking needs a session.
-    expect((await rt.client().get('/api/zkauth/link?provider=x')).status).toBe(401);
+    expect((await rt.client().get('/api/zkauth/link?provider=x', { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(401);
 
     const first = await c.post('/api/zkauth/unlink', { provider: 'google' });
     expect(first.status).toBe(200);
@@ -242,6 +273,43 @@ describe('linking', () => {
     expect((await c.post('/api/zkauth/unlink', { provider: 'myspace' })).json.error).toBe('INVALID_INPUT');
     // Unlinked, frank.g is a stranger again: a new account.
     expect(await userIdOf(await signIn('google', 'frank.g'))).not.toBe(me);
+  });
+});
+
+describe('account-link CSRF (issue 11, item 1)', () => {
+  const linkUrl = (hint: string) => `/api/zkauth/link?${q({ provider: 'google', login_hint: hint, redirect: '/settings' })}`;
+
+  it('a link flow started by another site is refused before any state exists, and links nothing', async () => {
+    const victim = await signIn('github', 'victor');
+    const victimId = await userIdOf(victim);
+    const attempts: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'cross-site', referer: `${rt.url}/settings` }, // cross-site wins over a Referer
+      { 'sec-fetch-site': 'same-site', referer: 'https://evil.example/page' },
+      { referer: 'https://evil.example/page' }, // a browser without Fetch Metadata
+      { origin: 'null' },
+      {}, // nothing shows where it comes from (no-referrer, no Fetch Metadata)
+    ];
+    for (const headers of attempts) {
+      const res = await victim.get(linkUrl('mallory'), { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.json.error).toBe('FORBIDDEN');
+      expect(res.json.message).toMatch(/account linking/);
+      expect(victim.jar.has(STATE_COOKIE)).toBe(false);
+    }
+    // mallory's google account was never linked to the victim: it signs in to an account of its own.
+    expect(await userIdOf(await signIn('google', 'mallory'))).not.toBe(victimId);
+    expect((await victim.get('/api/zkauth/status')).json.data.provider).toBe('github');
+  });
+
+  it('a link flow started from this site goes ahead (Fetch Metadata, or a Referer of a trusted origin)', async () => {
+    const c = await signIn('github', 'wendy');
+    const starts: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, { referer: `${rt.url}/settings` }];
+    for (const headers of starts) {
+      const res = await c.get(linkUrl('wendy.g'), { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(302);
+      expect(c.jar.has(STATE_COOKIE)).toBe(true);
+    }
   });
 });
 

@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 
 describe('the CDK stack', () => {
-  it('makes one Lambda function per row of the route table, plus the $default fallback', () => {
+  it('makes one Lambda function per row of the route table, plus the $default fallback and the scheduled sweeper', () => {
     let functions = 0;
     const handlers: string[] = [];
     for (const t of templates.values()) {
@@ -32,7 +32,7 @@ describe('the CDK stack', () => {
       functions += Object.keys(fns).length;
       for (const f of Object.values(fns)) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
     }
-    expect(functions).toBe(routes.length + 1);
+    expect(functions).toBe(routes.length + 2);
     expect(new Set(handlers).size).toBe(functions);
     expect(handlers.every((n) => n.startsWith('shroud-ci-'))).toBe(true);
   });
@@ -79,7 +79,14 @@ describe('the CDK stack', () => {
     const groups = new Set(routes.map((r) => r.group));
     let roles = 0;
     for (const t of templates.values()) roles += Object.keys(t.findResources('AWS::IAM::Role')).length;
-    expect(roles).toBe(groups.size + 1);
+    expect(roles).toBe(groups.size + 2); // + the fallback's and the sweeper's
+  });
+
+  it('runs the orphan sweeper every 15 minutes from an EventBridge rule (not a route)', () => {
+    const t = templates.get(root)!;
+    t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)', State: 'ENABLED' });
+    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-sweep', Timeout: 300 });
+    t.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'events.amazonaws.com' });
   });
 
   it('keeps every template far below the 500-resource limit', () => {

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { AIR_VERSION, decodeKeyHash } from '#lib/stark/index.ts';
 import { clock } from '#lib/clock.ts';
-import { destroySession, loadSession, type Session } from '#lib/data/sessions.ts';
-import { deleteStarkKey } from '#lib/data/stark-keys.ts';
+import { loadSession, type Session } from '#lib/data/sessions.ts';
 import type { StarkProofRecord } from '#lib/data/stark-proofs.ts';
 import { errors } from '#lib/errors.ts';
 import { onChain, registry, storeOnChain } from './chain.ts';
-import { currentProof, isExpired, iso, recordIssued, revoke } from './history.ts';
+import { currentProof, isExpired, iso, recordIssued } from './history.ts';
 import { bindClientKey, clientBindingId, custodyOf, keyHashOf, sessionKey } from './keys.ts';
 import { acceptClientProof, proofHoldsFor, proveSessionKey, type SessionProof } from './proving.ts';
 
@@ -28,6 +27,7 @@ export const PROOF_LIFETIME_SECONDS = 7 * 24 * 3600;
 
 export { AIR_VERSION };
 export { publicKeyHex, sessionKey, clientBindingId } from './keys.ts';
+export { logoutSession } from './logout.ts';
 
 /**
  * The optional JSON body of prove and refresh: a client-held key's proof (lowercase hex, at most
@@ -164,18 +164,3 @@ export async function proofStatus(session: Session) {
   };
 }
 
-/**
- * `POST /api/zkauth/logout`: revokes the session's proof, forgets its key and ends the session
- * (live or expired). Harmless without a session.
- */
-export async function logoutSession(cookieId: string | undefined): Promise<{ proofRevoked: boolean }> {
-  if (!cookieId || cookieId.length > 128) return { proofRevoked: false };
-  const found = await loadSession(cookieId);
-  if (found.state === 'none') return { proofRevoked: false };
-  const hash = found.session.hash;
-  const { key } = await currentProof(hash);
-  const proofRevoked = key?.currentProofId ? await revoke(key.currentProofId, 'logout') : false;
-  await deleteStarkKey(hash);
-  await destroySession(hash);
-  return { proofRevoked };
-}

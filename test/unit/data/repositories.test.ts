@@ -51,14 +51,22 @@ describe('reads', () => {
 });
 
 describe('conditions on live items', () => {
-  it('a login-failure window counts while live and starts over once expired', async () => {
-    await failures.addFailure('Alice', 900);
-    await failures.addFailure('alice', 900);
+  it('a login-attempt window counts while live, refuses past its maximum, and starts over once expired', async () => {
+    expect(await failures.reserveAttempt('Alice', 2, 900)).toEqual({ reserved: true });
+    expect(await failures.reserveAttempt('alice', 2, 900)).toEqual({ reserved: true });
+    expect((await failures.readFailures('ALICE'))?.count).toBe(2);
+    expect(await failures.reserveAttempt('alice', 2, 900)).toEqual({ reserved: false, retryAfterSeconds: expect.any(Number) });
     expect((await failures.readFailures('ALICE'))?.count).toBe(2);
     clock.advanceClock(901_000);
     expect(await failures.readFailures('alice')).toBeUndefined();
-    await failures.addFailure('alice', 900);
+    expect(await failures.reserveAttempt('alice', 2, 900)).toEqual({ reserved: true });
     expect((await failures.readFailures('alice'))?.count).toBe(1);
+  });
+
+  it('reserves at most the maximum under concurrency', async () => {
+    const out = await Promise.all(Array.from({ length: 15 }, () => failures.reserveAttempt('racer', 5, 900)));
+    expect(out.filter((r) => r.reserved)).toHaveLength(5);
+    expect((await failures.readFailures('racer'))?.count).toBe(5);
   });
 
   it('a pending upload is claimed once, by its owner, while live', async () => {

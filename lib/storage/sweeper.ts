@@ -1,0 +1,116 @@
+import { entriesOf, removeBlockEntries } from '#lib/data/block-index.ts';
+import { closeJournal, readJournal } from '#lib/data/upload-journal.ts';
+import { clock } from '#lib/clock.ts';
+import { logger } from '#lib/log.ts';
+import { pinning } from './pinning.ts';
+import { mapLimit } from './pinning-port.ts';
+import { S3Pinning } from './pinning-s3.ts';
+import { getPin } from './pins.ts';
+
+/**
+ * The orphan sweeper: takes back blocks no file can ever reach. Run every 15 minutes (AWS: an
+ * EventBridge rule → functions/scheduled/sweep.ts; locally: a timer in lib/local/runtime.ts),
+ * and callable once with `sweepOnce()` (tests, scripts).
+ *
+ * Orphans come from crashes: an upload that died after writing blocks and before (or right after)
+ * the transaction that writes its file record leaves blocks, their index entries and its open
+ * journal (lib/data/upload-journal.ts). For every stored block the sweeper:
+ *
+ * 1. decides about each entry's upload: no journal → it finished cleanly (the entry is live; an
+ *    upload removes its entries before closing its journal unless they belong to its pin); a
+ *    journal committed to a pin that this upload owns → live; any other journal (never committed,
+ *    or committed into another upload's pin and not cleaned up) older than ORPHAN_AGE_SECONDS →
+ *    dead: its entry is removed. Younger ones are uploads still running: left alone.
+ * 2. deletes the block if no entry holds it any more and it was last written more than
+ *    ORPHAN_AGE_SECONDS ago — through the same look, delete, look again (and put back) as every
+ *    delete (`S3Pinning.deleteIfUnheld`). Entries are written before blocks, so a concurrent
+ *    upload re-using the block is always seen by the second look, and a referenced block is never
+ *    deleted.
+ *
+ * Journals of dead uploads are kept (a few bytes per crash): an entry of such an upload that a
+ * later pass meets again is still recognised as dead.
+ */
+export const ORPHAN_AGE_SECONDS = 60 * 60;
+export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
+export interface SweepReport {
+  blocksSeen: number;
+  blocksDeleted: number;
+  entriesRemoved: number;
+  /** Committed uploads whose journal a crash left open (their pin is theirs): closed. */
+  journalsClosed: number;
+  /** Blocks a failing dependency kept from being decided this pass (the next pass tries again). */
+  failures: number;
+}
+
+export interface SweepOptions {
+  /** Test hook: runs between the look at a block's entries and its delete. */
+  beforeDelete?: (block: string) => Promise<void>;
+}
+
+type Verdict = 'live' | 'dead';
+
+export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport> {
+  const report: SweepReport = { blocksSeen: 0, blocksDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 };
+  const adapter = await pinning();
+  if (!(adapter instanceof S3Pinning)) return report; // another service keeps its own blocks
+  const nowSeconds = clock.nowSeconds();
+  const verdicts = new Map<string, Promise<Verdict>>();
+  const verdictOf = (uploadId: string) => {
+    let v = verdicts.get(uploadId);
+    if (!v) verdicts.set(uploadId, (v = judge(uploadId, nowSeconds, report)));
+    return v;
+  };
+
+  for await (const page of adapter.store.listPages()) {
+    await mapLimit(page, 16, async ({ cid: block, lastModifiedMs }) => {
+      report.blocksSeen++;
+      try {
+        await sweepBlock(adapter, block, lastModifiedMs, verdictOf, report, options);
+      } catch (e) {
+        // One block's failure (a dependency timing out) must not end the pass; nothing was lost.
+        report.failures++;
+        logger.warn('orphan sweep: block left for the next pass', { block, error: e as Error });
+      }
+    });
+  }
+  if (report.blocksDeleted || report.entriesRemoved || report.failures) logger.info('orphan sweep', { ...report });
+  return report;
+}
+
+async function sweepBlock(
+  adapter: S3Pinning,
+  block: string,
+  lastModifiedMs: number,
+  verdictOf: (uploadId: string) => Promise<Verdict>,
+  report: SweepReport,
+  options: SweepOptions,
+): Promise<void> {
+  let holders = 0;
+  for (const entry of await entriesOf(block)) {
+    if ((await verdictOf(entry.owner)) === 'live') holders++;
+    else {
+      await removeBlockEntries([block], entry.owner);
+      report.entriesRemoved++;
+    }
+  }
+  const oldEnough = clock.nowMs() - lastModifiedMs > ORPHAN_AGE_SECONDS * 1000;
+  if (holders || !oldEnough) return;
+  const hook = options.beforeDelete;
+  if (await adapter.deleteIfUnheld(block, hook && (() => hook(block)))) report.blocksDeleted++;
+}
+
+async function judge(uploadId: string, nowSeconds: number, report: SweepReport): Promise<Verdict> {
+  const journal = await readJournal(uploadId);
+  if (!journal) return 'live';
+  if (journal.committedCid) {
+    const pin = await getPin(journal.committedCid);
+    if (pin?.ref.owner === uploadId) {
+      // Its file is there: the crash came after the commit; nothing of it is an orphan.
+      await closeJournal(uploadId);
+      report.journalsClosed++;
+      return 'live';
+    }
+  }
+  return nowSeconds - journal.startedAt > ORPHAN_AGE_SECONDS ? 'dead' : 'live';
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CID } from 'multiformats/cid';
+import { advanceClock } from '#lib/clock.ts';
+import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { partsB, proofOf, randomBytesOf, sha256, signedIn, upload } from '../support/storage.ts';
+
+/**
+ * Issue 11, item 11: a crash between writing blocks and writing the file record leaves nothing
+ * visible, and the sweeper takes the blocks back after an hour — never a referenced block, and
+ * never one that a concurrent upload is re-using.
+ */
+let rt: TestRuntime;
+let alice: HttpClient & { userId: string };
+let bob: HttpClient & { userId: string };
+let storage: {
+  sweeper: typeof import('#lib/storage/sweeper.ts');
+  pinning: typeof import('#lib/storage/pinning.ts');
+  pins: typeof import('#lib/storage/pins.ts');
+  files: typeof import('#lib/storage/files.ts');
+  index: typeof import('#lib/data/block-index.ts');
+  journal: typeof import('#lib/data/upload-journal.ts');
+  s3pinning: typeof import('#lib/storage/pinning-s3.ts');
+};
+
+beforeAll(async () => {
+  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20' });
+  alice = await signedIn(rt);
+  bob = await signedIn(rt);
+  storage = {
+    sweeper: await import('#lib/storage/sweeper.ts'),
+    pinning: await import('#lib/storage/pinning.ts'),
+    pins: await import('#lib/storage/pins.ts'),
+    files: await import('#lib/storage/files.ts'),
+    index: await import('#lib/data/block-index.ts'),
+    journal: await import('#lib/data/upload-journal.ts'),
+    s3pinning: await import('#lib/storage/pinning-s3.ts'),
+  };
+});
+afterAll(async () => {
+  await rt?.stop();
+  await (await import('#lib/zk/groth16.ts')).terminateCurves();
+});
+
+const HOUR = 3600 * 1000;
+const MiB = 1024 * 1024;
+
+async function adapter() {
+  const a = await storage.pinning.pinning();
+  if (!(a instanceof storage.s3pinning.S3Pinning)) throw new Error('the tests run on the s3 adapter');
+  return a;
+}
+const has = async (block: string) => (await adapter()).store.has(block);
+
+/** What a crash right after the blocks and before the record leaves: the journal, the entries, the blocks. */
+async function crashedUpload(bytes: Uint8Array) {
+  const uploadId = randomUUID();
+  await storage.journal.openJournal(uploadId);
+  const added = await (await adapter()).add((async function* () { yield bytes; })(), { uploadId });
+  return { uploadId, added, blocks: added.ref.blocks! };
+}
+
+async function uploadB(client: HttpClient, bytes: Uint8Array) {
+  const res = await upload(client, { file: { bytes, name: 'f.bin' }, fields: await partsB() });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json as { fileId: string; cid: string };
+}
+async function download(client: HttpClient, fileId: string) {
+  const p = await proofOf('pw-alpha');
+  const res = await client.post('/api/storage/download', { fileId, proof: p.proof, publicSignals: p.publicSignals });
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.res.arrayBuffer());
+}
+
+describe('a crash between the blocks and the record', () => {
+  it('leaves nothing visible, and the sweeper removes its blocks (and stray ones) once they are an hour old', async () => {
+    const bytes = randomBytesOf(2 * MiB + 4000, 501);
+    const crashed = await crashedUpload(bytes);
+    expect(crashed.blocks.length).toBeGreaterThanOrEqual(3);
+    // A block no entry points to at all (what the old write order could leave).
+    const strayBytes = randomBytesOf(5000, 502);
+    const { cidOf } = await import('#lib/storage/cid.ts');
+    const stray = await cidOf(strayBytes);
+    await (await adapter()).store.put(CID.parse(stray), strayBytes);
+
+    // Nothing visible: no record anywhere points at it.
+    expect(await storage.pins.getPin(crashed.added.cid)).toBeUndefined();
+    for (const c of [alice, bob]) expect((await c.get('/api/storage/files')).json.files.map((f: { cid: string }) => f.cid)).not.toContain(crashed.added.cid);
+    for (const b of [...crashed.blocks, stray]) expect(await has(b)).toBe(true);
+
+    // Younger than an hour: maybe an upload still running; left alone.
+    const early = await storage.sweeper.sweepOnce();
+    expect(early.blocksDeleted).toBe(0);
+    expect(early.entriesRemoved).toBe(0);
+    for (const b of [...crashed.blocks, stray]) expect(await has(b)).toBe(true);
+
+    advanceClock(HOUR + 60_000);
+    const report = await storage.sweeper.sweepOnce();
+    expect(report.blocksDeleted).toBeGreaterThanOrEqual(crashed.blocks.length + 1);
+    for (const b of [...crashed.blocks, stray]) {
+      expect(await has(b), b).toBe(false);
+      expect(await storage.index.holdersOf(b)).toEqual([]);
+    }
+  });
+});
+
+describe('referenced blocks', () => {
+  it('are never swept: a stored file, a block it shares with a crashed upload, a file whose upload crashed after its commit', async () => {
+    const shared = randomBytesOf(MiB, 511); // one full leaf, identical in both
+    const kept = new Uint8Array([...shared, ...randomBytesOf(MiB + 10, 512)]);
+    const file = await uploadB(alice, kept);
+    const pinBlocks = (await storage.pins.getPin(file.cid))!.ref.blocks!;
+
+    const orphan = await crashedUpload(new Uint8Array([...shared, ...randomBytesOf(20_000, 513)]));
+    const sharedBlock = orphan.blocks.find((b) => pinBlocks.includes(b))!;
+    expect(sharedBlock).toBeDefined();
+    const orphanOnly = orphan.blocks.filter((b) => !pinBlocks.includes(b));
+
+    // Crash after the commit: the record and pin are written, the journal was never closed.
+    const late = randomBytesOf(300_000, 514);
+    const lateId = randomUUID();
+    await storage.journal.openJournal(lateId);
+    const added = await (await adapter()).add((async function* () { yield late; })(), { uploadId: lateId });
+    const record = storage.files.newFileRecord({ userId: bob.userId, cid: added.cid, filename: 'late.bin', size: late.length, checksum: sha256(late), zkEnabled: false, variant: 'B' });
+    await storage.pins.commitRecord(record, added, lateId, 's3');
+
+    advanceClock(2 * HOUR);
+    const report = await storage.sweeper.sweepOnce();
+    expect(report.journalsClosed).toBeGreaterThanOrEqual(1);
+    for (const b of [...pinBlocks, ...added.ref.blocks!]) expect(await has(b), b).toBe(true);
+    expect(await has(sharedBlock)).toBe(true);
+    for (const b of orphanOnly) expect(await has(b), b).toBe(false);
+    expect(await storage.journal.readJournal(lateId)).toBeUndefined();
+
+    expect(sha256(await download(alice, file.fileId))).toBe(sha256(kept));
+    expect(sha256(await download(bob, record.id))).toBe(sha256(late));
+    // And again: a second pass changes nothing.
+    advanceClock(2 * HOUR);
+    expect((await storage.sweeper.sweepOnce()).blocksDeleted).toBe(0);
+    expect(sha256(await download(alice, file.fileId))).toBe(sha256(kept));
+  });
+});
+
+describe('a concurrent upload re-using an orphan block', () => {
+  it('keeps the block: the upload that lands between the look and the delete is seen by the second look', async () => {
+    const bytes = randomBytesOf(200_000, 521); // one raw block: its CID is the file's
+    const orphan = await crashedUpload(bytes);
+    const [block] = orphan.blocks;
+    advanceClock(HOUR + 60_000);
+
+    let uploaded: { fileId: string; cid: string } | undefined;
+    const report = await storage.sweeper.sweepOnce({
+      beforeDelete: async (b) => {
+        // The crashed upload's entry is gone, the block is unheld and old: now Bob uploads the same content.
+        if (b === block && !uploaded) uploaded = await uploadB(bob, bytes);
+      },
+    });
+    expect(uploaded?.cid).toBe(block);
+    expect(report.entriesRemoved).toBeGreaterThanOrEqual(1);
+    expect(await has(block!)).toBe(true);
+    expect(await storage.index.holdersOf(block!)).toHaveLength(1);
+    expect(sha256(await download(bob, uploaded!.fileId))).toBe(sha256(bytes));
+
+    // Later passes leave it too: it is referenced now.
+    advanceClock(2 * HOUR);
+    await storage.sweeper.sweepOnce();
+    expect(sha256(await download(bob, uploaded!.fileId))).toBe(sha256(bytes));
+  });
+
+  it('many passes racing many uploads that share blocks lose nothing', async () => {
+    const chunk = randomBytesOf(MiB, 531);
+    // Orphans holding the shared chunk, old enough to be swept.
+    for (let i = 0; i < 3; i++) await crashedUpload(new Uint8Array([...chunk, ...randomBytesOf(1000 + i, 532 + i)]));
+    advanceClock(HOUR + 60_000);
+    const contents = Array.from({ length: 4 }, (_, i) => new Uint8Array([...chunk, ...randomBytesOf(3000 + i, 540 + i)]));
+    const passes = Promise.all([storage.sweeper.sweepOnce(), storage.sweeper.sweepOnce(), storage.sweeper.sweepOnce()]);
+    const ups = await Promise.all(contents.map((c, i) => uploadB(i % 2 ? alice : bob, c)));
+    await passes;
+    advanceClock(2 * HOUR);
+    await storage.sweeper.sweepOnce();
+    for (const [i, up] of ups.entries()) expect(sha256(await download(i % 2 ? alice : bob, up.fileId))).toBe(sha256(contents[i]!));
+  });
+});

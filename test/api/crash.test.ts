@@ -3,13 +3,14 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../support/runtime.ts';
 import { startInstance, startSharedServices, type Instance, type SharedServices } from '../support/instances.ts';
-import { form, randomBytesOf, sha256 } from '../support/storage.ts';
+import { form, objectKeys, randomBytesOf, sha256 } from '../support/storage.ts';
 
 /**
  * A runtime process killed with SIGKILL in the middle of uploads and share creations (no
  * shutdown hook runs: a Lambda instance that dies mid-request), then a new one on the same
  * DynamoDB and S3: every record is whole or absent — every listed file downloads with its bytes,
- * every acknowledged upload and share is there, every share in the table points at a live file.
+ * every acknowledged upload and share is there, every share in the table points at a live file;
+ * and after the orphan sweeper, no block that no file reaches (and every block a file reaches).
  */
 let shared: SharedServices;
 const instances: Instance[] = [];
@@ -121,5 +122,19 @@ describe('SIGKILL during uploads and share creation', () => {
       expect(file?.userId).toBe(userId);
       expect(listedIds).toContain(item.fileId);
     }
+
+    // Uploads cut off between their blocks and their record may have left blocks no record
+    // reaches: an hour later the sweeper has taken back every one of them, and only them.
+    const { advanceClock } = await import('#lib/clock.ts');
+    const { ORPHAN_AGE_SECONDS, sweepOnce } = await import('#lib/storage/sweeper.ts');
+    const { getPin } = await import('#lib/data/pins.ts');
+    const reachable = new Set<string>();
+    for (const f of files) for (const block of (await getPin((await getFile(f.id))!.cid))?.ref.blocks ?? []) reachable.add(`blocks/${block}`);
+    advanceClock((ORPHAN_AGE_SECONDS + 60) * 1000);
+    const report = await sweepOnce();
+    expect(report.failures).toBe(0);
+    const blocksAfter = await objectKeys('blocks/');
+    expect(blocksAfter.filter((k) => !reachable.has(k)), 'orphan blocks left after the sweep').toEqual([]);
+    expect([...reachable].filter((k) => !blocksAfter.includes(k)), 'referenced blocks the sweep deleted').toEqual([]);
   });
 });

@@ -52,4 +52,18 @@ describe('POST /api/bug-reports with a hostile context', () => {
     const [stored] = (await c.get('/api/bug-reports')).json.reports;
     expect(stored.context).toEqual(context);
   });
+
+  it.each([
+    ['an empty key', '{"":1}'],
+    ['an empty key deeper down', '{"a":{"":1}}'],
+    ['a number beyond DynamoDB\'s range', '{"a":1e100}'],
+    ['a tiny number', '{"a":1e-200}'],
+    ['a 41-digit integer', '{"a":12345678901234567890123456789012345678901}'],
+  ])('stores %s exactly as JSON reads it, never a 500 (found by the fuzzer)', async (_name, context) => {
+    const c = rt.client();
+    const res = await postRaw(c, context);
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    const [stored] = (await c.get('/api/bug-reports')).json.reports;
+    expect(stored.context).toEqual(JSON.parse(context));
+  });
 });

@@ -8,6 +8,12 @@ export interface Spec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodT
   body?: B;
   query?: Q;
   params?: P;
+  /**
+   * The success answers by status: the schema of what the handler returns (the data, before the
+   * group's envelope wraps it). Not checked at run time; the OpenAPI document and the API tests'
+   * response checks read it.
+   */
+  responses?: Partial<Record<number, z.ZodType>>;
 }
 
 /** The body, query and path parameters checked against the route's schemas; a failure names the field (400 INVALID_INPUT). */

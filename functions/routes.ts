@@ -103,6 +103,9 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
+  // storage: replicated pinning (issue 14)
+  r('POST', '/api/storage/replica/pin', 'storage', 'replica-pin', 'session', { idempotent: true }),
+  r('GET', '/api/storage/replica/status/:cid', 'storage', 'replica-status', 'session', { timeout: 29 }),
 ];
 
 /** The row a handler module belongs to. */

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import { LOCAL_PROVIDERS, startLocalOAuthProvider } from './oauth-provider.ts';
-import { startS3Local, type S3Local } from './s3-local.ts';
+import { ensureLocalBucket, startS3Local, type S3Local } from './s3-local.ts';
 
 export interface RuntimeOptions {
   /** The route table to serve (`functions/routes.ts`). */
@@ -33,7 +33,7 @@ export interface Runtime {
   port: number;
   dataDir: string;
   /** The embedded services, for fault tests (kill DynamoDB Local, restart S3); with `external`, none. */
-  services: { dynamo: DynamoLocal; s3: S3Local };
+  services: { dynamo: DynamoLocal; s3: S3Local; replicaTargets: S3Local[] };
   stop(): Promise<void>;
 }
 
@@ -60,6 +60,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
       ? [{ endpoint: opts.external.dynamoEndpoint }, { endpoint: opts.external.s3Endpoint }]
       : await Promise.all([startDynamoLocal(resolve(dataDir, 'dynamodb')), startS3Local(resolve(dataDir, 's3'))]);
     if (!opts.external) stops.push((dynamo as DynamoLocal).stop, (s3 as S3Local).stop);
+    const replicaTargets = opts.external ? [] : await startReplicaTargets(dataDir);
+    for (const t of replicaTargets) stops.push(t.server.stop);
 
     const server: Server = createServer();
     server.requestTimeout = 0; // 100 MB uploads over slow links are allowed to take their time
@@ -92,6 +94,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
       PUBLIC_BASE_URL: url,
       CORS_ORIGINS: process.env.CORS_ORIGINS ?? url,
       DATA_DIR: dataDir,
+      ...(replicaTargets.length && !process.env.REPLICA_TARGETS ? { REPLICA_TARGETS: JSON.stringify(replicaTargets.map((t) => t.config)) } : {}),
       ...opts.env,
     });
     const { config } = await import('#lib/config.ts');
@@ -99,8 +102,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
     stops.push(await startSweeperTimer());
+    stops.push(...(await startReplicaWorker()));
     if (opts.external) return { url, port, dataDir, stop };
-    return { url, port, dataDir, services: { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local }, stop };
+    const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server) };
+    return { url, port, dataDir, services, stop };
   } catch (e) {
     await stop();
     throw e;
@@ -125,4 +130,45 @@ async function startSweeperTimer(): Promise<() => Promise<void>> {
     clearInterval(timer);
     await running; // the services it talks to stop next
   };
+}
+
+/**
+ * The replicated pinning's storage targets: three local S3 servers, each with its own data
+ * directory (`<dataDir>/replica-<n>`), so that one can fail (be taken down, lose or corrupt a
+ * file) without the others. On AWS: REPLICA_TARGETS names buckets in other regions or services.
+ */
+async function startReplicaTargets(dataDir: string) {
+  return Promise.all(
+    [1, 2, 3].map(async (n) => {
+      const server = await startS3Local(resolve(dataDir, `replica-${n}`));
+      const config = { name: `local-${n}`, endpoint: server.endpoint, bucket: `shroud-replica-${n}`, region: 'us-east-1' };
+      await ensureLocalBucket(server.endpoint, config.bucket);
+      return { server, config };
+    }),
+  );
+}
+
+/**
+ * The replica worker's queue consumer (SQS on AWS, cdk/replicas.ts) and the hourly audit (an
+ * EventBridge rule on AWS), in process; both stopped by stop().
+ */
+async function startReplicaWorker(): Promise<(() => Promise<void>)[]> {
+  const { startLocalReplicaQueue } = await import('#lib/storage/replica-queue.ts');
+  const { auditReplicas, handleReplicaJob, REPLICA_AUDIT_INTERVAL_MS } = await import('#lib/storage/replicas.ts');
+  const { logger } = await import('#lib/log.ts');
+  const stopQueue = startLocalReplicaQueue(handleReplicaJob);
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= auditReplicas()
+      .catch((e: unknown) => logger.warn('replica audit failed', { error: e as Error }))
+      .finally(() => (running = undefined));
+  }, REPLICA_AUDIT_INTERVAL_MS);
+  timer.unref();
+  return [
+    async () => {
+      clearInterval(timer);
+      await running;
+    },
+    stopQueue,
+  ];
 }

@@ -4,6 +4,7 @@ import type { FileRecord } from '#lib/data/files.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { pinning, type Added } from './pinning.ts';
+import { dropReplicaOwner } from './replicas.ts';
 import { bucket, s3 } from './s3.ts';
 
 /**
@@ -36,10 +37,17 @@ export async function commitRecord(record: FileRecord, added: Added, uploadId: s
   return { created: pin.createdBy === uploadId, pin };
 }
 
-/** Removes a record and its reference together, then unpins the CID if that was the last one. */
+/**
+ * Removes a record and its reference together, then unpins the CID if that was the last one,
+ * and lets go of the owner's replicated pin (its last owner's going releases every replica).
+ */
 export async function removeRecord(record: FileRecord): Promise<void> {
   if (!(await deleteFileWithPin(record))) throw errors.cidNotFound(); // deleted concurrently
   await releasePin(record.cid);
+  await dropReplicaOwner(record.userId, record.cid).catch((e: unknown) =>
+    // The record is gone either way; the pin's term still ends it (audit).
+    logger.error('replica owner release failed', { cid: record.cid, error: e as Error }),
+  );
 }
 
 /** Unpins `cid` if no record references it (or finishes an unpin that went stale). */

@@ -1,0 +1,444 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { CID } from 'multiformats/cid';
+import * as z from 'zod';
+import { encodeStorageProof, fromHex, linkChoice, linksOf, toHex, type ReplicaAnswer } from '#lib/client/storage-proof.ts';
+import { clock } from '#lib/clock.ts';
+import { getPin } from '#lib/data/pins.ts';
+import {
+  copiedCount,
+  deleteReplicaPin,
+  forgetCopies,
+  getReplicaPin,
+  listReplicaPins,
+  recordCopied,
+  replicaStatuses,
+  saveReplicaPin,
+  type ReplicaAudit,
+  type ReplicaPin,
+  type ReplicaTargetState,
+} from '#lib/data/replica-pins.ts';
+import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
+import { S3Blockstore } from './blockstore.ts';
+import { storageConfig } from './config.ts';
+import { dagBlocks } from './dag.ts';
+import { listFiles, ownedFileByCid } from './files.ts';
+import { enqueueReplicaJob, type ReplicaJob } from './replica-queue.ts';
+import { replicaTargets, targetNamed, type ReplicaTarget } from './replica-targets.ts';
+
+/**
+ * Replicated pinning: a file's whole DAG copied to `replicas` of the configured storage targets
+ * (replica-targets.ts), in the background (replica-queue.ts → `handleReplicaJob`), audited on a
+ * schedule (`auditReplicas`), released at the end of its term or when its last owner deletes
+ * the file. Records: lib/data/replica-pins.ts.
+ *
+ * Statuses: `pending` (queued) → `pinning` (the worker copies) → `pinned` (every placement holds
+ * every block) | `degraded` (some do; `reason` says which do not and why) | `failed` (none does,
+ * or the content itself is gone); `releasing` while the replicas are deleted.
+ */
+export const MIN_REPLICAS = 3;
+export const REPLICA_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
+/** A pending/pinning pin not touched for this long lost its job (a local worker died): re-enqueued by the audit. */
+const STALE_JOB_MS = 5 * 60_000;
+
+export const replicaPinInput = z.object({
+  cid: z.string().min(1).max(200),
+  replicas: z.number().int(),
+});
+
+export const replicaStatusParams = z.object({ cid: z.string().min(1).max(200) });
+export const replicaStatusQuery = z.object({
+  /** The verifier's own fresh challenge (32 bytes, hex); without it the server draws one. */
+  challenge: z.string().regex(/^[0-9a-fA-F]{64}$/, '32 bytes as hex').optional(),
+});
+
+const targetStateView = z.object({ name: z.string(), state: z.enum(['pending', 'ok', 'unreachable', 'failed']), reason: z.string().optional() });
+export const replicaStatusSchema = z.object({
+  cid: z.string(),
+  replicas: z.number(),
+  status: z.enum(replicaStatuses),
+  reason: z.string().optional(),
+  expiresAt: z.string(),
+  targets: z.array(targetStateView),
+  repairs: z.number(),
+  lastAudit: z.object({ at: z.string(), checked: z.number(), repaired: z.number(), unreachable: z.array(z.string()) }).optional(),
+  /** Hex (format: README, lib/client/storage-proof.ts); null before any replica holds the content. */
+  storageProof: z.string().nullable(),
+  challenge: z.string().nullable(),
+  provedAt: z.string().nullable(),
+});
+export type ReplicaStatusView = z.infer<typeof replicaStatusSchema>;
+
+/** Test hooks into the worker (a crash between two blocks). */
+export const replicaHooks: { afterBlock?: (target: string, index: number) => Promise<void> | void } = {};
+
+const primary = new S3Blockstore();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+// ---------------------------------------------------------------------------------------------
+// The routes
+
+function checkBounds(replicas: number): void {
+  const max = replicaTargets.length;
+  if (max < MIN_REPLICAS) throw errors.invalidInput(`replicas: replicated pinning needs at least ${MIN_REPLICAS} storage targets; ${max} configured`);
+  if (replicas < MIN_REPLICAS || replicas > max) throw errors.invalidInput(`replicas: must be between ${MIN_REPLICAS} and ${max} (the number of storage targets)`);
+}
+
+/** Rendezvous hashing: the same CID always lands on the same targets, spread over all of them. */
+function placementsFor(cid: string, n: number, existing: string[] = []): string[] {
+  const rank = (name: string) => createHash('sha256').update(`${cid}\0${name}`).digest('hex');
+  const others = replicaTargets.map((t) => t.name).filter((n) => !existing.includes(n)).sort((a, b) => rank(a).localeCompare(rank(b)));
+  return [...existing, ...others].slice(0, Math.max(n, existing.length));
+}
+
+/** Read, change, write under the record's version; retried when someone else wrote meanwhile. */
+async function updatePin(cid: string, change: (pin: ReplicaPin) => ReplicaPin | undefined): Promise<ReplicaPin | undefined> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const pin = await getReplicaPin(cid);
+    if (!pin) return undefined;
+    const next = change(pin);
+    if (!next) return pin;
+    const saved = { ...next, version: pin.version + 1, updatedAtMs: clock.nowMs() };
+    if (await saveReplicaPin(saved)) return saved;
+  }
+  throw errors.conflict('the replicated pin is changing; retry');
+}
+
+/**
+ * `POST /api/storage/replica/pin`: the caller's own, live file. A new pin is queued; pinning
+ * again renews the term (and adds replicas when more are asked for; never fewer); a failed pin
+ * is retried. Answers the status without a proof (the copy has not run yet).
+ */
+export async function requestReplicaPin(userId: string, input: z.infer<typeof replicaPinInput>): Promise<ReplicaStatusView> {
+  checkBounds(input.replicas);
+  const file = await ownedFileByCid(userId, input.cid);
+  const content = await getPin(file.cid);
+  if (!content || content.state !== 'pinned') throw errors.cidNotFound();
+  const now = clock.nowMs();
+  const expiresAtMs = now + storageConfig.REPLICA_TERM_DAYS * 86_400_000;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const pin = await getReplicaPin(file.cid);
+    if (!pin) {
+      const placements = placementsFor(file.cid, input.replicas);
+      const fresh: ReplicaPin = {
+        cid: file.cid,
+        owners: [userId],
+        replicas: input.replicas,
+        status: 'pending',
+        placements,
+        targets: Object.fromEntries(placements.map((n) => [n, { state: 'pending', at: now }])),
+        expiresAtMs,
+        createdAtMs: now,
+        updatedAtMs: now,
+        repairs: 0,
+        version: 1,
+      };
+      if (!(await saveReplicaPin(fresh))) continue;
+      await enqueueReplicaJob({ kind: 'copy', cid: file.cid });
+      logger.info('replica pin requested', { cid: file.cid, replicas: input.replicas });
+      return view(fresh);
+    }
+    if (pin.status === 'releasing') throw errors.conflict('this pin is being released; retry in a moment');
+    const replicas = Math.max(pin.replicas, input.replicas);
+    const placements = placementsFor(file.cid, replicas, pin.placements);
+    const added = placements.filter((n) => !pin.placements.includes(n));
+    const requeue = added.length > 0 || pin.status === 'failed';
+    const next: ReplicaPin = {
+      ...pin,
+      owners: pin.owners.includes(userId) ? pin.owners : [...pin.owners, userId],
+      replicas,
+      placements,
+      targets: { ...pin.targets, ...Object.fromEntries(added.map((n) => [n, { state: 'pending' as const, at: now }])) },
+      expiresAtMs: Math.max(pin.expiresAtMs, expiresAtMs),
+      ...(requeue ? { status: 'pending' as const, reason: undefined } : {}),
+      version: pin.version + 1,
+      updatedAtMs: now,
+    };
+    if (!(await saveReplicaPin(next))) continue;
+    if (requeue) await enqueueReplicaJob({ kind: 'copy', cid: file.cid });
+    return view(next);
+  }
+  throw errors.conflict('the replicated pin is changing; retry');
+}
+
+/** `GET /api/storage/replica/status/:cid`: the caller's pin, with a storage proof for a fresh challenge. */
+export async function replicaStatus(userId: string, cid: string, challengeHex?: string): Promise<ReplicaStatusView> {
+  await ownedFileByCid(userId, cid);
+  const pin = await getReplicaPin(cid);
+  if (!pin || !pin.owners.includes(userId)) throw errors.notFound('no replicated pin of this CID');
+  const challenge = challengeHex ? fromHex(challengeHex.toLowerCase()) : randomBytes(32);
+  const answers = pin.blocks ? await proveAll(pin, challenge) : [];
+  if (!answers.length) return view(pin);
+  const storageProof = encodeStorageProof({ challenge, root: CID.parse(pin.cid), replicas: answers });
+  return { ...view(pin), storageProof, challenge: toHex(challenge), provedAt: iso(clock.nowMs()) };
+}
+
+function view(pin: ReplicaPin): ReplicaStatusView {
+  return {
+    cid: pin.cid,
+    replicas: pin.replicas,
+    status: pin.status,
+    ...(pin.reason ? { reason: pin.reason } : {}),
+    expiresAt: iso(pin.expiresAtMs),
+    targets: pin.placements.map((name) => {
+      const t = pin.targets[name] ?? { state: 'pending' as const };
+      return { name, state: t.state, ...(t.reason ? { reason: t.reason } : {}) };
+    }),
+    repairs: pin.repairs,
+    ...(pin.lastAudit ? { lastAudit: { ...pin.lastAudit, at: iso(pin.lastAudit.at) } } : {}),
+    storageProof: null,
+    challenge: null,
+    provedAt: null,
+  };
+}
+
+/** Each placement's answer to the challenge; a replica that cannot answer is left out. */
+async function proveAll(pin: ReplicaPin, challenge: Uint8Array): Promise<ReplicaAnswer[]> {
+  const answers = await Promise.all(
+    pin.placements.map(async (name) => {
+      const target = targetNamed(name);
+      if (!target) return undefined;
+      try {
+        return await prove(target, pin.cid, challenge);
+      } catch (e) {
+        logger.warn('replica could not answer the challenge', { cid: pin.cid, target: name, error: e as Error });
+        return undefined;
+      }
+    }),
+  );
+  return answers.filter((a): a is ReplicaAnswer => !!a);
+}
+
+/** One replica's answer: the blocks on the challenge's path, read from that replica (each checked against its CID). */
+async function prove(target: ReplicaTarget, root: string, challenge: Uint8Array): Promise<ReplicaAnswer> {
+  const store = target.store(root);
+  const nodes: Uint8Array[] = [];
+  let cid = CID.parse(root);
+  for (let depth = 0; depth < 32; depth++) {
+    const bytes = await store.getBytes(cid);
+    nodes.push(bytes);
+    const links = linksOf(cid, bytes);
+    if (!links.length) return { name: target.name, atMs: clock.nowMs(), nodes };
+    cid = links[await linkChoice(challenge, target.name, depth, links.length)]!;
+  }
+  throw new Error('DAG deeper than 32 levels');
+}
+
+/**
+ * After the caller's file is deleted: the caller no longer keeps the pin (unless another of
+ * their files has the same CID); the last owner's going releases every replica.
+ */
+export async function dropReplicaOwner(userId: string, cid: string): Promise<void> {
+  if ((await listFiles(userId)).some((f) => f.cid === cid)) return;
+  const pin = await updatePin(cid, (p) => {
+    if (!p.owners.includes(userId)) return undefined;
+    const owners = p.owners.filter((o) => o !== userId);
+    return { ...p, owners, ...(owners.length ? {} : { status: 'releasing' as const, reason: 'no owner keeps it' }) };
+  });
+  if (pin?.status === 'releasing') await enqueueReplicaJob({ kind: 'release', cid });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker
+
+class TargetDown extends Error {}
+class SourceLost extends Error {}
+
+/** The worker: SQS (functions/scheduled/replica-worker.ts) or the local queue run this. */
+export async function handleReplicaJob(job: ReplicaJob): Promise<void> {
+  if (job.kind === 'release') await releaseReplicas(job.cid);
+  else await copyReplicas(job.cid);
+}
+
+/** A block's verified bytes: the project's own store first, then any replica but `except`. */
+async function sourceBlock(pin: ReplicaPin, block: string, except?: string): Promise<Uint8Array> {
+  try {
+    return await primary.getBytes(CID.parse(block));
+  } catch {
+    for (const name of pin.placements) {
+      if (name === except) continue;
+      const got = await targetNamed(name)?.check(pin.cid, block);
+      if (got?.state === 'ok') return got.bytes!;
+    }
+  }
+  throw new SourceLost(`no healthy copy of block ${block}`);
+}
+
+/** Copies the blocks `target` does not hold yet by its journal, recording each one. */
+async function copyTo(pin: ReplicaPin, blocks: string[], target: ReplicaTarget): Promise<void> {
+  const store = target.store(pin.cid);
+  for (let i = await copiedCount(pin.cid, target.name); i < blocks.length; i++) {
+    const bytes = await sourceBlock(pin, blocks[i]!, target.name);
+    try {
+      await store.put(CID.parse(blocks[i]!), bytes);
+    } catch (e) {
+      throw new TargetDown(`${target.name}: ${(e as Error).name || 'error'} writing a block`);
+    }
+    await recordCopied(pin.cid, target.name, i + 1);
+    await replicaHooks.afterBlock?.(target.name, i);
+  }
+}
+
+async function copyReplicas(cid: string): Promise<void> {
+  const start = await updatePin(cid, (p) => (p.status === 'releasing' ? undefined : { ...p, status: 'pinning' }));
+  if (!start || start.status !== 'pinning') return;
+  let blocks = start.blocks;
+  if (!blocks) {
+    try {
+      blocks = await dagBlocks(cid, (c) => primary.getBytes(c));
+    } catch (e) {
+      await updatePin(cid, (p) => ({ ...p, status: 'failed', reason: `the content could not be read: ${(e as Error).message}` }));
+      return;
+    }
+    const list = blocks;
+    await updatePin(cid, (p) => ({ ...p, blocks: list }));
+  }
+  const pin = { ...start, blocks };
+  const results = await Promise.allSettled(
+    pin.placements.map((name) => {
+      const target = targetNamed(name);
+      if (!target) return Promise.reject(new TargetDown(`${name}: no longer configured`));
+      return copyTo(pin, blocks, target);
+    }),
+  );
+  // Anything but a target or source failure (the worker itself failing) goes back to the queue.
+  const crash = results.find((r) => r.status === 'rejected' && !(r.reason instanceof TargetDown) && !(r.reason instanceof SourceLost));
+  if (crash) throw (crash as PromiseRejectedResult).reason;
+  const now = clock.nowMs();
+  const states: Record<string, ReplicaTargetState> = Object.fromEntries(
+    pin.placements.map((name, i) => {
+      const r = results[i]!;
+      if (r.status === 'fulfilled') return [name, { state: 'ok', at: now }];
+      const e = r.reason as Error;
+      return [name, { state: e instanceof TargetDown ? 'unreachable' : 'failed', reason: e.message, at: now }];
+    }),
+  );
+  const done = await updatePin(cid, (p) => (p.status === 'releasing' ? undefined : settle({ ...p, targets: { ...p.targets, ...states } })));
+  logger.info('replica copy finished', { cid, status: done?.status });
+}
+
+/** The status the placements' states give. */
+function settle(pin: ReplicaPin): ReplicaPin {
+  const bad = pin.placements.filter((n) => pin.targets[n]?.state !== 'ok');
+  if (!bad.length) return { ...pin, status: 'pinned', reason: undefined };
+  const why = bad.map((n) => `${n}: ${pin.targets[n]?.reason ?? pin.targets[n]?.state ?? 'unknown'}`).join('; ');
+  const ok = pin.placements.length - bad.length;
+  return { ...pin, status: ok ? 'degraded' : 'failed', reason: `${ok} of ${pin.placements.length} replicas hold the content (${why})` };
+}
+
+async function releaseReplicas(cid: string): Promise<void> {
+  const pin = await getReplicaPin(cid);
+  if (!pin || pin.status !== 'releasing') return;
+  for (const name of pin.placements) {
+    const target = targetNamed(name);
+    if (target) await target.release(cid); // a target that is down fails the job: retried
+    await forgetCopies(cid, name);
+  }
+  await deleteReplicaPin(cid, pin.version);
+  logger.info('replicas released', { cid });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The audit
+
+export interface AuditReport {
+  pins: number;
+  checked: number;
+  repaired: number;
+  released: number;
+  requeued: number;
+  failures: number;
+}
+
+/**
+ * One audit round over every replicated pin (AWS: an EventBridge rule → functions/scheduled/
+ * replica-audit.ts; locally: a timer in lib/local/runtime.ts). Per pin: past its term → released;
+ * a job that went quiet → queued again; otherwise every placement is read back — a sample of
+ * REPLICA_AUDIT_SAMPLE blocks from a healthy replica, every block from one that was not healthy
+ * — and a missing or corrupted block is repaired from a healthy copy. The status and
+ * `lastAudit` record what was found.
+ */
+export async function auditReplicas(): Promise<AuditReport> {
+  const report: AuditReport = { pins: 0, checked: 0, repaired: 0, released: 0, requeued: 0, failures: 0 };
+  for (const pin of await listReplicaPins()) {
+    report.pins++;
+    try {
+      await auditPin(pin, report);
+    } catch (e) {
+      report.failures++;
+      logger.warn('replica audit of a pin failed', { cid: pin.cid, error: e as Error });
+    }
+  }
+  logger.info('replica audit', { ...report });
+  return report;
+}
+
+function sample<T>(items: readonly T[], n: number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = randomBytes(4).readUInt32BE() % (i + 1);
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy.slice(0, n);
+}
+
+async function auditPin(pin: ReplicaPin, report: AuditReport): Promise<void> {
+  const now = clock.nowMs();
+  if (pin.status === 'releasing' || pin.expiresAtMs <= now) {
+    if (pin.status !== 'releasing') await updatePin(pin.cid, (p) => (p.expiresAtMs <= now ? { ...p, status: 'releasing', reason: 'its term ended' } : undefined));
+    await releaseReplicas(pin.cid);
+    report.released++;
+    return;
+  }
+  if (pin.status === 'pending' || pin.status === 'pinning' || !pin.blocks) {
+    if (now - pin.updatedAtMs > STALE_JOB_MS) {
+      await enqueueReplicaJob({ kind: 'copy', cid: pin.cid });
+      report.requeued++;
+    }
+    return;
+  }
+  const blocks = pin.blocks;
+  const audit: ReplicaAudit = { at: now, checked: 0, repaired: 0, unreachable: [] };
+  const states: Record<string, ReplicaTargetState> = {};
+  for (const name of pin.placements) {
+    const target = targetNamed(name);
+    if (!target) {
+      states[name] = { state: 'failed', reason: 'no longer configured', at: now };
+      continue;
+    }
+    const healthy = pin.targets[name]?.state === 'ok';
+    const picked = healthy ? sample(blocks, storageConfig.REPLICA_AUDIT_SAMPLE) : blocks;
+    states[name] = { state: 'ok', at: now };
+    for (const block of picked) {
+      const got = await target.check(pin.cid, block);
+      if (got.state === 'ok') {
+        audit.checked++;
+        continue;
+      }
+      if (got.state === 'unreachable') {
+        states[name] = { state: 'unreachable', reason: `${name}: did not answer the audit`, at: now };
+        audit.unreachable.push(name);
+        break;
+      }
+      logger.warn('replica block damaged; repairing', { cid: pin.cid, target: name, block, found: got.state });
+      try {
+        const bytes = await sourceBlock(pin, block, name);
+        await target.store(pin.cid).put(CID.parse(block), bytes);
+        audit.checked++;
+        audit.repaired++;
+      } catch (e) {
+        states[name] = { state: e instanceof SourceLost ? 'failed' : 'unreachable', reason: `${name}: ${got.state} block ${block} not repaired (${(e as Error).message})`, at: now };
+        break;
+      }
+    }
+    // A full pass over a replica that was not healthy leaves it complete: its journal says so.
+    if (!healthy && states[name]!.state === 'ok') await recordCopied(pin.cid, name, blocks.length);
+  }
+  report.checked += audit.checked;
+  report.repaired += audit.repaired;
+  await updatePin(pin.cid, (p) =>
+    p.status === 'releasing' || p.status === 'pending' || p.status === 'pinning'
+      ? undefined
+      : settle({ ...p, targets: { ...p.targets, ...states }, lastAudit: audit, repairs: p.repairs + audit.repaired }),
+  );
+}

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { advanceClock } from '#lib/clock.ts';
+import { verifyStorageProof } from '#lib/client/storage-proof.ts';
+import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { randomBytesOf, signedIn, upload } from '../support/storage.ts';
+
+let rt: TestRuntime;
+let alice: HttpClient & { userId: string };
+let bob: HttpClient & { userId: string };
+let replicas: typeof import('#lib/storage/replicas.ts');
+let queue: typeof import('#lib/storage/replica-queue.ts');
+
+beforeAll(async () => {
+  // Every block of these small files is read back by each audit.
+  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20', REPLICA_AUDIT_SAMPLE: '100' });
+  alice = await signedIn(rt);
+  bob = await signedIn(rt);
+  replicas = await import('#lib/storage/replicas.ts');
+  queue = await import('#lib/storage/replica-queue.ts');
+});
+afterAll(async () => {
+  await rt?.stop();
+});
+beforeEach(() => advanceClock(61_000)); // a fresh rate-limit window per test
+afterEach(() => {
+  replicas.replicaHooks.afterBlock = undefined;
+});
+
+const ivSalt = { iv: Buffer.from('0123456789ab').toString('base64'), salt: Buffer.from('saltsaltsaltsalt').toString('base64') };
+
+/** Uploads `size` random bytes (variant B, no proof): 1 MiB leaves under one root. */
+async function uploadFile(client: HttpClient, size: number) {
+  const res = await upload(client, { file: { bytes: randomBytesOf(size, randomBytes(2).readUInt16BE() + 1), name: 'c.bin' }, fields: ivSalt });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json as { fileId: string; cid: string };
+}
+
+const pin = (client: HttpClient, cid: string, n = 3) => client.post('/api/storage/replica/pin', { cid, replicas: n });
+const status = (client: HttpClient, cid: string, challenge?: string) =>
+  client.get(`/api/storage/replica/status/${cid}${challenge ? `?challenge=${challenge}` : ''}`);
+
+/** The object files of `root`'s replica in target `n`'s data directory (s3rver keeps one file per object). */
+function replicaFiles(n: number, root: string): string[] {
+  const dir = join(rt.dataDir, `replica-${n}`, `shroud-replica-${n}`, 'replicas', root);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('._S3rver_object'))
+    .map((f) => join(dir, f))
+    .filter((p) => statSync(p).isFile());
+}
+
+async function pinned(client: HttpClient, cid: string) {
+  const res = await pin(client, cid);
+  expect(res.status, JSON.stringify(res.json)).toBe(202);
+  await queue.drainReplicaQueue();
+  return res;
+}
+
+describe('replica/pin bounds and ownership', () => {
+  it('answers 400 naming the bounds, 404 for a CID the caller has no file of', async () => {
+    const { cid } = await uploadFile(alice, 10_000);
+    for (const n of [2, 4, 0]) {
+      const res = await pin(alice, cid, n);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: 'INVALID_INPUT', message: 'replicas: must be between 3 and 3 (the number of storage targets)' });
+    }
+    expect((await pin(alice, cid, 2.5)).status).toBe(400);
+    const other = await pin(bob, cid);
+    expect(other.status).toBe(404);
+    expect((await status(bob, cid)).status).toBe(404);
+    expect((await status(alice, cid)).status).toBe(404); // never pinned
+  });
+});
+
+describe('replicated pinning on three local targets', () => {
+  it('pins 3 of 3: 202 pending, then pinned with a storage proof lib/client verifies; pinning again renews', async () => {
+    const { cid } = await uploadFile(alice, 3_500_000); // 4 leaves + root
+    const res = await pin(alice, cid);
+    expect(res.status).toBe(202);
+    expect(res.json).toMatchObject({ success: true, cid, replicas: 3, status: 'pending', storageProof: null });
+    const firstExpiry = Date.parse(res.json.expiresAt);
+    await queue.drainReplicaQueue();
+
+    const challenge = randomBytes(32).toString('hex');
+    const st = await status(alice, cid, challenge);
+    expect(st.status).toBe(200);
+    expect(st.json).toMatchObject({ cid, replicas: 3, status: 'pinned', challenge });
+    expect(st.json.targets.map((t: { state: string }) => t.state)).toEqual(['ok', 'ok', 'ok']);
+    for (const n of [1, 2, 3]) expect(replicaFiles(n, cid)).toHaveLength(5);
+    const check = await verifyStorageProof(st.json.storageProof, { cid, challenge, minReplicas: 3 });
+    expect(check).toMatchObject({ valid: true });
+    expect(check.replicas.map((r) => r.name).sort()).toEqual(['local-1', 'local-2', 'local-3']);
+    // The proof answers this challenge only, and this CID only.
+    expect((await verifyStorageProof(st.json.storageProof, { cid, challenge: randomBytes(32).toString('hex') })).valid).toBe(false);
+    const { cid: other } = await uploadFile(alice, 1000);
+    expect((await verifyStorageProof(st.json.storageProof, { cid: other })).valid).toBe(false);
+
+    advanceClock(3_600_000);
+    const again = await pin(alice, cid);
+    expect(again.status).toBe(202);
+    expect(again.json.status).toBe('pinned'); // idempotent: nothing to copy
+    expect(Date.parse(again.json.expiresAt)).toBeGreaterThan(firstExpiry);
+  });
+
+  it('the audit finds a deleted and a corrupted block, repairs them, and the proof verifies again', async () => {
+    const { cid } = await uploadFile(alice, 3_000_000);
+    await pinned(alice, cid);
+    const [lost] = replicaFiles(1, cid);
+    const [bad] = replicaFiles(2, cid);
+    rmSync(lost!);
+    writeFileSync(bad!, Buffer.from('not the block you stored'));
+
+    const report = await replicas.auditReplicas();
+    expect(report.repaired).toBeGreaterThanOrEqual(2);
+    expect(existsSync(lost!)).toBe(true);
+    const st = await status(alice, cid);
+    expect(st.json.status).toBe('pinned');
+    expect(st.json.lastAudit).toMatchObject({ repaired: 2, unreachable: [] });
+    expect(st.json.repairs).toBe(2);
+    expect(await verifyStorageProof(st.json.storageProof, { cid, challenge: st.json.challenge, minReplicas: 3 })).toMatchObject({ valid: true });
+  });
+
+  it('one target down → degraded; back up (and missing a block) → repaired to pinned', async () => {
+    const { cid } = await uploadFile(alice, 2_500_000);
+    await pinned(alice, cid);
+    const third = rt.services.replicaTargets[2]!;
+    await third.down();
+    try {
+      await replicas.auditReplicas();
+      const st = await status(alice, cid);
+      expect(st.json.status).toBe('degraded');
+      expect(st.json.reason).toMatch(/2 of 3 replicas.*local-3/);
+      expect(st.json.targets.find((t: { name: string }) => t.name === 'local-3').state).toBe('unreachable');
+      // The two that answer still prove; three are not claimed.
+      expect((await verifyStorageProof(st.json.storageProof, { cid, minReplicas: 2 })).valid).toBe(true);
+      expect((await verifyStorageProof(st.json.storageProof, { cid, minReplicas: 3 })).valid).toBe(false);
+    } finally {
+      await third.up();
+    }
+    rmSync(replicaFiles(3, cid)[0]!); // what it lost while it was out
+    await replicas.auditReplicas();
+    const st = await status(alice, cid);
+    expect(st.json.status).toBe('pinned');
+    expect(st.json.lastAudit.repaired).toBe(1);
+    expect(replicaFiles(3, cid)).toHaveLength(4);
+    expect(await verifyStorageProof(st.json.storageProof, { cid, minReplicas: 3 })).toMatchObject({ valid: true });
+  });
+
+  it('a target down while pinning → degraded with the reason; the audit completes the copy → pinned', async () => {
+    const { cid } = await uploadFile(alice, 2_200_000);
+    const first = rt.services.replicaTargets[0]!;
+    await first.down();
+    try {
+      await pinned(alice, cid);
+      const st = await status(alice, cid);
+      expect(st.json.status).toBe('degraded');
+      expect(st.json.reason).toMatch(/local-1/);
+    } finally {
+      await first.up();
+    }
+    await replicas.auditReplicas();
+    const st = await status(alice, cid);
+    expect(st.json.status).toBe('pinned');
+    expect(replicaFiles(1, cid)).toHaveLength(4);
+  });
+
+  it('the worker dies mid-copy: the job comes back and resumes after the last copied block', async () => {
+    const { cid } = await uploadFile(alice, 4_500_000); // 5 leaves + root
+    const copied: number[] = [];
+    let crashed = false;
+    replicas.replicaHooks.afterBlock = (target, index) => {
+      if (target !== 'local-1') return;
+      copied.push(index);
+      if (index === 2 && !crashed) {
+        crashed = true;
+        throw new Error('worker killed');
+      }
+    };
+    await pinned(alice, cid);
+    expect(crashed).toBe(true);
+    // 0, 1, 2 before the crash; 3, 4, 5 after: nothing copied twice, nothing skipped.
+    expect(copied).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await status(alice, cid)).json.status).toBe('pinned');
+    expect(replicaFiles(1, cid)).toHaveLength(6);
+    expect(queue.localDeadLetters()).toEqual([]);
+  });
+
+  it('deleting the file releases every replica; a second owner keeps the pin until they delete too', async () => {
+    const bytes = randomBytesOf(1_500_000, 777);
+    const a = await upload(alice, { file: { bytes }, fields: ivSalt });
+    const b = await upload(bob, { file: { bytes }, fields: ivSalt });
+    const cid = a.json.cid as string;
+    expect(b.json.cid).toBe(cid);
+    await pinned(alice, cid);
+    await pinned(bob, cid);
+    expect((await alice.delete(`/api/storage/files/${a.json.fileId}`)).status).toBe(200);
+    await queue.drainReplicaQueue();
+    expect(replicaFiles(1, cid)).toHaveLength(3);
+    expect((await status(bob, cid)).json.status).toBe('pinned');
+    expect((await bob.delete(`/api/storage/files/${b.json.fileId}`)).status).toBe(200);
+    await queue.drainReplicaQueue();
+    for (const n of [1, 2, 3]) expect(replicaFiles(n, cid)).toEqual([]);
+    const { getReplicaPin } = await import('#lib/data/replica-pins.ts');
+    expect(await getReplicaPin(cid)).toBeUndefined();
+  });
+
+  it('a pin past its term is released by the audit', async () => {
+    const carol = await signedIn(rt);
+    const { cid } = await uploadFile(carol, 1_200_000);
+    await pinned(carol, cid);
+    advanceClock(31 * 86_400_000);
+    const report = await replicas.auditReplicas();
+    expect(report.released).toBeGreaterThanOrEqual(1);
+    for (const n of [1, 2, 3]) expect(replicaFiles(n, cid)).toEqual([]);
+    const dave = await signedIn(rt, carol.userId); // the old session is long expired
+    expect((await status(dave, cid)).status).toBe(404);
+  });
+});

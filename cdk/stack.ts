@@ -10,6 +10,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket 
 import { NagSuppressions } from 'cdk-nag';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
+import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
 import { Sweeper } from './sweeper.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
@@ -126,8 +127,12 @@ export class ShroudStack extends Stack {
       accessLogSettings: { destination: new LogGroupLogDestination(apiLogs) },
     });
 
+    // Replicated pinning only with storage targets configured (`-c replicaTargets=[...]`).
+    const replicaTargets = replicaTargetsOf(this);
+    const replicas = replicaTargets.length ? new ReplicaPinning(this, 'Replicas', { stage, table, bucket, targets: replicaTargets }) : undefined;
     const environment = {
       ...deploymentEnvironment(this),
+      ...(replicas?.environment ?? {}),
       STAGE: stage,
       TABLE_NAME: table.tableName,
       BUCKET_NAME: bucket.bucketName,
@@ -162,6 +167,7 @@ export class ShroudStack extends Stack {
           environment: signs ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn } : environment,
           topic,
           walletKey: signs ? walletKey : undefined,
+          replicas,
         }),
       );
     }
@@ -174,6 +180,7 @@ export class ShroudStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new Sweeper(this, 'Sweeper', { stage, table, bucket, environment }); // orphan blocks, every 15 min (not a route)
+    replicas?.addFunctions(environment); // replica worker (SQS) and hourly audit (not routes)
 
     NagSuppressions.addStackSuppressions(
       this,
@@ -226,6 +233,8 @@ interface GroupStackProps {
   topic?: ITopic;
   /** The wallet key, for the groups that sign (data keys only: GenerateDataKey and Decrypt). */
   walletKey?: IKey;
+  /** Replicated pinning, when configured: the storage group sends its jobs and reads replicas. */
+  replicas?: ReplicaPinning;
 }
 
 /**
@@ -264,6 +273,7 @@ class GroupStack extends NestedStack {
     props.table.grantReadWriteData(role);
     if (props.group !== 'fallback' && S3_GROUPS.has(props.group)) props.bucket.grantReadWrite(role);
     if (props.walletKey) props.walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
+    if (props.group === 'storage') props.replicas?.grantRequests(role);
 
     if (props.group === 'fallback') {
       const fn = new ApiFunction(this, 'Fallback', {

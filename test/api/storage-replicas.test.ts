@@ -215,7 +215,7 @@ describe('replicated pinning on three local targets', () => {
     const report = await replicas.auditReplicas();
     expect(report.released).toBeGreaterThanOrEqual(1);
     for (const n of [1, 2, 3]) expect(replicaFiles(n, cid)).toEqual([]);
-    const dave = await signedIn(rt, carol.userId); // the old session is long expired
+    const dave = await signedIn(rt, carol.userId as ReturnType<typeof crypto.randomUUID>); // the old session is long expired
     expect((await status(dave, cid)).status).toBe(404);
   });
 });

@@ -1,0 +1,139 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Effect, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { ApiFunction } from './constructs/api-function.ts';
+
+/** One storage target of replicated pinning (lib/storage/config.ts, REPLICA_TARGETS). */
+export interface ReplicaTargetSpec {
+  name: string;
+  /** S3-compatible endpoint of another service (Filebase, Storj, …); absent: an AWS S3 bucket. */
+  endpoint?: string;
+  bucket: string;
+  region?: string;
+}
+
+export interface ReplicaPinningProps {
+  stage: string;
+  table: ITable;
+  bucket: IBucket;
+  /** From the `replicaTargets` context: buckets in other regions, or S3-compatible pinning services. */
+  targets: ReplicaTargetSpec[];
+}
+
+/**
+ * Replicated pinning on AWS (lib/storage/replicas.ts): the worker's SQS queue with a dead-letter
+ * queue (five receives), the worker function it feeds (functions/scheduled/replica-worker.ts,
+ * one job at a time, failures reported per message), and the hourly audit
+ * (functions/scheduled/replica-audit.ts) on an EventBridge rule. The API's storage functions
+ * get `environment` and `grantRequests` (send jobs, read replicas for proofs).
+ */
+export class ReplicaPinning extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  readonly environment: Record<string, string>;
+  private readonly stage: string;
+  private readonly props: ReplicaPinningProps;
+
+  constructor(scope: Construct, id: string, props: ReplicaPinningProps) {
+    super(scope, id);
+    this.stage = props.stage;
+    this.props = props;
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      queueName: `shroud-${props.stage}-replica-jobs-dlq`,
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Jobs', {
+      queueName: `shroud-${props.stage}-replica-jobs`,
+      // Above the worker's timeout, so a job in progress is not delivered twice.
+      visibilityTimeout: Duration.minutes(16),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: 5 },
+    });
+    NagSuppressions.addResourceSuppressions(this.deadLetters, [{ id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue of the replica jobs.' }]);
+    this.environment = { REPLICA_QUEUE_URL: this.queue.queueUrl, REPLICA_TARGETS: JSON.stringify(props.targets) };
+  }
+
+  /** What the API's storage role needs: send jobs, and read and write the targets' buckets. */
+  grantRequests(role: IRole): void {
+    this.queue.grantSendMessages(role);
+    this.grantTargets(role);
+  }
+
+  private grantTargets(role: IRole): void {
+    const partition = Stack.of(this).partition;
+    const buckets = this.props.targets.filter((t) => !t.endpoint).map((t) => t.bucket);
+    if (!buckets.length) return;
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:ListBucket'],
+        resources: buckets.flatMap((b) => [`arn:${partition}:s3:::${b}`, `arn:${partition}:s3:::${b}/replicas/*`]),
+      }),
+    );
+  }
+
+  /** The worker and the audit, with the stack's function environment. */
+  addFunctions(environment: Record<string, string>): void {
+    const stack = Stack.of(this);
+    const role = new Role(this, 'Role', {
+      roleName: `shroud-${this.stage}-replicas`.slice(0, 64),
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'The replica worker and audit',
+    });
+    role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [`arn:${stack.partition}:logs:${stack.region}:${stack.account}:log-group:/aws/lambda/shroud-${this.stage}-*`],
+      }),
+    );
+    this.props.table.grantReadWriteData(role);
+    this.props.bucket.grantRead(role);
+    this.queue.grantConsumeMessages(role);
+    this.queue.grantSendMessages(role); // the audit re-queues lost jobs
+    this.grantTargets(role);
+    const worker = new ApiFunction(this, 'Worker', {
+      stage: this.stage,
+      entry: 'functions/scheduled/replica-worker.ts',
+      name: 'scheduled-replica-worker',
+      profile: 'standard',
+      timeoutSeconds: 900,
+      role,
+      environment,
+    });
+    worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
+    const audit = new ApiFunction(this, 'Audit', {
+      stage: this.stage,
+      entry: 'functions/scheduled/replica-audit.ts',
+      name: 'scheduled-replica-audit',
+      profile: 'standard',
+      timeoutSeconds: 900,
+      role,
+      environment,
+    });
+    new Rule(this, 'Hourly', {
+      description: 'Audits every replicated pin',
+      schedule: Schedule.rate(Duration.hours(1)),
+      targets: [new LambdaFunction(audit, { retryAttempts: 0 })],
+    });
+  }
+}
+
+/** The `replicaTargets` context (a JSON array or a JSON string of one); none: replicated pinning stays off. */
+export function replicaTargetsOf(scope: Construct): ReplicaTargetSpec[] {
+  const raw: unknown = scope.node.tryGetContext('replicaTargets');
+  if (raw === undefined) return [];
+  const list: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  if (!Array.isArray(list)) throw new Error('replicaTargets: a JSON array of {name, bucket, region?, endpoint?}');
+  return list as ReplicaTargetSpec[];
+}

@@ -13,6 +13,14 @@ describe('expiresIn', () => {
     expect(shareSeconds(86400)).toBe(86400);
     expect(shareSeconds(30 * 86400)).toBe(30 * 86400);
   });
+  it('a string with its unit is exactly that: "600s", "10m", "48h", "7d"', () => {
+    expect(shareSeconds('600s')).toBe(600);
+    expect(shareSeconds('10m')).toBe(600);
+    expect(shareSeconds('48h')).toBe(48 * 3600);
+    expect(shareSeconds('7d')).toBe(7 * 86400);
+    expect(shareSeconds('30d')).toBe(30 * 86400);
+    for (const bad of ['59s', '31d', '721', '1.5h', '10 m', '10M', 'h', '-1h', '']) expect(() => shareSeconds(bad), bad).toThrow(expect.objectContaining({ status: 400 }));
+  });
   it('outside one minute .. 30 days, or not an integer: 400', () => {
     for (const bad of [0, -5, 30 * 86400 + 1, 1e12, 2.5]) expect(() => shareSeconds(bad), String(bad)).toThrow(expect.objectContaining({ status: 400 }));
   });

@@ -106,6 +106,7 @@ export const routes: Route[] = [
   // storage: replicated pinning (issue 14)
   r('POST', '/api/storage/replica/pin', 'storage', 'replica-pin', 'session', { idempotent: true }),
   r('GET', '/api/storage/replica/status/:cid', 'storage', 'replica-status', 'session', { timeout: 29 }),
+  r('GET', '/api/storage/ipfs/:cid', 'storage', 'ipfs', 'none', { timeout: 29 }),
 ];
 
 /** The row a handler module belongs to. */

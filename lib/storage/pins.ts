@@ -17,6 +17,8 @@ import { bucket, s3 } from './s3.ts';
 export { getPin, markAssembled, type Pin };
 
 export const assembledKey = (cid: string) => `files/${cid}`;
+/** The trustless gateway's assembled CAR of a large file (trustless-gateway.ts). */
+export const carKey = (cid: string) => `cars/${cid}`;
 /** An unpin that has not finished in this long is taken over (its Lambda died). */
 const STALE_UNPIN_SECONDS = 60;
 
@@ -57,6 +59,7 @@ export async function releasePin(cid: string): Promise<boolean> {
   const adapter = await pinning();
   await adapter.unpin(cid, pin.ref);
   await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: assembledKey(cid) }));
+  await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: carKey(cid) }));
   await deleteUnpinnedPin(cid);
   logger.info('unpinned', { cid, adapter: adapter.name });
   return true;

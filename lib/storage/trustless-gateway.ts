@@ -1,0 +1,153 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { CID } from 'multiformats/cid';
+import * as z from 'zod';
+import { errors } from '#lib/errors.ts';
+import { binary, redirect, type Reply } from '#lib/http/reply.ts';
+import { S3Blockstore } from './blockstore.ts';
+import { parseCid } from './cid.ts';
+import { storageConfig } from './config.ts';
+import { dagBlocks } from './dag.ts';
+import { carKey, livePin } from './pins.ts';
+import { mapReadError } from './pinning.ts';
+import { bucket, s3 } from './s3.ts';
+import { resolveShare } from './share-links.ts';
+
+/**
+ * `GET /api/storage/ipfs/:cid?token=<share token>` — a trustless gateway response (IPFS
+ * Trustless Gateway spec, `application/vnd.ipld.car`) for a file shared by link: the file's
+ * whole DAG as a CARv1, root first, so any IPFS tool can check every block against its CID
+ * itself. The share token is the capability, exactly as for `shared/:token`. Above the download
+ * threshold the CAR is assembled once as `cars/<cid>` and the answer is 302 to a presigned GET.
+ */
+export const CAR_TYPE = 'application/vnd.ipld.car';
+
+export const ipfsParams = z.object({ cid: z.string().min(1).max(200) });
+export const ipfsQuery = z.object({
+  token: z.string().min(1).max(64),
+  format: z.enum(['car']).optional(),
+});
+
+const primary = new S3Blockstore();
+
+/** Unsigned LEB128, as CAR section lengths are written. */
+function varint(n: number): Uint8Array {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return Uint8Array.from(out);
+}
+
+/** The CARv1 header, dag-cbor `{roots: [root], version: 1}` (keys in dag-cbor's order). */
+export function carHeader(root: CID): Uint8Array {
+  const link = Uint8Array.of(0, ...root.bytes); // tag 42: the identity multibase prefix, then the CID
+  const cbor = Uint8Array.of(
+    0xa2, // map(2)
+    0x65, ...new TextEncoder().encode('roots'),
+    0x81, // array(1)
+    0xd8, 0x2a, // tag(42)
+    ...(link.length < 24 ? [0x40 + link.length] : [0x58, link.length]),
+    ...link,
+    0x67, ...new TextEncoder().encode('version'),
+    0x01,
+  );
+  return Uint8Array.from([...varint(cbor.length), ...cbor]);
+}
+
+/** The CAR's sections: the header, then each block as varint(length) ‖ CID ‖ bytes, every block checked against its CID on the way. */
+export async function* carSections(root: string): AsyncGenerator<Uint8Array> {
+  const rootCid = CID.parse(root);
+  yield carHeader(rootCid);
+  for (const block of await dagBlocks(root, (c) => primary.getBytes(c))) {
+    const cid = CID.parse(block);
+    const bytes = await primary.getBytes(cid);
+    yield varint(cid.bytes.length + bytes.length);
+    yield cid.bytes;
+    yield bytes;
+  }
+}
+
+export async function trustlessCar(cidParam: string, q: z.infer<typeof ipfsQuery>, accept: string | undefined): Promise<Reply> {
+  if (q.format !== 'car' && !(accept ?? '').toLowerCase().includes(CAR_TYPE)) {
+    throw errors.invalidInput(`Accept: this gateway answers ${CAR_TYPE} only (send that Accept header, or ?format=car)`);
+  }
+  const cid = parseCid(cidParam);
+  if (!cid) throw errors.invalidInput('cid: not a CID');
+  const { file } = await resolveShare(q.token);
+  // The link is a capability for its own file only.
+  if (file.cid !== cid.toString()) throw errors.cidNotFound();
+  await livePin(file.cid);
+  const headers = {
+    'content-type': `${CAR_TYPE}; version=1`,
+    'content-disposition': `attachment; filename="${file.cid}.car"`,
+    'x-ipfs-roots': file.cid,
+    etag: `"${file.cid}.car"`,
+  };
+  try {
+    if (file.size <= storageConfig.DOWNLOAD_REDIRECT_BYTES) {
+      const parts: Uint8Array[] = [];
+      for await (const s of carSections(file.cid)) parts.push(s);
+      return binary(Buffer.concat(parts), headers);
+    }
+    if (!(await exists(carKey(file.cid)))) await assembleCar(file.cid);
+  } catch (e) {
+    throw mapReadError(e);
+  }
+  const url = await getSignedUrl(
+    s3,
+    new GetObjectCommand({ Bucket: bucket, Key: carKey(file.cid), ResponseContentType: headers['content-type'], ResponseContentDisposition: headers['content-disposition'] }),
+    { expiresIn: storageConfig.PRESIGN_SECONDS },
+  );
+  return redirect(url);
+}
+
+async function exists(key: string): Promise<boolean> {
+  try {
+    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const PART_BYTES = 8 * 1024 * 1024;
+
+/** Writes `cars/<cid>` by multipart upload, one 8 MiB part in memory at a time. */
+async function assembleCar(cid: string): Promise<void> {
+  const key = carKey(cid);
+  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: CAR_TYPE }));
+  const parts: { ETag: string; PartNumber: number }[] = [];
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const flush = async () => {
+    if (!pendingBytes) return;
+    const body = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    const PartNumber = parts.length + 1;
+    const out = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
+    parts.push({ ETag: out.ETag!, PartNumber });
+  };
+  try {
+    for await (const s of carSections(cid)) {
+      pending.push(s);
+      pendingBytes += s.length;
+      if (pendingBytes >= PART_BYTES) await flush();
+    }
+    await flush();
+    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+  } catch (e) {
+    await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId })).catch(() => undefined);
+    throw e;
+  }
+}

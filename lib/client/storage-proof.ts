@@ -45,11 +45,22 @@ export interface StorageProof {
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-export const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+export function toHex(b: Uint8Array): string {
+  const out = new Array<string>(b.length);
+  for (let i = 0; i < b.length; i++) out[i] = HEX[b[i]!]!;
+  return out.join('');
+}
+const nibble = (c: number): number => {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  throw new Error('not hex');
+};
 export function fromHex(s: string): Uint8Array {
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(s)) throw new Error('not hex');
+  if (s.length % 2) throw new Error('not hex');
   const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++) out[i] = (nibble(s.charCodeAt(2 * i)) << 4) | nibble(s.charCodeAt(2 * i + 1));
   return out;
 }
 

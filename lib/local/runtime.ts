@@ -94,7 +94,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
       PUBLIC_BASE_URL: url,
       CORS_ORIGINS: process.env.CORS_ORIGINS ?? url,
       DATA_DIR: dataDir,
-      ...(replicaTargets.length && !process.env.REPLICA_TARGETS ? { REPLICA_TARGETS: JSON.stringify(replicaTargets.map((t) => t.config)) } : {}),
+      // Our own targets unless the operator named others (a value we set earlier is ours to replace).
+      ...(replicaTargets.length && (!process.env.REPLICA_TARGETS || process.env.REPLICA_TARGETS_LOCAL === '1')
+        ? { REPLICA_TARGETS: JSON.stringify(replicaTargets.map((t) => t.config)), REPLICA_TARGETS_LOCAL: '1' }
+        : {}),
       ...opts.env,
     });
     const { config } = await import('#lib/config.ts');

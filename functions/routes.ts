@@ -68,8 +68,8 @@ export const routes: Route[] = [
   r('GET', '/api/zk-toolkit/ec/params', 'zk-toolkit', 'ec-params', 'none'),
   r('POST', '/api/zk-toolkit/shamir/split', 'zk-toolkit', 'shamir-split', 'none'),
   r('POST', '/api/zk-toolkit/shamir/combine', 'zk-toolkit', 'shamir-combine', 'none'),
-  r('POST', '/api/zk-toolkit/proof/generate', 'zk-toolkit', 'proof-generate', 'none', { profile: 'crypto', timeout: 29 }),
-  r('POST', '/api/zk-toolkit/proof/verify', 'zk-toolkit', 'proof-verify', 'none', { profile: 'crypto' }),
+  r('POST', '/api/zk-toolkit/proof/generate', 'zk-toolkit', 'proof-generate', 'optional', { profile: 'crypto', timeout: 29 }),
+  r('POST', '/api/zk-toolkit/proof/verify', 'zk-toolkit', 'proof-verify', 'optional', { profile: 'crypto' }),
   r('GET', '/api/zk-toolkit/proof/circuits', 'zk-toolkit', 'proof-circuits', 'none', { profile: 'crypto' }),
   r('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact', 'zk-toolkit', 'proof-artifact', 'none', { profile: 'crypto' }),
   // storage
@@ -103,6 +103,13 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
+  // proofs: the caller's proof history (lib/proofs)
+  r('GET', '/api/proofs', 'proofs', 'list', 'session'),
+  r('GET', '/api/proofs/export', 'proofs', 'export', 'session'),
+  r('GET', '/api/proofs/stats', 'proofs', 'stats', 'session'),
+  r('GET', '/api/proofs/:id', 'proofs', 'get', 'session'),
+  r('POST', '/api/proofs/:id/verify', 'proofs', 'verify', 'session', { profile: 'crypto' }),
+  r('DELETE', '/api/proofs/:id', 'proofs', 'delete', 'session'),
 ];
 
 /** The row a handler module belongs to. */

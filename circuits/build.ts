@@ -137,6 +137,52 @@ const CIRCUITS: CircuitSpec[] = [
       pathIndices: Array.from({ length: DEPTH }, (_, i) => String(i % 2)),
     },
   },
+  // Scope-bound variants for attestations (lib/attest): each also outputs nullifier =
+  // Poseidon(subject secret, scope), so one subject is attested once per scope.
+  {
+    name: 'range_scoped',
+    description:
+      'range with a scope-bound nullifier: min <= value <= max (unsigned 64-bit integers), ' +
+      'commitment = Poseidon(value, blinding), nullifier = Poseidon(blinding, scope).',
+    publicSignals: ['commitment', 'nullifier', 'min', 'max', 'scope'],
+    inputs: [
+      { name: 'value', visibility: 'private' },
+      { name: 'blinding', visibility: 'private' },
+      { name: 'min', visibility: 'public' },
+      { name: 'max', visibility: 'public' },
+      { name: 'scope', visibility: 'public' },
+    ],
+    example: { value: '50', blinding: '7', min: '18', max: '120', scope: '9' },
+  },
+  {
+    name: 'preimage_scoped',
+    description: 'preimage with a scope-bound nullifier: hash = Poseidon(secret), nullifier = Poseidon(secret, scope).',
+    publicSignals: ['hash', 'nullifier', 'scope'],
+    inputs: [
+      { name: 'secret', visibility: 'private' },
+      { name: 'scope', visibility: 'public' },
+    ],
+    example: { secret: '42', scope: '9' },
+  },
+  {
+    name: 'membership_scoped',
+    description:
+      `membership with a scope-bound nullifier: the leaf Poseidon(secret) is in a Poseidon Merkle tree of depth ${DEPTH} ` +
+      '(as membership), nullifier = Poseidon(secret, scope).',
+    publicSignals: ['root', 'nullifier', 'scope'],
+    inputs: [
+      { name: 'secret', visibility: 'private' },
+      { name: 'pathElements', visibility: 'private', length: DEPTH },
+      { name: 'pathIndices', visibility: 'private', length: DEPTH },
+      { name: 'scope', visibility: 'public' },
+    ],
+    example: {
+      secret: '5',
+      pathElements: Array.from({ length: DEPTH }, (_, i) => String(i + 1)),
+      pathIndices: Array.from({ length: DEPTH }, (_, i) => String(i % 2)),
+      scope: '9',
+    },
+  },
 ];
 
 const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');

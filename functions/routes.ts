@@ -68,8 +68,8 @@ export const routes: Route[] = [
   r('GET', '/api/zk-toolkit/ec/params', 'zk-toolkit', 'ec-params', 'none'),
   r('POST', '/api/zk-toolkit/shamir/split', 'zk-toolkit', 'shamir-split', 'none'),
   r('POST', '/api/zk-toolkit/shamir/combine', 'zk-toolkit', 'shamir-combine', 'none'),
-  r('POST', '/api/zk-toolkit/proof/generate', 'zk-toolkit', 'proof-generate', 'none', { profile: 'crypto', timeout: 29 }),
-  r('POST', '/api/zk-toolkit/proof/verify', 'zk-toolkit', 'proof-verify', 'none', { profile: 'crypto' }),
+  r('POST', '/api/zk-toolkit/proof/generate', 'zk-toolkit', 'proof-generate', 'optional', { profile: 'crypto', timeout: 29 }),
+  r('POST', '/api/zk-toolkit/proof/verify', 'zk-toolkit', 'proof-verify', 'optional', { profile: 'crypto' }),
   r('GET', '/api/zk-toolkit/proof/circuits', 'zk-toolkit', 'proof-circuits', 'none', { profile: 'crypto' }),
   r('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact', 'zk-toolkit', 'proof-artifact', 'none', { profile: 'crypto' }),
   // storage
@@ -107,6 +107,26 @@ export const routes: Route[] = [
   r('POST', '/api/storage/replica/pin', 'storage', 'replica-pin', 'session', { idempotent: true }),
   r('GET', '/api/storage/replica/status/:cid', 'storage', 'replica-status', 'session', { timeout: 29 }),
   r('GET', '/api/storage/ipfs/:cid', 'storage', 'ipfs', 'none', { timeout: 29 }),
+  // attest: privacy attestations (lib/attest)
+  r('GET', '/api/attest/schemas', 'attest', 'schemas', 'none', { profile: 'crypto' }),
+  r('GET', '/api/attest/issuer', 'attest', 'issuer', 'none', { profile: 'crypto' }),
+  r('GET', '/api/attest/revocations', 'attest', 'revocations', 'none'),
+  r('POST', '/api/attest/verify', 'attest', 'verify', 'none', { profile: 'crypto' }),
+  r('POST', '/api/attest', 'attest', 'issue', 'session', { profile: 'crypto', timeout: 29, idempotent: true }),
+  r('GET', '/api/attest', 'attest', 'list', 'session'),
+  r('POST', '/api/attest/groups', 'attest', 'group-create', 'session', { idempotent: true }),
+  r('GET', '/api/attest/groups/:id', 'attest', 'group-get', 'none'),
+  r('GET', '/api/attest/groups/:id/members', 'attest', 'group-members', 'none'),
+  r('POST', '/api/attest/groups/:id/members', 'attest', 'group-add-member', 'session', { idempotent: true }),
+  r('GET', '/api/attest/:id', 'attest', 'get', 'session'),
+  r('POST', '/api/attest/:id/revoke', 'attest', 'revoke', 'optional', { profile: 'crypto' }),
+  // proofs: the caller's proof history (lib/proofs)
+  r('GET', '/api/proofs', 'proofs', 'list', 'session'),
+  r('GET', '/api/proofs/export', 'proofs', 'export', 'session'),
+  r('GET', '/api/proofs/stats', 'proofs', 'stats', 'session'),
+  r('GET', '/api/proofs/:id', 'proofs', 'get', 'session'),
+  r('POST', '/api/proofs/:id/verify', 'proofs', 'verify', 'session', { profile: 'crypto' }),
+  r('DELETE', '/api/proofs/:id', 'proofs', 'delete', 'session'),
 ];
 
 /** The row a handler module belongs to. */

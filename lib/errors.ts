@@ -67,6 +67,9 @@ export const errors = {
   // wallets and compression
   walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
   transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
+  // attest
+  schemaMismatch: (message: string) => new AppError('SCHEMA_MISMATCH', 400, message),
+  alreadyAttested: (message = 'this subject is already attested in this scope') => new AppError('ALREADY_ATTESTED', 409, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

@@ -3,7 +3,7 @@ import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { DEFAULT_CIRCUIT } from '#lib/zk/circuits.ts';
 import { decimalString } from '#lib/zk/decimal.ts';
-import { generateProof } from '#lib/zk/groth16.ts';
+import { generateFor } from '#lib/proofs/toolkit.ts';
 
 /**
  * POST /api/zk-toolkit/proof/generate: `inputs` (named decimal strings, arrays for array
@@ -22,5 +22,5 @@ const schema = z.object(
 );
 
 export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/generate'), { body: schema }, (req) =>
-  generateProof(req.body.circuit, req.body.inputs),
+  generateFor(req.session?.userId, req.body.circuit, req.body.inputs),
 );

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { DEFAULT_CIRCUIT } from '#lib/zk/circuits.ts';
-import { proofSchema, verifyProof } from '#lib/zk/groth16.ts';
+import { proofSchema } from '#lib/zk/groth16.ts';
+import { verifyFor } from '#lib/proofs/toolkit.ts';
 
 /**
  * POST /api/zk-toolkit/proof/verify: `proof` (Groth16, as proof/generate or snarkjs writes it),
@@ -20,6 +21,6 @@ const schema = z.object(
   { error: 'must be a JSON object' },
 );
 
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/verify'), { body: schema }, async (req) => ({
-  valid: await verifyProof(req.body.circuit, req.body.proof, req.body.publicSignals),
-}));
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/verify'), { body: schema }, (req) =>
+  verifyFor(req.session?.userId, req.body.circuit, req.body.proof, req.body.publicSignals),
+);

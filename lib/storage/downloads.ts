@@ -16,7 +16,8 @@ import { storageConfig } from './config.ts';
 import type { FileRecord } from './files.ts';
 import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.ts';
 import { mapReadError, pinning } from './pinning.ts';
-import { requireProof } from './proof.ts';
+import { PASSWORD_CIRCUIT, requireProof } from './proof.ts';
+import { recordGroth16 } from '#lib/proofs/history.ts';
 import { bucket, s3 } from './s3.ts';
 import { s3BodyChunks } from './streams.ts';
 
@@ -44,6 +45,7 @@ function mismatch(file: FileRecord, where: string, got: string): never {
  */
 export async function download(file: FileRecord, proof: unknown, publicSignals: unknown): Promise<Download> {
   if (file.zkEnabled) await requireProof(proof, publicSignals, file.commitment!);
+  if (file.zkEnabled) await recordGroth16(file.userId, { type: 'storage', action: 'accepted', circuit: PASSWORD_CIRCUIT, proof, publicSignals, valid: true, links: { fileId: file.id, cid: file.cid } });
   const pin = await livePin(file.cid);
   if (file.size > storageConfig.DOWNLOAD_REDIRECT_BYTES) return redirectTo(file, pin);
 

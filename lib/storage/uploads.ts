@@ -15,7 +15,8 @@ import { storageConfig } from './config.ts';
 import { newFileRecord, type FileRecord } from './files.ts';
 import { assembledKey, commitRecord, getPin, markAssembled, PinBusy, releasePin, removeRecord } from './pins.ts';
 import { pinning, type Added } from './pinning.ts';
-import { commitmentSchema, parseJsonField, requireProof } from './proof.ts';
+import { commitmentSchema, parseJsonField, PASSWORD_CIRCUIT, requireProof } from './proof.ts';
+import { recordGroth16 } from '#lib/proofs/history.ts';
 import { bucket, s3 } from './s3.ts';
 import { s3BodyChunks } from './streams.ts';
 
@@ -134,6 +135,7 @@ async function ingest(
       }
     }
     committed = true;
+    if (meta.zkEnabled) await recordGroth16(userId, { type: 'storage', action: 'accepted', circuit: PASSWORD_CIRCUIT, proof: parseJsonField('proof', meta.fields.proof), publicSignals: parseJsonField('publicSignals', meta.fields.publicSignals), valid: true, links: { fileId: record.id, cid: added.cid } });
     if (result.created) {
       // A concurrent unpin of shared blocks may have removed some after we wrote them.
       if (!(await adapter.present(added.cid, result.pin.ref))) {

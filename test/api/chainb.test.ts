@@ -88,7 +88,7 @@ describe('POST /api/chainb/submit-proof', () => {
 
     const { listProofs } = await import('#lib/proofs/history.ts');
     const history = await listProofs(account.user.id);
-    expect(history[0]).toMatchObject({ kind: 'identity', txHash: res.json.txHash, proofId: res.json.proofId, contractAddress: registry.address });
+    expect(history[0]).toMatchObject({ type: 'identity', links: { txHash: res.json.txHash, proofId: res.json.proofId, contractAddress: registry.address } });
   });
 
   it('a replay of the same signed message is 409 "proof already exists"', async () => {

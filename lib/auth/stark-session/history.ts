@@ -40,10 +40,11 @@ export async function recordIssued(record: StarkProofRecord, previous: StarkProo
   }
   if (previous) await revoke(previous.proofId, 'superseded');
   await recordProof(record.userId, {
-    kind: 'stark',
-    txHash: record.txHash,
-    proofId: record.proofId,
-    contractAddress: record.contract,
+    type: 'stark',
+    action: 'generated',
+    result: 'valid',
+    statement: 'session STARK: the session key holder proved knowledge of the key bound to this session',
+    links: { txHash: record.txHash, proofId: record.proofId, contractAddress: record.contract },
     expiresAt: iso(record.expiresAt),
   });
 }

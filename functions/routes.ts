@@ -103,6 +103,11 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
+  // chainb: chain B wallets, transfers, balances, transactions (a transfer waits for its receipts on a real node)
+  r('GET', '/api/chainb/wallets', 'chainb', 'wallets', 'session'),
+  r('POST', '/api/chainb/transfer', 'chainb', 'transfer', 'session', { timeout: 29, idempotent: true }),
+  r('GET', '/api/chainb/balance/:address', 'chainb', 'balance', 'session'),
+  r('GET', '/api/chainb/tx/:hash', 'chainb', 'tx', 'session'),
 ];
 
 /** The row a handler module belongs to. */

@@ -127,6 +127,11 @@ export const routes: Route[] = [
   r('GET', '/api/proofs/:id', 'proofs', 'get', 'session'),
   r('POST', '/api/proofs/:id/verify', 'proofs', 'verify', 'session', { profile: 'crypto' }),
   r('DELETE', '/api/proofs/:id', 'proofs', 'delete', 'session'),
+  // chainb: chain B wallets, transfers, balances, transactions (a transfer waits for its receipts on a real node)
+  r('GET', '/api/chainb/wallets', 'chainb', 'wallets', 'session'),
+  r('POST', '/api/chainb/transfer', 'chainb', 'transfer', 'session', { timeout: 29, idempotent: true }),
+  r('GET', '/api/chainb/balance/:address', 'chainb', 'balance', 'session'),
+  r('GET', '/api/chainb/tx/:hash', 'chainb', 'tx', 'session'),
 ];
 
 /** The row a handler module belongs to. */

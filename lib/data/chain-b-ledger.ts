@@ -31,19 +31,37 @@ const registryEventSchema = registryProofSchema.extend({ keys: z.array(felt), da
 export type RegistryEvent = z.infer<typeof registryEventSchema>;
 export const registryEventDecoder = decoder('chain B registry event', registryEventSchema);
 
+const resourceBoundSchema = z.object({ max_amount: z.string(), max_price_per_unit: z.string() });
+const eventSchema = z.object({ fromAddress: felt, keys: z.array(felt), data: z.array(felt) });
+export type LedgerEvent = z.infer<typeof eventSchema>;
+
+/**
+ * A transaction of the embedded chain: the registry's INVOKEs, and (lib/chains/chain-b/ledger.ts)
+ * the accounts' DEPLOY_ACCOUNT and INVOKE v3, the bridge's L1_HANDLER mints and the localnet
+ * faucet's MINTs. Amounts (fees, bounds) are decimal strings: DynamoDB numbers hold 38 digits.
+ */
 const transactionSchema = z.object({
   transactionHash: felt,
-  type: z.literal('INVOKE'),
-  version: z.literal('0x3'),
+  type: z.enum(['INVOKE', 'DEPLOY_ACCOUNT', 'L1_HANDLER', 'MINT']),
+  version: z.enum(['0x3', '0x0']),
   senderAddress: felt,
   nonce: felt,
   chainId: z.string(),
   calls: z.array(z.object({ contractAddress: felt, entrypoint: z.string(), calldata: z.array(felt) })),
-  signature: z.tuple([felt, felt]),
+  signature: z.array(felt),
   blockNumber: z.number(),
   timestamp: z.number(),
   executionStatus: z.enum(['SUCCEEDED', 'REVERTED']),
   revertReason: z.string().optional(),
+  resourceBounds: z.object({ l1_gas: resourceBoundSchema, l2_gas: resourceBoundSchema, l1_data_gas: resourceBoundSchema }).optional(),
+  tip: z.string().optional(),
+  /** The fee actually charged, in FRI (10^-18 STRK), a decimal string. */
+  actualFee: z.string().optional(),
+  classHash: felt.optional(),
+  contractAddressSalt: felt.optional(),
+  constructorCalldata: z.array(felt).optional(),
+  messageId: z.string().optional(),
+  events: z.array(eventSchema).optional(),
 });
 export type LedgerTransaction = z.infer<typeof transactionSchema>;
 export const ledgerTransactionDecoder = decoder('chain B transaction', transactionSchema);
@@ -54,7 +72,7 @@ const registryPartition = (registry: string) => `CHAINB#REG#${registry}`;
 const proofKey = (registry: string, proofId: string) => ({ pk: registryPartition(registry), sk: `PROOF#${proofId}` });
 const pad = (n: number) => String(n).padStart(12, '0');
 const eventKey = (registry: string, e: RegistryEvent) => ({ pk: registryPartition(registry), sk: `EVENT#${pad(e.blockNumber)}#${e.transactionHash}` });
-const txKey = (hash: string) => ({ pk: `CHAINB#TX#${hash}`, sk: 'TX' });
+export const txKey = (hash: string) => ({ pk: `CHAINB#TX#${hash}`, sk: 'TX' });
 const nonceKey = (account: string) => ({ pk: `CHAINB#ACCOUNT#${account}`, sk: 'NONCE' });
 const headKey = { pk: 'CHAINB#CHAIN', sk: 'HEAD' };
 

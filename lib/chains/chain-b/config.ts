@@ -13,6 +13,8 @@ const felt = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be 0x-hex');
  *   Manager / SSM, never commit it).
  * - `CHAINB_CHAIN_ID`: `SN_SEPOLIA` (default) or `SN_MAIN`; locally it only enters the tx hash.
  * - local may take `CHAINB_PRIVATE_KEY` too (then no key file is written).
+ * - `CHAIN_B_NETWORK`: `localnet` (default), `sepolia` (`devnet` is its alias) or `mainnet`:
+ *   whether the faucet exists (localnet; mainnet refuses airdrops) and the explorer links.
  */
 const schema = z
   .object({
@@ -23,6 +25,10 @@ const schema = z
     CHAINB_PRIVATE_KEY: felt.optional(),
     CHAINB_CHAIN_ID: z.enum(['SN_SEPOLIA', 'SN_MAIN']).default('SN_SEPOLIA'),
     DATA_DIR: z.string().optional(),
+    CHAIN_B_NETWORK: z
+      .enum(['localnet', 'sepolia', 'devnet', 'mainnet'])
+      .default('localnet')
+      .transform((n) => (n === 'devnet' ? 'sepolia' : n)),
   })
   .superRefine((c, ctx) => {
     if (c.CHAINB_ADAPTER !== 'rpc') return;

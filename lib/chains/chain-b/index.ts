@@ -1,10 +1,12 @@
 import { readChainBConfig } from './config.ts';
+import { LocalLedger } from './ledger.ts';
 import { keysFromPrivateKey, loadOrCreateLocalKeys, LocalProofRegistry } from './local.ts';
 import type { ProofRegistry } from './registry.ts';
 import { RpcProofRegistry } from './rpc.ts';
 
 export type { ProofRegistry, StoredProof, ProofStoredEvent, StoreProofArgs } from './registry.ts';
 export { RegistryRevert } from './registry.ts';
+export { STRK, ETH, BUILTIN_TOKENS, FEE_TOKEN, type TokenInfo } from './tokens.ts';
 
 let cached: ProofRegistry | undefined;
 
@@ -28,4 +30,28 @@ export function proofRegistry(): ProofRegistry {
     cached = new LocalProofRegistry(keys, c.chainId);
   }
   return cached;
+}
+
+let ledger: LocalLedger | undefined;
+
+/** The embedded chain B ledger (accounts, ERC-20s, fees) of this process. */
+export function localLedger(): LocalLedger {
+  ledger ??= new LocalLedger(readChainBConfig().chainId);
+  return ledger;
+}
+
+/**
+ * The bridge's credit on the local chain B: mints `amount` (smallest units) of `token` (a chain B
+ * token address, 0x felt) to `to`, exactly once per `messageId` — a second call with the same
+ * message id mints nothing and answers the first transaction's hash. The mint is an L1_HANDLER
+ * transaction with an ERC-20 Transfer event from 0x0. Optional `symbol`/`name`/`decimals`
+ * register a token other than STRK and ETH the first time it is minted (decimals default 18).
+ */
+export function bridgeMint(args: { token: string; to: string; amount: bigint; messageId: string; symbol?: string; name?: string; decimals?: number }): Promise<{ txHash: string }> {
+  return localLedger().bridgeMint(args);
+}
+
+/** ERC-20 `balance_of(address)` of `token` on the local chain B ledger, in smallest units. */
+export function balanceOf(token: string, address: string): Promise<bigint> {
+  return localLedger().balanceOf(token, address);
 }

@@ -1,0 +1,82 @@
+import { CallData, ec, ETransactionVersion3, hash, transaction, type Call, type constants, type ResourceBoundsBN } from 'starknet';
+import { toHex64 } from './felts.ts';
+
+/**
+ * Chain B accounts: OpenZeppelin's account (Contracts for Cairo v1.0.0, `AccountUpgradeable`),
+ * its counterfactual address and its V3 transactions' hashes, computed as starknet.js computes
+ * them for `Signer.signTransaction` / `signDeployAccountTransaction` (both data-availability
+ * modes L1, no paymaster, no account deployment data).
+ */
+export const OZ_ACCOUNT_CLASS_HASH = '0x05b4b537eaa2399e3aa99c4e2e0208ebd6c71bc1467938cd52c798c601e43564';
+
+/** The account's address: salt = public key, constructor calldata = [public key], deployer 0. */
+export const accountAddress = (publicKey: string): string =>
+  toHex64(hash.calculateContractAddressFromHash(publicKey, OZ_ACCOUNT_CLASS_HASH, CallData.compile({ publicKey }), 0));
+
+export const publicKeyOf = (privateKey: string): string => toHex64(ec.starkCurve.getStarkKey(privateKey));
+
+export interface V3Common {
+  nonce: bigint;
+  resourceBounds: ResourceBoundsBN;
+  tip: bigint;
+  chainId: constants.StarknetChainId;
+}
+
+export const invokeHash = (tx: V3Common & { senderAddress: string; calls: Call[] }): string =>
+  toHex64(
+    hash.calculateInvokeTransactionHash({
+      senderAddress: tx.senderAddress,
+      version: ETransactionVersion3.V3,
+      compiledCalldata: transaction.getExecuteCalldata(tx.calls, '1'),
+      chainId: tx.chainId,
+      nonce: tx.nonce,
+      accountDeploymentData: [],
+      nonceDataAvailabilityMode: 0,
+      feeDataAvailabilityMode: 0,
+      resourceBounds: tx.resourceBounds,
+      tip: tx.tip,
+      paymasterData: [],
+    }),
+  );
+
+export const deployAccountHash = (tx: V3Common & { contractAddress: string; classHash: string; constructorCalldata: string[]; addressSalt: string }): string =>
+  toHex64(
+    hash.calculateDeployAccountTransactionHash({
+      contractAddress: tx.contractAddress,
+      classHash: tx.classHash,
+      compiledConstructorCalldata: tx.constructorCalldata,
+      salt: tx.addressSalt,
+      version: ETransactionVersion3.V3,
+      chainId: tx.chainId,
+      nonce: tx.nonce,
+      nonceDataAvailabilityMode: 0,
+      feeDataAvailabilityMode: 0,
+      resourceBounds: tx.resourceBounds,
+      tip: tx.tip,
+      paymasterData: [],
+    }),
+  );
+
+/**
+ * What the account's `__validate__` does (`check_ecdsa_signature(hash, public_key, r, s)`): a
+ * Stark-curve ECDSA signature [r, s] over the transaction hash, against the stored public key
+ * (its x coordinate: either point with that x verifies, as in Cairo).
+ */
+export function verifyStarkSignature(txHash: string, signature: string[], publicKey: string): boolean {
+  if (signature.length !== 2) return false;
+  let sig;
+  try {
+    sig = new ec.starkCurve.Signature(BigInt(signature[0]!), BigInt(signature[1]!));
+  } catch {
+    return false;
+  }
+  const x = BigInt(publicKey).toString(16).padStart(64, '0');
+  for (const prefix of ['02', '03']) {
+    try {
+      if (ec.starkCurve.verify(sig, txHash, prefix + x)) return true;
+    } catch {
+      // not a point on the curve, or a malformed signature
+    }
+  }
+  return false;
+}

@@ -1,0 +1,369 @@
+import { randomBytes } from 'node:crypto';
+import { hash, shortString, type Call, type constants, type ResourceBoundsBN } from 'starknet';
+import { clock } from '#lib/clock.ts';
+import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/data/chain-b-ledger.ts';
+import {
+  applyLedgerWrite,
+  readAccount,
+  readBalance,
+  readCollectedFees,
+  readMintedMessage,
+  readTokenMeta,
+  registerTokenMeta,
+  type AccountWrite,
+  type BalanceWrite,
+} from '#lib/data/chain-b-state.ts';
+import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, verifyStarkSignature } from './account.ts';
+import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, type GasUse } from './fees.ts';
+import { toHex, toHex64 } from './felts.ts';
+import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from './tokens.ts';
+
+/**
+ * The embedded chain B's accounts and ERC-20 tokens over DynamoDB (lib/data/chain-b-state.ts),
+ * with the deployed contracts' semantics:
+ *
+ * - ERC-20 (OpenZeppelin v1.0.0, `erc20.cairo` beside this file): `transfer(recipient, amount:
+ *   u256)` reverts 'ERC20: transfer to 0' and 'ERC20: insufficient balance'; a Transfer event
+ *   {#[key] from, #[key] to, value}; mints emit Transfer from 0.
+ * - Accounts (OpenZeppelin v1.0.0, `account.cairo`): DEPLOY_ACCOUNT at the counterfactual
+ *   address, then INVOKE v3 through `__execute__`; `__validate__` checks the Stark signature over
+ *   the transaction hash against the account's public key. A transaction that fails validation
+ *   (signature, nonce, resource bounds, the fee balance) is refused and leaves no trace
+ *   (`LedgerRejection`); one that fails in execution is included REVERTED: its state changes
+ *   undone, its nonce used and its fee charged.
+ * - Fees in STRK: Σ gas used × price (fees.ts), to the sequencer with a Transfer event.
+ *
+ * Each transaction is one DynamoDB transaction conditioned on every balance and nonce it read; a
+ * concurrent change to a balance re-runs it on fresh state, a concurrent use of its nonce refuses it.
+ */
+export const SEQUENCER_ADDRESS = toHex64('0x01176a1bd84444c89232ec27754698e5d2e7e1a7f1539f12027f28b23ec9f3d8');
+
+/** Why a node refuses a transaction before including it (Starknet JSON-RPC error names). */
+export type RejectionCode =
+  | 'VALIDATION_FAILURE'
+  | 'INVALID_TRANSACTION_NONCE'
+  | 'INSUFFICIENT_RESOURCES_FOR_VALIDATE'
+  | 'INSUFFICIENT_ACCOUNT_BALANCE'
+  | 'CONTRACT_NOT_FOUND'
+  | 'CLASS_HASH_NOT_FOUND';
+
+export class LedgerRejection extends Error {
+  constructor(
+    readonly code: RejectionCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LedgerRejection';
+  }
+}
+
+export interface SignedInvoke {
+  senderAddress: string;
+  calls: Call[];
+  nonce: bigint;
+  resourceBounds: ResourceBoundsBN;
+  tip: bigint;
+  signature: string[];
+}
+
+export interface SignedDeployAccount {
+  contractAddress: string;
+  classHash: string;
+  constructorCalldata: string[];
+  addressSalt: string;
+  nonce: bigint;
+  resourceBounds: ResourceBoundsBN;
+  tip: bigint;
+  signature: string[];
+}
+
+export interface LedgerReceipt {
+  transactionHash: string;
+  executionStatus: 'SUCCEEDED' | 'REVERTED';
+  revertReason?: string;
+  actualFee: bigint;
+  blockNumber: number;
+  events: LedgerEvent[];
+}
+
+/** Balances read and changed while executing one transaction (the ERC-20s' storage). */
+class Working {
+  readonly #read = new Map<string, bigint>();
+  readonly #now = new Map<string, bigint>();
+  readonly events: LedgerEvent[] = [];
+
+  async balance(token: string, holder: string): Promise<bigint> {
+    const k = `${token}|${holder}`;
+    if (!this.#now.has(k)) {
+      const b = await readBalance(holder, token);
+      this.#read.set(k, b);
+      this.#now.set(k, b);
+    }
+    return this.#now.get(k)!;
+  }
+
+  set(token: string, holder: string, value: bigint): void {
+    this.#now.set(`${token}|${holder}`, value);
+  }
+
+  /** A checkpoint to revert to. */
+  snapshot(): { now: Map<string, bigint>; events: number } {
+    return { now: new Map(this.#now), events: this.events.length };
+  }
+
+  restore(s: { now: Map<string, bigint>; events: number }): void {
+    this.#now.clear();
+    for (const [k, v] of s.now) this.#now.set(k, v);
+    this.events.length = s.events;
+  }
+
+  writes(): BalanceWrite[] {
+    const out: BalanceWrite[] = [];
+    for (const [k, after] of this.#now) {
+      const before = this.#read.get(k)!;
+      if (after === before) continue;
+      const [token, holder] = k.split('|') as [string, string];
+      out.push({ token, holder, before, after });
+    }
+    return out;
+  }
+}
+
+class Revert extends Error {}
+
+const TRANSFER = 'transfer';
+const MAX_BALANCE_RETRIES = 12;
+const jitter = (attempt: number) => new Promise((ok) => setTimeout(ok, 5 + Math.random() * 10 * (attempt + 1)));
+const bigintBounds = (b: ResourceBoundsBN) => ({
+  l1_gas: { max_amount: b.l1_gas.max_amount.toString(), max_price_per_unit: b.l1_gas.max_price_per_unit.toString() },
+  l2_gas: { max_amount: b.l2_gas.max_amount.toString(), max_price_per_unit: b.l2_gas.max_price_per_unit.toString() },
+  l1_data_gas: { max_amount: b.l1_data_gas.max_amount.toString(), max_price_per_unit: b.l1_data_gas.max_price_per_unit.toString() },
+});
+const calldataOf = (c: Call): string[] => ((c.calldata ?? []) as unknown[]).map((x) => toHex(x as string));
+
+export class LocalLedger {
+  readonly adapter = 'local' as const;
+
+  constructor(readonly chainId: constants.StarknetChainId) {}
+
+  /** A token contract's metadata: STRK, ETH, or one the bridge registered; undefined where no token is deployed. */
+  async token(address: string): Promise<TokenInfo | undefined> {
+    const a = toHex64(address);
+    const builtin = builtinToken(a);
+    if (builtin) return builtin;
+    const meta = await readTokenMeta(a);
+    return meta && { address: a, ...meta };
+  }
+
+  /** ERC-20 `balance_of` (the sequencer's STRK includes the fees it collected). */
+  async balanceOf(token: string, holder: string): Promise<bigint> {
+    const t = toHex64(token);
+    const h = toHex64(holder);
+    const stored = await readBalance(h, t);
+    return h === SEQUENCER_ADDRESS ? stored + (await readCollectedFees(t)) : stored;
+  }
+
+  /** starknet_getNonce: the account's next nonce (0 before deployment). */
+  async getNonce(address: string): Promise<bigint> {
+    return BigInt((await readAccount(toHex64(address)))?.nonce ?? 0);
+  }
+
+  async isDeployed(address: string): Promise<boolean> {
+    return (await readAccount(toHex64(address))) !== undefined;
+  }
+
+  async getTransaction(txHash: string): Promise<LedgerTransaction | undefined> {
+    return isFelt(txHash) ? getTransaction(toHex64(txHash)) : undefined;
+  }
+
+  /**
+   * The bridge's mint of `amount` of `token` to `to`, exactly once per `messageId`: the first
+   * call mints (an L1_HANDLER transaction with a Transfer from 0) and records the message; any
+   * later call with that message id mints nothing and answers the first transaction's hash.
+   */
+  async bridgeMint(args: { token: string; to: string; amount: bigint; messageId: string; symbol?: string; name?: string; decimals?: number }): Promise<{ txHash: string }> {
+    if (!args.messageId) throw new RangeError('bridgeMint: messageId is required');
+    const done = await readMintedMessage(args.messageId);
+    if (done) return { txHash: done };
+    const token = this.#checkMint(args.token, args.to, args.amount);
+    if (!builtinToken(token) && args.symbol) {
+      await registerTokenMeta(token, { symbol: args.symbol, name: args.name ?? args.symbol, decimals: args.decimals ?? 18 });
+    }
+    const to = toHex64(args.to);
+    const txHash = toHex64(
+      hash.computePoseidonHashOnElements([shortString.encodeShortString('L1_HANDLER'), hash.starknetKeccak(args.messageId), token, to, ...u256Felts(args.amount)]),
+    );
+    const applied = await this.#mint('L1_HANDLER', token, to, args.amount, txHash, args.messageId);
+    return { txHash: applied ?? (await readMintedMessage(args.messageId))! };
+  }
+
+  /** The localnet faucet (as a devnet's mint): `amount` of `token` to `to`, a MINT transaction. */
+  async faucetMint(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
+    const t = this.#checkMint(token, to, amount);
+    const txHash = toHex64(
+      hash.computePoseidonHashOnElements([shortString.encodeShortString('MINT'), t, toHex64(to), ...u256Felts(amount), `0x${randomBytes(16).toString('hex')}`]),
+    );
+    await this.#mint('MINT', t, toHex64(to), amount, txHash);
+    return { txHash };
+  }
+
+  #checkMint(token: string, to: string, amount: bigint): string {
+    if (!isContractAddress(token)) throw new RangeError('mint: token must be a contract address');
+    if (!isContractAddress(to)) throw new RangeError('mint: recipient must be a contract address (ERC20: mint to 0)');
+    if (amount <= 0n || amount > U256_MAX) throw new RangeError('mint: amount must be in (0, 2^256)');
+    return toHex64(token);
+  }
+
+  /** Applies a mint; the hash when applied, undefined when the bridge message was already minted. */
+  async #mint(type: 'L1_HANDLER' | 'MINT', token: string, to: string, amount: bigint, txHash: string, messageId?: string): Promise<string | undefined> {
+    const blockNumber = await nextBlockNumber();
+    for (let attempt = 0; ; attempt++) {
+      const before = await readBalance(to, token);
+      if (before + amount > U256_MAX) throw new RangeError('mint: u256 overflow');
+      const tx: LedgerTransaction = {
+        transactionHash: txHash,
+        type,
+        version: type === 'L1_HANDLER' ? '0x0' : '0x3',
+        senderAddress: toHex64(0),
+        nonce: '0x0',
+        chainId: this.chainId,
+        calls: [{ contractAddress: token, entrypoint: 'permissioned_mint', calldata: [toHex(to), ...u256Felts(amount)] }],
+        signature: [],
+        blockNumber,
+        timestamp: clock.nowSeconds(),
+        executionStatus: 'SUCCEEDED',
+        actualFee: '0',
+        ...(messageId !== undefined ? { messageId } : {}),
+        events: [transferEvent(token, '0x0', to, amount)],
+      };
+      const conflict = await applyLedgerWrite({ balances: [{ holder: to, token, before, after: before + amount }], messageId, tx });
+      if (conflict === null) return txHash;
+      if (conflict === 'message' || conflict === 'transaction') return undefined;
+      if (attempt >= MAX_BALANCE_RETRIES) throw new Error('chain B ledger: the balance kept changing; mint not applied');
+      await jitter(attempt);
+    }
+  }
+
+  /** A DEPLOY_ACCOUNT v3 of the OpenZeppelin account. */
+  async deployAccount(tx: SignedDeployAccount): Promise<LedgerReceipt> {
+    if (toHex64(tx.classHash) !== toHex64(OZ_ACCOUNT_CLASS_HASH)) throw new LedgerRejection('CLASS_HASH_NOT_FOUND', `class with hash ${tx.classHash} is not declared`);
+    const address = toHex64(tx.contractAddress);
+    const publicKey = tx.constructorCalldata[0];
+    if (tx.constructorCalldata.length !== 1 || !publicKey || toHex64(tx.addressSalt) !== toHex64(publicKey) || accountAddress(publicKey) !== address) {
+      throw new LedgerRejection('VALIDATION_FAILURE', 'the contract address does not follow from the class, salt and constructor calldata');
+    }
+    const txHash = deployAccountHash({ ...tx, contractAddress: address, chainId: this.chainId });
+    if (!verifyStarkSignature(txHash, tx.signature, publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', 'Account: invalid signature');
+    if (tx.nonce !== 0n || (await this.isDeployed(address))) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: the account is already deployed');
+    const use = LOCAL_GAS_USE.deployAccount;
+    const base = {
+      transactionHash: txHash,
+      type: 'DEPLOY_ACCOUNT' as const,
+      senderAddress: address,
+      classHash: toHex64(tx.classHash),
+      contractAddressSalt: toHex(tx.addressSalt),
+      constructorCalldata: tx.constructorCalldata.map((x) => toHex(x)),
+      calls: [],
+    };
+    return this.#run(tx, use, base, { kind: 'deploy', address, classHash: toHex64(tx.classHash), publicKey: toHex64(publicKey), deployTxHash: txHash, nonceAfter: 1 }, async () => {
+      // The account's constructor only stores the key; nothing else to execute.
+    });
+  }
+
+  /** An INVOKE v3 of a deployed account's `__execute__`. */
+  async invoke(tx: SignedInvoke): Promise<LedgerReceipt> {
+    const sender = toHex64(tx.senderAddress);
+    const account = await readAccount(sender);
+    if (!account) throw new LedgerRejection('CONTRACT_NOT_FOUND', `the account ${sender} is not deployed`);
+    const txHash = invokeHash({ ...tx, senderAddress: sender, chainId: this.chainId });
+    if (!verifyStarkSignature(txHash, tx.signature, account.publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', 'Account: invalid signature');
+    if (tx.nonce !== BigInt(account.nonce)) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', `invalid transaction nonce: expected ${account.nonce}, got ${tx.nonce}`);
+    const calls = tx.calls.map((c) => ({ contractAddress: toHex64(c.contractAddress), entrypoint: c.entrypoint, calldata: calldataOf(c) }));
+    const base = { transactionHash: txHash, type: 'INVOKE' as const, senderAddress: sender, calls };
+    const nonceBefore = account.nonce;
+    return this.#run(tx, LOCAL_GAS_USE.invoke, base, { kind: 'nonce', address: sender, nonceBefore, nonceAfter: nonceBefore + 1 }, async (w) => {
+      for (const call of calls) await this.#execute(w, sender, call);
+    });
+  }
+
+  /** One call of `__execute__` on the working state; throws Revert with the contract's panic string. */
+  async #execute(w: Working, caller: string, call: { contractAddress: string; entrypoint: string; calldata: string[] }): Promise<void> {
+    const token = await this.token(call.contractAddress);
+    if (!token) throw new Revert(`Requested contract address ${call.contractAddress} is not deployed.`);
+    if (call.entrypoint !== TRANSFER) throw new Revert('ENTRYPOINT_NOT_FOUND');
+    if (call.calldata.length !== 3) throw new Revert('Failed to deserialize param #1');
+    const [recipient, low, high] = call.calldata.map((x) => BigInt(x)) as [bigint, bigint, bigint];
+    if (low >= 1n << 128n || high >= 1n << 128n) throw new Revert('Failed to deserialize param #2');
+    const amount = u256FromFelts(low, high);
+    // OpenZeppelin ERC20._update, in its order.
+    if (recipient === 0n) throw new Revert('ERC20: transfer to 0');
+    const to = toHex64(recipient);
+    const fromBalance = await w.balance(token.address, caller);
+    if (fromBalance < amount) throw new Revert('ERC20: insufficient balance');
+    w.set(token.address, caller, fromBalance - amount);
+    w.set(token.address, to, (await w.balance(token.address, to)) + amount);
+    w.events.push(transferEvent(token.address, caller, to, amount));
+  }
+
+  /**
+   * What every account transaction goes through after its signature checked: the bounds and the
+   * fee balance (refused if short), execution (reverted on a panic), the fee, one atomic write.
+   */
+  async #run(
+    tx: { resourceBounds: ResourceBoundsBN; tip: bigint; nonce: bigint; signature: string[] },
+    use: GasUse,
+    base: Pick<LedgerTransaction, 'transactionHash' | 'type' | 'senderAddress' | 'calls'> & Partial<LedgerTransaction>,
+    account: AccountWrite,
+    execute: (w: Working) => Promise<void>,
+  ): Promise<LedgerReceipt> {
+    const short = insufficientBound(tx.resourceBounds, use, LOCAL_GAS_PRICES);
+    if (short) throw new LedgerRejection('INSUFFICIENT_RESOURCES_FOR_VALIDATE', `the ${short} bounds do not cover the transaction at the current price`);
+    const sender = base.senderAddress;
+    const fee = feeOf(use);
+    const blockNumber = await nextBlockNumber();
+    for (let attempt = 0; ; attempt++) {
+      const w = new Working();
+      const strkBefore = await w.balance(FEE_TOKEN.address, sender);
+      if (strkBefore < maxFeeOf(tx.resourceBounds)) {
+        throw new LedgerRejection('INSUFFICIENT_ACCOUNT_BALANCE', "the account's STRK balance is below the transaction's maximal fee");
+      }
+      const start = w.snapshot();
+      let revertReason: string | undefined;
+      try {
+        await execute(w);
+        if ((await w.balance(FEE_TOKEN.address, sender)) < fee) throw new Revert('ERC20: insufficient balance');
+      } catch (e) {
+        if (!(e instanceof Revert)) throw e;
+        revertReason = e.message;
+        w.restore(start);
+      }
+      // The fee, after execution (a reverted execution still pays it).
+      w.set(FEE_TOKEN.address, sender, (await w.balance(FEE_TOKEN.address, sender)) - fee);
+      w.events.push(transferEvent(FEE_TOKEN.address, sender, SEQUENCER_ADDRESS, fee));
+      const record: LedgerTransaction = {
+        ...base,
+        version: '0x3',
+        nonce: toHex(tx.nonce),
+        chainId: this.chainId,
+        signature: tx.signature.map((x) => toHex(x)),
+        blockNumber,
+        timestamp: clock.nowSeconds(),
+        executionStatus: revertReason ? 'REVERTED' : 'SUCCEEDED',
+        ...(revertReason ? { revertReason } : {}),
+        resourceBounds: bigintBounds(tx.resourceBounds),
+        tip: tx.tip.toString(),
+        actualFee: fee.toString(),
+        events: w.events,
+      };
+      const conflict = await applyLedgerWrite({ balances: w.writes(), account, fee: { token: FEE_TOKEN.address, amount: fee }, tx: record });
+      if (conflict === null) {
+        return { transactionHash: base.transactionHash, executionStatus: record.executionStatus, ...(revertReason ? { revertReason } : {}), actualFee: fee, blockNumber, events: w.events };
+      }
+      if (conflict === 'nonce' || conflict === 'transaction') {
+        throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: another transaction used it');
+      }
+      if (attempt >= MAX_BALANCE_RETRIES) throw new Error('chain B ledger: the balances kept changing; transaction not applied');
+      await jitter(attempt);
+    }
+  }
+}

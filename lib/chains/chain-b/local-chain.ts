@@ -1,0 +1,111 @@
+import { CallData, cairo, EDataAvailabilityMode, ETransactionVersion3, Signer, stark, type Call, type ResourceBoundsBN } from 'starknet';
+import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
+import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from './fees.ts';
+import { toHex64 } from './felts.ts';
+import { LedgerRejection, type LocalLedger } from './ledger.ts';
+import { ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type TransferOutcome, type TransferRequest } from './port.ts';
+import type { TokenInfo } from './tokens.ts';
+
+/**
+ * The local adapter: the wallet side of a transfer done as starknet.js does it (`Signer` signs
+ * the DEPLOY_ACCOUNT and the INVOKE v3 with resource bounds = the fee schedule + 50 %), sent to
+ * the embedded ledger, which verifies every signature and applies each transaction atomically.
+ */
+const v3 = () => ({
+  version: ETransactionVersion3.V3,
+  tip: 0n,
+  paymasterData: [],
+  accountDeploymentData: [],
+  nonceDataAvailabilityMode: EDataAvailabilityMode.L1,
+  feeDataAvailabilityMode: EDataAvailabilityMode.L1,
+});
+
+const INVOKE_BOUNDS = boundsFor(LOCAL_GAS_USE.invoke);
+const DEPLOY_BOUNDS = boundsFor(LOCAL_GAS_USE.deployAccount);
+
+/** The ERC-20 `transfer(recipient, amount: u256)` call. */
+export const transferCall = (token: string, to: string, amount: bigint): Call => ({
+  contractAddress: toHex64(token),
+  entrypoint: 'transfer',
+  calldata: CallData.compile({ recipient: to, amount: cairo.uint256(amount) }),
+});
+
+function asPortError(e: unknown): unknown {
+  if (!(e instanceof LedgerRejection)) return e;
+  if (e.code === 'INVALID_TRANSACTION_NONCE') return new ChainBRejected('NONCE', e.message);
+  if (e.code === 'INSUFFICIENT_ACCOUNT_BALANCE') return new ChainBRejected('FEE_BALANCE', e.message);
+  return new ChainBRejected('INVALID', e.message);
+}
+
+export class LocalChainB implements ChainB {
+  readonly adapter = 'local' as const;
+
+  constructor(readonly ledger: LocalLedger) {}
+
+  tokenInfo(address: string): Promise<TokenInfo | undefined> {
+    return this.ledger.token(address);
+  }
+
+  balanceOf(token: string, address: string): Promise<bigint> {
+    return this.ledger.balanceOf(token, address);
+  }
+
+  isDeployed(address: string): Promise<boolean> {
+    return this.ledger.isDeployed(address);
+  }
+
+  async maxFees(): Promise<MaxFees> {
+    return { invoke: maxFeeOf(INVOKE_BOUNDS), deployAccount: maxFeeOf(DEPLOY_BOUNDS) };
+  }
+
+  faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
+    return this.ledger.faucetMint(token, to, amount);
+  }
+
+  async transfer(req: TransferRequest): Promise<TransferOutcome> {
+    const signer = new Signer(req.privateKey);
+    const publicKey = publicKeyOf(req.privateKey);
+    const address = accountAddress(publicKey);
+    const chainId = this.ledger.chainId;
+    let deployTxHash: string | undefined;
+    let fee = 0n;
+    try {
+      if (!(await this.ledger.isDeployed(address))) {
+        const details = { ...v3(), classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [publicKey], addressSalt: publicKey, contractAddress: address, chainId, nonce: 0n, resourceBounds: DEPLOY_BOUNDS };
+        const signature = stark.signatureToHexArray(await signer.signDeployAccountTransaction(details));
+        const r = await this.ledger.deployAccount({ ...details, signature });
+        deployTxHash = r.transactionHash;
+        fee += r.actualFee;
+        if (r.executionStatus === 'REVERTED') throw new ChainBReverted(r.revertReason ?? 'reverted', r.transactionHash, deployTxHash);
+      }
+      const nonce = await this.ledger.getNonce(address);
+      const calls = [transferCall(req.token, req.to, req.amount)];
+      const resourceBounds: ResourceBoundsBN = INVOKE_BOUNDS;
+      const signature = stark.signatureToHexArray(
+        await signer.signTransaction(calls, { ...v3(), walletAddress: address, cairoVersion: '1', chainId, nonce, resourceBounds }),
+      );
+      const r = await this.ledger.invoke({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, signature });
+      fee += r.actualFee;
+      if (r.executionStatus === 'REVERTED') throw new ChainBReverted(r.revertReason ?? 'reverted', r.transactionHash, deployTxHash);
+      return { txHash: r.transactionHash, ...(deployTxHash ? { deployTxHash } : {}), fee };
+    } catch (e) {
+      throw asPortError(e);
+    }
+  }
+
+  async getTransaction(hash: string): Promise<ChainBTransaction | null> {
+    const tx = await this.ledger.getTransaction(hash);
+    if (!tx) return null;
+    return {
+      hash: tx.transactionHash,
+      status: tx.executionStatus,
+      ...(tx.revertReason ? { revertReason: tx.revertReason } : {}),
+      type: tx.type,
+      sender: tx.senderAddress,
+      nonce: tx.nonce,
+      fee: tx.actualFee ?? '0',
+      events: tx.events ?? [],
+      blockNumber: tx.blockNumber,
+    };
+  }
+}

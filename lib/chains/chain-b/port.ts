@@ -1,0 +1,91 @@
+import type { TokenInfo } from './tokens.ts';
+
+/**
+ * Chain B for wallets: balances, transfers (deploying the account first when it is not yet),
+ * transactions. Two adapters: `local` (local-chain.ts, the embedded ledger) and `rpc`
+ * (rpc-chain.ts, starknet.js against a node). Both sign with starknet.js's `Signer`.
+ */
+export interface TransferRequest {
+  /** The account's Stark private key (0x-hex); held only for the signatures. */
+  privateKey: string;
+  token: string;
+  to: string;
+  amount: bigint;
+}
+
+export interface TransferOutcome {
+  txHash: string;
+  /** The DEPLOY_ACCOUNT that came first, when the account was not deployed. */
+  deployTxHash?: string;
+  /** The fees charged, in FRI (both transactions together). */
+  fee: bigint;
+}
+
+export interface ChainBEvent {
+  fromAddress: string;
+  keys: string[];
+  data: string[];
+}
+
+export interface ChainBTransaction {
+  hash: string;
+  /** The execution status. */
+  status: 'SUCCEEDED' | 'REVERTED';
+  revertReason?: string;
+  type: string;
+  sender: string;
+  nonce: string;
+  /** The fee charged, in FRI (10^-18 STRK), a decimal string. */
+  fee: string;
+  events: ChainBEvent[];
+  blockNumber: number | null;
+}
+
+export interface MaxFees {
+  invoke: bigint;
+  deployAccount: bigint;
+}
+
+/** The node refused the transaction before including it; nothing changed on chain. */
+export class ChainBRejected extends Error {
+  constructor(
+    readonly kind: 'NONCE' | 'FEE_BALANCE' | 'INVALID',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ChainBRejected';
+  }
+}
+
+/** The transaction was included and reverted (its nonce used, its fee charged). */
+export class ChainBReverted extends Error {
+  constructor(
+    readonly reason: string,
+    readonly txHash: string,
+    readonly deployTxHash?: string,
+  ) {
+    super(`transaction reverted: ${reason}`);
+    this.name = 'ChainBReverted';
+  }
+}
+
+/** The chain could not be reached or answered nonsense. */
+export class ChainBUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChainBUnavailable';
+  }
+}
+
+export interface ChainB {
+  readonly adapter: 'local' | 'rpc';
+  tokenInfo(address: string): Promise<TokenInfo | undefined>;
+  balanceOf(token: string, address: string): Promise<bigint>;
+  isDeployed(address: string): Promise<boolean>;
+  /** The most an INVOKE and a DEPLOY_ACCOUNT may cost (what the account must hold in STRK); undefined where the node estimates per transaction. */
+  maxFees(): Promise<MaxFees | undefined>;
+  transfer(req: TransferRequest): Promise<TransferOutcome>;
+  getTransaction(hash: string): Promise<ChainBTransaction | null>;
+  /** The localnet faucet; the rpc adapter has none. */
+  faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }>;
+}

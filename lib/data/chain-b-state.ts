@@ -1,0 +1,170 @@
+import * as z from 'zod';
+import { tableName } from './client.ts';
+import { decoder, getItem, putNew, queryPartition, readItem, transactWrite, isConditionalFailure, type TransactItems } from './items.ts';
+import { txKey, type LedgerTransaction } from './chain-b-ledger.ts';
+
+/**
+ * The embedded chain B's contract state beyond the registry (lib/chains/chain-b/ledger.ts has the
+ * semantics): ERC-20 balances, deployed accounts with their nonces, the bridge messages already
+ * minted, and the fees the sequencer collected. No TTL: a ledger forgets nothing.
+ *
+ *   CHAINB#BAL#<holder> / TOKEN#<token>       { balance }            decimal string (u256 fits; 38-digit numbers do not)
+ *   CHAINB#ACCOUNT#<address> / ACCOUNT        { classHash, publicKey, nonce, deployTxHash }
+ *   CHAINB#MSG#<messageId> / MINT             { txHash }             a bridge message, minted once
+ *   CHAINB#TOKEN#<token> / META               { symbol, name, decimals }   tokens beyond the built-in STRK and ETH
+ *   CHAINB#FEES#<token> / SHARD#<n>           { hi, lo }             fees collected (hi·10^9 + lo), spread over shards so that
+ *                                                                   parallel transactions do not contend on one item
+ *
+ * Every transaction is applied by `applyLedgerWrite`: one TransactWriteItems holding each balance
+ * it changes (conditioned on the balance it read), the account's nonce (conditioned on the nonce
+ * it read), the bridge message (only if new) and the transaction record. A concurrent change to any
+ * of them cancels the whole write: nothing is half-applied, no nonce is used twice, no balance
+ * goes below what was read.
+ */
+const balanceSchema = z.object({ balance: z.string().regex(/^\d+$/) });
+const balanceDecoder = decoder('chain B balance', balanceSchema);
+
+const accountSchema = z.object({ classHash: z.string(), publicKey: z.string(), nonce: z.number().int().min(0), deployTxHash: z.string() });
+export type LedgerAccount = z.infer<typeof accountSchema>;
+const accountDecoder = decoder('chain B account', accountSchema);
+
+const mintSchema = z.object({ txHash: z.string() });
+const mintDecoder = decoder('chain B bridge message', mintSchema);
+
+const tokenSchema = z.object({ symbol: z.string(), name: z.string(), decimals: z.number().int().min(0).max(255) });
+export type LedgerTokenMeta = z.infer<typeof tokenSchema>;
+const tokenDecoder = decoder('chain B token', tokenSchema);
+
+const feeShardDecoder = decoder('chain B fee shard', z.object({ hi: z.number().int(), lo: z.number().int() }));
+const FEE_SPLIT = 10n ** 9n;
+
+const balanceKey = (holder: string, token: string) => ({ pk: `CHAINB#BAL#${holder}`, sk: `TOKEN#${token}` });
+const accountKey = (address: string) => ({ pk: `CHAINB#ACCOUNT#${address}`, sk: 'ACCOUNT' });
+const messageKey = (messageId: string) => ({ pk: `CHAINB#MSG#${messageId}`, sk: 'MINT' });
+const tokenKey = (token: string) => ({ pk: `CHAINB#TOKEN#${token}`, sk: 'META' });
+const feesPartition = (token: string) => `CHAINB#FEES#${token}`;
+export const FEE_SHARDS = 16;
+
+/** A holder's stored balance of a token (0 when it never held any). */
+export async function readBalance(holder: string, token: string): Promise<bigint> {
+  const item = await readItem(balanceKey(holder, token), balanceDecoder);
+  return item ? BigInt(item.balance) : 0n;
+}
+
+/** The fees collected in `token` (the sum of the shards). */
+export async function readCollectedFees(token: string): Promise<bigint> {
+  const items = await queryPartition(feesPartition(token));
+  return items.reduce((sum, i) => {
+    const { hi, lo } = feeShardDecoder.decode(i);
+    return sum + BigInt(hi) * FEE_SPLIT + BigInt(lo);
+  }, 0n);
+}
+
+export const readAccount = (address: string): Promise<LedgerAccount | undefined> => readItem(accountKey(address), accountDecoder);
+
+export const readTokenMeta = (token: string): Promise<LedgerTokenMeta | undefined> => readItem(tokenKey(token), tokenDecoder);
+
+/** Records a token's metadata once (the first registration wins). */
+export async function registerTokenMeta(token: string, meta: LedgerTokenMeta): Promise<void> {
+  try {
+    await putNew({ ...tokenKey(token), ...meta });
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}
+
+/** The transaction a bridge message was minted in, if it was. */
+export async function readMintedMessage(messageId: string): Promise<string | undefined> {
+  const item = await getItem(messageKey(messageId));
+  return item ? mintDecoder.decode(item).txHash : undefined;
+}
+
+export interface BalanceWrite {
+  holder: string;
+  token: string;
+  /** The balance read before (0 also matches a holder with no item). */
+  before: bigint;
+  after: bigint;
+}
+
+export type AccountWrite =
+  | { kind: 'deploy'; address: string; classHash: string; publicKey: string; deployTxHash: string; nonceAfter: number }
+  | { kind: 'nonce'; address: string; nonceBefore: number; nonceAfter: number };
+
+export interface LedgerWrite {
+  balances: BalanceWrite[];
+  account?: AccountWrite;
+  /** Fees to the sequencer (added to one shard of its collected fees). */
+  fee?: { token: string; amount: bigint };
+  /** The bridge message this mint consumes (exactly once). */
+  messageId?: string;
+  tx: LedgerTransaction;
+}
+
+/** What stopped a write: the item whose condition no longer held. */
+export type WriteConflict = 'balance' | 'nonce' | 'message' | 'transaction';
+
+/** Applies one transaction's effects atomically; null when applied, else what conflicted. */
+export async function applyLedgerWrite(w: LedgerWrite): Promise<WriteConflict | null> {
+  const items: TransactItems = [];
+  const kinds: WriteConflict[] = [];
+  for (const b of w.balances) {
+    if (b.after < 0n) throw new Error('chain B ledger: a balance cannot go below zero');
+    items.push({
+      Put: {
+        TableName: tableName,
+        Item: { ...balanceKey(b.holder, b.token), balance: b.after.toString() },
+        // An absent item is a zero balance.
+        ConditionExpression: b.before === 0n ? 'attribute_not_exists(pk) OR #b = :before' : '#b = :before',
+        ExpressionAttributeNames: { '#b': 'balance' },
+        ExpressionAttributeValues: { ':before': b.before.toString() },
+      },
+    });
+    kinds.push('balance');
+  }
+  if (w.account?.kind === 'deploy') {
+    const a = w.account;
+    items.push({
+      Put: {
+        TableName: tableName,
+        Item: { ...accountKey(a.address), classHash: a.classHash, publicKey: a.publicKey, nonce: a.nonceAfter, deployTxHash: a.deployTxHash },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+    kinds.push('nonce');
+  } else if (w.account?.kind === 'nonce') {
+    items.push({
+      Update: {
+        TableName: tableName,
+        Key: accountKey(w.account.address),
+        UpdateExpression: 'SET #n = :after',
+        ConditionExpression: '#n = :before',
+        ExpressionAttributeNames: { '#n': 'nonce' },
+        ExpressionAttributeValues: { ':before': w.account.nonceBefore, ':after': w.account.nonceAfter },
+      },
+    });
+    kinds.push('nonce');
+  }
+  if (w.fee && w.fee.amount > 0n) {
+    items.push({
+      Update: {
+        TableName: tableName,
+        Key: { pk: feesPartition(w.fee.token), sk: `SHARD#${Math.floor(Math.random() * FEE_SHARDS)}` },
+        // Split at 10^9 so that both running sums stay exact JavaScript numbers (< 2^53) for
+        // billions of fees; the total is hi·10^9 + lo.
+        UpdateExpression: 'ADD #hi :hi, #lo :lo',
+        ExpressionAttributeNames: { '#hi': 'hi', '#lo': 'lo' },
+        ExpressionAttributeValues: { ':hi': Number(w.fee.amount / FEE_SPLIT), ':lo': Number(w.fee.amount % FEE_SPLIT) },
+      },
+    });
+    kinds.push('balance');
+  }
+  if (w.messageId !== undefined) {
+    items.push({ Put: { TableName: tableName, Item: { ...messageKey(w.messageId), txHash: w.tx.transactionHash }, ConditionExpression: 'attribute_not_exists(pk)' } });
+    kinds.push('message');
+  }
+  items.push({ Put: { TableName: tableName, Item: { ...txKey(w.tx.transactionHash), ...w.tx }, ConditionExpression: 'attribute_not_exists(pk)' } });
+  kinds.push('transaction');
+  const failed = await transactWrite(items);
+  return failed === -1 ? null : kinds[failed]!;
+}

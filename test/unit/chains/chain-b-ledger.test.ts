@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { constants, hash } from 'starknet';
+import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+
+/** The local chain B ledger against DynamoDB Local: mints, balances, transactions. */
+let rt: TestRuntime;
+let chainb: typeof import('#lib/chains/chain-b/index.ts');
+let ledgerMod: typeof import('#lib/chains/chain-b/ledger.ts');
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  chainb = await import('#lib/chains/chain-b/index.ts');
+  ledgerMod = await import('#lib/chains/chain-b/ledger.ts');
+});
+afterAll(async () => {
+  await rt?.stop();
+});
+
+const addr = () => `0x${(BigInt(`0x${crypto.randomUUID().replace(/-/g, '')}`) << 100n).toString(16).padStart(64, '0')}`;
+const TRANSFER_KEY = hash.getSelectorFromName('Transfer');
+
+describe('bridgeMint and balanceOf', () => {
+  it('credits exactly once per message id and answers the first hash again', async () => {
+    const to = addr();
+    const token = chainb.ETH.address;
+    const amount = 123_456_789_012_345_678_901_234_567_890_123_456_789_012n; // 48 digits: more than a DynamoDB number holds
+    const messageId = `0x${'ab'.repeat(32)}-${to}`;
+    const first = await chainb.bridgeMint({ token, to, amount, messageId });
+    expect(first.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chainb.balanceOf(token, to)).toBe(amount);
+    const again = await Promise.all([1, 2, 3].map(() => chainb.bridgeMint({ token, to, amount: amount + 1n, messageId })));
+    for (const a of again) expect(a.txHash).toBe(first.txHash);
+    expect(await chainb.balanceOf(token, to)).toBe(amount);
+    const tx = await chainb.localLedger().getTransaction(first.txHash);
+    expect(tx).toMatchObject({ type: 'L1_HANDLER', executionStatus: 'SUCCEEDED', messageId });
+    expect(tx!.events).toEqual([
+      { fromAddress: token, keys: [TRANSFER_KEY, '0x0', `0x${BigInt(to).toString(16)}`], data: [`0x${(amount % 2n ** 128n).toString(16)}`, `0x${(amount / 2n ** 128n).toString(16)}`] },
+    ]);
+  });
+
+  it('parallel mints of distinct messages to one holder all land', async () => {
+    const to = addr();
+    const token = addr(); // a bridged token at its own address
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => chainb.bridgeMint({ token, to, amount: 10n ** 30n + BigInt(i), messageId: `m-${to}-${i}`, symbol: 'USDC', decimals: 6 })),
+    );
+    expect(await chainb.balanceOf(token, to)).toBe(8n * 10n ** 30n + 28n);
+    expect(await chainb.localLedger().token(token)).toMatchObject({ symbol: 'USDC', decimals: 6 });
+  });
+
+  it('refuses what a mint cannot be', async () => {
+    await expect(chainb.bridgeMint({ token: chainb.STRK.address, to: '0x0', amount: 1n, messageId: 'x1' })).rejects.toBeInstanceOf(RangeError);
+    await expect(chainb.bridgeMint({ token: chainb.STRK.address, to: addr(), amount: 0n, messageId: 'x2' })).rejects.toBeInstanceOf(RangeError);
+    expect(ledgerMod.SEQUENCER_ADDRESS).toMatch(/^0x0/);
+    expect(constants.StarknetChainId.SN_SEPOLIA).toBeTruthy();
+  });
+});
+
+describe('accounts, transfers and fees (local adapter → ledger)', () => {
+  const accounts = async () => {
+    const { ec } = await import('starknet');
+    const acc = await import('#lib/chains/chain-b/account.ts');
+    const pk = `0x${Buffer.from(ec.starkCurve.utils.randomPrivateKey()).toString('hex')}`;
+    return { pk, address: acc.accountAddress(acc.publicKeyOf(pk)) };
+  };
+  const port = async () => new (await import('#lib/chains/chain-b/local-chain.ts')).LocalChainB(chainb.localLedger());
+  const fees = async () => import('#lib/chains/chain-b/fees.ts');
+
+  it('the first transfer deploys the account; exact balances both sides; fees charged for both and collected', async () => {
+    const chain = await port();
+    const { feeOf, LOCAL_GAS_USE } = await fees();
+    const a = await accounts();
+    const to = addr();
+    const STRK = chainb.STRK.address;
+    const collectedBefore = await chain.balanceOf(STRK, ledgerMod.SEQUENCER_ADDRESS);
+    await chain.faucet(STRK, a.address, 10n ** 18n * 5n);
+    expect(await chain.isDeployed(a.address)).toBe(false);
+    const out = await chain.transfer({ privateKey: a.pk, token: STRK, to, amount: 1_500_000_000_000_000_001n });
+    const expectedFee = feeOf(LOCAL_GAS_USE.deployAccount) + feeOf(LOCAL_GAS_USE.invoke);
+    expect(out.fee).toBe(expectedFee);
+    expect(out.deployTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await chain.isDeployed(a.address)).toBe(true);
+    expect(await chain.balanceOf(STRK, to)).toBe(1_500_000_000_000_000_001n);
+    expect(await chain.balanceOf(STRK, a.address)).toBe(5n * 10n ** 18n - 1_500_000_000_000_000_001n - expectedFee);
+    expect((await chain.balanceOf(STRK, ledgerMod.SEQUENCER_ADDRESS)) - collectedBefore).toBeGreaterThanOrEqual(expectedFee);
+    const deploy = await chain.getTransaction(out.deployTxHash!);
+    expect(deploy).toMatchObject({ type: 'DEPLOY_ACCOUNT', status: 'SUCCEEDED', nonce: '0x0', sender: a.address });
+    const tx = await chain.getTransaction(out.txHash);
+    expect(tx).toMatchObject({ type: 'INVOKE', status: 'SUCCEEDED', nonce: '0x1', fee: feeOf(LOCAL_GAS_USE.invoke).toString() });
+    expect(tx!.events.map((e) => e.keys[0])).toEqual([TRANSFER_KEY, TRANSFER_KEY].map((k) => `0x${BigInt(k).toString(16)}`));
+    // A second transfer: no deployment, next nonce.
+    const second = await chain.transfer({ privateKey: a.pk, token: STRK, to, amount: 1n });
+    expect(second.deployTxHash).toBeUndefined();
+    expect((await chain.getTransaction(second.txHash))!.nonce).toBe('0x2');
+  });
+
+  it('an ERC-20 transfer beyond the balance is included REVERTED with the contract\'s reason: nonce used, fee charged, nothing moved', async () => {
+    const chain = await port();
+    const a = await accounts();
+    await chain.faucet(chainb.STRK.address, a.address, 10n ** 18n);
+    await chain.faucet(chainb.ETH.address, a.address, 10n);
+    const err = await chain.transfer({ privateKey: a.pk, token: chainb.ETH.address, to: addr(), amount: 11n }).catch((e) => e);
+    expect(err.name).toBe('ChainBReverted');
+    expect(err.reason).toBe('ERC20: insufficient balance');
+    expect(await chain.balanceOf(chainb.ETH.address, a.address)).toBe(10n);
+    const tx = await chain.getTransaction(err.txHash);
+    expect(tx).toMatchObject({ status: 'REVERTED', revertReason: 'ERC20: insufficient balance', nonce: '0x1' });
+    expect(await chain.ledger.getNonce(a.address)).toBe(2n);
+    const zero = await chain.transfer({ privateKey: a.pk, token: chainb.ETH.address, to: '0x0', amount: 1n }).catch((e) => e);
+    expect(zero.reason).toBe('ERC20: transfer to 0');
+  });
+
+  it('refuses a forged signature, a replayed nonce and a fee the account cannot cover, changing nothing', async () => {
+    const chain = await port();
+    const { transferCall } = await import('#lib/chains/chain-b/local-chain.ts');
+    const { boundsFor, LOCAL_GAS_USE } = await fees();
+    const a = await accounts();
+    const other = await accounts();
+    await chain.faucet(chainb.STRK.address, a.address, 10n ** 18n);
+    await chain.transfer({ privateKey: a.pk, token: chainb.STRK.address, to: addr(), amount: 1n });
+    const before = await chain.balanceOf(chainb.STRK.address, a.address);
+    const { Signer, stark, EDataAvailabilityMode } = await import('starknet');
+    const calls = [transferCall(chainb.STRK.address, addr(), 5n)];
+    const details = (nonce: bigint) => ({
+      version: '0x3' as const, tip: 0n, paymasterData: [], accountDeploymentData: [], nonceDataAvailabilityMode: EDataAvailabilityMode.L1, feeDataAvailabilityMode: EDataAvailabilityMode.L1,
+      walletAddress: a.address, cairoVersion: '1' as const, chainId: chain.ledger.chainId, nonce, resourceBounds: boundsFor(LOCAL_GAS_USE.invoke),
+    });
+    const sign = async (pk: string, nonce: bigint) => stark.signatureToHexArray(await new Signer(pk).signTransaction(calls, details(nonce)));
+    const send = (signature: string[], nonce: bigint) => chain.ledger.invoke({ senderAddress: a.address, calls, nonce, resourceBounds: boundsFor(LOCAL_GAS_USE.invoke), tip: 0n, signature });
+    await expect(send(await sign(other.pk, 2n), 2n)).rejects.toMatchObject({ code: 'VALIDATION_FAILURE', message: 'Account: invalid signature' });
+    await expect(send(await sign(a.pk, 1n), 1n)).rejects.toMatchObject({ code: 'INVALID_TRANSACTION_NONCE' });
+    // The right signature over other bounds does not verify for these.
+    const tampered = await sign(a.pk, 2n);
+    await expect(chain.ledger.invoke({ senderAddress: a.address, calls, nonce: 2n, resourceBounds: boundsFor(LOCAL_GAS_USE.deployAccount), tip: 0n, signature: tampered })).rejects.toMatchObject({ code: 'VALIDATION_FAILURE' });
+    expect(await chain.balanceOf(chainb.STRK.address, a.address)).toBe(before);
+    expect(await chain.ledger.getNonce(a.address)).toBe(2n);
+    const poor = await accounts();
+    const refused = await chain.transfer({ privateKey: poor.pk, token: chainb.STRK.address, to: addr(), amount: 1n }).catch((e) => e);
+    expect(refused).toMatchObject({ name: 'ChainBRejected', kind: 'FEE_BALANCE' });
+    expect(await chain.isDeployed(poor.address)).toBe(false);
+  });
+
+  it('parallel transactions of one account: one per nonce, never an overdraft', async () => {
+    const chain = await port();
+    const { feeOf, LOCAL_GAS_USE } = await fees();
+    const a = await accounts();
+    const fund = 10n ** 17n;
+    await chain.faucet(chainb.STRK.address, a.address, fund);
+    await chain.transfer({ privateKey: a.pk, token: chainb.STRK.address, to: addr(), amount: 1n });
+    const out = await Promise.allSettled(Array.from({ length: 6 }, () => chain.transfer({ privateKey: a.pk, token: chainb.STRK.address, to: addr(), amount: 10n ** 16n })));
+    const ok = out.filter((x) => x.status === 'fulfilled') as PromiseFulfilledResult<{ txHash: string }>[];
+    for (const x of out) if (x.status === 'rejected') expect((x.reason as { kind?: string }).kind).toBe('NONCE');
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    const nonces = await Promise.all(ok.map(async (x) => (await chain.getTransaction(x.value.txHash))!.nonce));
+    expect(new Set(nonces).size).toBe(ok.length);
+    const spent = 1n + BigInt(ok.length) * 10n ** 16n + feeOf(LOCAL_GAS_USE.deployAccount) + BigInt(ok.length + 1) * feeOf(LOCAL_GAS_USE.invoke);
+    expect(await chain.balanceOf(chainb.STRK.address, a.address)).toBe(fund - spent);
+    expect(await chain.ledger.getNonce(a.address)).toBe(BigInt(ok.length + 2));
+  });
+});

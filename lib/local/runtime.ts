@@ -99,6 +99,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
     stops.push(await startSweeperTimer());
+    stops.push(await startBridgeRelayerTimer());
     if (opts.external) return { url, port, dataDir, stop };
     return { url, port, dataDir, services: { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local }, stop };
   } catch (e) {
@@ -124,5 +125,25 @@ async function startSweeperTimer(): Promise<() => Promise<void>> {
   return async () => {
     clearInterval(timer);
     await running; // the services it talks to stop next
+  };
+}
+
+/**
+ * The bridge relayer (lib/bridge/relayer.ts) every second: the local runtime plays Hyperlane's
+ * relayer between its local chain A and chain B. One pass at a time, unref'd, stopped by stop().
+ */
+async function startBridgeRelayerTimer(): Promise<() => Promise<void>> {
+  const { relayOnce } = await import('#lib/bridge/relayer.ts');
+  const { logger } = await import('#lib/log.ts');
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= relayOnce()
+      .catch((e: unknown) => logger.warn('bridge relay pass failed', { error: e as Error }))
+      .finally(() => (running = undefined));
+  }, 1000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
   };
 }

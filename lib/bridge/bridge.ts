@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import bs58 from 'bs58';
 import * as z from 'zod';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
@@ -9,6 +8,7 @@ import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
+import { chainBAddress, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
 import { BRIDGE_TYPES, DIRECTIONS, ROUTE_TOKENS, routeToken, type BridgeType } from './routes.ts';
 
 /**
@@ -71,41 +71,6 @@ export const view = (r: BridgeRecord): BridgeTransaction => ({
   updatedAt: r.updatedAt,
   expiresAt: r.expiresAt,
 });
-
-// ---- validation -----------------------------------------------------------------------------
-
-const FELT_LIMIT = 1n << 251n;
-
-/** A chain B (Starknet) contract address: 0x-hex below 2^251, returned 0x-padded to 64 digits, lower case. */
-export function chainBAddress(value: string): string {
-  if (!/^0x[0-9a-fA-F]{1,64}$/.test(value) || BigInt(value) === 0n || BigInt(value) >= FELT_LIMIT) {
-    throw errors.invalidAddress('destAddress: not a chain B address (0x-hex below 2^251)');
-  }
-  return `0x${BigInt(value).toString(16).padStart(64, '0')}`;
-}
-
-const isChainAAddress = (value: string): boolean => {
-  try {
-    return bs58.decode(value).length === 32;
-  } catch {
-    return false;
-  }
-};
-
-/** Decimal string in whole units → smallest units; 400 INVALID_AMOUNT for anything else. */
-export function parseAmount(value: string, decimals: number, max: bigint): bigint {
-  const m = /^(\d{1,40})(?:\.(\d{1,40}))?$/.exec(value);
-  if (!m) throw errors.invalidAmount('amount: must be a positive decimal string in whole units, like "1.5"');
-  const frac = m[2] ?? '';
-  if (frac.length > decimals) throw errors.invalidAmount(`amount: at most ${decimals} decimals for this token`);
-  const units = BigInt(m[1]!) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, '0') || '0');
-  if (units === 0n) throw errors.invalidAmount('amount: must be greater than zero');
-  if (units > max) throw errors.invalidAmount('amount: too large for the source chain');
-  return units;
-}
-
-const U64_MAX = (1n << 64n) - 1n;
-const U256_MAX = (1n << 256n) - 1n;
 
 function checkRoute(input: z.infer<typeof initiateInput>): BridgeType {
   if (!(BRIDGE_TYPES as readonly string[]).includes(input.bridgeType)) {
@@ -234,24 +199,9 @@ export async function bridgeHistory(userId: string) {
 
 const conflict = (r: BridgeRecord, what: string) => errors.bridgeStateConflict(`${what}: the transfer is ${r.status}`);
 
-function checkTxHash(r: BridgeRecord, txHash: string): string {
-  if (r.bridgeType === 'chaina-chainb') {
-    let ok = false;
-    try {
-      ok = bs58.decode(txHash).length === 64;
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw errors.invalidInput('txHash: not a chain A transaction signature (base58, 64 bytes)');
-    return txHash;
-  }
-  if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) throw errors.invalidInput('txHash: not an Ethereum transaction hash (0x and 64 hex digits)');
-  return txHash.toLowerCase();
-}
-
 export async function attachSourceTx(userId: string, id: string, input: z.infer<typeof sourceTxInput>) {
   const r = await ownedBridge(userId, id);
-  const txHash = checkTxHash(r, input.txHash);
+  const txHash = sourceTxHash(r.bridgeType, input.txHash);
   if (r.status !== 'pending') throw conflict(r, 'source-tx');
   const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());
   if (outcome === 'source-taken') throw errors.conflict('txHash: this transaction is already attached to a bridge transfer');

@@ -56,13 +56,22 @@ async function deliver(r: BridgeRecord): Promise<void> {
   await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: clock.now().toISOString(), set: { destTxHash: txHash } });
 }
 
-/** One relayer step for one record (re-read consistently: the queue is an eventually consistent index). */
+/**
+ * Takes one record as far as it can go now: each step re-reads it consistently (the queue is an
+ * eventually consistent index, and another relayer may have moved it), at most one step per state.
+ */
 export async function relayBridge(userId: string, id: string): Promise<void> {
-  const r = await readBridge(userId, id);
-  if (!r) return;
-  if (r.status === 'pending') await expireIfDue(r);
-  else if (r.status === 'submitted') await confirmSource(r);
-  else if (r.status === 'source_confirmed') await deliver(r);
+  let r = await readBridge(userId, id);
+  for (let steps = 0; r && steps < 3; steps++) {
+    const before = r.status;
+    if (before === 'pending' && Date.parse(r.expiresAt) > clock.nowMs()) return;
+    if (before === 'pending') await expireIfDue(r);
+    else if (before === 'submitted') await confirmSource(r);
+    else if (before === 'source_confirmed') await deliver(r);
+    else return;
+    r = await readBridge(userId, id);
+    if (r?.status === before) return; // nothing to do yet (or the source is still unconfirmed)
+  }
 }
 
 /** Every open record once; one record's failure is logged and does not stop the others. */

@@ -78,6 +78,8 @@ export interface Transition {
   at: string;
   /** Fields set together with the status. */
   set?: Partial<Pick<BridgeRecord, 'sourceTxHash' | 'destTxHash' | 'messageId' | 'failureReason' | 'submittedAt'>>;
+  /** Only while the record's expiresAt is after this time (ISO): a source transaction never revives an overdue record. */
+  notExpiredAt?: string;
 }
 
 function transitionUpdate(userId: string, id: string, t: Transition) {
@@ -95,11 +97,17 @@ function transitionUpdate(userId: string, id: string, t: Transition) {
   });
   // A terminal record leaves the relayer's queue.
   const remove = TERMINAL.includes(t.to) ? ' REMOVE gsi1pk, gsi1sk' : '';
+  let live = '';
+  if (t.notExpiredAt !== undefined) {
+    names['#expiresAt'] = 'expiresAt';
+    values[':notExpiredAt'] = t.notExpiredAt;
+    live = ' AND #expiresAt > :notExpiredAt';
+  }
   return {
     TableName: tableName,
     Key: recordKey(userId, id),
     UpdateExpression: `SET ${sets.join(', ')}${remove}`,
-    ConditionExpression: `attribute_exists(pk) AND #status IN (${from.join(', ')})`,
+    ConditionExpression: `attribute_exists(pk) AND #status IN (${from.join(', ')})${live}`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
@@ -119,12 +127,13 @@ export async function transitionBridge(userId: string, id: string, t: Transition
 export type AttachResult = 'attached' | 'state' | 'source-taken';
 
 /**
- * pending → submitted with its source transaction, in one transaction with the claim on that
- * transaction: one source transaction never backs two records (it would be credited twice).
+ * pending → submitted with its source transaction (before its expiresAt), in one transaction with
+ * the claim on that transaction: one source transaction never backs two records (it would be
+ * credited twice).
  */
 export async function attachSource(userId: string, r: Pick<BridgeRecord, 'id' | 'bridgeType'>, txHash: string, at: string): Promise<AttachResult> {
   const items: TransactItems = [
-    { Update: transitionUpdate(userId, r.id, { from: ['pending'], to: 'submitted', at, set: { sourceTxHash: txHash, submittedAt: at } }) },
+    { Update: transitionUpdate(userId, r.id, { from: ['pending'], to: 'submitted', at, set: { sourceTxHash: txHash, submittedAt: at }, notExpiredAt: at }) },
     {
       Put: {
         TableName: tableName,

@@ -132,6 +132,12 @@ export const routes: Route[] = [
   r('POST', '/api/chainb/transfer', 'chainb', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('GET', '/api/chainb/balance/:address', 'chainb', 'balance', 'session'),
   r('GET', '/api/chainb/tx/:hash', 'chainb', 'tx', 'session'),
+  // bridge: initiate may send the chain A source transaction (waits for its confirmation)
+  r('POST', '/api/bridge/initiate', 'bridge', 'initiate', 'session', { timeout: 29, idempotent: true }),
+  r('GET', '/api/bridge/status/:id', 'bridge', 'status', 'session'),
+  r('GET', '/api/bridge/history', 'bridge', 'history', 'session'),
+  r('POST', '/api/bridge/:id/source-tx', 'bridge', 'source-tx', 'session'),
+  r('POST', '/api/bridge/:id/cancel', 'bridge', 'cancel', 'session'),
 ];
 
 /** The row a handler module belongs to. */

@@ -80,6 +80,13 @@ export const errors = {
   nonceConflict: (message = 'another transaction used this account nonce; retry') => new AppError('NONCE_CONFLICT', 409, message),
   transactionReverted: (message: string) => new AppError('TRANSACTION_REVERTED', 422, message),
   txNotFound: (message = 'transaction not found') => new AppError('TX_NOT_FOUND', 404, message),
+  // bridge (issue 13)
+  invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
+  invalidAmount: (message: string) => new AppError('INVALID_AMOUNT', 400, message),
+  unsupportedToken: (message: string) => new AppError('UNSUPPORTED_TOKEN', 400, message),
+  unsupportedRoute: (message: string) => new AppError('UNSUPPORTED_ROUTE', 400, message),
+  bridgeNotFound: (message = 'bridge transfer not found') => new AppError('BRIDGE_NOT_FOUND', 404, message),
+  bridgeStateConflict: (message: string) => new AppError('BRIDGE_STATE_CONFLICT', 409, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

@@ -21,6 +21,7 @@ export const groups = {
   compression: { envelope: 'flat', rateLimit: 50 },
   attest: { envelope: 'flat', rateLimit: 30 },
   proofs: { envelope: 'flat', rateLimit: 60 },
+  bridge: { envelope: 'flat', rateLimit: 10 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

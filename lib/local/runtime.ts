@@ -106,6 +106,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     server.on('request', await gatewayListener(opts.routes));
     stops.push(await startSweeperTimer());
     stops.push(...(await startReplicaWorker()));
+    stops.push(await startBridgeRelayerTimer());
     if (opts.external) return { url, port, dataDir, stop };
     const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server) };
     return { url, port, dataDir, services, stop };
@@ -174,4 +175,21 @@ async function startReplicaWorker(): Promise<(() => Promise<void>)[]> {
     },
     stopQueue,
   ];
+ * The bridge relayer (lib/bridge/relayer.ts) every second: the local runtime plays Hyperlane's
+ * relayer between its local chain A and chain B. One pass at a time, unref'd, stopped by stop().
+ */
+async function startBridgeRelayerTimer(): Promise<() => Promise<void>> {
+  const { relayOnce } = await import('#lib/bridge/relayer.ts');
+  const { logger } = await import('#lib/log.ts');
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= relayOnce()
+      .catch((e: unknown) => logger.warn('bridge relay pass failed', { error: e as Error }))
+      .finally(() => (running = undefined));
+  }, 1000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

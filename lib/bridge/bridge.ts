@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import { chainA } from '#lib/chains/chain-a/index.ts';
+import { clock } from '#lib/clock.ts';
+import { attachSource, BRIDGE_STATUSES, insertBridge, listBridges, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import { errors } from '#lib/errors.ts';
+import { onChainA } from '#lib/wallets/chain-a-errors.ts';
+import { withWalletLock } from '#lib/wallets/lock.ts';
+import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
+import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
+import { chainBAddress, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
+import { BRIDGE_TYPES, DIRECTIONS, ROUTE_TOKENS, routeToken, type BridgeType } from './routes.ts';
+
+/**
+ * Bridge transfers into chain B (issue 13): a record per transfer, moved through its states by
+ * conditional writes (lib/data/bridge-transfers.ts), the source transaction sent by the service
+ * from the caller's chain A wallet or attached by the caller, and the relayer (./relayer.ts)
+ * confirming and crediting.
+ */
+
+/** A record waits this long for its source transaction, then it is `expired`. */
+export const SOURCE_WINDOW_MS = 60 * 60 * 1000;
+
+const str = (field: string) => z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty').max(200);
+
+export const initiateInput = z.object({
+  bridgeType: str('bridgeType'),
+  direction: str('direction'),
+  token: str('token'),
+  amount: str('amount'),
+  destAddress: str('destAddress'),
+  walletId: str('walletId').optional(),
+});
+export const bridgeIdParams = z.object({ id: z.string().min(1).max(64) });
+export const sourceTxInput = z.object({ txHash: str('txHash') });
+
+export const bridgeTransaction = z.object({
+  id: z.string(),
+  bridgeType: z.enum(BRIDGE_TYPES),
+  direction: z.enum(DIRECTIONS),
+  token: z.string(),
+  amount: z.string(),
+  destAddress: z.string(),
+  status: z.enum(BRIDGE_STATUSES),
+  sourceTxHash: z.string().nullable(),
+  destTxHash: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  expiresAt: z.string(),
+});
+export type BridgeTransaction = z.infer<typeof bridgeTransaction>;
+export const initiateResponse = z.object({
+  transaction: bridgeTransaction,
+  bridgeUrl: z.string(),
+  instructions: z.object({ step1: z.string(), step2: z.string(), step3: z.string() }),
+});
+export const statusResponse = z.object({ transaction: bridgeTransaction });
+export const historyResponse = z.object({ transactions: z.array(bridgeTransaction) });
+
+export const view = (r: BridgeRecord): BridgeTransaction => ({
+  id: r.id,
+  bridgeType: r.bridgeType,
+  direction: r.direction,
+  token: r.token,
+  amount: r.amount,
+  destAddress: r.destAddress,
+  status: r.status,
+  sourceTxHash: r.sourceTxHash,
+  destTxHash: r.destTxHash,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+  expiresAt: r.expiresAt,
+});
+
+function checkRoute(input: z.infer<typeof initiateInput>): BridgeType {
+  if (!(BRIDGE_TYPES as readonly string[]).includes(input.bridgeType)) {
+    throw errors.unsupportedRoute(`bridgeType: one of ${BRIDGE_TYPES.join(', ')}`);
+  }
+  if (input.direction !== 'deposit') {
+    throw errors.unsupportedRoute(
+      (DIRECTIONS as readonly string[]).includes(input.direction) ? 'direction: withdrawals from chain B are not offered yet' : 'direction: must be deposit',
+    );
+  }
+  return input.bridgeType as BridgeType;
+}
+
+// ---- the operations -------------------------------------------------------------------------
+
+export async function initiateBridge(userId: string, input: z.infer<typeof initiateInput>) {
+  const bridgeType = checkRoute(input);
+  if (!ROUTE_TOKENS[bridgeType].includes(input.token)) {
+    throw errors.unsupportedToken(`token: ${bridgeType} accepts ${ROUTE_TOKENS[bridgeType].join(', ')}`);
+  }
+  const route = routeToken(bridgeType, input.token);
+  if (!route) throw errors.unsupportedToken(`token: the pinned registry has no ${bridgeType} route for ${input.token}`);
+  const destAddress = chainBAddress(input.destAddress);
+  const units = parseAmount(input.amount, route.decimals, bridgeType === 'chaina-chainb' ? U64_MAX : U256_MAX);
+  if (input.walletId !== undefined && bridgeType !== 'chaina-chainb') {
+    throw errors.invalidInput('walletId: the service sends the source transaction only on the chaina-chainb route');
+  }
+  const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
+  if (wallet && wallet.chain !== 'a') throw errors.invalidInput('walletId: needs a chain A wallet');
+
+  const now = clock.nowMs();
+  const at = new Date(now).toISOString();
+  const record: BridgeRecord = {
+    id: randomUUID(),
+    userId,
+    bridgeType,
+    direction: 'deposit',
+    token: input.token,
+    amount: input.amount,
+    amountUnits: units.toString(),
+    destAddress,
+    status: 'pending',
+    sourceTxHash: null,
+    destTxHash: null,
+    messageId: null,
+    failureReason: null,
+    walletId: wallet?.id ?? null,
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: new Date(now + SOURCE_WINDOW_MS).toISOString(),
+    submittedAt: null,
+    history: [{ status: 'pending', at }],
+  };
+  await insertBridge(record);
+
+  let current = record;
+  if (wallet && bridgeType === 'chaina-chainb') {
+    const hyperlane = routeToken('chaina-chainb', input.token)!;
+    const chain = await chainA();
+    const signer = await chainASigner(wallet);
+    try {
+      const sent = await withWalletLock(wallet, () => onChainA(() => sendDeposit(chain, signer, hyperlane, units, record.id)));
+      const sentAt = clock.now().toISOString();
+      if ((await attachSource(userId, record, sent.signature, sentAt)) !== 'attached') throw new Error('a fresh bridge record refused its own source transaction');
+      current = (await readBridge(userId, record.id))!;
+    } catch (e) {
+      // The transfer did not happen: the record says so, the caller gets the reason.
+      await transitionBridge(userId, record.id, { from: ['pending'], to: 'failed', at: clock.now().toISOString(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
+      throw e;
+    }
+  }
+  return { transaction: view(current), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(current) };
+}
+
+const bridgeUrl = (t: BridgeType) => (t === 'chaina-chainb' ? 'https://nexus.hyperlane.xyz' : 'https://starkgate.starknet.io');
+
+function instructions(r: BridgeRecord): { step1: string; step2: string; step3: string } {
+  const step3 = `Follow GET /api/bridge/status/${r.id}: submitted → source_confirmed → completed when the ${r.token} is credited to ${r.destAddress} on chain B.`;
+  if (r.bridgeType === 'chaina-chainb') {
+    const route = routeToken('chaina-chainb', r.token)!;
+    if (r.sourceTxHash) {
+      return {
+        step1: `Sent: ${r.amount} ${r.token} from your chain A wallet into the ${route.warpRouteId} warp route's escrow (transaction ${r.sourceTxHash}).`,
+        step2: 'Nothing to do: the relayer confirms the transaction on chain A and delivers the message to chain B.',
+        step3,
+      };
+    }
+    const escrow = escrowAccount(route).toBase58();
+    const what = route.originMint ? `${r.amountUnits} smallest units of the SPL token ${route.originMint} (TransferChecked, ${route.decimals} decimals)` : `${r.amountUnits} lamports`;
+    return {
+      step1: `On chain A, in one transaction, send ${what} to ${escrow} (the ${route.warpRouteId} warp route's escrow) with the SPL Memo "${memoOf(r.id)}", before ${r.expiresAt}.`,
+      step2: `POST /api/bridge/${r.id}/source-tx {"txHash": "<the transaction signature>"}.`,
+      step3,
+    };
+  }
+  const route = routeToken('ethereum-chainb', r.token)!;
+  return {
+    step1: `On Ethereum, call deposit(${route.l1Token}, ${r.amountUnits}, ${r.destAddress}) on the StarkGate bridge ${route.l1Bridge} (approve it first for ERC-20 tokens; pay the L1→L2 message fee as value), before ${r.expiresAt}.`,
+    step2: `POST /api/bridge/${r.id}/source-tx {"txHash": "<the Ethereum transaction hash>"}.`,
+    step3: `The Starknet sequencer delivers the message to the L2 bridge ${route.l2Bridge}, which mints ${route.l2Token} to ${r.destAddress}; follow GET /api/bridge/status/${r.id}.`,
+  };
+}
+
+/** The caller's record, with its expiry applied; 404 BRIDGE_NOT_FOUND for unknown and foreign alike. */
+async function ownedBridge(userId: string, id: string): Promise<BridgeRecord> {
+  const r = z.uuid().safeParse(id).success ? await readBridge(userId, id) : undefined;
+  if (!r) throw errors.bridgeNotFound();
+  return (await expireIfDue(r)) ?? r;
+}
+
+/** pending past its expiresAt → expired (conditional: a source transaction attached meanwhile wins). */
+export async function expireIfDue(r: BridgeRecord): Promise<BridgeRecord | undefined> {
+  if (r.status !== 'pending' || Date.parse(r.expiresAt) > clock.nowMs()) return undefined;
+  return (await transitionBridge(r.userId, r.id, { from: ['pending'], to: 'expired', at: clock.now().toISOString() })) ?? (await readBridge(r.userId, r.id));
+}
+
+export async function bridgeStatus(userId: string, id: string) {
+  return { transaction: view(await ownedBridge(userId, id)) };
+}
+
+export async function bridgeHistory(userId: string) {
+  const records = await listBridges(userId);
+  const current = await Promise.all(records.map(async (r) => (await expireIfDue(r)) ?? r));
+  return { transactions: current.map(view) };
+}
+
+const conflict = (r: BridgeRecord, what: string) => errors.bridgeStateConflict(`${what}: the transfer is ${r.status}`);
+
+export async function attachSourceTx(userId: string, id: string, input: z.infer<typeof sourceTxInput>) {
+  const r = await ownedBridge(userId, id);
+  const txHash = sourceTxHash(r.bridgeType, input.txHash);
+  if (r.status !== 'pending') throw conflict(r, 'source-tx');
+  const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());
+  if (outcome === 'source-taken') throw errors.conflict('txHash: this transaction is already attached to a bridge transfer');
+  const now = (await readBridge(userId, id))!;
+  if (outcome === 'state') throw conflict(now, 'source-tx');
+  return { transaction: view(now) };
+}
+
+export async function cancelBridge(userId: string, id: string) {
+  const r = await ownedBridge(userId, id);
+  if (r.status !== 'pending') throw conflict(r, 'cancel');
+  const done = await transitionBridge(userId, id, { from: ['pending'], to: 'cancelled', at: clock.now().toISOString() });
+  if (!done) throw conflict((await readBridge(userId, id))!, 'cancel');
+  return { transaction: view(done) };
+}

@@ -1,0 +1,86 @@
+import { chainA } from '#lib/chains/chain-a/index.ts';
+import { clock } from '#lib/clock.ts';
+import { listOpenBridges, readBridge, takeMailboxNonce, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import { logger } from '#lib/log.ts';
+import { expireIfDue } from './bridge.ts';
+import { checkDeposit } from './chain-a-source.ts';
+import { bridgeMint } from './chain-b-credit.ts';
+import { formatMessage, messageId, sealevelBytes32, starknetBytes32, tokenMessage } from './hyperlane.ts';
+import { bridgeRoutes, destinationToken, routeToken } from './routes.ts';
+
+/**
+ * The relayer: what a Hyperlane relayer does for a chain A → chain B warp transfer, run by the
+ * service on its local chains. One step per open record, each a conditional transition, so two
+ * relayers (two timers, two Lambda instances) never both act on one state:
+ * - pending past its expiry → expired;
+ * - submitted → source_confirmed once the source transaction is confirmed on chain A and is the
+ *   record's deposit (memo, escrow, exact amount); the Hyperlane message and its id are fixed here;
+ *   → failed when it is not, or when it has not appeared within CONFIRM_WINDOW_MS;
+ * - source_confirmed → completed once chain B has minted the bridged token to the destination
+ *   (bridgeMint is exactly once per message id, so a retried step never credits twice).
+ * `npm start` runs `relayOnce` on a timer (lib/local/runtime.ts); on AWS a scheduled or queue
+ * worker would run the same function. The ethereum-chainb route has no L1 watcher: its records
+ * stop at `submitted` (README).
+ */
+export const CONFIRM_WINDOW_MS = 30 * 60 * 1000;
+
+async function confirmSource(r: BridgeRecord): Promise<void> {
+  if (r.bridgeType !== 'chaina-chainb' || !r.sourceTxHash) return;
+  const route = routeToken('chaina-chainb', r.token);
+  if (!route) return;
+  const at = () => clock.now().toISOString();
+  const check = await checkDeposit(await chainA(), r.sourceTxHash, route, BigInt(r.amountUnits), r.id);
+  if (!check.ok) {
+    if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < CONFIRM_WINDOW_MS) return;
+    const failureReason = check.missing ? 'the source transaction was not found on chain A' : check.reason;
+    await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'failed', at: at(), set: { failureReason } });
+    return;
+  }
+  const { origin, destination } = bridgeRoutes['chaina-chainb'];
+  const message = formatMessage({
+    nonce: await takeMailboxNonce(origin.domainId),
+    originDomain: origin.domainId,
+    sender: sealevelBytes32(route.originRouter),
+    destinationDomain: destination.domainId,
+    recipient: starknetBytes32(route.destinationRouter),
+    body: tokenMessage(starknetBytes32(r.destAddress), BigInt(r.amountUnits)),
+  });
+  await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'source_confirmed', at: at(), set: { messageId: messageId(message) } });
+}
+
+async function deliver(r: BridgeRecord): Promise<void> {
+  const token = destinationToken(r.bridgeType, r.token);
+  if (!token || !r.messageId) return;
+  // The first mint of a bridged token registers its metadata on the local ledger (decimals as the route's).
+  const { txHash } = await bridgeMint({ token: token.address, to: r.destAddress, amount: BigInt(r.amountUnits), messageId: r.messageId, symbol: r.token, name: r.token, decimals: token.decimals });
+  await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: clock.now().toISOString(), set: { destTxHash: txHash } });
+}
+
+/**
+ * Takes one record as far as it can go now: each step re-reads it consistently (the queue is an
+ * eventually consistent index, and another relayer may have moved it), at most one step per state.
+ */
+export async function relayBridge(userId: string, id: string): Promise<void> {
+  let r = await readBridge(userId, id);
+  for (let steps = 0; r && steps < 3; steps++) {
+    const before = r.status;
+    if (before === 'pending' && Date.parse(r.expiresAt) > clock.nowMs()) return;
+    if (before === 'pending') await expireIfDue(r);
+    else if (before === 'submitted') await confirmSource(r);
+    else if (before === 'source_confirmed') await deliver(r);
+    else return;
+    r = await readBridge(userId, id);
+    if (r?.status === before) return; // nothing to do yet (or the source is still unconfirmed)
+  }
+}
+
+/** Every open record once; one record's failure is logged and does not stop the others. */
+export async function relayOnce(): Promise<void> {
+  for (const { userId, id } of await listOpenBridges()) {
+    try {
+      await relayBridge(userId, id);
+    } catch (e) {
+      logger.warn('bridge relay step failed; retried on the next pass', { bridgeId: id, error: e as Error });
+    }
+  }
+}

@@ -1,0 +1,291 @@
+import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { advanceClock } from '#lib/clock.ts';
+import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { signedInUser } from './identity-helpers.ts';
+
+// lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
+let balanceOf: typeof import('#lib/bridge/chain-b-credit.ts').balanceOf;
+let escrowAccount: typeof import('#lib/bridge/chain-a-source.ts').escrowAccount;
+let sendDeposit: typeof import('#lib/bridge/chain-a-source.ts').sendDeposit;
+let chainA: typeof import('#lib/chains/chain-a/index.ts').chainA;
+let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
+let routeToken: typeof import('#lib/bridge/routes.ts').routeToken;
+
+/**
+ * /api/bridge end to end over HTTP against the local runtime: the source transaction executed by
+ * the Solana runtime (LiteSVM), the local relayer (lib/bridge/relayer.ts on the runtime's timer)
+ * confirming it and minting on the local chain B ledger.
+ */
+let rt: TestRuntime;
+let alice: HttpClient;
+let bob: HttpClient;
+let aliceId: string;
+let aliceWallet: { id: string; address: string };
+let bobWallet: { id: string; address: string };
+let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
+const DEST = '0x0' + '5ab1e'.padStart(63, '7');
+const DEST64 = `0x${BigInt(DEST).toString(16).padStart(64, '0')}`;
+
+beforeAll(async () => {
+  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50' });
+  ({ balanceOf } = await import('#lib/bridge/chain-b-credit.ts'));
+  ({ escrowAccount, sendDeposit } = await import('#lib/bridge/chain-a-source.ts'));
+  ({ chainA } = await import('#lib/chains/chain-a/index.ts'));
+  ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
+  ({ routeToken } = await import('#lib/bridge/routes.ts'));
+  SOL = routeToken('chaina-chainb', 'SOL')!;
+  alice = rt.client();
+  bob = rt.client();
+  aliceId = (await signedInUser(alice)).user.id;
+  await signedInUser(bob);
+  aliceWallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
+  bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
+  const drop = await alice.post(`/api/wallets/${aliceWallet.id}/airdrop`, { amount: 10 });
+  if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
+});
+afterAll(async () => rt?.stop());
+beforeEach(() => advanceClock(61_000));
+
+const ok = (res: { status: number; json: unknown }, status = 200) => {
+  expect(res.status, JSON.stringify(res.json)).toBe(status);
+  return res.json as Record<string, any>;
+};
+const fails = (res: { status: number; json: any }, status: number, error: string) => {
+  expect(res.status, JSON.stringify(res.json)).toBe(status);
+  expect(res.json).toEqual({ error, message: expect.any(String) });
+};
+const deposit = (extra: Record<string, unknown> = {}) => ({ bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '1.5', destAddress: DEST, ...extra });
+
+/** Polls the status until it leaves the in-flight states (the relayer runs every second). */
+async function settled(c: HttpClient, id: string, until: readonly string[] = ['completed', 'failed', 'expired', 'cancelled']) {
+  for (let i = 0; i < 60; i++) {
+    const t = ok(await c.get(`/api/bridge/status/${id}`)).transaction;
+    if (until.includes(t.status)) return t;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`bridge ${id} did not settle`);
+}
+
+const lamports = async (c: HttpClient, id: string) => BigInt((await c.get(`/api/wallets/${id}/balance`)).json.balance);
+
+describe('deposit from the caller\'s chain A wallet', () => {
+  it('sends the source transaction, the relayer completes it, chain B credits the destination exactly', async () => {
+    const chain = await chainA();
+    const escrow = escrowAccount(SOL);
+    const escrowBefore = BigInt(await chain.rpc.getBalance(escrow));
+    const walletBefore = await lamports(alice, aliceWallet.id);
+    const minted = await balanceOf(SOL.destinationToken, DEST64);
+
+    const res = ok(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id })));
+    expect(res).toEqual({
+      success: true,
+      transaction: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        bridgeType: 'chaina-chainb',
+        direction: 'deposit',
+        token: 'SOL',
+        amount: '1.5',
+        destAddress: DEST64,
+        status: 'submitted',
+        sourceTxHash: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/),
+        destTxHash: null,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        expiresAt: expect.any(String),
+      },
+      bridgeUrl: 'https://nexus.hyperlane.xyz',
+      instructions: { step1: expect.stringContaining(res.transaction?.sourceTxHash ?? ''), step2: expect.any(String), step3: expect.any(String) },
+    });
+    // The source transaction really moved the coins into the warp route's escrow on chain A.
+    expect(BigInt(await chain.rpc.getBalance(escrow)) - escrowBefore).toBe(1_500_000_000n);
+    const fee = walletBefore - (await lamports(alice, aliceWallet.id)) - 1_500_000_000n;
+    expect(fee).toBeGreaterThan(0n);
+    expect(fee).toBeLessThan(100_000n);
+
+    const done = await settled(alice, res.transaction.id);
+    expect(done.status).toBe('completed');
+    expect(done.destTxHash).toMatch(/^0x[0-9a-f]+$/);
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - minted).toBe(1_500_000_000n);
+
+    // The record keeps its transitions with their times, in order; the message id is Hyperlane's.
+    const stored = (await readBridge(aliceId, res.transaction.id))!;
+    expect(stored.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
+    expect(stored.history.every((h, i) => i === 0 || h.at >= stored.history[i - 1]!.at)).toBe(true);
+    expect(stored.messageId).toMatch(/^0x[0-9a-f]{64}$/);
+
+    // Terminal: neither cancel nor a source transaction moves it.
+    fails(await alice.post(`/api/bridge/${res.transaction.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
+    fails(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: res.transaction.sourceTxHash }), 409, 'BRIDGE_STATE_CONFLICT');
+    // The relayer never credits twice: more passes leave the balance as it is.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - minted).toBe(1_500_000_000n);
+  });
+
+  it('INSUFFICIENT_BALANCE when the wallet cannot cover the amount (the record is failed, nothing moved)', async () => {
+    fails(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '1000' })), 422, 'INSUFFICIENT_BALANCE');
+    // No mainnet TRUMP exists on the local chain A: the wallet holds none of it.
+    fails(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, token: 'TRUMP', amount: '1' })), 422, 'INSUFFICIENT_BALANCE');
+    const latest = ok(await alice.get('/api/bridge/history')).transactions[0];
+    expect(latest).toMatchObject({ token: 'TRUMP', status: 'failed', sourceTxHash: null });
+  });
+
+  it('another user\'s wallet is WALLET_NOT_FOUND; a wallet on the ethereum route is refused', async () => {
+    fails(await alice.post('/api/bridge/initiate', deposit({ walletId: bobWallet.id })), 404, 'WALLET_NOT_FOUND');
+    fails(await alice.post('/api/bridge/initiate', deposit({ bridgeType: 'ethereum-chainb', token: 'ETH', walletId: aliceWallet.id })), 400, 'INVALID_INPUT');
+  });
+});
+
+describe('deposit from an outside wallet: instructions, then source-tx', () => {
+  it('the instructions name the escrow and the memo; the attached transaction completes the transfer', async () => {
+    const res = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.25' })));
+    const t = res.transaction;
+    expect(t.status).toBe('pending');
+    expect(res.instructions.step1).toContain(escrowAccount(SOL).toBase58());
+    expect(res.instructions.step1).toContain(`shroud-bridge:${t.id}`);
+    expect(res.instructions.step2).toContain(`/api/bridge/${t.id}/source-tx`);
+
+    // The user's own wallet, outside the service, does what step1 says.
+    const chain = await chainA();
+    const outside = Keypair.generate();
+    await chain.airdrop(outside.publicKey, 2n * BigInt(LAMPORTS_PER_SOL));
+    const sent = await sendDeposit(chain, outside, SOL, 250_000_000n, t.id);
+    const before = await balanceOf(SOL.destinationToken, DEST64);
+
+    const attached = ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: sent.signature })).transaction;
+    expect(attached).toMatchObject({ status: 'submitted', sourceTxHash: sent.signature });
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - before).toBe(250_000_000n);
+
+    // One source transaction backs one record only.
+    const other = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.25' }))).transaction;
+    fails(await alice.post(`/api/bridge/${other.id}/source-tx`, { txHash: sent.signature }), 409, 'CONFLICT');
+    ok(await alice.post(`/api/bridge/${other.id}/cancel`));
+  });
+
+  it('a transaction that is not this record\'s deposit (another record\'s memo) fails the record; nothing is minted', async () => {
+    const a = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.1' }))).transaction;
+    const b = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.1' }))).transaction;
+    const chain = await chainA();
+    const outside = Keypair.generate();
+    await chain.airdrop(outside.publicKey, BigInt(LAMPORTS_PER_SOL));
+    const sentForA = await sendDeposit(chain, outside, SOL, 100_000_000n, a.id);
+    const before = await balanceOf(SOL.destinationToken, DEST64);
+    ok(await alice.post(`/api/bridge/${b.id}/source-tx`, { txHash: sentForA.signature }));
+    expect((await settled(alice, b.id)).status).toBe('failed');
+    expect((await readBridge(aliceId, b.id))!.failureReason).toMatch(/memo/);
+    expect(await balanceOf(SOL.destinationToken, DEST64)).toBe(before);
+    ok(await alice.post(`/api/bridge/${a.id}/cancel`));
+  });
+
+  it('ethereum-chainb: StarkGate instructions; the L1 transaction hash is attached (submitted)', async () => {
+    const res = ok(await alice.post('/api/bridge/initiate', deposit({ bridgeType: 'ethereum-chainb', token: 'USDC', amount: '12.5' })));
+    const usdc = routeToken('ethereum-chainb', 'USDC')!;
+    expect(res.bridgeUrl).toBe('https://starkgate.starknet.io');
+    expect(res.instructions.step1).toContain(usdc.l1Bridge);
+    expect(res.instructions.step1).toContain('12500000'); // 6 decimals
+    const hash = `0x${'ab'.repeat(32)}`;
+    fails(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: 'nothex' }), 400, 'INVALID_INPUT');
+    expect(ok(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: hash })).transaction).toMatchObject({ status: 'submitted', sourceTxHash: hash });
+    fails(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: hash }), 409, 'BRIDGE_STATE_CONFLICT');
+    fails(await alice.post(`/api/bridge/${res.transaction.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
+  });
+});
+
+describe('status, history, cancel, ownership', () => {
+  it('history is the caller\'s only, newest first; someone else\'s or an unknown id is BRIDGE_NOT_FOUND', async () => {
+    const first = ok(await bob.post('/api/bridge/initiate', deposit({ token: 'JUP', amount: '3' }))).transaction;
+    const second = ok(await bob.post('/api/bridge/initiate', deposit({ bridgeType: 'ethereum-chainb', token: 'WBTC', amount: '0.00000001' }))).transaction;
+    const history = ok(await bob.get('/api/bridge/history')).transactions;
+    expect(history.map((t: { id: string }) => t.id)).toEqual([second.id, first.id]);
+    const alices = ok(await alice.get('/api/bridge/history')).transactions;
+    expect(alices.length).toBeGreaterThan(0);
+    expect(alices.some((t: { id: string }) => t.id === first.id)).toBe(false);
+
+    expect(ok(await bob.get(`/api/bridge/status/${first.id}`)).transaction).toEqual(first);
+    fails(await alice.get(`/api/bridge/status/${first.id}`), 404, 'BRIDGE_NOT_FOUND');
+    fails(await alice.post(`/api/bridge/${first.id}/cancel`), 404, 'BRIDGE_NOT_FOUND');
+    fails(await alice.post(`/api/bridge/${first.id}/source-tx`, { txHash: `0x${'1'.repeat(64)}` }), 404, 'BRIDGE_NOT_FOUND');
+    fails(await bob.get('/api/bridge/status/00000000-0000-4000-8000-000000000000'), 404, 'BRIDGE_NOT_FOUND');
+    fails(await bob.get('/api/bridge/status/not-an-id'), 404, 'BRIDGE_NOT_FOUND');
+    // bob's pending record is still pending: alice's attempts changed nothing.
+    expect(ok(await bob.get(`/api/bridge/status/${first.id}`)).transaction.status).toBe('pending');
+  });
+
+  it('cancel before the source transaction; then every transition is BRIDGE_STATE_CONFLICT', async () => {
+    const t = ok(await alice.post('/api/bridge/initiate', deposit({ token: 'BONK', amount: '1000.12345' }))).transaction;
+    const cancelled = ok(await alice.post(`/api/bridge/${t.id}/cancel`)).transaction;
+    expect(cancelled).toMatchObject({ id: t.id, status: 'cancelled' });
+    expect(cancelled.updatedAt >= t.updatedAt).toBe(true);
+    fails(await alice.post(`/api/bridge/${t.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
+    const sig = Keypair.generate().secretKey; // 64 bytes: a well-formed signature that exists nowhere
+    const bs58 = (await import('bs58')).default;
+    fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: bs58.encode(sig) }), 409, 'BRIDGE_STATE_CONFLICT');
+    expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'cancelled']);
+  });
+
+  it('parallel cancels: exactly one wins', async () => {
+    const t = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.5' }))).transaction;
+    const results = await Promise.all(Array.from({ length: 5 }, () => alice.post(`/api/bridge/${t.id}/cancel`)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(4);
+  });
+});
+
+describe('input errors', () => {
+  it('UNSUPPORTED_ROUTE, UNSUPPORTED_TOKEN, INVALID_ADDRESS, INVALID_AMOUNT, INVALID_INPUT', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ bridgeType: 'chainb-chaina' }, 'UNSUPPORTED_ROUTE'],
+      [{ bridgeType: 'polygon-chainb' }, 'UNSUPPORTED_ROUTE'],
+      [{ direction: 'withdraw' }, 'UNSUPPORTED_ROUTE'],
+      [{ direction: 'sideways' }, 'UNSUPPORTED_ROUTE'],
+      [{ token: 'DOGE' }, 'UNSUPPORTED_TOKEN'],
+      [{ token: 'sol' }, 'UNSUPPORTED_TOKEN'],
+      [{ token: 'ETH' }, 'UNSUPPORTED_TOKEN'],
+      [{ bridgeType: 'ethereum-chainb', token: 'SOL' }, 'UNSUPPORTED_TOKEN'],
+      [{ destAddress: aliceWallet.address }, 'INVALID_ADDRESS'],
+      [{ destAddress: '0x' + 'a'.repeat(40) + 'zz' }, 'INVALID_ADDRESS'],
+      [{ destAddress: '0x0' }, 'INVALID_ADDRESS'],
+      [{ destAddress: `0x8${'0'.repeat(62)}` }, 'INVALID_ADDRESS'], // 2^251
+      [{ amount: '0' }, 'INVALID_AMOUNT'],
+      [{ amount: '-1' }, 'INVALID_AMOUNT'],
+      [{ amount: '1.0000000001' }, 'INVALID_AMOUNT'], // SOL has 9 decimals
+      [{ amount: '1e3' }, 'INVALID_AMOUNT'],
+      [{ amount: '18446744074' }, 'INVALID_AMOUNT'], // above u64 lamports
+      [{ token: 'BONK', amount: '0.000001' }, 'INVALID_AMOUNT'], // BONK has 5 decimals
+      [{ amount: 1.5 }, 'INVALID_INPUT'],
+      [{ destAddress: undefined }, 'INVALID_INPUT'],
+      [{ walletId: 'not-a-wallet' }, 'WALLET_NOT_FOUND'],
+    ];
+    for (const [patch, code] of cases) {
+      const res = await alice.post('/api/bridge/initiate', deposit(patch));
+      expect([res.status, res.json.error], JSON.stringify(patch)).toEqual([code === 'WALLET_NOT_FOUND' ? 404 : 400, code]);
+    }
+    const t = ok(await alice.post('/api/bridge/initiate', deposit())).transaction;
+    fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: '0x' + 'ab'.repeat(32) }), 400, 'INVALID_INPUT');
+    fails(await alice.post(`/api/bridge/${t.id}/source-tx`, {}), 400, 'INVALID_INPUT');
+    ok(await alice.post(`/api/bridge/${t.id}/cancel`));
+  });
+
+  it('needs a session', async () => {
+    const anon = rt.client();
+    expect((await anon.post('/api/bridge/initiate', deposit())).status).toBe(401);
+    expect((await anon.get('/api/bridge/history')).status).toBe(401);
+  });
+});
+
+describe('expiry', () => {
+  it('a record without a source transaction expires after 60 minutes; then source-tx is BRIDGE_STATE_CONFLICT', async () => {
+    const t = ok(await alice.post('/api/bridge/initiate', deposit({ token: 'PUMP', amount: '2' }))).transaction;
+    expect(Date.parse(t.expiresAt) - Date.parse(t.createdAt)).toBe(60 * 60 * 1000);
+    advanceClock(59 * 60 * 1000);
+    expect(ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction.status).toBe('pending');
+    advanceClock(2 * 60 * 1000);
+    const expired = ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction;
+    expect(expired.status).toBe('expired');
+    const bs58 = (await import('bs58')).default;
+    fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: bs58.encode(Keypair.generate().secretKey) }), 409, 'BRIDGE_STATE_CONFLICT');
+    fails(await alice.post(`/api/bridge/${t.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
+    expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'expired']);
+  });
+});

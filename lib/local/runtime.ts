@@ -99,6 +99,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
     stops.push(await startSweeperTimer());
+    stops.push(await startTransferRetryTimer());
     if (opts.external) return { url, port, dataDir, stop };
     return { url, port, dataDir, services: { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local }, stop };
   } catch (e) {
@@ -124,5 +125,25 @@ async function startSweeperTimer(): Promise<() => Promise<void>> {
   return async () => {
     clearInterval(timer);
     await running; // the services it talks to stop next
+  };
+}
+
+/**
+ * The transfer retry job (unpaid withdrawals, unfinished deposits), every minute as on AWS
+ * (cdk/stack.ts). Its module (chain A's SDKs) loads at the first pass, not at start.
+ */
+async function startTransferRetryTimer(): Promise<() => Promise<void>> {
+  const { logger } = await import('#lib/log.ts');
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= import('#lib/transfer/retry.ts')
+      .then((m) => m.retryTransfersOnce())
+      .catch((e: unknown) => logger.warn('transfer retry pass failed', { error: e as Error }))
+      .finally(() => (running = undefined));
+  }, 60_000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
   };
 }

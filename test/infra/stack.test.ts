@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 
 describe('the CDK stack', () => {
-  it('makes one Lambda function per row of the route table, plus the $default fallback and the scheduled sweeper', () => {
+  it('makes one Lambda function per row of the route table, plus the $default fallback, the scheduled sweeper and the transfer retry job', () => {
     let functions = 0;
     const handlers: string[] = [];
     for (const t of templates.values()) {
@@ -32,7 +32,7 @@ describe('the CDK stack', () => {
       functions += Object.keys(fns).length;
       for (const f of Object.values(fns)) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
     }
-    expect(functions).toBe(routes.length + 2);
+    expect(functions).toBe(routes.length + 3);
     expect(new Set(handlers).size).toBe(functions);
     expect(handlers.every((n) => n.startsWith('shroud-ci-'))).toBe(true);
   });
@@ -136,7 +136,7 @@ describe('wallet key custody', () => {
     expect((keys[0] as { Properties: { EnableKeyRotation: boolean } }).Properties.EnableKeyRotation).toBe(true);
   });
 
-  it('lets only the wallets and compression roles generate and open data keys, and only their functions know the key', () => {
+  it('lets only the wallets, compression and transfer roles generate and open data keys, and only their functions know the key', () => {
     const kmsRoles = new Set<string>();
     for (const s of nested) {
       const t = templates.get(s)!;
@@ -148,8 +148,8 @@ describe('wallet key custody', () => {
       }
       const fns = Object.values(t.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
       const withKey = fns.filter((f) => f.Properties.Environment?.Variables?.WALLET_KMS_KEY_ID !== undefined).length;
-      expect(withKey === 0 || ['Wallets', 'Compression'].includes(s.node.id), s.node.id).toBe(true);
+      expect(withKey === 0 || ['Wallets', 'Compression', 'Transfer'].includes(s.node.id), s.node.id).toBe(true);
     }
-    expect([...kmsRoles].sort()).toEqual(['Compression', 'Wallets']);
+    expect([...kmsRoles].sort()).toEqual(['Compression', 'Transfer', 'Wallets']);
   });
 });

@@ -167,6 +167,22 @@ describe('deposit and withdraw', () => {
     expect(ok(await anonymous.get(`/api/transfer/pools/${POOL}`)).root).toBe(independentRoot(leaves).toString());
   });
 
+  it('parallel deposits from two wallets both land in the tree, at distinct indices, under the right root', async () => {
+    const second = (await alice.post('/api/wallets', { chain: 'a', name: 'second' })).json.wallet;
+    ok(await alice.post(`/api/wallets/${second.id}/airdrop`, { amount: 1 }));
+    const [n1, n2] = [createNote(POOL), createNote(POOL)];
+    const results = await Promise.all([
+      alice.post('/api/transfer/deposit', { pool: POOL, walletId: wallet.id, commitment: await noteCommitment(n1) }),
+      alice.post('/api/transfer/deposit', { pool: POOL, walletId: second.id, commitment: await noteCommitment(n2) }),
+    ]);
+    const indices = results.map((r) => ok(r).deposit.leafIndex as number);
+    expect(new Set(indices).size).toBe(2);
+    const leaves = await leavesOf();
+    expect(leaves[indices[0]!]).toBe(await noteCommitment(n1));
+    expect(leaves[indices[1]!]).toBe(await noteCommitment(n2));
+    expect(ok(await anonymous.get(`/api/transfer/pools/${POOL}`)).root).toBe(independentRoot(leaves.map(BigInt)).toString());
+  });
+
   it('two parallel withdrawals with one nullifier: one is paid, the other is 409', async () => {
     const n = await depositNote();
     const [a, b] = [fresh(), fresh()];

@@ -79,7 +79,7 @@ describe('the CDK stack', () => {
     const groups = new Set(routes.map((r) => r.group));
     let roles = 0;
     for (const t of templates.values()) roles += Object.keys(t.findResources('AWS::IAM::Role')).length;
-    expect(roles).toBe(groups.size + 2); // + the fallback's and the sweeper's
+    expect(roles).toBe(groups.size + 3); // + the fallback's, the sweeper's and the transfer retry job's
   });
 
   it('runs the orphan sweeper every 15 minutes from an EventBridge rule (not a route)', () => {
@@ -87,6 +87,16 @@ describe('the CDK stack', () => {
     t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)', State: 'ENABLED' });
     t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-sweep', Timeout: 300 });
     t.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'events.amazonaws.com' });
+  });
+
+  it('runs the transfer retry job every minute from an EventBridge rule, with the wallet key', () => {
+    const t = templates.get(root)!;
+    t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'shroud-ci-scheduled-transfer-retry',
+      Timeout: 55,
+      Environment: { Variables: Match.objectLike({ WALLET_KMS_KEY_ID: Match.anyValue() }) },
+    });
   });
 
   it('keeps every template far below the 500-resource limit', () => {

@@ -12,6 +12,7 @@ import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
 import { Sweeper } from './sweeper.ts';
+import { TransferRetry } from './transfer-retry.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
 import type { GroupName } from '../lib/http/groups.ts';
@@ -28,7 +29,7 @@ export interface ShroudStackProps extends StackProps {
 /** Groups whose functions read and write the bucket; the others get no S3 permission at all. */
 const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
 /** Groups whose functions sign with wallet keys: the only ones that may use the wallet KMS key. */
-const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'bridge']);
+const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'bridge', 'transfer']);
 
 /** A CloudFormation-safe id from a route: `POST /api/auth/login` → `PostApiAuthLogin`. */
 const idOf = (parts: string[]) =>
@@ -181,6 +182,7 @@ export class ShroudStack extends Stack {
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new Sweeper(this, 'Sweeper', { stage, table, bucket, environment }); // orphan blocks, every 15 min (not a route)
     replicas?.addFunctions(environment); // replica worker (SQS) and hourly audit (not routes)
+    new TransferRetry(this, 'TransferRetry', { stage, table, walletKey, environment }); // unpaid withdrawals, every minute (not a route)
 
     NagSuppressions.addStackSuppressions(
       this,

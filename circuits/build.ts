@@ -80,8 +80,8 @@ interface CircuitSpec {
   /** Names of publicSignals in order: outputs first, then public inputs (circom's order). */
   publicSignals: string[];
   inputs: InputSpec[];
-  /** A satisfying input, proved and verified at the end of the build as a smoke test. */
-  example: Record<string, string | string[]>;
+  /** A satisfying input (or how to compute one), proved and verified at the end of the build as a smoke test. */
+  example: Record<string, string | string[]> | (() => Promise<Record<string, string | string[]>>);
 }
 
 const DEPTH = 20;
@@ -183,7 +183,47 @@ const CIRCUITS: CircuitSpec[] = [
       scope: '9',
     },
   },
+  {
+    name: 'withdraw',
+    description:
+      `Withdrawal from a shielded pool: commitment = Poseidon(nullifier, secret) is a leaf of a depth-${DEPTH} Poseidon ` +
+      'Merkle tree under root, nullifierHash = Poseidon(nullifier); recipient and relayerFee are bound to the proof ' +
+      '(squared), pathIndices[i] = 1 when the node is the right child at level i.',
+    publicSignals: ['root', 'nullifierHash', 'recipient', 'relayerFee'],
+    inputs: [
+      { name: 'root', visibility: 'public' },
+      { name: 'nullifierHash', visibility: 'public' },
+      { name: 'recipient', visibility: 'public' },
+      { name: 'relayerFee', visibility: 'public' },
+      { name: 'nullifier', visibility: 'private' },
+      { name: 'secret', visibility: 'private' },
+      { name: 'pathElements', visibility: 'private', length: DEPTH },
+      { name: 'pathIndices', visibility: 'private', length: DEPTH },
+    ],
+    example: withdrawExample,
+  },
 ];
+
+/** A withdrawal of leaf 0 from a tree whose other leaves are zero (siblings 1, 2, ... stand in for the zero hashes). */
+async function withdrawExample(): Promise<Record<string, string | string[]>> {
+  const { buildPoseidon } = await import('circomlibjs');
+  const poseidon = await buildPoseidon();
+  const h = (...xs: bigint[]): bigint => poseidon.F.toObject(poseidon(xs));
+  const [nullifier, secret] = [11n, 22n];
+  const pathElements = Array.from({ length: DEPTH }, (_, i) => BigInt(i + 1));
+  let node = h(nullifier, secret);
+  for (const sibling of pathElements) node = h(node, sibling);
+  return {
+    root: node.toString(),
+    nullifierHash: h(nullifier).toString(),
+    recipient: '12345',
+    relayerFee: '0',
+    nullifier: nullifier.toString(),
+    secret: secret.toString(),
+    pathElements: pathElements.map(String),
+    pathIndices: Array(DEPTH).fill('0'),
+  };
+}
 
 const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 const fileSha256 = (file: string) => sha256Hex(readFileSync(file));
@@ -316,7 +356,8 @@ async function buildCircuit(spec: CircuitSpec, ptau: string, overlay: string): P
   writeFileSync(join(out, 'circuit.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
   // Smoke test with the files just written.
-  const { proof, publicSignals } = await snarkjs.groth16.fullProve(spec.example, join(out, files.wasm), join(out, files.zkey));
+  const example = typeof spec.example === 'function' ? await spec.example() : spec.example;
+  const { proof, publicSignals } = await snarkjs.groth16.fullProve(example, join(out, files.wasm), join(out, files.zkey));
   if (!(await snarkjs.groth16.verify(vkey, publicSignals, proof))) throw new Error(`${name}: example proof does not verify`);
   for (const f of [z0, z1]) rmSync(f, { force: true });
   log(`${name}: done in ${seconds(t0)} s (wasm ${manifest.artifacts.wasm.bytes} B, zkey ${manifest.artifacts.zkey.bytes} B)`);
@@ -330,6 +371,9 @@ async function main(): Promise<void> {
   if (selected.length === 0) throw new Error(`no circuit selected; known: ${CIRCUITS.map((c) => c.name).join(', ')}`);
 
   const t0 = performance.now();
+  // circomlibjs (the withdraw example) carries an older ffjavascript whose import resets
+  // globalThis.curve_bn128: load it before snarkjs builds the curve, or its workers are orphaned.
+  await import('circomlibjs');
   mkdirSync(BUILD, { recursive: true });
   const overlay = join(BUILD, 'overlay');
   trimmedPoseidon(overlay);

@@ -138,6 +138,15 @@ export const routes: Route[] = [
   r('GET', '/api/bridge/history', 'bridge', 'history', 'session'),
   r('POST', '/api/bridge/:id/source-tx', 'bridge', 'source-tx', 'session'),
   r('POST', '/api/bridge/:id/cancel', 'bridge', 'cancel', 'session'),
+  // transfer: shielded pools; withdrawals have no session (tied to no account), limited per source IP
+  r('GET', '/api/transfer/pools', 'transfer', 'pools', 'none'),
+  r('GET', '/api/transfer/pools/:id', 'transfer', 'pool', 'none'),
+  r('GET', '/api/transfer/pools/:id/leaves', 'transfer', 'leaves', 'none'),
+  r('POST', '/api/transfer/deposit', 'transfer', 'deposit', 'session', { timeout: 29, idempotent: true }),
+  r('GET', '/api/transfer/deposits', 'transfer', 'deposits', 'session'),
+  r('POST', '/api/transfer/withdraw', 'transfer', 'withdraw', 'none', { profile: 'crypto', timeout: 29 }),
+  r('GET', '/api/transfer/jobs/:id', 'transfer', 'job', 'none'),
+  r('GET', '/api/transfer/nullifiers/:hash', 'transfer', 'nullifier', 'none'),
 ];
 
 /** The row a handler module belongs to. */

@@ -87,6 +87,12 @@ export const errors = {
   unsupportedRoute: (message: string) => new AppError('UNSUPPORTED_ROUTE', 400, message),
   bridgeNotFound: (message = 'bridge transfer not found') => new AppError('BRIDGE_NOT_FOUND', 404, message),
   bridgeStateConflict: (message: string) => new AppError('BRIDGE_STATE_CONFLICT', 409, message),
+  // transfer (shielded pools)
+  poolNotFound: (message = 'pool not found') => new AppError('POOL_NOT_FOUND', 404, message),
+  invalidCommitment: (message: string) => new AppError('INVALID_COMMITMENT', 400, message),
+  invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
+  unknownRoot: (message = 'root: not one of the pool\'s recent roots') => new AppError('UNKNOWN_ROOT', 400, message),
+  nullifierSpent: (message = 'this note has already been withdrawn') => new AppError('NULLIFIER_SPENT', 409, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

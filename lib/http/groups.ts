@@ -22,6 +22,7 @@ export const groups = {
   attest: { envelope: 'flat', rateLimit: 30 },
   proofs: { envelope: 'flat', rateLimit: 60 },
   bridge: { envelope: 'flat', rateLimit: 10 },
+  transfer: { envelope: 'flat', rateLimit: 20 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

@@ -104,9 +104,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
-    stops.push(await startSweeperTimer());
+    stops.push(await startScheduledJobs());
     stops.push(...(await startReplicaWorker()));
-    stops.push(await startBridgeRelayerTimer());
     if (opts.external) return { url, port, dataDir, stop };
     const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server) };
     return { url, port, dataDir, services, stop };
@@ -117,22 +116,40 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
 }
 
 /**
- * The orphan sweeper, every 15 minutes as the EventBridge rule runs it on AWS (cdk/sweeper.ts);
- * unref'd so it never keeps the process alive, one pass at a time, stopped by stop().
+ * `pass` every `intervalMs`, as an EventBridge rule runs the same code on AWS: one pass at a time,
+ * unref'd so it never keeps the process alive, a failure logged and the next pass tried; the stop
+ * waits for a running pass (the services it talks to stop next). The job's module loads at its
+ * first pass, not at start (chain A's SDKs are heavy).
  */
-async function startSweeperTimer(): Promise<() => Promise<void>> {
-  const { sweepOnce, SWEEP_INTERVAL_MS } = await import('#lib/storage/sweeper.ts');
-  const { logger } = await import('#lib/log.ts');
+function every(name: string, intervalMs: number, pass: () => Promise<unknown>): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
-    running ??= sweepOnce()
-      .catch((e: unknown) => logger.warn('orphan sweep failed', { error: e as Error }))
+    running ??= pass()
+      .catch(async (e: unknown) => (await import('#lib/log.ts')).logger.warn(`${name} failed`, { error: e as Error }))
       .finally(() => (running = undefined));
-  }, SWEEP_INTERVAL_MS);
+  }, intervalMs);
   timer.unref();
   return async () => {
     clearInterval(timer);
-    await running; // the services it talks to stop next
+    await running;
+  };
+}
+
+/**
+ * The scheduled jobs of cdk/ (not routes), in process: the orphan sweeper every 15 minutes
+ * (cdk/sweeper.ts), the bridge relayer every second (the local runtime plays Hyperlane's relayer
+ * between its local chain A and chain B), the transfer retry job (unpaid withdrawals, unfinished
+ * deposits) every minute.
+ */
+async function startScheduledJobs(): Promise<() => Promise<void>> {
+  const { SWEEP_INTERVAL_MS } = await import('#lib/storage/sweeper.ts');
+  const stops = [
+    every('orphan sweep', SWEEP_INTERVAL_MS, async () => (await import('#lib/storage/sweeper.ts')).sweepOnce()),
+    every('bridge relay pass', 1000, async () => (await import('#lib/bridge/relayer.ts')).relayOnce()),
+    every('transfer retry pass', 60_000, async () => (await import('#lib/transfer/retry.ts')).retryTransfersOnce()),
+  ];
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
   };
 }
 
@@ -154,42 +171,10 @@ async function startReplicaTargets(dataDir: string) {
 
 /**
  * The replica worker's queue consumer (SQS on AWS, cdk/replicas.ts) and the hourly audit (an
- * EventBridge rule on AWS), in process; both stopped by stop().
+ * EventBridge rule on AWS), in process.
  */
 async function startReplicaWorker(): Promise<(() => Promise<void>)[]> {
   const { startLocalReplicaQueue } = await import('#lib/storage/replica-queue.ts');
   const { auditReplicas, handleReplicaJob, REPLICA_AUDIT_INTERVAL_MS } = await import('#lib/storage/replicas.ts');
-  const { logger } = await import('#lib/log.ts');
-  const stopQueue = startLocalReplicaQueue(handleReplicaJob);
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    running ??= auditReplicas()
-      .catch((e: unknown) => logger.warn('replica audit failed', { error: e as Error }))
-      .finally(() => (running = undefined));
-  }, REPLICA_AUDIT_INTERVAL_MS);
-  timer.unref();
-  return [
-    async () => {
-      clearInterval(timer);
-      await running;
-    },
-    stopQueue,
-  ];
- * The bridge relayer (lib/bridge/relayer.ts) every second: the local runtime plays Hyperlane's
- * relayer between its local chain A and chain B. One pass at a time, unref'd, stopped by stop().
- */
-async function startBridgeRelayerTimer(): Promise<() => Promise<void>> {
-  const { relayOnce } = await import('#lib/bridge/relayer.ts');
-  const { logger } = await import('#lib/log.ts');
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    running ??= relayOnce()
-      .catch((e: unknown) => logger.warn('bridge relay pass failed', { error: e as Error }))
-      .finally(() => (running = undefined));
-  }, 1000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return [every('replica audit', REPLICA_AUDIT_INTERVAL_MS, auditReplicas), startLocalReplicaQueue(handleReplicaJob)];
 }

@@ -1,0 +1,19 @@
+import * as z from 'zod';
+import { readConfig } from '#lib/config.ts';
+
+/**
+ * Shielded-transfer settings, read once at cold start.
+ * - `TRANSFER_ROOT_HISTORY`: how many of a pool's latest roots a withdrawal may prove against
+ *   (default 100; a proof built on an older root is refused with UNKNOWN_ROOT).
+ * - `TRANSFER_RETRY_AFTER_SECONDS`: how old an unpaid payout or an unfinished deposit must be
+ *   before the retry job takes it up (default 30: the request that made it has given up by then).
+ */
+const schema = z.object({
+  TRANSFER_ROOT_HISTORY: z.coerce.number().int().min(2).max(1000).default(100),
+  TRANSFER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+});
+
+export const transferConfig = readConfig(schema);
+
+/** A payout or deposit lease: longer than one confirmation, short enough to retry soon after a crash. */
+export const LEASE_MS = 60_000;

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { PublicKey } from '@solana/web3.js';
+import * as z from 'zod';
+import { chainA, ChainRejected } from '#lib/chains/chain-a/index.ts';
+import { nativeBalance, NotEnough } from '#lib/chains/chain-a/operations.ts';
+import { clock } from '#lib/clock.ts';
+import * as repo from '#lib/data/shielded-pools.ts';
+import type { DepositRecord } from '#lib/data/shielded-pools.ts';
+import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
+import { onChainA } from '#lib/wallets/chain-a-errors.ts';
+import { withWalletLock } from '#lib/wallets/lock.ts';
+import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
+import { SIGNATURE_FEE, signedNativeTransfer } from './chain.ts';
+import { poolOrThrow } from './pools.ts';
+import type { depositInput, DepositView } from './schemas.ts';
+import { isFieldElement } from './statement.ts';
+import { appendToTree } from './tree.ts';
+
+/**
+ * A deposit: the denomination from the caller's chain A wallet to the pool account, then the
+ * commitment into the pool's tree. The order makes it lossless: the transfer is signed first, the
+ * deposit recorded with its signature (and its commitment reserved) before it is sent, marked
+ * transferred once confirmed, then appended (tree.ts). A crash or a failure anywhere after the
+ * send leaves a record the retry job (retry.ts) finishes: it asks the chain about that very
+ * signature. Only the commitment reaches the server; the note stays with the client.
+ */
+export const view = (d: DepositRecord): DepositView => ({
+  id: d.id,
+  pool: d.poolId,
+  walletId: d.walletId,
+  commitment: d.commitment,
+  status: d.status,
+  txHash: d.txHash,
+  ...(d.leafIndex !== undefined ? { leafIndex: d.leafIndex } : {}),
+  ...(d.root !== undefined ? { root: d.root } : {}),
+  createdAt: d.createdAt,
+});
+
+export async function deposit(userId: string, input: z.infer<typeof depositInput>): Promise<{ deposit: DepositView }> {
+  const pool = await poolOrThrow(input.pool);
+  if (!isFieldElement(input.commitment) || BigInt(input.commitment) === 0n) {
+    throw errors.invalidCommitment('commitment: must be a non-zero field element below the BN254 scalar field order');
+  }
+  const commitment = BigInt(input.commitment).toString(); // canonical: no leading zeros
+  if (await repo.commitmentExists(pool.id, commitment)) throw errors.invalidCommitment('commitment: already in this pool');
+  const w = await ownedWallet(userId, input.walletId);
+  if (w.chain !== 'a') throw errors.invalidInput('walletId: deposits need a chain A wallet');
+  const chain = await chainA();
+  const signer = await chainASigner(w);
+  const denomination = BigInt(pool.denomination);
+
+  const record = await withWalletLock(w, async () => {
+    const have = await onChainA(() => nativeBalance(chain, signer.publicKey));
+    if (have < denomination + SIGNATURE_FEE) throw errors.insufficientBalance(`insufficient balance: ${have} lamports, the deposit needs ${denomination} plus the fee`);
+    const signed = await onChainA(() => signedNativeTransfer(chain, signer, new PublicKey(pool.address), denomination));
+    const d: DepositRecord = {
+      id: randomUUID(),
+      userId,
+      poolId: pool.id,
+      walletId: w.id,
+      commitment,
+      status: 'pending',
+      txHash: signed.signature,
+      signedTx: signed.bytes,
+      createdAt: clock.now().toISOString(),
+    };
+    try {
+      await repo.insertPendingDeposit(d);
+    } catch (e) {
+      if (e instanceof repo.CommitmentTaken) throw errors.invalidCommitment('commitment: already in this pool');
+      throw e;
+    }
+    let slot: number;
+    try {
+      slot = (await chain.sendAndConfirm(signed.tx)).slot;
+    } catch (e) {
+      // Refused: nothing moved, the reservation goes. Anything else: the outcome is unknown and
+      // the record stays for the retry job, which asks the chain.
+      if (e instanceof ChainRejected || e instanceof NotEnough) await repo.dropPendingDeposit(d);
+      else logger.warn('deposit transfer outcome unknown; left to the retry job', { depositId: d.id });
+      return onChainA(() => Promise.reject(e));
+    }
+    await repo.markDepositTransferred(d);
+    return { ...d, status: 'transferred' as const, slot };
+  });
+  const { leafIndex, root } = await appendToTree(record);
+  return { deposit: view({ ...record, status: 'complete', leafIndex, root }) };
+}
+
+export async function listDeposits(userId: string): Promise<{ deposits: DepositView[] }> {
+  const all = await repo.listDeposits(userId);
+  return { deposits: all.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(view) };
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { PublicKey } from '@solana/web3.js';
+import { chainA } from '#lib/chains/chain-a/index.ts';
+import { clock } from '#lib/clock.ts';
+import { getPool } from '#lib/data/shielded-pools.ts';
+import * as repo from '#lib/data/shielded-withdrawals.ts';
+import type { PayoutJob } from '#lib/data/shielded-withdrawals.ts';
+import { logger } from '#lib/log.ts';
+import { decodeSignedTransfer, isAlreadyProcessed, isExpired, landing, signedNativeTransfer } from './chain.ts';
+import { LEASE_MS } from './config.ts';
+import { poolSigner } from './pools.ts';
+
+/**
+ * Pays a withdrawal's job, exactly once, however often it is called and by whom:
+ *
+ * 1. take the job's lease (a conditional update: one worker at a time; a dead worker's lease expires);
+ * 2. if a payout transaction was stored before, ask the chain about that signature: landed → paid;
+ *    not landed → send the very same bytes again (the chain takes a transaction once); refused
+ *    because its blockhash expired → it can never land, so a new one may be signed;
+ * 3. sign a new payout, store it in the job, then send it; confirmed → paid.
+ *
+ * Any failure gives the lease back with the reason and leaves the job pending for the retry job.
+ */
+export async function payJob(jobId: string): Promise<PayoutJob | undefined> {
+  const owner = randomUUID();
+  const now = clock.nowMs();
+  const job = await repo.leaseJob(jobId, owner, now, now + LEASE_MS);
+  if (!job) return repo.getJob(jobId); // paid, or another worker has it
+  try {
+    const chain = await chainA();
+    let paid: { txHash: string; slot: number } | undefined;
+    if (job.txHash) {
+      const seen = await landing(chain, job.txHash);
+      if (seen.landed) paid = { txHash: job.txHash, slot: seen.slot };
+      else if (job.signedTx && !seen.failed) {
+        try {
+          paid = { txHash: job.txHash, slot: (await chain.sendAndConfirm(decodeSignedTransfer(job.signedTx))).slot };
+        } catch (e) {
+          if (isAlreadyProcessed(e)) {
+            const again = await landing(chain, job.txHash);
+            if (again.landed) paid = { txHash: job.txHash, slot: again.slot };
+            else throw e;
+          } else if (!isExpired(e)) throw e;
+        }
+      }
+    }
+    if (!paid) {
+      const pool = await getPool(job.poolId);
+      if (!pool) throw new Error(`pool ${job.poolId} is gone`);
+      const signer = await poolSigner(pool);
+      const signed = await signedNativeTransfer(chain, signer, new PublicKey(job.recipient), BigInt(job.amount));
+      await repo.recordPayoutTx(job.id, owner, signed.signature, signed.bytes);
+      paid = { txHash: signed.signature, slot: (await chain.sendAndConfirm(signed.tx)).slot };
+    }
+    await repo.markJobPaid(job.id, paid.txHash, paid.slot, clock.now().toISOString());
+  } catch (e) {
+    const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    logger.warn('payout failed; the retry job will try again', { jobId: job.id, reason });
+    await repo.releaseJob(job.id, owner, reason).catch(() => undefined); // the lease expires anyway
+  }
+  return repo.getJob(jobId);
+}

@@ -1,0 +1,79 @@
+import { chainA, ChainRejected } from '#lib/chains/chain-a/index.ts';
+import { clock } from '#lib/clock.ts';
+import * as deposits from '#lib/data/shielded-pools.ts';
+import { listOpenJobs } from '#lib/data/shielded-withdrawals.ts';
+import { logger } from '#lib/log.ts';
+import { decodeSignedTransfer, isAlreadyProcessed, isExpired, landing } from './chain.ts';
+import { transferConfig } from './config.ts';
+import { payJob } from './payouts.ts';
+import { appendToTree } from './tree.ts';
+
+/**
+ * The transfer retry job: every minute (AWS: an EventBridge rule → functions/scheduled/transfer-retry.ts;
+ * locally: a timer in the local runtime), and callable once (tests). It finishes what a failed or
+ * crashed request left: unpaid withdrawals (payouts.ts decides, exactly once) and deposits whose
+ * transfer was sent but whose commitment is not in the tree yet. Work younger than
+ * TRANSFER_RETRY_AFTER_SECONDS is left to the request still handling it.
+ */
+export const RETRY_INTERVAL_MS = 60_000;
+
+export interface RetryReport {
+  jobsSeen: number;
+  jobsPaid: number;
+  depositsSeen: number;
+  depositsAppended: number;
+  depositsDropped: number;
+  failures: number;
+}
+
+export async function retryTransfersOnce(): Promise<RetryReport> {
+  const report: RetryReport = { jobsSeen: 0, jobsPaid: 0, depositsSeen: 0, depositsAppended: 0, depositsDropped: 0, failures: 0 };
+  const before = new Date(clock.nowMs() - transferConfig.TRANSFER_RETRY_AFTER_SECONDS * 1000).toISOString();
+  for (const open of await listOpenJobs(before)) {
+    report.jobsSeen++;
+    const job = await payJob(open.id).catch(() => undefined);
+    if (job?.status === 'paid') report.jobsPaid++;
+    else report.failures++;
+  }
+  for (const d of await deposits.listOpenDeposits(before)) {
+    report.depositsSeen++;
+    try {
+      const outcome = await finishDeposit(d);
+      if (outcome === 'appended') report.depositsAppended++;
+      else if (outcome === 'dropped') report.depositsDropped++;
+    } catch (e) {
+      report.failures++;
+      logger.warn('deposit not finished; next pass', { depositId: d.id, error: e as Error });
+    }
+  }
+  return report;
+}
+
+/** A pending deposit's transfer: landed → append; never sent or expired → drop the reservation. */
+async function finishDeposit(open: deposits.DepositRecord): Promise<'appended' | 'dropped' | 'skipped'> {
+  const d = await deposits.getDeposit(open.userId, open.id); // the index may lag
+  if (!d || d.status === 'complete') return 'skipped';
+  if (d.status === 'pending') {
+    const chain = await chainA();
+    const seen = await landing(chain, d.txHash);
+    if (!seen.landed) {
+      if (seen.failed || !d.signedTx) {
+        await deposits.dropPendingDeposit(d);
+        return 'dropped';
+      }
+      try {
+        await chain.sendAndConfirm(decodeSignedTransfer(d.signedTx));
+      } catch (e) {
+        if (isExpired(e) || (e instanceof ChainRejected && !isAlreadyProcessed(e))) {
+          // refused: nothing moved
+          await deposits.dropPendingDeposit(d);
+          return 'dropped';
+        }
+        if (!isAlreadyProcessed(e)) throw e;
+      }
+    }
+    await deposits.markDepositTransferred(d);
+  }
+  await appendToTree({ ...d, status: 'transferred' });
+  return 'appended';
+}

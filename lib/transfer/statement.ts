@@ -1,0 +1,39 @@
+import bs58 from 'bs58';
+
+/**
+ * How a withdrawal's public inputs are derived from the request, on the client and the server
+ * alike (pure, WebCrypto only): the circuit's signals are [root, nullifierHash, recipient,
+ * relayerFee], each a BN254 field element.
+ *
+ * A chain A address is 32 bytes, more than a field element holds, and reducing it mod r would let
+ * anyone in flight swap in address + r (an account nobody controls: the funds burnt). The
+ * recipient signal is therefore SHA-256("shroud-transfer-recipient:v1" ‖ address bytes) with its
+ * first byte dropped (248 bits, below r): finding another address with the same signal is a
+ * second preimage of SHA-256.
+ */
+export const SNARK_FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+
+const DOMAIN = new TextEncoder().encode('shroud-transfer-recipient:v1');
+
+/** The 32 bytes of a base58 chain A address, or undefined for anything else. */
+export function addressBytes(address: string): Uint8Array | undefined {
+  try {
+    const bytes = bs58.decode(address);
+    return bytes.length === 32 ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function recipientSignal(address: string): Promise<bigint> {
+  const bytes = addressBytes(address);
+  if (!bytes) throw new Error('recipient: not a chain A address');
+  const data = new Uint8Array(DOMAIN.length + 32);
+  data.set(DOMAIN);
+  data.set(bytes, DOMAIN.length);
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data));
+  return BigInt(`0x${Array.from(digest.subarray(1), (b) => b.toString(16).padStart(2, '0')).join('')}`);
+}
+
+/** A canonical decimal field element (1–78 digits, below r). */
+export const isFieldElement = (s: string): boolean => /^\d{1,78}$/.test(s) && BigInt(s) < SNARK_FIELD;

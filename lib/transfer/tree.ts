@@ -1,0 +1,35 @@
+import * as repo from '#lib/data/shielded-pools.ts';
+import type { DepositRecord } from '#lib/data/shielded-pools.ts';
+import { errors } from '#lib/errors.ts';
+import { transferConfig } from './config.ts';
+import { appendLeaf, poseidonHash2 } from './merkle.ts';
+
+/**
+ * Appends a deposit whose transfer has landed to its pool's tree: read the tree, compute the new
+ * state, and write it together with the leaf and the deposit's completion, conditional on the
+ * size that was read; a concurrent append makes the write fail cleanly and this one read again.
+ */
+const MAX_ATTEMPTS = 25;
+
+export async function appendToTree(d: DepositRecord): Promise<{ leafIndex: number; root: string }> {
+  const h = await poseidonHash2();
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const pool = await repo.getPool(d.poolId);
+    if (!pool) throw new Error(`pool ${d.poolId} of deposit ${d.id} is gone`);
+    const next = appendLeaf(h, { size: pool.size, root: BigInt(pool.root), filled: pool.filled.map(BigInt) }, BigInt(d.commitment));
+    const root = next.root.toString();
+    const outcome = await repo.appendDeposit(pool, d, {
+      root,
+      filled: next.filled.map(String),
+      roots: [...pool.roots, root].slice(-transferConfig.TRANSFER_ROOT_HISTORY),
+    });
+    if (outcome === 'appended') return { leafIndex: pool.size, root };
+    if (outcome === 'done') {
+      const done = await repo.getDeposit(d.userId, d.id);
+      if (done?.status === 'complete') return { leafIndex: done.leafIndex!, root: done.root! };
+      throw new Error(`deposit ${d.id} is not ready for its append (${done?.status ?? 'gone'})`);
+    }
+    await new Promise((ok) => setTimeout(ok, 5 + Math.random() * 20 * (attempt + 1)));
+  }
+  throw errors.serviceUnavailable(1, 'the pool is busy; the deposit is recorded and will be added to the tree');
+}

@@ -103,6 +103,19 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
+  // swap: quote, then execute the quote once (the first quote or pairs call may seed the local pool)
+  r('GET', '/api/swap/pairs', 'swap', 'pairs', 'session', { timeout: 29 }),
+  r('POST', '/api/swap/quote', 'swap', 'quote', 'session', { timeout: 29 }),
+  r('POST', '/api/swap/execute', 'swap', 'execute', 'session', { timeout: 29 }),
+  r('GET', '/api/swap/orders', 'swap', 'orders', 'session'),
+  r('GET', '/api/swap/orders/:id', 'swap', 'order', 'session'),
+  r('GET', '/api/swap/addresses', 'swap', 'addresses', 'session'),
+  // rewards
+  r('GET', '/api/rewards/program', 'rewards', 'program', 'none'),
+  r('GET', '/api/rewards/me', 'rewards', 'me', 'session'),
+  r('GET', '/api/rewards/ledger', 'rewards', 'ledger', 'session'),
+  r('GET', '/api/rewards/leaderboard', 'rewards', 'leaderboard', 'none'),
+  r('POST', '/api/rewards/claim', 'rewards', 'claim', 'session', { timeout: 29, idempotent: true }),
 ];
 
 /** The row a handler module belongs to. */

@@ -67,6 +67,15 @@ export const errors = {
   // wallets and compression
   walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
   transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
+  // swap and rewards
+  unsupportedPair: (message: string) => new AppError('UNSUPPORTED_PAIR', 400, message),
+  quoteNotFound: (message = 'quote not found') => new AppError('QUOTE_NOT_FOUND', 404, message),
+  quoteUsed: (message = 'this quote was already executed; a quote executes at most once') => new AppError('QUOTE_USED', 409, message),
+  slippageExceeded: (message: string) => new AppError('SLIPPAGE_EXCEEDED', 409, message),
+  quoteExpired: (message = 'the quote expired; ask for a new one') => new AppError('QUOTE_EXPIRED', 410, message),
+  insufficientLiquidity: (message: string) => new AppError('INSUFFICIENT_LIQUIDITY', 422, message),
+  alreadyClaimed: (message = 'this epoch\'s reward was already claimed') => new AppError('ALREADY_CLAIMED', 409, message),
+  epochOpen: (message: string) => new AppError('EPOCH_OPEN', 409, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

@@ -19,6 +19,8 @@ export const groups = {
   storage: { envelope: 'flat', rateLimit: 30 },
   wallets: { envelope: 'flat', rateLimit: 50 },
   compression: { envelope: 'flat', rateLimit: 50 },
+  swap: { envelope: 'flat', rateLimit: 30 },
+  rewards: { envelope: 'flat', rateLimit: 60 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

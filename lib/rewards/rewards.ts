@@ -6,7 +6,7 @@ import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/rewards-ledger.ts';
 import { getServiceKey } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
-import { serviceKey } from '#lib/swap/service-keys.ts';
+import { serviceKey } from './service-keys.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { ownedWallet } from '#lib/wallets/wallets.ts';
 import { buildTree, leafHash } from './merkle.ts';

@@ -7,7 +7,7 @@ import { errors } from '#lib/errors.ts';
 import { checkInput, reserveOf, swapTransaction, wrapNative, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { minOut, price, PricingError, type Priced } from './pricing.ts';
-import { serviceKey, type ServiceKey } from './service-keys.ts';
+import { serviceKey, type ServiceKey } from '#lib/rewards/service-keys.ts';
 
 /**
  * The local adapter: one constant-product pool per pair on the local chain A, its reserves the

@@ -5,9 +5,10 @@ import { keyVault } from '#lib/wallets/config.ts';
 import { openKey, sealKey } from '#lib/wallets/custody.ts';
 
 /**
- * Keys the service itself holds on chain A (a swap pool's authority, the rewards treasury), kept
- * exactly like wallet keys: AES-256-GCM under a vault-wrapped data key (KMS on AWS), bound to the
- * key's name and address. Set up once: `setup` creates the key and its accounts, and the record is
+ * Keys the service itself holds on chain A (the rewards treasury, and the swap pools' authorities:
+ * lib/swap already depends on lib/rewards, so the module lives here), kept exactly like wallet
+ * keys: AES-256-GCM under a vault-wrapped data key (KMS on AWS), bound to the key's name and
+ * address. Set up once: `setup` creates the key and its accounts, and the record is
  * stored with a conditional put, so two instances racing at first use agree on one.
  */
 const custodyId = (name: string) => `service:${name}`;

@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 
 describe('the CDK stack', () => {
-  it('makes one Lambda function per row of the route table, plus the $default fallback and the scheduled sweeper', () => {
+  it('makes one Lambda function per row of the route table, plus the $default fallback and the two scheduled functions (sweeper, reward epochs)', () => {
     let functions = 0;
     const handlers: string[] = [];
     for (const t of templates.values()) {
@@ -32,7 +32,7 @@ describe('the CDK stack', () => {
       functions += Object.keys(fns).length;
       for (const f of Object.values(fns)) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
     }
-    expect(functions).toBe(routes.length + 2);
+    expect(functions).toBe(routes.length + 3);
     expect(new Set(handlers).size).toBe(functions);
     expect(handlers.every((n) => n.startsWith('shroud-ci-'))).toBe(true);
   });
@@ -79,7 +79,7 @@ describe('the CDK stack', () => {
     const groups = new Set(routes.map((r) => r.group));
     let roles = 0;
     for (const t of templates.values()) roles += Object.keys(t.findResources('AWS::IAM::Role')).length;
-    expect(roles).toBe(groups.size + 2); // + the fallback's and the sweeper's
+    expect(roles).toBe(groups.size + 3); // + the fallback's, the sweeper's and the reward epochs'
   });
 
   it('runs the orphan sweeper every 15 minutes from an EventBridge rule (not a route)', () => {
@@ -87,6 +87,12 @@ describe('the CDK stack', () => {
     t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)', State: 'ENABLED' });
     t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-sweep', Timeout: 300 });
     t.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'events.amazonaws.com' });
+  });
+
+  it('closes reward epochs hourly from an EventBridge rule (not a route)', () => {
+    const t = templates.get(root)!;
+    t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)', State: 'ENABLED' });
+    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-close-reward-epochs', Timeout: 300 });
   });
 
   it('keeps every template far below the 500-resource limit', () => {
@@ -136,7 +142,7 @@ describe('wallet key custody', () => {
     expect((keys[0] as { Properties: { EnableKeyRotation: boolean } }).Properties.EnableKeyRotation).toBe(true);
   });
 
-  it('lets only the wallets and compression roles generate and open data keys, and only their functions know the key', () => {
+  it('lets only the roles of the groups that sign (wallets, compression, swap, rewards) generate and open data keys, and only their functions know the key', () => {
     const kmsRoles = new Set<string>();
     for (const s of nested) {
       const t = templates.get(s)!;
@@ -148,8 +154,8 @@ describe('wallet key custody', () => {
       }
       const fns = Object.values(t.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
       const withKey = fns.filter((f) => f.Properties.Environment?.Variables?.WALLET_KMS_KEY_ID !== undefined).length;
-      expect(withKey === 0 || ['Wallets', 'Compression'].includes(s.node.id), s.node.id).toBe(true);
+      expect(withKey === 0 || ['Wallets', 'Compression', 'Swap', 'Rewards'].includes(s.node.id), s.node.id).toBe(true);
     }
-    expect([...kmsRoles].sort()).toEqual(['Compression', 'Wallets']);
+    expect([...kmsRoles].sort()).toEqual(['Compression', 'Rewards', 'Swap', 'Wallets']);
   });
 });

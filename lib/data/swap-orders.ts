@@ -104,6 +104,24 @@ export async function markExecuted(o: OrderRecord, done: { txHash: string; execu
   return { ...o, ...done, status: 'executed', executedAt };
 }
 
+/** Back to `quoted`, for an execution turned away before anything was built or sent (a busy lease). */
+export async function releaseQuote(o: OrderRecord): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: orderKey(o.userId, o.id),
+        UpdateExpression: 'SET #s = :quoted',
+        ConditionExpression: '#s = :executing',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':quoted': 'quoted', ':executing': 'executing' },
+      }),
+    );
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}
+
 /** A quote whose execution was refused: it stays used (a quote executes at most once). */
 export async function markFailed(o: OrderRecord, failure: string): Promise<void> {
   await db.send(

@@ -184,6 +184,9 @@ async function oneTimeRecipient(userId: string, orderId: string): Promise<Keypai
   return kp;
 }
 
+/** Refusals that happen before any transaction is built. */
+const RETRYABLE = new Set(['WALLET_LOCKED', 'SERVICE_UNAVAILABLE']);
+
 export async function execute(userId: string, input: z.infer<typeof executeInput>): Promise<z.infer<typeof executeView>> {
   const claimed = z.uuid().safeParse(input.quoteId).success ? await orders.claimQuote(userId, input.quoteId) : ({ ok: false, reason: 'missing' } as const);
   if (!claimed.ok) {
@@ -191,24 +194,30 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     throw claimed.reason === 'expired' ? errors.quoteExpired() : errors.quoteUsed();
   }
   const order = claimed.order;
+  let sent: Awaited<ReturnType<typeof executeLocal>>;
+  let recipient: Keypair;
   try {
     const w = await chainAWallet(userId, order.walletId);
     const user = await chainASigner(w);
-    const recipient = order.privateOutput ? await oneTimeRecipient(userId, order.id) : user;
-    const sent = await withWalletLock(w, () =>
-      onChainA(() =>
-        executeLocal({ user, recipient, pairId: order.pairId, from: order.fromMint, to: order.toMint, amountIn: BigInt(order.amountIn), minAmountOut: BigInt(order.minAmountOut) }),
-      ),
+    recipient = order.privateOutput ? await oneTimeRecipient(userId, order.id) : user;
+    const to = recipient;
+    sent = await withWalletLock(w, () =>
+      onChainA(() => executeLocal({ user, recipient: to, pairId: order.pairId, from: order.fromMint, to: order.toMint, amountIn: BigInt(order.amountIn), minAmountOut: BigInt(order.minAmountOut) })),
     );
-    const outputAddress = recipient.publicKey.toBase58();
-    await orders.markExecuted(order, { txHash: sent.signature, executedAmountOut: sent.amountOut.toString(), outputAddress });
-    await accrueSwap(userId, order, sent.signature, sent.amountOut);
-    const chain = await chainA();
-    return { orderId: order.id, txHash: sent.signature, amountIn: order.amountIn, amountOut: sent.amountOut.toString(), outputAddress, explorerUrl: chain.explorerUrl(sent.signature) };
   } catch (e) {
-    await orders.markFailed(order, isAppError(e) ? e.code : 'INTERNAL');
+    // A busy wallet or pool turned it away before anything was built: the quote may be retried
+    // until it expires. Any other refusal (or a send that may have failed) uses it up.
+    if (isAppError(e) && RETRYABLE.has(e.code)) await orders.releaseQuote(order);
+    else await orders.markFailed(order, isAppError(e) ? e.code : 'INTERNAL');
     throw e;
   }
+  const outputAddress = recipient.publicKey.toBase58();
+  await Promise.all([
+    orders.markExecuted(order, { txHash: sent.signature, executedAmountOut: sent.amountOut.toString(), outputAddress }),
+    accrueSwap(userId, order, sent.signature, sent.amountOut),
+  ]);
+  const chain = await chainA();
+  return { orderId: order.id, txHash: sent.signature, amountIn: order.amountIn, amountOut: sent.amountOut.toString(), outputAddress, explorerUrl: chain.explorerUrl(sent.signature) };
 }
 
 /** Points for the swap's native-coin leg (rewards rule); a failure there never undoes the swap. */

@@ -173,8 +173,10 @@ describe('execution', () => {
         done++;
         expect(BigInt(r.json.amountOut)).toBeGreaterThanOrEqual(BigInt(quotes[i]!.q.minAmountOut));
       } else {
-        // the same wallet twice at once: the second finds the wallet's lease taken
+        // the same wallet twice at once: the second finds the wallet's lease taken, and its quote
+        // stays executable (nothing was built)
         expect([r.status, r.json.error]).toEqual([409, 'WALLET_LOCKED']);
+        expect(ok(await quotes[i]!.c.get(`/api/swap/orders/${quotes[i]!.q.quoteId}`)).order.status).toBe('quoted');
       }
     }
     expect(done).toBeGreaterThanOrEqual(2);

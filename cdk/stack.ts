@@ -11,6 +11,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
+import { RewardEpochs } from './reward-epochs.ts';
 import { Sweeper } from './sweeper.ts';
 import { TransferRetry } from './transfer-retry.ts';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ export interface ShroudStackProps extends StackProps {
 /** Groups whose functions read and write the bucket; the others get no S3 permission at all. */
 const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
 /** Groups whose functions sign with wallet keys: the only ones that may use the wallet KMS key. */
-const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'bridge', 'transfer']);
+const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'bridge', 'transfer', 'swap', 'rewards']);
 
 /** A CloudFormation-safe id from a route: `POST /api/auth/login` → `PostApiAuthLogin`. */
 const idOf = (parts: string[]) =>
@@ -183,6 +184,8 @@ export class ShroudStack extends Stack {
     new Sweeper(this, 'Sweeper', { stage, table, bucket, environment }); // orphan blocks, every 15 min (not a route)
     replicas?.addFunctions(environment); // replica worker (SQS) and hourly audit (not routes)
     new TransferRetry(this, 'TransferRetry', { stage, table, walletKey, environment }); // unpaid withdrawals, every minute (not a route)
+    // reward epochs close into their Merkle roots, hourly (not a route); the key id only satisfies the config check, no KMS grant
+    new RewardEpochs(this, 'RewardEpochs', { stage, table, environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn } });
 
     NagSuppressions.addStackSuppressions(
       this,

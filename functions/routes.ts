@@ -147,6 +147,19 @@ export const routes: Route[] = [
   r('POST', '/api/transfer/withdraw', 'transfer', 'withdraw', 'none', { profile: 'crypto', timeout: 29 }),
   r('GET', '/api/transfer/jobs/:id', 'transfer', 'job', 'none'),
   r('GET', '/api/transfer/nullifiers/:hash', 'transfer', 'nullifier', 'none'),
+  // swap: quote, then execute the quote once (the first quote or pairs call may seed the local pool)
+  r('GET', '/api/swap/pairs', 'swap', 'pairs', 'session', { timeout: 29 }),
+  r('POST', '/api/swap/quote', 'swap', 'quote', 'session', { timeout: 29 }),
+  r('POST', '/api/swap/execute', 'swap', 'execute', 'session', { timeout: 29 }),
+  r('GET', '/api/swap/orders', 'swap', 'orders', 'session'),
+  r('GET', '/api/swap/orders/:id', 'swap', 'order', 'session'),
+  r('GET', '/api/swap/addresses', 'swap', 'addresses', 'session'),
+  // rewards
+  r('GET', '/api/rewards/program', 'rewards', 'program', 'none'),
+  r('GET', '/api/rewards/me', 'rewards', 'me', 'session'),
+  r('GET', '/api/rewards/ledger', 'rewards', 'ledger', 'session'),
+  r('GET', '/api/rewards/leaderboard', 'rewards', 'leaderboard', 'none'),
+  r('POST', '/api/rewards/claim', 'rewards', 'claim', 'session', { timeout: 29, idempotent: true }),
 ];
 
 /** The row a handler module belongs to. */

@@ -93,6 +93,15 @@ export const errors = {
   invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
   unknownRoot: (message = 'root: not one of the pool\'s recent roots') => new AppError('UNKNOWN_ROOT', 400, message),
   nullifierSpent: (message = 'this note has already been withdrawn') => new AppError('NULLIFIER_SPENT', 409, message),
+  // swap and rewards
+  unsupportedPair: (message: string) => new AppError('UNSUPPORTED_PAIR', 400, message),
+  quoteNotFound: (message = 'quote not found') => new AppError('QUOTE_NOT_FOUND', 404, message),
+  quoteUsed: (message = 'this quote was already executed; a quote executes at most once') => new AppError('QUOTE_USED', 409, message),
+  slippageExceeded: (message: string) => new AppError('SLIPPAGE_EXCEEDED', 409, message),
+  quoteExpired: (message = 'the quote expired; ask for a new one') => new AppError('QUOTE_EXPIRED', 410, message),
+  insufficientLiquidity: (message: string) => new AppError('INSUFFICIENT_LIQUIDITY', 422, message),
+  alreadyClaimed: (message = 'this epoch\'s reward was already claimed') => new AppError('ALREADY_CLAIMED', 409, message),
+  epochOpen: (message: string) => new AppError('EPOCH_OPEN', 409, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

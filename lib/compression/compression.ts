@@ -4,6 +4,7 @@ import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
+import { accrueAfter } from '#lib/rewards/accrue.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -71,6 +72,7 @@ export async function compressNative(userId: string, input: z.infer<typeof nativ
     if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
     return ops.compressNative(chain, signer, lamports);
   });
+  await accrueAfter({ userId, source: 'compression', txHash: sent.signature, lamports });
   return { txHash: sent.signature, compressedAmount: lamports.toString(), decimals: NATIVE_DECIMALS };
 }
 
@@ -80,6 +82,7 @@ export async function decompressNative(userId: string, input: z.infer<typeof nat
   const chain = await chainA();
   const signer = await chainASigner(w);
   const sent = await signing(chain, w, () => ops.decompressNative(chain, signer, lamports));
+  await accrueAfter({ userId, source: 'compression', txHash: sent.signature, lamports });
   return { txHash: sent.signature, decompressedAmount: lamports.toString() };
 }
 
@@ -90,6 +93,7 @@ export async function compressToken(userId: string, input: z.infer<typeof tokenI
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
   const sent = await signing(chain, w, () => ops.compressToken(chain, signer, mint.key, amount));
+  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
   return { txHash: sent.signature, mint: mint.key.toBase58(), compressedAmount: amount.toString(), decimals: mint.decimals };
 }
 
@@ -100,6 +104,7 @@ export async function decompressToken(userId: string, input: z.infer<typeof toke
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
   const sent = await signing(chain, w, () => ops.decompressToken(chain, signer, mint.key, amount));
+  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
   return { txHash: sent.signature, decompressedAmount: amount.toString() };
 }
 
@@ -111,6 +116,7 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
   const sent = await signing(chain, w, () => ops.transferCompressed(chain, signer, mint.key, to, amount));
+  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
   return { txHash: sent.signature, from: w.address, to: to.toBase58(), amount: amount.toString() };
 }
 

@@ -23,6 +23,8 @@ export const groups = {
   proofs: { envelope: 'flat', rateLimit: 60 },
   bridge: { envelope: 'flat', rateLimit: 10 },
   transfer: { envelope: 'flat', rateLimit: 20 },
+  swap: { envelope: 'flat', rateLimit: 30 },
+  rewards: { envelope: 'flat', rateLimit: 60 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

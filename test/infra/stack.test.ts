@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 
 describe('the CDK stack', () => {
-  it('makes one Lambda function per row of the route table, plus the $default fallback, the scheduled sweeper and the transfer retry job', () => {
+  it('makes one Lambda function per row of the route table, plus the $default fallback and the scheduled functions (sweeper, transfer retry, reward epochs)', () => {
     let functions = 0;
     const handlers: string[] = [];
     for (const t of templates.values()) {
@@ -79,7 +79,7 @@ describe('the CDK stack', () => {
     const groups = new Set(routes.map((r) => r.group));
     let roles = 0;
     for (const t of templates.values()) roles += Object.keys(t.findResources('AWS::IAM::Role')).length;
-    expect(roles).toBe(groups.size + 3); // + the fallback's, the sweeper's and the transfer retry job's
+    expect(roles).toBe(groups.size + 4); // + the fallback's, the sweeper's, the transfer retry job's and the reward epochs'
   });
 
   it('runs the orphan sweeper every 15 minutes from an EventBridge rule (not a route)', () => {
@@ -97,6 +97,12 @@ describe('the CDK stack', () => {
       Timeout: 55,
       Environment: { Variables: Match.objectLike({ WALLET_KMS_KEY_ID: Match.anyValue() }) },
     });
+  });
+
+  it('closes reward epochs hourly from an EventBridge rule (not a route)', () => {
+    const t = templates.get(root)!;
+    t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)', State: 'ENABLED' });
+    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-close-reward-epochs', Timeout: 300 });
   });
 
   it('keeps every template far below the 500-resource limit', () => {
@@ -146,7 +152,7 @@ describe('wallet key custody', () => {
     expect((keys[0] as { Properties: { EnableKeyRotation: boolean } }).Properties.EnableKeyRotation).toBe(true);
   });
 
-  it('lets only the wallet-signing roles (wallets, compression, bridge, transfer) generate and open data keys, and only their functions know the key', () => {
+  it('lets only the wallet-signing roles (wallets, compression, bridge, transfer, swap, rewards) generate and open data keys, and only their functions know the key', () => {
     const kmsRoles = new Set<string>();
     for (const s of nested) {
       const t = templates.get(s)!;
@@ -158,8 +164,8 @@ describe('wallet key custody', () => {
       }
       const fns = Object.values(t.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
       const withKey = fns.filter((f) => f.Properties.Environment?.Variables?.WALLET_KMS_KEY_ID !== undefined).length;
-      expect(withKey === 0 || ['Wallets', 'Compression', 'Bridge', 'Transfer'].includes(s.node.id), s.node.id).toBe(true);
+      expect(withKey === 0 || ['Wallets', 'Compression', 'Bridge', 'Transfer', 'Swap', 'Rewards'].includes(s.node.id), s.node.id).toBe(true);
     }
-    expect([...kmsRoles].sort()).toEqual(['Bridge', 'Compression', 'Transfer', 'Wallets']);
+    expect([...kmsRoles].sort()).toEqual(['Bridge', 'Compression', 'Rewards', 'Swap', 'Transfer', 'Wallets']);
   });
 });

@@ -27,6 +27,7 @@ type Kit = typeof import('@solana/kit');
 type LiteSvmModule = typeof import('litesvm');
 
 const FORMAT = 1;
+const NATIVE_MINT_ADDRESS = 'So11111111111111111111111111111111111111112';
 
 interface AccountJson {
   pubkey: string;
@@ -80,9 +81,12 @@ export class LocalChainA implements ChainA {
     const file = dataDir ? join(dataDir, 'chain-a', 'ledger.bin') : undefined;
     if (file && existsSync(file)) {
       const { snapshot, ledger } = readLedgerFile(readFileSync(file));
-      return new LocalChainA(LiteSVM.fromBytes(snapshot), kit, file, ledger, hasher);
+      const restored = LiteSVM.fromBytes(snapshot);
+      if (!restored.getAccount(kit.address(NATIVE_MINT_ADDRESS)).exists) restored.withNativeMints();
+      return new LocalChainA(restored, kit, file, ledger, hasher);
     }
-    const svm = new LiteSVM();
+    // Every cluster has the wrapped-SOL mint from genesis; LiteSVM adds it on request.
+    const svm = new LiteSVM().withNativeMints();
     loadLight(svm, kit, ensureLightArtifacts());
     // On a live cluster the compressed-SOL pool account has long been funded; a fresh one would
     // refuse a first compression smaller than its rent-exempt minimum.

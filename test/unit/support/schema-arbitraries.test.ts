@@ -64,7 +64,7 @@ const REFINED: Record<string, string> = {
 };
 
 /** As in test/api/fuzz.test.ts: importing these handlers in a bare test process (no runtime) needs a DATA_DIR and then does not finish; cause not found yet (open item). */
-const NOT_YET_FUZZED = new Set(['wallets', 'compression', 'bridge', 'transfer']);
+const NOT_YET_FUZZED = new Set(['wallets', 'compression', 'bridge', 'transfer', 'swap', 'rewards']);
 
 describe('on every route schema', async () => {
   const specs: [string, z.ZodType][] = [];

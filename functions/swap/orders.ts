@@ -1,0 +1,5 @@
+import { routeOf } from '#functions/routes.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { listOrders, ordersView } from '#lib/swap/swap.ts';
+
+export const handler = endpoint(routeOf('GET', '/api/swap/orders'), { responses: { 200: ordersView } }, async (req) => listOrders(req.session!.userId));

@@ -1,0 +1,142 @@
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { db, tableName } from './client.ts';
+import { decoder, isConditionalFailure, listPartition, putNew, readItem, transactWrite } from './items.ts';
+
+/**
+ * Rewards: accruals, per-epoch totals, epoch closes and claims. Items:
+ *
+ *   REWARDSRC#<txHash> / SRC                  {userId, epoch}: a source transaction accrues once
+ *   REWARDLEDGER#<userId> / ENTRY#<at>#<tx>   one accrual (the user's ledger)
+ *   REWARDEPOCH#<n> / ACCOUNT#<account>       {userId, points}: the account's total in epoch n
+ *   REWARDEPOCH#<n> / CLOSE                   {status closing|closed, root, accounts, totalPoints}
+ *   REWARDEPOCHS / EPOCH#<n, 10 digits>       the epochs that have any accrual
+ *   REWARDCLAIM#<n>#<account> / CLAIM         {status paying|paid, walletId, txHash}
+ *
+ * An accrual is one transaction: the source item (condition: absent), a check that the epoch is
+ * not closing, the ledger entry, the total's increment and the epoch index. A retried accrual
+ * fails the first condition and changes nothing.
+ */
+const pad = (n: number) => String(n).padStart(10, '0');
+const epochPk = (n: number) => `REWARDEPOCH#${n}`;
+const closeKey = (n: number) => ({ pk: epochPk(n), sk: 'CLOSE' });
+const claimKey = (n: number, account: string) => ({ pk: `REWARDCLAIM#${n}#${account}`, sk: 'CLAIM' });
+
+export interface Accrual {
+  userId: string;
+  account: string;
+  epoch: number;
+  source: string;
+  txHash: string;
+  points: number;
+  /** What the points were computed from (smallest units), as a decimal string. */
+  basis: string;
+  at: string;
+}
+
+/** `recorded`, `duplicate` (that source transaction already accrued) or `epoch-closed`. */
+export async function recordAccrual(a: Accrual): Promise<'recorded' | 'duplicate' | 'epoch-closed'> {
+  const failed = await transactWrite([
+    { Put: { TableName: tableName, Item: { pk: `REWARDSRC#${a.txHash}`, sk: 'SRC', userId: a.userId, epoch: a.epoch }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { ConditionCheck: { TableName: tableName, Key: closeKey(a.epoch), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName, Item: { pk: `REWARDLEDGER#${a.userId}`, sk: `ENTRY#${a.at}#${a.txHash}`, ...a } } },
+    {
+      Update: {
+        TableName: tableName,
+        Key: { pk: epochPk(a.epoch), sk: `ACCOUNT#${a.account}` },
+        UpdateExpression: 'ADD points :p SET userId = :u, account = :a, epoch = :e',
+        ExpressionAttributeValues: { ':p': a.points, ':u': a.userId, ':a': a.account, ':e': a.epoch },
+      },
+    },
+    { Put: { TableName: tableName, Item: { pk: 'REWARDEPOCHS', sk: `EPOCH#${pad(a.epoch)}`, epoch: a.epoch } } },
+  ]);
+  if (failed === -1) return 'recorded';
+  return failed === 0 ? 'duplicate' : 'epoch-closed';
+}
+
+const accrualSchema = z.object({ userId: z.string(), account: z.string(), epoch: z.number(), source: z.string(), txHash: z.string(), points: z.number(), basis: z.string(), at: z.string() });
+const asAccrual = decoder('reward accrual', accrualSchema);
+
+export async function ledger(userId: string): Promise<Accrual[]> {
+  return listPartition(`REWARDLEDGER#${userId}`, asAccrual, { prefix: 'ENTRY#', newestFirst: true });
+}
+
+const accountSchema = z.object({ userId: z.string(), account: z.string(), epoch: z.number(), points: z.number() });
+export type EpochAccount = z.infer<typeof accountSchema>;
+const asAccount = decoder('reward account', accountSchema);
+
+export const epochAccounts = (n: number) => listPartition(epochPk(n), asAccount, { prefix: 'ACCOUNT#' });
+export const epochAccount = (n: number, account: string) => readItem({ pk: epochPk(n), sk: `ACCOUNT#${account}` }, asAccount);
+
+export async function activeEpochs(): Promise<number[]> {
+  return (await listPartition('REWARDEPOCHS', decoder('reward epoch', z.object({ epoch: z.number() })), { prefix: 'EPOCH#' })).map((e) => e.epoch);
+}
+
+const closeSchema = z.object({
+  epoch: z.number(),
+  status: z.enum(['closing', 'closed']),
+  root: z.string().optional(),
+  accounts: z.number().optional(),
+  totalPoints: z.number().optional(),
+  closedAt: z.string().optional(),
+});
+export type EpochClose = z.infer<typeof closeSchema>;
+const asClose = decoder('reward epoch close', closeSchema);
+
+export const getClose = (n: number) => readItem(closeKey(n), asClose);
+
+/** Marks the epoch closing: from here on no accrual lands in it. Idempotent. */
+export async function startClose(n: number): Promise<void> {
+  try {
+    await putNew({ ...closeKey(n), epoch: n, status: 'closing' });
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}
+
+export async function finishClose(n: number, done: { root: string; accounts: number; totalPoints: number; closedAt: string }): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: closeKey(n),
+      UpdateExpression: 'SET #s = :s, root = :r, accounts = :a, totalPoints = :t, closedAt = :c',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': 'closed', ':r': done.root, ':a': done.accounts, ':t': done.totalPoints, ':c': done.closedAt },
+    }),
+  );
+}
+
+const claimSchema = z.object({ epoch: z.number(), account: z.string(), status: z.enum(['paying', 'paid']), walletId: z.string(), txHash: z.string().optional(), at: z.string() });
+export type ClaimRecord = z.infer<typeof claimSchema>;
+const asClaim = decoder('reward claim', claimSchema);
+
+export const getClaim = (n: number, account: string) => readItem(claimKey(n, account), asClaim);
+
+/** Reserves the claim; false when the account already claimed this epoch (or is claiming). */
+export async function reserveClaim(c: ClaimRecord): Promise<boolean> {
+  try {
+    await putNew({ ...claimKey(c.epoch, c.account), ...c });
+    return true;
+  } catch (e) {
+    if (isConditionalFailure(e)) return false;
+    throw e;
+  }
+}
+
+export async function markClaimPaid(n: number, account: string, txHash: string): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: claimKey(n, account),
+      UpdateExpression: 'SET #s = :s, txHash = :t',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': 'paid', ':t': txHash },
+    }),
+  );
+}
+
+/** A payment that failed before reaching the chain: the claim may be tried again. */
+export async function releaseClaim(n: number, account: string): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: tableName, Key: claimKey(n, account), ConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': 'paying' } }));
+}

@@ -1,0 +1,96 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { clock } from '#lib/clock.ts';
+import { db, tableName } from './client.ts';
+import { decoder, isConditionalFailure, putNew, readItem } from './items.ts';
+import { sealedKeySchema } from './wallets.ts';
+
+/**
+ * The local swap pools and the service keys that own chain A accounts (pool authorities, the
+ * rewards treasury). Items:
+ *
+ *   SERVICEKEY#<name> / KEY            {address, sealedKey, mints…}: a service key and what it set up
+ *   SWAPPOOLLOCK#<pairId> / LOCK       {owner, expiresAt, ttl}: the pool's pricing-and-signing lease
+ *
+ * A service key is written once (conditional put): two instances seeding at the same moment
+ * agree on whichever record landed first.
+ */
+const serviceKeyKey = (name: string) => ({ pk: `SERVICEKEY#${name}`, sk: 'KEY' });
+const poolLockKey = (pairId: string) => ({ pk: `SWAPPOOLLOCK#${pairId}`, sk: 'LOCK' });
+
+const serviceKeySchema = z.object({
+  name: z.string(),
+  address: z.string(),
+  sealedKey: sealedKeySchema,
+  /** Mints this key created, by symbol. */
+  mints: z.record(z.string(), z.string()),
+  createdAt: z.string(),
+});
+export type ServiceKeyRecord = z.infer<typeof serviceKeySchema>;
+const asServiceKey = decoder('service key', serviceKeySchema);
+
+export const getServiceKey = (name: string) => readItem(serviceKeyKey(name), asServiceKey);
+
+/** Stores the record unless one exists; returns the one that is stored either way. */
+export async function putServiceKeyOnce(r: ServiceKeyRecord): Promise<ServiceKeyRecord> {
+  try {
+    await putNew({ ...serviceKeyKey(r.name), ...r });
+    return r;
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+    return (await getServiceKey(r.name))!;
+  }
+}
+
+/** Replaces a record whose chain accounts no longer exist (a fresh local chain under an old table). */
+export async function replaceServiceKey(old: ServiceKeyRecord, r: ServiceKeyRecord): Promise<ServiceKeyRecord> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...serviceKeyKey(r.name), ...r },
+        ConditionExpression: 'address = :a',
+        ExpressionAttributeValues: { ':a': old.address },
+      }),
+    );
+    return r;
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+    return (await getServiceKey(r.name))!;
+  }
+}
+
+/** Takes the pool's lease when nobody holds a live one; false when it is held. */
+export async function acquirePoolLease(pairId: string, owner: string, seconds: number): Promise<boolean> {
+  const now = clock.nowMs();
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...poolLockKey(pairId), owner, expiresAt: now + seconds * 1000, ttl: Math.ceil(now / 1000 + seconds + 60) },
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionalFailure(e)) return false;
+    throw e;
+  }
+}
+
+export async function releasePoolLease(pairId: string, owner: string): Promise<void> {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: poolLockKey(pairId),
+        ConditionExpression: '#o = :o',
+        ExpressionAttributeNames: { '#o': 'owner' },
+        ExpressionAttributeValues: { ':o': owner },
+      }),
+    );
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { PublicKey, type Keypair } from '@solana/web3.js';
+import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
+import { createMint, mintInfo, mintTo, NotAMint } from '#lib/chains/chain-a/operations.ts';
+import { acquirePoolLease, releasePoolLease } from '#lib/data/swap-pools.ts';
+import { errors } from '#lib/errors.ts';
+import { checkInput, reserveOf, swapTransaction, wrapNative, WSOL } from './chain.ts';
+import { swapConfig } from './config.ts';
+import { minOut, price, PricingError, type Priced } from './pricing.ts';
+import { serviceKey, type ServiceKey } from '#lib/rewards/service-keys.ts';
+
+/**
+ * The local adapter: one constant-product pool per pair on the local chain A, its reserves the
+ * pool key's associated token accounts. Pools are seeded at first use in a process (and again if
+ * the chain under the table is a fresh one): a new pool key gets test coins from the chain's
+ * faucet, creates the pair's test token (it is its mint authority), mints the token reserve and
+ * wraps the native-coin reserve. Prices are read from the reserves; an execution re-reads them
+ * under the pool's lease (one pricing-and-signing at a time per pool, across instances) and signs
+ * for the pool only if the output still meets the quote's minimum.
+ */
+export interface Token {
+  symbol: string;
+  mint: PublicKey;
+  decimals: number;
+}
+
+export interface Pair {
+  pairId: string;
+  base: Token;
+  quote: Token;
+  feeBps: number;
+  pool: ServiceKey;
+}
+
+/** The seeded reserves: 1,000 SOL against 150,000 sUSD (a spot price of 150 sUSD per SOL). */
+export const SEED = { SOL: 1_000n * 10n ** 9n, sUSD: 150_000n * 10n ** 6n, sUSDdecimals: 6 } as const;
+const POOL_NAME = 'swap-pool:SOL-sUSD';
+/** Pool lease: held for one pricing-and-send; waited for (with jitter) up to POOL_WAIT_MS. */
+const POOL_LEASE_SECONDS = 30;
+const POOL_WAIT_MS = 15_000;
+
+async function seedPool(chain: ChainA, kp: Keypair): Promise<Record<string, string>> {
+  await chain.airdrop(kp.publicKey, SEED.SOL + 10n * 10n ** 9n);
+  const { mint } = await createMint(chain, kp, SEED.sUSDdecimals);
+  await mintTo(chain, kp, mint, kp.publicKey, SEED.sUSD);
+  await wrapNative(chain, kp, SEED.SOL);
+  return { sUSD: mint.toBase58() };
+}
+
+async function mintExists(chain: ChainA, mint: string | undefined): Promise<boolean> {
+  if (!mint) return false;
+  try {
+    await mintInfo(chain, new PublicKey(mint));
+    return true;
+  } catch (e) {
+    if (e instanceof NotAMint) return false;
+    throw e;
+  }
+}
+
+let pairsOnce: Promise<Pair[]> | undefined;
+
+/** The pairs of this process's chain, seeding the pool at first use. */
+export function localPairs(): Promise<Pair[]> {
+  pairsOnce ??= (async () => {
+    const chain = await chainA();
+    const pool = await serviceKey(POOL_NAME, (r) => mintExists(chain, r.mints.sUSD), (kp) => seedPool(chain, kp));
+    return [
+      {
+        pairId: 'SOL-sUSD',
+        base: { symbol: 'SOL', mint: WSOL, decimals: 9 },
+        quote: { symbol: 'sUSD', mint: new PublicKey(pool.record.mints.sUSD!), decimals: SEED.sUSDdecimals },
+        feeBps: swapConfig.SWAP_FEE_BPS,
+        pool,
+      },
+    ];
+  })();
+  pairsOnce.catch(() => (pairsOnce = undefined));
+  return pairsOnce;
+}
+
+const matches = (t: Token, s: string) => t.symbol.toLowerCase() === s.toLowerCase() || t.mint.toBase58() === s;
+
+/** The pair and direction for `from` → `to` (symbols or mint addresses); 400 UNSUPPORTED_PAIR otherwise. */
+export async function findPair(from: string, to: string): Promise<{ pair: Pair; tokenIn: Token; tokenOut: Token }> {
+  for (const pair of await localPairs()) {
+    if (matches(pair.base, from) && matches(pair.quote, to)) return { pair, tokenIn: pair.base, tokenOut: pair.quote };
+    if (matches(pair.quote, from) && matches(pair.base, to)) return { pair, tokenIn: pair.quote, tokenOut: pair.base };
+  }
+  throw errors.unsupportedPair(`no pool for ${from} → ${to}; GET /api/swap/pairs lists the pairs`);
+}
+
+export async function reserves(pair: Pair, tokenIn: Token, tokenOut: Token) {
+  const chain = await chainA();
+  const pool = new PublicKey(pair.pool.record.address);
+  const [reserveIn, reserveOut] = await Promise.all([reserveOf(chain, pool, tokenIn.mint), reserveOf(chain, pool, tokenOut.mint)]);
+  return { reserveIn, reserveOut };
+}
+
+/** The pool's price for `amountIn`, or 422 INSUFFICIENT_LIQUIDITY. */
+export function priceOrRefuse(r: { reserveIn: bigint; reserveOut: bigint }, amountIn: bigint, feeBps: number): Priced {
+  try {
+    return price(r, amountIn, BigInt(feeBps));
+  } catch (e) {
+    if (e instanceof PricingError) {
+      throw errors.insufficientLiquidity(
+        e.reason === 'too-large' ? 'the amount is larger than the pool\'s reserve of that token' : e.reason === 'empty-pool' ? 'the pool is empty' : 'the amount is too small to buy anything from this pool',
+      );
+    }
+    throw e;
+  }
+}
+
+export { minOut };
+
+async function withPoolLease<T>(pairId: string, fn: () => Promise<T>): Promise<T> {
+  const owner = randomUUID();
+  const deadline = Date.now() + POOL_WAIT_MS;
+  while (!(await acquirePoolLease(pairId, owner, POOL_LEASE_SECONDS))) {
+    if (Date.now() > deadline) throw errors.serviceUnavailable(1, 'the pool is busy; retry');
+    await new Promise((ok) => setTimeout(ok, 20 + Math.random() * 60));
+  }
+  try {
+    return await fn();
+  } finally {
+    await releasePoolLease(pairId, owner);
+  }
+}
+
+export interface Execution {
+  user: Keypair;
+  recipient: Keypair;
+  pairId: string;
+  from: string;
+  to: string;
+  amountIn: bigint;
+  minAmountOut: bigint;
+}
+
+/**
+ * Prices again from the reserves at execution (under the pool's lease) and sends the one
+ * transaction: 409 SLIPPAGE_EXCEEDED when a swap since the quote moved the price past the
+ * minimum, 422 INSUFFICIENT_BALANCE before any fee when the user cannot pay.
+ */
+export async function executeLocal(x: Execution) {
+  const { pair, tokenIn, tokenOut } = await findPair(x.from, x.to);
+  if (pair.pairId !== x.pairId) throw errors.unsupportedPair('the quote\'s pool is gone');
+  const chain = await chainA();
+  return withPoolLease(pair.pairId, async () => {
+    const r = await reserves(pair, tokenIn, tokenOut);
+    const priced = priceOrRefuse(r, x.amountIn, pair.feeBps);
+    if (priced.amountOut < x.minAmountOut) {
+      throw errors.slippageExceeded(`the pool now gives ${priced.amountOut}, below the quote's minimum ${x.minAmountOut} (smallest units); ask for a new quote`);
+    }
+    await checkInput(chain, { owner: x.user.publicKey, fromMint: tokenIn.mint, amountIn: x.amountIn });
+    const sent = await swapTransaction(chain, {
+      user: x.user,
+      pool: await pair.pool.signer(),
+      recipient: x.recipient,
+      fromMint: tokenIn.mint,
+      fromDecimals: tokenIn.decimals,
+      toMint: tokenOut.mint,
+      toDecimals: tokenOut.decimals,
+      amountIn: x.amountIn,
+      amountOut: priced.amountOut,
+    });
+    return { ...sent, amountOut: priced.amountOut, fee: priced.fee, reservesBefore: r };
+  });
+}

@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import * as z from 'zod';
+import { chainA } from '#lib/chains/chain-a/index.ts';
+import { clock } from '#lib/clock.ts';
+import * as orders from '#lib/data/swap-orders.ts';
+import type { OrderRecord } from '#lib/data/swap-orders.ts';
+import type { WalletRecord } from '#lib/data/wallets.ts';
+import { errors, isAppError } from '#lib/errors.ts';
+import { accrueAfter } from '#lib/rewards/accrue.ts';
+import { amountInput, toUnits } from '#lib/wallets/amounts.ts';
+import { onChainA } from '#lib/wallets/chain-a-errors.ts';
+import { keyVault } from '#lib/wallets/config.ts';
+import { sealKey } from '#lib/wallets/custody.ts';
+import { withWalletLock } from '#lib/wallets/lock.ts';
+import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
+import { checkInput, WSOL } from './chain.ts';
+import { swapConfig } from './config.ts';
+import { executeLocal, findPair, localPairs, minOut, priceOrRefuse, reserves } from './local.ts';
+
+/**
+ * Privacy swaps (README "Swap"): quote, then execute the quote once. The local adapter's pools
+ * live on the local chain A (local.ts); the quote is stored and executing it is a conditional
+ * update, so a quote runs at most once whatever the retries. Every execution holds the wallet's
+ * lease, then the pool's, and re-prices from the reserves at that moment.
+ */
+const str = (what: string) => z.string({ error: (i) => (i.input === undefined ? 'is required' : `must be a ${what}`) });
+
+export const quoteInput = z.object({
+  walletId: str('string').min(1).max(64),
+  from: str('token symbol or mint address').min(1).max(64),
+  to: str('token symbol or mint address').min(1).max(64),
+  amount: amountInput,
+  slippageBps: z.number({ error: 'must be an integer 0–5000' }).int('must be an integer').min(0).max(5000),
+  /** `one-time`: the output goes to a fresh address of the user's (see `privacy`). */
+  output: z.enum(['wallet', 'one-time'], { error: 'must be "wallet" or "one-time"' }).default('wallet'),
+});
+export const executeInput = z.object({ quoteId: str('string').min(1).max(64) });
+export const orderParams = z.object({ id: z.string().min(1).max(64) });
+
+const units = z.string().regex(/^\d+$/);
+const tokenView = z.object({ symbol: z.string(), mint: z.string(), decimals: z.number() });
+export const privacyView = z.object({ output: z.enum(['wallet', 'one-time']), hides: z.array(z.string()), doesNotHide: z.array(z.string()) });
+export const quoteView = z.object({
+  quoteId: z.string(),
+  walletId: z.string(),
+  from: tokenView,
+  to: tokenView,
+  amountIn: units,
+  amountOut: units,
+  minAmountOut: units,
+  priceImpactBps: z.number(),
+  fee: units,
+  feeBps: z.number(),
+  route: z.object({ adapter: z.string(), pairId: z.string(), pool: z.string(), reserveIn: units, reserveOut: units }),
+  expiresAt: z.string(),
+  privacy: privacyView,
+});
+export const executeView = z.object({ orderId: z.string(), txHash: z.string(), amountIn: units, amountOut: units, outputAddress: z.string(), explorerUrl: z.string() });
+export const orderView = z.object({
+  id: z.string(),
+  status: z.enum(['quoted', 'executing', 'executed', 'failed']),
+  walletId: z.string(),
+  from: z.string(),
+  to: z.string(),
+  amountIn: units,
+  amountOut: units,
+  minAmountOut: units,
+  fee: units,
+  priceImpactBps: z.number(),
+  output: z.enum(['wallet', 'one-time']),
+  outputAddress: z.string().optional(),
+  txHash: z.string().optional(),
+  failure: z.string().optional(),
+  createdAt: z.string(),
+  executedAt: z.string().optional(),
+});
+export const ordersView = z.object({ orders: z.array(orderView) });
+export const orderOneView = z.object({ order: orderView });
+export const pairsView = z.object({
+  adapter: z.string(),
+  pairs: z.array(z.object({ pairId: z.string(), base: tokenView, quote: tokenView, feeBps: z.number(), pool: z.string(), reserves: z.object({ base: units, quote: units }) })),
+});
+export const addressesView = z.object({ addresses: z.array(z.object({ address: z.string(), orderId: z.string(), createdAt: z.string() })) });
+
+/** What the swap hides and what it does not, said plainly. */
+export function privacyOf(output: 'wallet' | 'one-time'): z.infer<typeof privacyView> {
+  const common = [
+    'The swap is one public chain A transaction: its amounts, the two tokens, the pool and the time are visible to anyone.',
+    'Your wallet address is visible as the payer and as the sender of the input.',
+  ];
+  if (output === 'wallet') {
+    return { output, hides: [], doesNotHide: [...common, 'The output is paid to your wallet address: the swap links your address to what you receive.'] };
+  }
+  return {
+    output,
+    hides: [
+      'The output is paid to a fresh address made for this swap alone: it holds nothing else and is not reused, so what you later do with the output from that address is not tied to your wallet\'s other activity by address reuse.',
+    ],
+    doesNotHide: [
+      ...common,
+      'The fresh address appears in the same transaction as your wallet: anyone reading this transaction can link the two.',
+      'Shielded-pool deposits (which would break that link) are not offered by this adapter yet.',
+    ],
+  };
+}
+
+async function chainAWallet(userId: string, walletId: string): Promise<WalletRecord> {
+  const w = await ownedWallet(userId, walletId);
+  if (w.chain !== 'a') throw errors.invalidInput('walletId: swaps need a chain A wallet');
+  return w;
+}
+
+export async function pairs() {
+  if (swapConfig.adapter !== 'local') throw errors.unsupportedPair('the jupiter adapter quotes any pair Jupiter routes; it has no pool list');
+  const list = await onChainA(() => localPairs());
+  return {
+    adapter: 'local',
+    pairs: await Promise.all(
+      list.map(async (p) => {
+        const r = await onChainA(() => reserves(p, p.base, p.quote));
+        const token = (t: typeof p.base) => ({ symbol: t.symbol, mint: t.mint.toBase58(), decimals: t.decimals });
+        return { pairId: p.pairId, base: token(p.base), quote: token(p.quote), feeBps: p.feeBps, pool: p.pool.record.address, reserves: { base: r.reserveIn.toString(), quote: r.reserveOut.toString() } };
+      }),
+    ),
+  };
+}
+
+export async function quote(userId: string, input: z.infer<typeof quoteInput>): Promise<z.infer<typeof quoteView>> {
+  const w = await chainAWallet(userId, input.walletId);
+  if (swapConfig.adapter !== 'local') throw errors.unsupportedPair('this deployment swaps through Jupiter, whose execution is not wired to the routes yet');
+  const { pair, tokenIn, tokenOut } = await onChainA(() => findPair(input.from, input.to));
+  const amountIn = toUnits(input.amount, tokenIn.decimals);
+  const r = await onChainA(() => reserves(pair, tokenIn, tokenOut));
+  const priced = priceOrRefuse(r, amountIn, pair.feeBps);
+  const chain = await chainA();
+  await onChainA(() => checkInput(chain, { owner: new PublicKey(w.address), fromMint: tokenIn.mint, amountIn }));
+  const record: OrderRecord = {
+    id: randomUUID(),
+    userId,
+    walletId: w.id,
+    pairId: pair.pairId,
+    adapter: 'local',
+    from: tokenIn.symbol,
+    to: tokenOut.symbol,
+    fromMint: tokenIn.mint.toBase58(),
+    toMint: tokenOut.mint.toBase58(),
+    amountIn: amountIn.toString(),
+    amountOut: priced.amountOut.toString(),
+    minAmountOut: minOut(priced.amountOut, input.slippageBps).toString(),
+    fee: priced.fee.toString(),
+    priceImpactBps: priced.priceImpactBps,
+    slippageBps: input.slippageBps,
+    privateOutput: input.output === 'one-time',
+    status: 'quoted',
+    createdAt: clock.now().toISOString(),
+    expiresAt: clock.nowMs() + swapConfig.SWAP_QUOTE_SECONDS * 1000,
+  };
+  await orders.insertQuote(record);
+  const token = (t: typeof tokenIn) => ({ symbol: t.symbol, mint: t.mint.toBase58(), decimals: t.decimals });
+  return {
+    quoteId: record.id,
+    walletId: w.id,
+    from: token(tokenIn),
+    to: token(tokenOut),
+    amountIn: record.amountIn,
+    amountOut: record.amountOut,
+    minAmountOut: record.minAmountOut,
+    priceImpactBps: record.priceImpactBps,
+    fee: record.fee,
+    feeBps: pair.feeBps,
+    route: { adapter: 'local', pairId: pair.pairId, pool: pair.pool.record.address, reserveIn: r.reserveIn.toString(), reserveOut: r.reserveOut.toString() },
+    expiresAt: new Date(record.expiresAt).toISOString(),
+    privacy: privacyOf(input.output),
+  };
+}
+
+/** A fresh key for one swap's output, sealed and stored (listed for the user) before it is used. */
+async function oneTimeRecipient(userId: string, orderId: string): Promise<Keypair> {
+  const kp = Keypair.generate();
+  const id = randomUUID();
+  const address = kp.publicKey.toBase58();
+  await orders.insertOneTimeAddress({ id, userId, address, orderId, sealedKey: await sealKey(keyVault(), id, address, kp.secretKey), createdAt: clock.now().toISOString() });
+  return kp;
+}
+
+/** Refusals that happen before any transaction is built. */
+const RETRYABLE = new Set(['WALLET_LOCKED', 'SERVICE_UNAVAILABLE']);
+
+export async function execute(userId: string, input: z.infer<typeof executeInput>): Promise<z.infer<typeof executeView>> {
+  const claimed = z.uuid().safeParse(input.quoteId).success ? await orders.claimQuote(userId, input.quoteId) : ({ ok: false, reason: 'missing' } as const);
+  if (!claimed.ok) {
+    if (claimed.reason === 'missing') throw errors.quoteNotFound();
+    throw claimed.reason === 'expired' ? errors.quoteExpired() : errors.quoteUsed();
+  }
+  const order = claimed.order;
+  let sent: Awaited<ReturnType<typeof executeLocal>>;
+  let recipient: Keypair;
+  try {
+    const w = await chainAWallet(userId, order.walletId);
+    const user = await chainASigner(w);
+    recipient = order.privateOutput ? await oneTimeRecipient(userId, order.id) : user;
+    const to = recipient;
+    sent = await withWalletLock(w, () =>
+      onChainA(() => executeLocal({ user, recipient: to, pairId: order.pairId, from: order.fromMint, to: order.toMint, amountIn: BigInt(order.amountIn), minAmountOut: BigInt(order.minAmountOut) })),
+    );
+  } catch (e) {
+    // A busy wallet or pool turned it away before anything was built: the quote may be retried
+    // until it expires. Any other refusal (or a send that may have failed) uses it up.
+    if (isAppError(e) && RETRYABLE.has(e.code)) await orders.releaseQuote(order);
+    else await orders.markFailed(order, isAppError(e) ? e.code : 'INTERNAL');
+    throw e;
+  }
+  const outputAddress = recipient.publicKey.toBase58();
+  await Promise.all([
+    orders.markExecuted(order, { txHash: sent.signature, executedAmountOut: sent.amountOut.toString(), outputAddress }),
+    accrueSwap(userId, order, sent.signature, sent.amountOut),
+  ]);
+  const chain = await chainA();
+  return { orderId: order.id, txHash: sent.signature, amountIn: order.amountIn, amountOut: sent.amountOut.toString(), outputAddress, explorerUrl: chain.explorerUrl(sent.signature) };
+}
+
+/** Points for the swap's native-coin leg (rewards rule); a failure there never undoes the swap. */
+async function accrueSwap(userId: string, o: OrderRecord, txHash: string, amountOut: bigint) {
+  await accrueAfter({ userId, source: 'swap', txHash, lamports: o.fromMint === WSOL.toBase58() ? BigInt(o.amountIn) : amountOut });
+}
+
+const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({
+  id: o.id,
+  status: o.status,
+  walletId: o.walletId,
+  from: o.from,
+  to: o.to,
+  amountIn: o.amountIn,
+  amountOut: o.executedAmountOut ?? o.amountOut,
+  minAmountOut: o.minAmountOut,
+  fee: o.fee,
+  priceImpactBps: o.priceImpactBps,
+  output: o.privateOutput ? 'one-time' : 'wallet',
+  ...(o.outputAddress ? { outputAddress: o.outputAddress } : {}),
+  ...(o.txHash ? { txHash: o.txHash } : {}),
+  ...(o.failure ? { failure: o.failure } : {}),
+  createdAt: o.createdAt,
+  ...(o.executedAt ? { executedAt: o.executedAt } : {}),
+});
+
+export async function listOrders(userId: string) {
+  return { orders: (await orders.listOrders(userId)).map(viewOrder) };
+}
+
+export async function getOrder(userId: string, id: string) {
+  const o = z.uuid().safeParse(id).success ? await orders.getOrder(userId, id) : undefined;
+  if (!o) throw errors.notFound('order not found');
+  return { order: viewOrder(o) };
+}
+
+export async function listOneTimeAddresses(userId: string) {
+  return { addresses: (await orders.listOneTimeAddresses(userId)).map((a) => ({ address: a.address, orderId: a.orderId, createdAt: a.createdAt })) };
+}

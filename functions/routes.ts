@@ -103,6 +103,13 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
+  // ai: chat streams (server-sent events) from a function URL on AWS, and through the emulator locally
+  r('POST', '/api/ai/chat', 'ai', 'chat', 'session', { timeout: 29, stream: true }),
+  r('GET', '/api/ai/conversations', 'ai', 'conversations', 'session'),
+  r('GET', '/api/ai/conversations/:id', 'ai', 'conversation', 'session'),
+  r('DELETE', '/api/ai/conversations/:id', 'ai', 'delete-conversation', 'session'),
+  r('POST', '/api/ai/feedback', 'ai', 'feedback', 'session'),
+  r('GET', '/api/ai/status', 'ai', 'status', 'session'),
 ];
 
 /** The row a handler module belongs to. */

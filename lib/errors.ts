@@ -67,6 +67,9 @@ export const errors = {
   // wallets and compression
   walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
   transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
+  // ai
+  aiBudgetSpent: (retryAfter: number) =>
+    new AppError('BUDGET_EXCEEDED', 429, `today's assistant token budget is spent; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

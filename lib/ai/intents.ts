@@ -48,6 +48,8 @@ export interface Intent {
   needs?: Need[];
   /** Extra search terms, so the cited passages are the task's own. */
   terms: string;
+  /** The README section (its anchor) that documents the task: cited first when the README has it. */
+  doc?: string;
   /** The route the command calls; when the deployment has no such route the task is reported unavailable. */
   route?: [string, string];
   build(slots: Slots, ctx: IntentContext): IntentAnswer;
@@ -92,6 +94,7 @@ const noWallet = (w: { found: boolean }) => (w.found ? '' : ' You have no wallet
 export const intents: Intent[] = [
   {
     id: 'register',
+    doc: 'identity-and-sessions-apiauth',
     test: /\b(register|sign ?up|create (an |a new )?account|new account)\b/i,
     terms: 'register username password identity zkId',
     route: ['POST', '/api/auth/register'],
@@ -115,6 +118,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'social-login',
+    doc: 'social-login-apizkauth',
     test: /\b(log ?in|sign ?in|login)\b.*\b(google|github|discord|oauth|social)\b|\b(google|github|discord|oauth|social)\b.*\b(log ?in|sign ?in|login)\b/i,
     terms: 'social login zkauth provider oauth',
     route: ['GET', '/api/zkauth/login'],
@@ -125,6 +129,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'login',
+    doc: 'identity-and-sessions-apiauth',
     test: /\b(log ?in|sign ?in|login)\b/i,
     unless: /\b(fail|throttl|lock|brute|why)\w*/i,
     terms: 'login session cookie credentials',
@@ -136,6 +141,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'logout',
+    doc: 'identity-and-sessions-apiauth',
     test: /\b(log ?out|sign ?out)\b/i,
     terms: 'logout session',
     route: ['POST', '/api/auth/logout'],
@@ -143,6 +149,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'upload-failed',
+    doc: 'encrypted-storage-apistorage',
     test: /\bupload\w*\b.*\b(fail|error|refus|reject|not work|401|413|422)\w*|\b(fail|error)\w*\b.*\bupload/i,
     needs: ['files'],
     terms: 'upload errors INVALID_PROOF CHECKSUM_MISMATCH FILE_TOO_LARGE',
@@ -154,6 +161,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'list-files',
+    doc: 'encrypted-storage-apistorage',
     test: /\b(list|show|what|which|see)\b.*\b(my )?files\b|\bmy files\b/i,
     needs: ['files'],
     terms: 'list files storage',
@@ -165,6 +173,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'share',
+    doc: 'encrypted-storage-apistorage',
     test: /\bshare\b|\bshare ?link\b/i,
     needs: ['files'],
     terms: 'share link expiresIn shareUrl',
@@ -180,6 +189,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'upload',
+    doc: 'encrypted-storage-apistorage',
     test: /\bupload\b/i,
     terms: 'upload multipart proof commitment checksum encryptFile',
     route: ['POST', '/api/storage/upload'],
@@ -195,6 +205,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'download',
+    doc: 'encrypted-storage-apistorage',
     test: /\bdownload\b/i,
     needs: ['files'],
     terms: 'download proof fileId X-ZK-Proof',
@@ -209,6 +220,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'delete-file',
+    doc: 'encrypted-storage-apistorage',
     test: /\b(delete|remove)\b.*\bfile\b/i,
     needs: ['files'],
     terms: 'delete file unpin',
@@ -220,6 +232,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'import-wallet',
+    doc: 'wallets-apiwallets',
     test: /\bimport\b.*\b(wallet|key)\b/i,
     terms: 'import wallet secretKey',
     route: ['POST', '/api/wallets/import'],
@@ -230,6 +243,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'create-wallet',
+    doc: 'wallets-apiwallets',
     test: /\b(create|new|make|add|open)\b.*\bwallet\b/i,
     terms: 'create wallet chain name',
     route: ['POST', '/api/wallets'],
@@ -244,6 +258,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'airdrop',
+    doc: 'wallets-apiwallets',
     test: /\b(airdrop|faucet)\b|\bfund\b.*\bwallet\b/i,
     needs: ['wallets'],
     terms: 'airdrop faucet localnet devnet mainnet',
@@ -259,6 +274,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'decompress',
+    doc: 'compression-apicompression',
     test: /\bdecompress/i,
     needs: ['wallets'],
     terms: 'decompress native token compressed',
@@ -279,6 +295,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'compress',
+    doc: 'compression-apicompression',
     test: /\bcompress/i,
     unless: /\bcompressed[- ]balance|\bbalance\b/i,
     needs: ['wallets'],
@@ -300,6 +317,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'balance',
+    doc: 'wallets-apiwallets',
     test: /\bbalance\b|\bhow much\b/i,
     needs: ['wallets'],
     terms: 'balance wallet compressed-balance',
@@ -319,6 +337,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'bridge',
+    doc: 'the-route-groups',
     test: /\bbridg/i,
     terms: 'bridge chain B not built yet',
     route: ['POST', '/api/bridge/initiate'],
@@ -329,6 +348,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'transfer',
+    doc: 'compression-apicompression',
     test: /\b(transfer|send|pay)\b/i,
     needs: ['wallets'],
     terms: 'compressed transfer mint recipient',
@@ -345,6 +365,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'create-token',
+    doc: 'compression-apicompression',
     test: /\b(create|new|make)\b.*\b(token|mint)\b/i,
     needs: ['wallets'],
     terms: 'create-token mint decimals mint-to',
@@ -360,6 +381,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'submit-identity-proof',
+    doc: 'chain-b-identity-proofs-apichainb',
     test: /\b(identity proof|submit[- ]proof|chain ?b proof|prove my identity)\b/i,
     terms: 'submit-proof identity signature nonce timestamp chain B registry',
     route: ['POST', '/api/chainb/submit-proof'],
@@ -370,6 +392,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'stark-proof',
+    doc: 'social-login-apizkauth',
     test: /\bstark\b/i,
     terms: 'STARK proof zkauth prove session',
     route: ['POST', '/api/zkauth/prove'],
@@ -380,6 +403,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'poseidon',
+    doc: 'zk-toolkit-apizk-toolkit',
     test: /\bposeidon\b/i,
     terms: 'hash poseidon zk-toolkit',
     route: ['POST', '/api/zk-toolkit/hash/poseidon'],
@@ -391,6 +415,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'mimc',
+    doc: 'zk-toolkit-apizk-toolkit',
     test: /\bmimc\b/i,
     terms: 'hash mimc mimc7 key',
     route: ['POST', '/api/zk-toolkit/hash/mimc'],
@@ -401,6 +426,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'pedersen',
+    doc: 'zk-toolkit-apizk-toolkit',
     test: /\bpedersen\b/i,
     terms: 'hash pedersen encoding',
     route: ['POST', '/api/zk-toolkit/hash/pedersen'],
@@ -411,6 +437,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'shamir',
+    doc: 'zk-toolkit-apizk-toolkit',
     test: /\bshamir\b|\bsplit\b.*\bsecret\b|\bsecret shar/i,
     terms: 'shamir split combine threshold shares',
     route: ['POST', '/api/zk-toolkit/shamir/split'],
@@ -427,6 +454,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'field',
+    doc: 'zk-toolkit-apizk-toolkit',
     test: /\b(field|modular|mod p)\b.*\b(add|sub|subtract|mul|multiply|div|divide|inverse|inv|sqrt|pow|power)\b|\b(add|sub|subtract|mul|multiply|div|divide|inverse|inv|sqrt|pow|power)\b.*\bfield\b/i,
     terms: 'field add sub mul div inv sqrt pow BN254 prime',
     route: ['POST', '/api/zk-toolkit/field/add'],
@@ -439,6 +467,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'proof-history',
+    doc: 'chain-b-identity-proofs-apichainb',
     test: /\b(my )?proof(s)? history\b|\bmy proofs\b|\bproofs (have i|did i)\b/i,
     needs: ['proofs'],
     terms: 'proof history identity stark',
@@ -446,6 +475,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'bug-report',
+    doc: 'the-route-groups',
     test: /\b(report|file)\b.*\bbug\b|\bbug report\b/i,
     terms: 'bug report title description severity',
     route: ['POST', '/api/bug-reports'],
@@ -456,6 +486,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'session',
+    doc: 'identity-and-sessions-apiauth',
     test: /\b(am i (logged|signed) in|who am i|my session)\b/i,
     terms: 'session authenticated me',
     route: ['GET', '/api/auth/session'],

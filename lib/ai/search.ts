@@ -44,8 +44,9 @@ export interface Hit extends Passage {
   terms: string[];
 }
 
-export function search(index: MiniSearch<Passage>, query: string, limit = 5): Hit[] {
-  return index.search(query).slice(0, limit).map((r) => ({
+export function search(index: MiniSearch<Passage>, query: string, limit = 5, filter?: (p: { link: string; document: string }) => boolean): Hit[] {
+  const results = index.search(query, filter ? { filter: (r) => filter({ link: r.link as string, document: r.document as string }) } : undefined);
+  return results.slice(0, limit).map((r) => ({
     id: String(r.id),
     document: r.document as string,
     section: r.section as string,

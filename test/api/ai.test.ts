@@ -200,7 +200,7 @@ describe('limits', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await ask(bob, 'how do I log in?')).status).toBe(200);
     advanceClock(24 * 3600 * 1000);
-    expect((await ask(await signedIn(rt, erin.userId), 'how do I log in?')).status).toBe(200);
+    expect((await ask(await signedIn(rt, erin.userId as `${string}-${string}-${string}-${string}-${string}`), 'how do I log in?')).status).toBe(200);
   });
 
   it('GET /api/ai/status names the backend and model', async () => {
@@ -215,7 +215,7 @@ describe('retention', () => {
     const id = c.json.conversationId as string;
     expect((await frank.get(`/api/ai/conversations/${id}`)).status).toBe(200);
     advanceClock(31 * 24 * 3600 * 1000);
-    const later = await signedIn(rt, frank.userId); // the old session has expired long before
+    const later = await signedIn(rt, frank.userId as `${string}-${string}-${string}-${string}-${string}`); // the old session has expired long before
     expect((await later.get(`/api/ai/conversations/${id}`)).status).toBe(404);
     expect((await later.get('/api/ai/conversations')).json.conversations).toEqual([]);
   });

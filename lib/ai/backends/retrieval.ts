@@ -17,34 +17,66 @@ const SYNONYMS: [RegExp, string][] = [
   [/\bforg[eo]t/i, 'forgotten password cannot be recovered'],
   [/\blimit|too many|429\b/i, 'rate limits per minute RATE_LIMITED'],
   [/\bexpire|expiry\b/i, 'expires expired'],
+  [/\bnpm\b|\brun (the )?tests?\b|\bstart (the )?(server|api|service)\b|\blocally\b|\bbenchmarks?\b/i, 'npm commands'],
 ];
 
 const tableRow = /^\|.*\|$/;
 
+/** The passage's units: table rows, bullets and paragraphs with their hard-wrapped lines joined; code left out. */
+export function units(text: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let fenced = false;
+  const flush = () => {
+    if (current.trim()) out.push(current.trim());
+    current = '';
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) {
+      fenced = !fenced;
+      flush();
+      continue;
+    }
+    if (fenced || (!current && /^ {4}\S/.test(line))) continue; // code, fenced or indented
+    if (line.trim() === '' || /^\|[-\s|]+\|$/.test(line)) flush();
+    else if (tableRow.test(line) || /^\s*([-*]|\d+\.) /.test(line)) {
+      flush();
+      current = line;
+      if (tableRow.test(line)) flush();
+    } else current = current ? `${current} ${line.trim()}` : line;
+  }
+  flush();
+  return out;
+}
+
+const MAX_SENTENCE = 320;
+const clip = (s: string) => (s.length > MAX_SENTENCE ? `${s.slice(0, MAX_SENTENCE - 1).replace(/\s+\S*$/, '')}…` : s);
+
 /** Sentences (or table rows and bullets) of a passage that share the most terms with the question. */
 export function bestSentences(text: string, terms: Set<string>, count: number): string[] {
-  const pieces = text
-    .split('\n')
-    .filter((l) => !/^\|[-\s|]+\|$/.test(l))
-    .flatMap((l) => (tableRow.test(l) || l.startsWith('```') ? [l] : l.split(/(?<=[.;])\s+(?=[A-Z`*(])/)))
+  const pieces = units(text)
+    .flatMap((u) => (tableRow.test(u) ? [u] : u.split(/(?<=[.;:])\s+(?=[A-Z`*(])/)))
     .map((l) => l.trim())
-    .filter((l) => l.length > 20 && !l.startsWith('```'));
+    .filter((l) => l.length > 20);
+  const wordsOf = pieces.map((p) => new Set(p.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w)));
+  // A term found in few of the passage's sentences says more about which sentence answers.
+  const df = new Map<string, number>();
+  for (const words of wordsOf) for (const t of terms) if (words.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   const scored = pieces.map((p, i) => {
-    const words = new Set(p.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w));
     let score = 0;
-    for (const t of terms) if (words.has(t)) score += 1;
-    return { p, i, score: score / Math.sqrt(1 + words.size / 12) };
+    for (const t of terms) if (wordsOf[i]!.has(t)) score += 1 + 1 / df.get(t)!;
+    return { p, i, score: score / Math.sqrt(1 + wordsOf[i]!.size / 12) };
   });
   return scored
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, count)
     .sort((a, b) => a.i - b.i)
-    .map((s) => tidy(s.p));
+    .map((s) => clip(tidy(s.p)));
 }
 
 /** Markdown table rows read as a line of text. */
-const tidy = (s: string) => (tableRow.test(s) ? s.slice(1, -1).split('|').map((c) => c.trim()).filter(Boolean).join(' — ') : s.replace(/^[-*] /, ''));
+const tidy = (s: string) => (tableRow.test(s) ? `• ${s.slice(1, -1).split('|').map((c) => c.trim()).filter(Boolean).join(' — ')}\n` : s.replace(/^\s*[-*] /, ''));
 
 const citationOf = (h: Passage): Citation => ({ document: h.document, section: h.section, link: h.link });
 
@@ -81,6 +113,11 @@ export class RetrievalBackend implements Backend {
     const expansion = SYNONYMS.filter(([re]) => re.test(message)).map(([, terms]) => terms);
     const query = [message, intent?.terms ?? '', ...expansion].join(' ');
     const hits = search(this.index(), query, 8);
+    // The task's own section first (when the README still has it), then the rest by score.
+    if (intent?.doc) {
+      const own = search(this.index(), query, 2, (p) => p.link === `README.md#${intent.doc}`);
+      hits.unshift(...own.filter((h) => !hits.slice(0, 1).some((x) => x.id === h.id)));
+    }
     const terms = termsOf(query);
     const unavailable = intent?.route && !req.hasRoute(intent.route[0], intent.route[1]);
 
@@ -95,14 +132,20 @@ export class RetrievalBackend implements Backend {
     }
 
     // Explanations come from README passages; a route's own passage is cited with its command.
-    const readme = hits.filter((h) => h.document === 'README.md');
+    // Without a task, one route passage may explain too (its limits, its auth).
+    const firstRoute = hits.find((h) => h.document === 'route table');
+    const readme = hits.filter((h) => h.document === 'README.md' || (!intent && h === firstRoute && hits.indexOf(h) < 3));
     const routeHit = intent?.route ? hits.find((h) => h.document === 'route table' && h.section === `${intent.route![0]} ${intent.route![1]}`) : undefined;
     const explained: Hit[] = [];
-    for (const h of readme.slice(0, 3)) {
+    const seen = new Set<string>();
+    for (const h of readme) {
+      if (explained.length >= 3) break;
+      if (seen.has(h.id)) continue;
+      seen.add(h.id);
       const sentences = bestSentences(h.text, terms, explained.length === 0 ? 3 : 2);
       if (!sentences.length) continue;
       explained.push(h);
-      if (explained.length <= 2) parts.push(sentences.join(' '));
+      if (explained.length <= 2) parts.push(sentences.join(' ').replace(/\n (?=•)/g, '\n').trim());
     }
     if (!intent && !explained.length) {
       const top = hits[0];

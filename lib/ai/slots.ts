@@ -30,8 +30,10 @@ export function parseSlots(message: string): Slots {
     slots.amount = Number(amount[1]);
     if (amount[2]) slots.unit = amount[2].toUpperCase();
   }
-  const named = /\b(?:named|called|name(?:d)? it|as)\s+["'`]?([A-Za-z0-9_.-]{1,64})["'`]?/i.exec(message) ?? /["'`]([A-Za-z0-9_.-]{1,64})["'`]/.exec(message);
-  if (named && isSafeName(named[1]!)) slots.name = named[1];
+  // A quoted name counts only when all of it is a plain word; `named "rm -rf"` names nothing.
+  const named = /\b(?:named|called|name(?:d)? it|as)\s+(?:(["'`])([^"'`]{1,64})\1|([A-Za-z0-9_.-]{1,64}))/i.exec(message) ?? /(["'`])([^"'`]{1,64})\1/.exec(message);
+  const name = named ? (named[2] ?? named[3]) : undefined;
+  if (name && isSafeName(name)) slots.name = name;
   const user = /\b(?:user(?:name)?|account)\s+["'`]?([A-Za-z0-9_.-]{3,32})["'`]?/i.exec(message);
   if (user && !/^(named|called|with|and|for)$/i.test(user[1]!)) slots.username = user[1];
   const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i.exec(message);

@@ -43,7 +43,7 @@ export class BedrockBackend implements Backend {
       let out: { stream?: AsyncIterable<ConverseStreamOutput> };
       try {
         out = await this.client.send(
-          new ConverseStreamCommand({ modelId: this.model, system: [{ text: systemPrompt(req.baseUrl) }], messages, ...(offerTools ? { toolConfig: { tools } } : {}) }),
+          new ConverseStreamCommand({ modelId: this.model, system: [{ text: systemPrompt(req.baseUrl) }], messages: [...messages], ...(offerTools ? { toolConfig: { tools } } : {}) }),
         );
       } catch (e) {
         if (isDependencyFailure(e) || (e instanceof Error && /Throttling|ServiceUnavailable|ModelNotReady|AccessDenied|ResourceNotFound|Validation/.test(e.name))) {

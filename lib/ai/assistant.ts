@@ -139,8 +139,10 @@ export class Assistant {
     }
     if (!usage.outputTokens) usage.outputTokens = estimateTokens(text);
     try {
-      await store.putMessage(userId, { id: randomUUID(), conversationId, role: 'user', content: message, createdAt: askedAt });
-      await store.putMessage(userId, {
+      // Independent writes: in parallel, so `done` follows the last delta closely.
+      await Promise.all([
+        store.putMessage(userId, { id: randomUUID(), conversationId, role: 'user', content: message, createdAt: askedAt }),
+        store.putMessage(userId, {
         id: messageId,
         conversationId,
         role: 'assistant',
@@ -148,10 +150,11 @@ export class Assistant {
         citations,
         suggestions,
         tools: tools.map((t) => ({ name: t.name, summary: t.summary })),
-        createdAt: new Date(Math.max(clock.nowMs(), Date.parse(askedAt) + 1)).toISOString(),
-      });
-      await store.touchConversation(userId, { id: conversationId, title: message.slice(0, 80), backend: this.backend.name });
-      await store.spendTokens(userId, today(), usage.outputTokens + (usage.inputTokens - inputTokens), Number.MAX_SAFE_INTEGER);
+          createdAt: new Date(Math.max(clock.nowMs(), Date.parse(askedAt) + 1)).toISOString(),
+        }),
+        store.touchConversation(userId, { id: conversationId, title: message.slice(0, 80), backend: this.backend.name }),
+        store.spendTokens(userId, today(), usage.outputTokens + (usage.inputTokens - inputTokens), Number.MAX_SAFE_INTEGER),
+      ]);
     } catch (e) {
       failure ??= describeFailure(e);
     }

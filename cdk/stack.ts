@@ -14,6 +14,7 @@ import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
 import { RewardEpochs } from './reward-epochs.ts';
 import { Sweeper } from './sweeper.ts';
 import { TransferRetry } from './transfer-retry.ts';
+import { grantBedrockModel, streamingUrl } from './ai.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
 import type { GroupName } from '../lib/http/groups.ts';
@@ -279,6 +280,7 @@ class GroupStack extends NestedStack {
     if (props.group !== 'fallback' && S3_GROUPS.has(props.group)) props.bucket.grantReadWrite(role);
     if (props.walletKey) props.walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
     if (props.group === 'storage') props.replicas?.grantRequests(role);
+    if (props.group === 'ai') grantBedrockModel(this, role, props.environment);
 
     if (props.group === 'fallback') {
       const fn = new ApiFunction(this, 'Fallback', {
@@ -310,6 +312,7 @@ class GroupStack extends NestedStack {
         environment: props.environment,
       });
       watch(rid, fn);
+      if (row.stream) watch(`${rid}Stream`, streamingUrl(this, rid, { stage: props.stage, row, role, environment: props.environment, name: rid.replace(/[A-Z]/g, (c, i) => (i ? '-' : '') + c.toLowerCase()) }));
       routeErrorRateAlarm(this, `${rid}ErrorRateAlarm`, { stage: props.stage, row, topic: props.topic });
       new HttpRoute(this, `${rid}Route`, {
         httpApi: props.api,

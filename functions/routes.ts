@@ -160,6 +160,13 @@ export const routes: Route[] = [
   r('GET', '/api/rewards/ledger', 'rewards', 'ledger', 'session'),
   r('GET', '/api/rewards/leaderboard', 'rewards', 'leaderboard', 'none'),
   r('POST', '/api/rewards/claim', 'rewards', 'claim', 'session', { timeout: 29, idempotent: true }),
+  // ai: chat streams (server-sent events) from a function URL on AWS, and through the emulator locally
+  r('POST', '/api/ai/chat', 'ai', 'chat', 'session', { timeout: 29, stream: true }),
+  r('GET', '/api/ai/conversations', 'ai', 'conversations', 'session'),
+  r('GET', '/api/ai/conversations/:id', 'ai', 'conversation', 'session'),
+  r('DELETE', '/api/ai/conversations/:id', 'ai', 'delete-conversation', 'session'),
+  r('POST', '/api/ai/feedback', 'ai', 'feedback', 'session'),
+  r('GET', '/api/ai/status', 'ai', 'status', 'session'),
 ];
 
 /** The row a handler module belongs to. */

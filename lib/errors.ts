@@ -102,6 +102,9 @@ export const errors = {
   insufficientLiquidity: (message: string) => new AppError('INSUFFICIENT_LIQUIDITY', 422, message),
   alreadyClaimed: (message = 'this epoch\'s reward was already claimed') => new AppError('ALREADY_CLAIMED', 409, message),
   epochOpen: (message: string) => new AppError('EPOCH_OPEN', 409, message),
+  // ai
+  aiBudgetSpent: (retryAfter: number) =>
+    new AppError('BUDGET_EXCEEDED', 429, `today's assistant token budget is spent; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

@@ -25,6 +25,7 @@ export const groups = {
   transfer: { envelope: 'flat', rateLimit: 20 },
   swap: { envelope: 'flat', rateLimit: 30 },
   rewards: { envelope: 'flat', rateLimit: 60 },
+  ai: { envelope: 'flat', rateLimit: 20 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

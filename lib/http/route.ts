@@ -23,4 +23,6 @@ export interface Route {
   timeout?: number;
   /** Takes `Idempotency-Key` (a POST that creates a resource or moves value): a retry gets the first answer. */
   idempotent?: boolean;
+  /** Also served from a Lambda function URL with response streaming (API Gateway's HTTP API buffers answers). */
+  stream?: boolean;
 }

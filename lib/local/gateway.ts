@@ -8,6 +8,7 @@ import { config } from '#lib/config.ts';
 import { isolateInvocations } from '#lib/observability.ts';
 import { createRouter, gatewayPath, type Match } from '#lib/http/router.ts';
 import { RAW_BODY } from '#lib/http/raw-body.ts';
+import { enableStreaming, streamedBodyOf } from '#lib/http/stream.ts';
 import { MAX_FILE_BYTES } from '#lib/init.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -131,6 +132,31 @@ function send(res: ServerResponse, result: APIGatewayProxyResultV2) {
   res.end(body);
 }
 
+/**
+ * A streamed answer (a route marked `stream`, as its function URL streams on AWS): the head as the
+ * handler's result gave it, then each chunk as it comes, without Content-Length. A client that
+ * goes away stops the body's iteration.
+ */
+async function sendStream(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, body: AsyncIterable<string>) {
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.flushHeaders();
+  const chunks = body[Symbol.asyncIterator]();
+  const onClose = () => void chunks.return?.();
+  res.once('close', onClose);
+  try {
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      if (res.destroyed) break;
+      res.write(next.value);
+    }
+  } finally {
+    res.off('close', onClose);
+    res.end();
+  }
+}
+
 function sendError(res: ServerResponse, status: number, code: string, message: string) {
   res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
   res.end(JSON.stringify({ error: code, message }));
@@ -222,7 +248,13 @@ export async function gatewayListener(routes: readonly Route[]) {
       const route = found.kind === 'route' ? found.route : undefined;
       const event = toEvent(req, url, body, route, found.kind === 'route' ? { ...found.params } : {});
       const handler = await load(route ? route.handler : 'functions/fallback.ts');
-      send(res, await isolated(event.requestContext.requestId, () => handler(event, lambdaContext(route))));
+      if (route?.stream) enableStreaming(event);
+      await isolated(event.requestContext.requestId, async () => {
+        const result = await handler(event, lambdaContext(route));
+        const streamed = streamedBodyOf(event);
+        if (streamed && typeof result === 'object' && result !== null && 'statusCode' in result) await sendStream(res, result, streamed);
+        else send(res, result);
+      });
     } catch (e) {
       // A handler that throws past its own error handling: Lambda would answer 500 through API Gateway.
       console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', error: String((e as Error)?.stack ?? e) }));

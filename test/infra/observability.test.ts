@@ -13,6 +13,9 @@ import { routes } from '../../functions/routes.ts';
 type Resource = { Type: string; Properties: Record<string, any> };
 type Stat = { Id: string; Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } };
 
+/** Streaming routes get a second function behind a function URL (cdk/ai.ts), watched for throttles too. */
+const streamed = routes.filter((r) => r.stream).length;
+
 function synth(context: Record<string, unknown>, nag = false) {
   process.env.CDK_VALIDATION = 'false';
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', ...context } });
@@ -39,7 +42,7 @@ const dims = (s: Stat) => Object.fromEntries(s.MetricStat!.Metric.Dimensions.map
 describe('tracing', () => {
   it('is Active on every function, with the Powertools settings and responses kept out of traces', () => {
     const fns = plain.resources('AWS::Lambda::Function');
-    expect(fns).toHaveLength(routes.length + 3); // + the $default fallback, the scheduled sweeper and the transfer retry job
+    expect(fns).toHaveLength(routes.length + 4 + streamed); // + the $default fallback, the scheduled sweeper, transfer retry and reward epochs, streaming routes' function-URL functions
     for (const f of fns) {
       expect(f.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect(f.Properties.Environment.Variables).toMatchObject({
@@ -113,7 +116,7 @@ describe('alarms', () => {
 
   it('watch every function\'s throttles', () => {
     const throttles = alarms().filter((a) => a.Properties.MetricName === 'Throttles');
-    expect(throttles).toHaveLength(routes.length + 1);
+    expect(throttles).toHaveLength(routes.length + 1 + streamed);
     for (const a of throttles) {
       expect(a.Properties).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Period: 300, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
       expect(a.Properties.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: expect.any(String) } }]);
@@ -171,7 +174,7 @@ describe('with alarmEmail', () => {
       }),
     });
     const alarms = withTopic.resources('AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(2 * routes.length + 2);
+    expect(alarms).toHaveLength(2 * routes.length + 2 + streamed);
     for (const a of alarms) {
       expect(a.Properties.AlarmActions).toHaveLength(1);
       expect(a.Properties.OKActions).toHaveLength(1);

@@ -32,7 +32,8 @@ describe('the CDK stack', () => {
       functions += Object.keys(fns).length;
       for (const f of Object.values(fns)) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
     }
-    expect(functions).toBe(routes.length + 3);
+    // streaming routes (`stream`) have a second, function-URL function (cdk/ai.ts)
+    expect(functions).toBe(routes.length + 4 + routes.filter((r) => r.stream).length);
     expect(new Set(handlers).size).toBe(functions);
     expect(handlers.every((n) => n.startsWith('shroud-ci-'))).toBe(true);
   });

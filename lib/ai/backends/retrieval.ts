@@ -1,0 +1,174 @@
+import type MiniSearch from 'minisearch';
+import type { Passage } from '../corpus.ts';
+import type { Citation, ToolCall } from '../events.ts';
+import { matchIntent, parseSlots, type FileFact, type IntentContext, type WalletFact } from '../intents.ts';
+import { processTerm, search, type Hit } from '../search.ts';
+import { estimateTokens, type Backend, type BackendEvent, type BackendRequest } from './port.ts';
+
+/**
+ * The embedded backend, no model: a task matcher that fills in the command with the user's
+ * values (and ids found by the read-only tools), and an answer made of the documentation's best
+ * sentences for the question, each passage cited.
+ */
+const SYNONYMS: [RegExp, string][] = [
+  [/\bsol\b|\blamports?\b/i, 'native coin chain A'],
+  [/\bsolana\b/i, 'chain A'],
+  [/\bstarknet\b/i, 'chain B'],
+  [/\bforg[eo]t/i, 'forgotten password cannot be recovered'],
+  [/\blimit|too many|429\b/i, 'rate limits per minute RATE_LIMITED'],
+  [/\bexpire|expiry\b/i, 'expires expired'],
+  [/\bnpm\b|\brun (the )?tests?\b|\bstart (the )?(server|api|service)\b|\blocally\b|\bbenchmarks?\b/i, 'npm commands'],
+];
+
+const tableRow = /^\|.*\|$/;
+
+/** The passage's units: table rows, bullets and paragraphs with their hard-wrapped lines joined; code left out. */
+export function units(text: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let fenced = false;
+  const flush = () => {
+    if (current.trim()) out.push(current.trim());
+    current = '';
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) {
+      fenced = !fenced;
+      flush();
+      continue;
+    }
+    if (fenced || (!current && /^ {4}\S/.test(line))) continue; // code, fenced or indented
+    if (line.trim() === '' || /^\|[-\s|]+\|$/.test(line)) flush();
+    else if (tableRow.test(line) || /^\s*([-*]|\d+\.) /.test(line)) {
+      flush();
+      current = line;
+      if (tableRow.test(line)) flush();
+    } else current = current ? `${current} ${line.trim()}` : line;
+  }
+  flush();
+  return out;
+}
+
+const MAX_SENTENCE = 320;
+const clip = (s: string) => (s.length > MAX_SENTENCE ? `${s.slice(0, MAX_SENTENCE - 1).replace(/\s+\S*$/, '')}…` : s);
+
+/** Sentences (or table rows and bullets) of a passage that share the most terms with the question. */
+export function bestSentences(text: string, terms: Set<string>, count: number): string[] {
+  const pieces = units(text)
+    .flatMap((u) => (tableRow.test(u) ? [u] : u.split(/(?<=[.;:])\s+(?=[A-Z`*(])/)))
+    .map((l) => l.trim())
+    .filter((l) => l.length > 20);
+  const wordsOf = pieces.map((p) => new Set(p.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w)));
+  // A term found in few of the passage's sentences says more about which sentence answers.
+  const df = new Map<string, number>();
+  for (const words of wordsOf) for (const t of terms) if (words.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const scored = pieces.map((p, i) => {
+    let score = 0;
+    for (const t of terms) if (wordsOf[i]!.has(t)) score += 1 + 1 / df.get(t)!;
+    return { p, i, score: score / Math.sqrt(1 + wordsOf[i]!.size / 12) };
+  });
+  return scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, count)
+    .sort((a, b) => a.i - b.i)
+    .map((s) => clip(tidy(s.p)));
+}
+
+/** Markdown table rows read as a line of text. */
+const tidy = (s: string) => (tableRow.test(s) ? `• ${s.slice(1, -1).split('|').map((c) => c.trim()).filter(Boolean).join(' — ')}\n` : s.replace(/^\s*[-*] /, ''));
+
+const citationOf = (h: Passage): Citation => ({ document: h.document, section: h.section, link: h.link });
+
+function termsOf(text: string): Set<string> {
+  return new Set(text.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w));
+}
+
+export class RetrievalBackend implements Backend {
+  readonly name = 'retrieval' as const;
+  readonly model = 'bm25-minisearch';
+  constructor(private readonly index: () => MiniSearch<Passage>) {}
+
+  async available() {
+    return true;
+  }
+
+  async *answer(req: BackendRequest): AsyncIterable<BackendEvent> {
+    const { message } = req;
+    const intent = matchIntent(message);
+    const slots = parseSlots(message);
+    const ctx: IntentContext = { baseUrl: req.baseUrl, hasRoute: req.hasRoute, message };
+    const toolCalls: ToolCall[] = [];
+
+    for (const need of intent?.needs ?? []) {
+      const name = need === 'wallets' ? 'list_wallets' : need === 'files' ? 'list_files' : 'proof_history';
+      const r = await req.callTool(name, {});
+      const call: ToolCall = { name, summary: r.summary, data: r.data, untrusted: true };
+      toolCalls.push(call);
+      yield { type: 'tool', tool: call };
+      if (name === 'list_wallets') ctx.wallets = r.data as WalletFact[];
+      if (name === 'list_files') ctx.files = r.data as FileFact[];
+    }
+
+    const expansion = SYNONYMS.filter(([re]) => re.test(message)).map(([, terms]) => terms);
+    const query = [message, intent?.terms ?? '', ...expansion].join(' ');
+    const hits = search(this.index(), query, 8);
+    // The task's own section first (when the README still has it), then the rest by score.
+    if (intent?.doc) {
+      const own = search(this.index(), query, 2, (p) => p.link === `README.md#${intent.doc}`);
+      hits.unshift(...own.filter((h) => !hits.slice(0, 1).some((x) => x.id === h.id)));
+    }
+    const terms = termsOf(query);
+    const unavailable = intent?.route && !req.hasRoute(intent.route[0], intent.route[1]);
+
+    const parts: string[] = [];
+    const suggestions: { command: string; description: string }[] = [];
+    if (intent && unavailable) {
+      parts.push(`This deployment does not serve that yet: the route table has no \`${intent.route![0]} ${intent.route![1]}\` (\`npm run -s routes\` lists what exists).`);
+    } else if (intent) {
+      const built = intent.build(slots, ctx);
+      parts.push(built.lead);
+      suggestions.push(...built.suggestions);
+    }
+
+    // Explanations come from README passages; a route's own passage is cited with its command.
+    // Without a task, one route passage may explain too (its limits, its auth).
+    const firstRoute = hits.find((h) => h.document === 'route table');
+    const readme = hits.filter((h) => h.document === 'README.md' || (!intent && h === firstRoute && hits.indexOf(h) < 3));
+    const routeHit = intent?.route ? hits.find((h) => h.document === 'route table' && h.section === `${intent.route![0]} ${intent.route![1]}`) : undefined;
+    const explained: Hit[] = [];
+    const seen = new Set<string>();
+    for (const h of readme) {
+      if (explained.length >= 3) break;
+      if (seen.has(h.id)) continue;
+      seen.add(h.id);
+      const sentences = bestSentences(h.text, terms, explained.length === 0 ? 3 : 2);
+      if (!sentences.length) continue;
+      explained.push(h);
+      if (explained.length <= 2) parts.push(sentences.join(' ').replace(/\n (?=•)/g, '\n').trim());
+    }
+    if (!intent && !explained.length) {
+      const top = hits[0];
+      if (top) {
+        parts.push(bestSentences(top.text, terms, 3).join(' ') || top.text.slice(0, 400));
+        explained.push(top);
+      } else {
+        parts.push("I found nothing about that in the service's documentation. Ask about accounts, files and share links, wallets, compression, proofs or the ZK toolkit.");
+      }
+    }
+
+    const text = parts.filter(Boolean).join('\n\n');
+    // Streamed a sentence at a time, as a model would stream tokens.
+    for (const piece of text.match(/[^.!?\n]+[.!?]?\s*|\n+/g) ?? [text]) yield { type: 'delta', text: piece };
+
+    const cited = new Set<string>();
+    for (const h of [...explained.slice(0, 2), ...(routeHit && !unavailable ? [routeHit] : []), ...explained.slice(2)]) {
+      const key = `${h.link}|${h.section}`;
+      if (cited.has(key)) continue;
+      cited.add(key);
+      yield { type: 'citation', citation: citationOf(h) };
+    }
+    for (const s of suggestions) yield { type: 'suggestion', ...s };
+    yield { type: 'usage', inputTokens: estimateTokens(message), outputTokens: estimateTokens(text) };
+  }
+}

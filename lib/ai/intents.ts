@@ -1,0 +1,504 @@
+import { isSafeName, parseSlots, type Slots } from './slots.ts';
+
+/**
+ * The common tasks, recognised in a message and answered with the command to run, filled in
+ * with the user's values (amounts, names, ids) and, where a task needs one of the caller's own
+ * resources, the id found by a read-only tool (a wallet by name, a file by name). Commands are
+ * only ever suggestions: the service runs none of them.
+ */
+export interface Suggestion {
+  command: string;
+  description: string;
+}
+
+export interface WalletFact {
+  id: string;
+  chain: 'a' | 'b';
+  name: string;
+  address: string;
+  isActive: boolean;
+}
+export interface FileFact {
+  id: string;
+  filename: string;
+  size: number;
+  createdAt: string;
+}
+export type Need = 'wallets' | 'files' | 'proofs';
+
+export interface IntentContext {
+  baseUrl: string;
+  hasRoute(method: string, path: string): boolean;
+  wallets?: WalletFact[];
+  files?: FileFact[];
+  message: string;
+}
+
+export interface IntentAnswer {
+  /** One or two sentences that open the answer. */
+  lead: string;
+  suggestions: Suggestion[];
+}
+
+export interface Intent {
+  id: string;
+  test: RegExp;
+  unless?: RegExp;
+  /** The caller's resources this task needs (read through the tools, scoped by the service). */
+  needs?: Need[];
+  /** Extra search terms, so the cited passages are the task's own. */
+  terms: string;
+  /** The README section (its anchor) that documents the task: cited first when the README has it. */
+  doc?: string;
+  /** The route the command calls; when the deployment has no such route the task is reported unavailable. */
+  route?: [string, string];
+  build(slots: Slots, ctx: IntentContext): IntentAnswer;
+}
+
+const JAR = '~/.shroud-cookies';
+
+/** A curl command; every value in `body` has passed a strict pattern, and a quote can never reach the shell. */
+export function curl(base: string, method: string, path: string, body?: Record<string, unknown>, extra = ''): string {
+  const json = body ? JSON.stringify(body) : '';
+  if (/['\\`$]/.test(json) || /['\\`$\s]/.test(path)) throw new Error('unsafe value in a command');
+  return [`curl -s -b ${JAR} -c ${JAR}`, method === 'GET' ? '' : `-X ${method}`, `'${base}${path}'`, body ? `-H 'content-type: application/json' -d '${json}'` : '', extra]
+    .filter(Boolean)
+    .join(' ');
+}
+
+const amountOr = (s: Slots, fallback: number) => (s.amount !== undefined && Number.isFinite(s.amount) && s.amount > 0 ? s.amount : fallback);
+const quoted = (s: string) => `"${s}"`;
+
+/** The wallet the message names, else the active one on the chain, else a placeholder. */
+function walletFor(s: Slots, ctx: IntentContext, chain: 'a' | 'b' = s.chain ?? 'a'): { id: string; label: string; found: boolean } {
+  const own = ctx.wallets ?? [];
+  const lower = ctx.message.toLowerCase();
+  const byName = own.find((w) => (s.name && w.name.toLowerCase() === s.name.toLowerCase()) || (w.name.length >= 3 && new RegExp(`\\b${escapeRe(w.name.toLowerCase())}\\b`).test(lower)));
+  const byId = s.uuid ? own.find((w) => w.id === s.uuid) : undefined;
+  const w = byId ?? byName ?? own.find((x) => x.chain === chain && x.isActive) ?? own.find((x) => x.chain === chain);
+  return w ? { id: w.id, label: `wallet ${quoted(w.name)}`, found: true } : { id: '<walletId>', label: 'your wallet', found: false };
+}
+
+/** The file the message names (its id, or its name), else the newest one, else a placeholder. */
+function fileFor(s: Slots, ctx: IntentContext): { id: string; label: string; found: boolean } {
+  const own = ctx.files ?? [];
+  const lower = ctx.message.toLowerCase();
+  const f = (s.uuid ? own.find((x) => x.id === s.uuid) : undefined) ?? own.find((x) => x.filename.length >= 3 && lower.includes(x.filename.toLowerCase())) ?? own[0];
+  // The file name is the user's data: it is quoted as data in the lead, never put in a command.
+  return f ? { id: f.id, label: `your file ${JSON.stringify(f.filename)}`, found: true } : { id: '<fileId>', label: 'your file', found: false };
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const noWallet = (w: { found: boolean }) => (w.found ? '' : ' You have no wallet yet: create one first (`POST /api/wallets`).');
+
+export const intents: Intent[] = [
+  {
+    id: 'register',
+    doc: 'identity-and-sessions-apiauth',
+    test: /\b(register|sign ?up|create (an |a new )?account|new account)\b/i,
+    terms: 'register username password identity zkId',
+    route: ['POST', '/api/auth/register'],
+    build: (s, ctx) => ({
+      lead: `Register with a username and a password; the client makes the identity key pair and encrypts it (createIdentity(password) in lib/client/identity.ts) and sends the five identity fields.`,
+      suggestions: [
+        {
+          command: curl(ctx.baseUrl, 'POST', '/api/auth/register', {
+            username: s.username ?? s.name ?? '<username>',
+            password: '<password>',
+            identityPublicKey: '<base64>',
+            identityPrivateKeyEncrypted: '<base64>',
+            identityPrivateKeyIv: '<base64>',
+            kdfSalt: '<base64>',
+            kdfIterations: 200000,
+          }),
+          description: 'create the account (the identity fields come from createIdentity)',
+        },
+      ],
+    }),
+  },
+  {
+    id: 'social-login',
+    doc: 'social-login-apizkauth',
+    test: /\b(log ?in|sign ?in|login)\b.*\b(google|github|discord|oauth|social)\b|\b(google|github|discord|oauth|social)\b.*\b(log ?in|sign ?in|login)\b/i,
+    terms: 'social login zkauth provider oauth',
+    route: ['GET', '/api/zkauth/login'],
+    build: (s, ctx) => ({
+      lead: `Social login is a browser redirect: open the login URL for the provider; the callback starts your session.`,
+      suggestions: [{ command: `open '${ctx.baseUrl}/api/zkauth/login?provider=${s.provider ?? 'github'}'`, description: `sign in with ${s.provider ?? 'github'}` }],
+    }),
+  },
+  {
+    id: 'login',
+    doc: 'identity-and-sessions-apiauth',
+    test: /\b(log ?in|sign ?in|login)\b/i,
+    unless: /\b(fail|throttl|lock|brute|why)\w*/i,
+    terms: 'login session cookie credentials',
+    route: ['POST', '/api/auth/login'],
+    build: (s, ctx) => ({
+      lead: `Log in with your username and password; the session cookie is kept in the cookie jar for the next commands.`,
+      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/auth/login', { username: s.username ?? s.name ?? '<username>', password: '<password>' }), description: 'log in' }],
+    }),
+  },
+  {
+    id: 'logout',
+    doc: 'identity-and-sessions-apiauth',
+    test: /\b(log ?out|sign ?out)\b/i,
+    terms: 'logout session',
+    route: ['POST', '/api/auth/logout'],
+    build: (_s, ctx) => ({ lead: 'Log out ends the session and clears the cookie.', suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/auth/logout'), description: 'log out' }] }),
+  },
+  {
+    id: 'upload-failed',
+    doc: 'encrypted-storage-apistorage',
+    test: /\bupload\w*\b.*\b(fail|error|refus|reject|not work|401|413|422)\w*|\b(fail|error)\w*\b.*\bupload/i,
+    needs: ['files'],
+    terms: 'upload errors INVALID_PROOF CHECKSUM_MISMATCH FILE_TOO_LARGE',
+    route: ['POST', '/api/storage/upload'],
+    build: (_s, ctx) => ({
+      lead: `An upload is refused with 401 INVALID_PROOF when the proof does not verify against the password circuit with publicSignals[0] equal to the commitment, 422 CHECKSUM_MISMATCH when the checksum does not match the bytes received, 413 FILE_TOO_LARGE above 100 MB, and 429 past 30 storage requests a minute; a failed upload leaves nothing behind, so retry it.${ctx.files ? ` You have ${ctx.files.length} stored file${ctx.files.length === 1 ? '' : 's'}.` : ''}`,
+      suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/files'), description: 'list your stored files to see what arrived' }],
+    }),
+  },
+  {
+    id: 'list-files',
+    doc: 'encrypted-storage-apistorage',
+    test: /\b(list|show|what|which|see)\b.*\b(my )?files\b|\bmy files\b/i,
+    needs: ['files'],
+    terms: 'list files storage',
+    route: ['GET', '/api/storage/files'],
+    build: (_s, ctx) => ({
+      lead: ctx.files ? `You have ${ctx.files.length} file${ctx.files.length === 1 ? '' : 's'} (listed by the tool result, newest first).` : 'List your files:',
+      suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/files'), description: 'list your files' }],
+    }),
+  },
+  {
+    id: 'share',
+    doc: 'encrypted-storage-apistorage',
+    test: /\bshare\b|\bshare ?link\b/i,
+    needs: ['files'],
+    terms: 'share link expiresIn shareUrl',
+    route: ['POST', '/api/storage/share'],
+    build: (s, ctx) => {
+      const f = fileFor(s, ctx);
+      const hours = s.hours && s.hours >= 1 && s.hours <= 720 ? s.hours : 24;
+      return {
+        lead: `To share ${f.label} for ${hours} hour${hours === 1 ? '' : 's'}, create a share link (\`expiresIn\` up to 720 is hours; the link lives between one minute and 30 days).`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/storage/share', { fileId: f.id, expiresIn: hours }), description: `share link valid ${hours} h` }],
+      };
+    },
+  },
+  {
+    id: 'upload',
+    doc: 'encrypted-storage-apistorage',
+    test: /\bupload\b/i,
+    terms: 'upload multipart proof commitment checksum encryptFile',
+    route: ['POST', '/api/storage/upload'],
+    build: (_s, ctx) => ({
+      lead: 'Files are encrypted on your side first; StorageClient in lib/client encrypts, proves and uploads in one call. By hand, send the ciphertext with the proof of its password:',
+      suggestions: [
+        {
+          command: curl(ctx.baseUrl, 'POST', '/api/storage/upload', undefined, `-F 'file=@file.enc' -F 'proof=<proof.json' -F 'publicSignals=<publicSignals.json' -F 'commitment=<commitment>' -F 'checksum=<sha256-hex>'`),
+          description: 'upload an encrypted file (variant A)',
+        },
+      ],
+    }),
+  },
+  {
+    id: 'download',
+    doc: 'encrypted-storage-apistorage',
+    test: /\bdownload\b/i,
+    needs: ['files'],
+    terms: 'download proof fileId X-ZK-Proof',
+    route: ['POST', '/api/storage/download'],
+    build: (s, ctx) => {
+      const f = fileFor(s, ctx);
+      return {
+        lead: `To download ${f.label}, prove you know its password (passwordProof in lib/client) and send the proof; the bytes come back encrypted and are decrypted on your side.`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/storage/download', { fileId: f.id, proof: '<proof>', publicSignals: ['<commitment>'] }, "-o 'file.enc'"), description: 'download the ciphertext' }],
+      };
+    },
+  },
+  {
+    id: 'delete-file',
+    doc: 'encrypted-storage-apistorage',
+    test: /\b(delete|remove)\b.*\bfile\b/i,
+    needs: ['files'],
+    terms: 'delete file unpin',
+    route: ['DELETE', '/api/storage/files/:fileId'],
+    build: (s, ctx) => {
+      const f = fileFor(s, ctx);
+      return { lead: `Deleting ${f.label} cannot be undone; run it yourself if you mean it.`, suggestions: [{ command: curl(ctx.baseUrl, 'DELETE', `/api/storage/files/${f.id}`), description: 'delete the file (irreversible)' }] };
+    },
+  },
+  {
+    id: 'import-wallet',
+    doc: 'wallets-apiwallets',
+    test: /\bimport\b.*\b(wallet|key)\b/i,
+    terms: 'import wallet secretKey',
+    route: ['POST', '/api/wallets/import'],
+    build: (s, ctx) => ({
+      lead: `Import a key as a wallet: chain A takes the base58 secret key or solana-keygen's JSON array, chain B a 0x private key and a password.`,
+      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/wallets/import', { chain: s.chain ?? 'a', name: s.name ?? 'imported', secretKey: '<secretKey>', ...(s.chain === 'b' ? { password: '<password>' } : {}) }), description: 'import a wallet' }],
+    }),
+  },
+  {
+    id: 'create-wallet',
+    doc: 'wallets-apiwallets',
+    test: /\b(create|new|make|add|open)\b.*\bwallet\b/i,
+    terms: 'create wallet chain name',
+    route: ['POST', '/api/wallets'],
+    build: (s, ctx) => {
+      const chain = s.chain ?? 'a';
+      const name = s.name ?? 'main';
+      return {
+        lead: `Create a chain ${chain.toUpperCase()} wallet named ${quoted(name)}${chain === 'b' ? ' (chain B wallets need a password of 8 or more characters)' : ''}; your first wallet on a chain becomes the active one.`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/wallets', { chain, name, ...(chain === 'b' ? { password: '<password>' } : {}) }), description: `create wallet ${name}` }],
+      };
+    },
+  },
+  {
+    id: 'airdrop',
+    doc: 'wallets-apiwallets',
+    test: /\b(airdrop|faucet)\b|\bfund\b.*\bwallet\b/i,
+    needs: ['wallets'],
+    terms: 'airdrop faucet localnet devnet mainnet',
+    route: ['POST', '/api/wallets/:id/airdrop'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const amount = Math.min(amountOr(s, 1), 100);
+      return {
+        lead: `Airdrop ${amount} to ${w.label} from the chain's faucet (localnet and devnet only, at most 100 at a time; mainnet answers 403).${noWallet(w)}`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'POST', `/api/wallets/${w.id}/airdrop`, { amount }), description: `airdrop ${amount}` }],
+      };
+    },
+  },
+  {
+    id: 'decompress',
+    doc: 'compression-apicompression',
+    test: /\bdecompress/i,
+    needs: ['wallets'],
+    terms: 'decompress native token compressed',
+    route: ['POST', '/api/compression/decompress-native'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const amount = amountOr(s, 1);
+      const mint = s.addresses[0];
+      return {
+        lead: `Decompress ${amount}${mint ? ' tokens' : ' SOL'} from ${w.label} back into its ordinary balance.${noWallet(w)}`,
+        suggestions: [
+          mint
+            ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/decompress-token', { walletId: w.id, mint, amount }), description: `decompress ${amount} tokens` }
+            : { command: curl(ctx.baseUrl, 'POST', '/api/compression/decompress-native', { walletId: w.id, amount }), description: `decompress ${amount} SOL` },
+        ],
+      };
+    },
+  },
+  {
+    id: 'compress',
+    doc: 'compression-apicompression',
+    test: /\bcompress/i,
+    unless: /\bcompressed[- ]balance|\bbalance\b/i,
+    needs: ['wallets'],
+    terms: 'compress native token compression',
+    route: ['POST', '/api/compression/compress-native'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const amount = amountOr(s, 1);
+      const mint = s.addresses[0];
+      return {
+        lead: `Compress ${amount}${mint ? ' tokens of that mint' : ' SOL'} from ${w.label}: amounts are whole units (1.1 SOL is exactly 1100000000 lamports); the fees are paid from the same wallet.${noWallet(w)}`,
+        suggestions: [
+          mint
+            ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/compress-token', { walletId: w.id, mint, amount }), description: `compress ${amount} tokens` }
+            : { command: curl(ctx.baseUrl, 'POST', '/api/compression/compress-native', { walletId: w.id, amount }), description: `compress ${amount} SOL` },
+        ],
+      };
+    },
+  },
+  {
+    id: 'balance',
+    doc: 'wallets-apiwallets',
+    test: /\bbalance\b|\bhow much\b/i,
+    needs: ['wallets'],
+    terms: 'balance wallet compressed-balance',
+    route: ['GET', '/api/wallets/:id/balance'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const compressed = /compress/i.test(ctx.message);
+      return {
+        lead: `${compressed ? 'The compressed balance' : 'The balance'} of ${w.label}:${noWallet(w)}`,
+        suggestions: [
+          compressed
+            ? { command: curl(ctx.baseUrl, 'GET', `/api/compression/compressed-balance/${w.id}`), description: 'compressed balance' }
+            : { command: curl(ctx.baseUrl, 'GET', `/api/wallets/${w.id}/balance`), description: 'balance' },
+        ],
+      };
+    },
+  },
+  {
+    id: 'bridge',
+    doc: 'the-route-groups',
+    test: /\bbridg/i,
+    terms: 'bridge chain B not built yet',
+    route: ['POST', '/api/bridge/initiate'],
+    build: (s, ctx) => ({
+      lead: `Start a bridge transfer to chain B with the amount and your chain B address.`,
+      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: s.unit ?? 'SOL', amount: String(amountOr(s, 1)), destAddress: '<chain B address>' }), description: 'initiate a bridge deposit' }],
+    }),
+  },
+  {
+    id: 'transfer',
+    doc: 'compression-apicompression',
+    test: /\b(transfer|send|pay)\b/i,
+    needs: ['wallets'],
+    terms: 'compressed transfer mint recipient',
+    route: ['POST', '/api/compression/transfer'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const amount = amountOr(s, 1);
+      const [mint, to] = s.addresses.length >= 2 ? s.addresses : [undefined, s.addresses[0]];
+      return {
+        lead: `A compressed token transfer of ${amount} from ${w.label} to ${to ? 'that address' : 'the recipient'} (compressed transfers move tokens of a mint; compress them first).${noWallet(w)}`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/compression/transfer', { walletId: w.id, mint: mint ?? '<mint>', to: to ?? '<recipient address>', amount }), description: `transfer ${amount}` }],
+      };
+    },
+  },
+  {
+    id: 'create-token',
+    doc: 'compression-apicompression',
+    test: /\b(create|new|make)\b.*\b(token|mint)\b/i,
+    needs: ['wallets'],
+    terms: 'create-token mint decimals mint-to',
+    route: ['POST', '/api/compression/create-token'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const decimals = s.numbers.map(Number).find((n) => n <= 9) ?? 9;
+      return {
+        lead: `Create a token mint with ${decimals} decimals; ${w.label} becomes its mint authority and can mint with /api/compression/mint-to.${noWallet(w)}`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/compression/create-token', { walletId: w.id, decimals }), description: 'create a token mint' }],
+      };
+    },
+  },
+  {
+    id: 'submit-identity-proof',
+    doc: 'chain-b-identity-proofs-apichainb',
+    test: /\b(identity proof|submit[- ]proof|chain ?b proof|prove my identity)\b/i,
+    terms: 'submit-proof identity signature nonce timestamp chain B registry',
+    route: ['POST', '/api/chainb/submit-proof'],
+    build: (_s, ctx) => ({
+      lead: 'Sign the canonical message with your identity key (identityProofRequest in lib/client/identity.ts) and submit it; the server records it on chain B and in your proof history.',
+      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/chainb/submit-proof', { zkId: '<zkId>', publicKey: '<base64>', signature: '<base64>', nonce: '<nonce>', timestamp: 0 }), description: 'submit an identity proof' }],
+    }),
+  },
+  {
+    id: 'stark-proof',
+    doc: 'social-login-apizkauth',
+    test: /\bstark\b/i,
+    terms: 'STARK proof zkauth prove session',
+    route: ['POST', '/api/zkauth/prove'],
+    build: (_s, ctx) => ({
+      lead: 'A signed-in social-login session gets its STARK proof from /api/zkauth/prove (a client-held key sends its own proof); verify and refresh it the same way.',
+      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zkauth/prove'), description: 'prove the session key' }],
+    }),
+  },
+  {
+    id: 'poseidon',
+    doc: 'zk-toolkit-apizk-toolkit',
+    test: /\bposeidon\b/i,
+    terms: 'hash poseidon zk-toolkit',
+    route: ['POST', '/api/zk-toolkit/hash/poseidon'],
+    build: (s, ctx) => {
+      const inputs = s.numbers.slice(0, 16);
+      const body = inputs.length === 1 ? { input: inputs[0] } : { inputs: inputs.length ? inputs : ['1', '2'] };
+      return { lead: 'Poseidon over BN254 field elements (decimal strings, 1–16 inputs):', suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/hash/poseidon', body), description: 'Poseidon hash' }] };
+    },
+  },
+  {
+    id: 'mimc',
+    doc: 'zk-toolkit-apizk-toolkit',
+    test: /\bmimc\b/i,
+    terms: 'hash mimc mimc7 key',
+    route: ['POST', '/api/zk-toolkit/hash/mimc'],
+    build: (s, ctx) => ({
+      lead: 'MiMC7 (91 rounds) of a field element with an optional key:',
+      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/hash/mimc', { input: s.numbers[0] ?? '12', key: s.numbers[1] ?? '0' }), description: 'MiMC hash' }],
+    }),
+  },
+  {
+    id: 'pedersen',
+    doc: 'zk-toolkit-apizk-toolkit',
+    test: /\bpedersen\b/i,
+    terms: 'hash pedersen encoding',
+    route: ['POST', '/api/zk-toolkit/hash/pedersen'],
+    build: (s, ctx) => {
+      const text = /["'`]([A-Za-z0-9 _.-]{1,64})["'`]/.exec(ctx.message)?.[1] ?? s.numbers[0] ?? 'Hello';
+      return { lead: 'Pedersen hash of bytes (UTF-8 text or 0x hex, 1–256 bytes):', suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/hash/pedersen', { input: text }), description: 'Pedersen hash' }] };
+    },
+  },
+  {
+    id: 'shamir',
+    doc: 'zk-toolkit-apizk-toolkit',
+    test: /\bshamir\b|\bsplit\b.*\bsecret\b|\bsecret shar/i,
+    terms: 'shamir split combine threshold shares',
+    route: ['POST', '/api/zk-toolkit/shamir/split'],
+    build: (s, ctx) => {
+      const [secret, a, b] = s.numbers;
+      const nums = [a, b].map(Number).filter((n) => n >= 2 && n <= 255).sort((x, y) => x - y);
+      const threshold = nums[0] ?? 3;
+      const shares = nums[1] ?? Math.max(5, threshold);
+      return {
+        lead: `Split the secret into ${shares} shares, any ${threshold} of which recover it (shamir/combine):`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/shamir/split', { secret: secret ?? '<secret>', threshold, shares }), description: 'Shamir split' }],
+      };
+    },
+  },
+  {
+    id: 'field',
+    doc: 'zk-toolkit-apizk-toolkit',
+    test: /\b(field|modular|mod p)\b.*\b(add|sub|subtract|mul|multiply|div|divide|inverse|inv|sqrt|pow|power)\b|\b(add|sub|subtract|mul|multiply|div|divide|inverse|inv|sqrt|pow|power)\b.*\bfield\b/i,
+    terms: 'field add sub mul div inv sqrt pow BN254 prime',
+    route: ['POST', '/api/zk-toolkit/field/add'],
+    build: (s, ctx) => {
+      const op = /\bsub|subtract/i.test(ctx.message) ? 'sub' : /\bmul|multiply/i.test(ctx.message) ? 'mul' : /\bdiv/i.test(ctx.message) ? 'div' : /\binv/i.test(ctx.message) ? 'inv' : /\bsqrt/i.test(ctx.message) ? 'sqrt' : /\bpow/i.test(ctx.message) ? 'pow' : 'add';
+      const [a = '1', b = '2'] = s.numbers;
+      const body = op === 'inv' || op === 'sqrt' ? { a } : op === 'pow' ? { base: a, exp: b } : { a, b };
+      return { lead: `Field ${op} modulo the BN254 scalar prime (decimal strings below r):`, suggestions: [{ command: curl(ctx.baseUrl, 'POST', `/api/zk-toolkit/field/${op}`, body), description: `field ${op}` }] };
+    },
+  },
+  {
+    id: 'proof-history',
+    doc: 'chain-b-identity-proofs-apichainb',
+    test: /\b(my )?proof(s)? history\b|\bmy proofs\b|\bproofs (have i|did i)\b/i,
+    needs: ['proofs'],
+    terms: 'proof history identity stark',
+    build: () => ({ lead: 'Your recorded proofs (identity proofs on chain B and STARK session proofs), newest first, are in the tool result.', suggestions: [] }),
+  },
+  {
+    id: 'bug-report',
+    doc: 'the-route-groups',
+    test: /\b(report|file)\b.*\bbug\b|\bbug report\b/i,
+    terms: 'bug report title description severity',
+    route: ['POST', '/api/bug-reports'],
+    build: (_s, ctx) => ({
+      lead: 'Send a bug report with a title and a description (5 per minute):',
+      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/bug-reports', { title: '<title>', description: '<what happened>', severity: 'medium' }), description: 'report a bug' }],
+    }),
+  },
+  {
+    id: 'session',
+    doc: 'identity-and-sessions-apiauth',
+    test: /\b(am i (logged|signed) in|who am i|my session)\b/i,
+    terms: 'session authenticated me',
+    route: ['GET', '/api/auth/session'],
+    build: (_s, ctx) => ({ lead: 'Check your session:', suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/auth/session'), description: 'session' }] }),
+  },
+];
+
+export const intentById = (id: string): Intent | undefined => intents.find((i) => i.id === id);
+
+/** The first task whose pattern the message matches (the list is ordered from specific to general). */
+export function matchIntent(message: string): Intent | undefined {
+  return intents.find((i) => i.test.test(message) && !(i.unless?.test(message) ?? false));
+}
+
+export { parseSlots, isSafeName };

@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '#functions/routes.ts';
+import { RetrievalBackend } from '#lib/ai/backends/retrieval.ts';
+import type { BackendRequest } from '#lib/ai/backends/port.ts';
+import { isSafeCommand } from '#lib/ai/commands.ts';
+import { docsIndex } from '#lib/ai/docs.ts';
+import type { Citation } from '#lib/ai/events.ts';
+import { golden } from './golden.ts';
+
+/**
+ * The retrieval backend against the golden set. The caller's records come from a fixed tool
+ * function here (a wallet `main`, two files): the tools' scoping is tested over HTTP in
+ * test/api/ai.test.ts; this checks what is cited and what is suggested.
+ */
+const BASE = 'http://localhost:3000';
+const backend = new RetrievalBackend(docsIndex);
+const records: Record<string, unknown> = {
+  list_wallets: [{ id: 'w-main', chain: 'a', name: 'main', address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', isActive: true }],
+  list_files: [
+    { id: 'f-newest', filename: 'notes.txt.enc', size: 10, createdAt: '2026-11-23T10:00:00Z' },
+    { id: 'f-holiday', filename: 'holiday.jpg.enc', size: 20, createdAt: '2026-11-22T10:00:00Z' },
+  ],
+  proof_history: [],
+};
+
+async function answer(q: string) {
+  const req: BackendRequest = {
+    message: q,
+    history: [],
+    baseUrl: BASE,
+    hasRoute: (m, p) => routes.some((r) => r.method === m && r.path === p),
+    callTool: async (name) => ({ name, summary: 'fixed', data: records[name] }),
+  };
+  const citations: Citation[] = [];
+  const suggestions: string[] = [];
+  let text = '';
+  for await (const e of backend.answer(req)) {
+    if (e.type === 'citation') citations.push(e.citation);
+    if (e.type === 'suggestion') suggestions.push(e.command);
+    if (e.type === 'delta') text += e.text;
+  }
+  return { citations, suggestions, text };
+}
+
+const anchorOf = (c: Citation) => (c.document === 'route table' ? `route:${c.section}` : c.link.split('#')[1] ?? '');
+const rows: { q: string; citeHit: boolean; citePrecision: number; suggestOk: boolean }[] = [];
+
+describe('the retrieval backend on the golden set', () => {
+  it(`has at least 30 questions (${golden.length})`, () => expect(golden.length).toBeGreaterThanOrEqual(30));
+
+  for (const g of golden) {
+    it(g.q, async () => {
+      const a = await answer(g.q);
+      expect(a.text.length).toBeGreaterThan(40);
+      const readme = a.citations.filter((c) => c.document === 'README.md');
+      const relevant = readme.filter((c) => g.cite.includes(anchorOf(c)));
+      const routeCited = a.citations.filter((c) => c.document === 'route table');
+      const routeRelevant = routeCited.filter((c) => g.suggest && a.suggestions.some((s) => s.includes(c.section.split(' ')[1]!.replace(/:\w+.*$/, ''))));
+      const citeHit = relevant.length > 0;
+      const citePrecision = a.citations.length ? (relevant.length + routeRelevant.length) / a.citations.length : 0;
+      const suggestOk = g.suggest === null ? a.suggestions.length === 0 : a.suggestions.some((s) => s.includes(g.suggest!) && (g.values ?? []).every((v) => s.includes(v)));
+      rows.push({ q: g.q, citeHit, citePrecision, suggestOk });
+      for (const s of a.suggestions) expect(isSafeCommand(s, BASE), s).toBe(true);
+      expect(suggestOk, `suggestions: ${JSON.stringify(a.suggestions)}`).toBe(true);
+      expect(citeHit, `cited: ${a.citations.map(anchorOf).join(', ')}`).toBe(true);
+    });
+  }
+});
+
+afterAll(() => {
+  if (!rows.length) return;
+  const hit = rows.filter((r) => r.citeHit).length / rows.length;
+  const precision = rows.reduce((s, r) => s + r.citePrecision, 0) / rows.length;
+  const suggest = rows.filter((r) => r.suggestOk).length / rows.length;
+  console.log(
+    `golden set (${rows.length} questions): citation recall (an expected section cited) ${(hit * 100).toFixed(1)} %, ` +
+      `citation precision ${(precision * 100).toFixed(1)} %, suggestions right ${(suggest * 100).toFixed(1)} %`,
+  );
+});

@@ -103,6 +103,10 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
+  // docs: the OpenAPI document and the reference page (public)
+  r('GET', '/api/openapi.json', 'docs', 'openapi-json', 'none'),
+  r('GET', '/api/docs', 'docs', 'page', 'none'),
+  r('GET', '/api/docs/:asset', 'docs', 'asset', 'none'),
 ];
 
 /** The row a handler module belongs to. */

@@ -3,6 +3,7 @@ import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { DEFAULT_CIRCUIT } from '#lib/zk/circuits.ts';
 import { proofSchema, verifyProof } from '#lib/zk/groth16.ts';
+import { toolkitAnswers } from '#lib/zk/toolkit/responses.ts';
 
 /**
  * POST /api/zk-toolkit/proof/verify: `proof` (Groth16, as proof/generate or snarkjs writes it),
@@ -20,6 +21,6 @@ const schema = z.object(
   { error: 'must be a JSON object' },
 );
 
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/verify'), { body: schema }, async (req) => ({
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/verify'), { body: schema, responses: { 200: toolkitAnswers.proofVerify } }, async (req) => ({
   valid: await verifyProof(req.body.circuit, req.body.proof, req.body.publicSignals),
 }));

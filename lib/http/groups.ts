@@ -19,6 +19,7 @@ export const groups = {
   storage: { envelope: 'flat', rateLimit: 30 },
   wallets: { envelope: 'flat', rateLimit: 50 },
   compression: { envelope: 'flat', rateLimit: 50 },
+  docs: { envelope: 'flat', rateLimit: 120 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

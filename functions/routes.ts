@@ -167,6 +167,10 @@ export const routes: Route[] = [
   r('DELETE', '/api/ai/conversations/:id', 'ai', 'delete-conversation', 'session'),
   r('POST', '/api/ai/feedback', 'ai', 'feedback', 'session'),
   r('GET', '/api/ai/status', 'ai', 'status', 'session'),
+  // docs: the OpenAPI document and the reference page (public)
+  r('GET', '/api/openapi.json', 'docs', 'openapi-json', 'none'),
+  r('GET', '/api/docs', 'docs', 'page', 'none'),
+  r('GET', '/api/docs/:asset', 'docs', 'asset', 'none'),
 ];
 
 /** The row a handler module belongs to. */

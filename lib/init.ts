@@ -1,4 +1,5 @@
 import pkg from '../package.json' with { type: 'json' };
+import * as z from 'zod';
 import { groups } from '#lib/http/groups.ts';
 import type { Route } from '#lib/http/route.ts';
 import { config } from '#lib/config.ts';
@@ -35,3 +36,19 @@ async function sessionOf(session: Session | null) {
     user: { id: user.id, username: user.username ?? null, zkId: user.zkId ?? null },
   };
 }
+
+// The answer (before the flat envelope), for the OpenAPI document.
+const userRef = z.object({ id: z.string(), username: z.string().nullable(), zkId: z.string().nullable() });
+export const environmentResponse = z.object({
+  service: z.object({ name: z.string(), version: z.string() }),
+  stage: z.string(),
+  groups: z.array(z.string()),
+  rateLimits: z.record(z.string(), z.object({ perMinute: z.number().int() })),
+  maxFileSize: z.number().int(),
+  chains: z.object({ a: z.object({ network: z.string() }), b: z.object({ network: z.string() }) }),
+  oauthProviders: z.array(z.string()),
+  session: z.union([
+    z.object({ authenticated: z.literal(true), method: z.string(), user: userRef }),
+    z.object({ authenticated: z.literal(false) }),
+  ]),
+});

@@ -1,5 +1,5 @@
 import { routeOf, routes } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { describeEnvironment } from '#lib/init.ts';
+import { describeEnvironment, environmentResponse } from '#lib/init.ts';
 
-export const handler = endpoint(routeOf('GET', '/api/init'), {}, (req) => describeEnvironment(req.session, routes));
+export const handler = endpoint(routeOf('GET', '/api/init'), { responses: { 200: environmentResponse } }, (req) => describeEnvironment(req.session, routes));

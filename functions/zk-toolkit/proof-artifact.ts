@@ -3,6 +3,7 @@ import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { binary, reply } from '#lib/http/reply.ts';
 import { artifactDownload } from '#lib/zk/artifact-download.ts';
+import { toolkitAnswers } from '#lib/zk/toolkit/responses.ts';
 
 /**
  * GET /api/zk-toolkit/proof/circuits/:name/:artifact (`artifact`: `wasm`, `zkey` or `vkey`) →
@@ -12,7 +13,7 @@ import { artifactDownload } from '#lib/zk/artifact-download.ts';
  */
 const params = z.object({ name: z.string(), artifact: z.string() });
 
-export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact'), { params }, (req) => {
+export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact'), { params, responses: toolkitAnswers.artifact }, (req) => {
   const { bytes, headers } = artifactDownload(req.params.name, req.params.artifact);
   const tags = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
   if (tags.includes(headers.etag!) || tags.includes('*')) return reply(304, undefined, { headers: { etag: headers.etag!, 'cache-control': headers['cache-control']! } });

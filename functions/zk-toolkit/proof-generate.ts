@@ -4,6 +4,7 @@ import { endpoint } from '#lib/http/endpoint.ts';
 import { DEFAULT_CIRCUIT } from '#lib/zk/circuits.ts';
 import { decimalString } from '#lib/zk/decimal.ts';
 import { generateFor } from '#lib/proofs/toolkit.ts';
+import { toolkitAnswers } from '#lib/zk/toolkit/responses.ts';
 
 /**
  * POST /api/zk-toolkit/proof/generate: `inputs` (named decimal strings, arrays for array
@@ -21,6 +22,6 @@ const schema = z.object(
   { error: 'must be a JSON object' },
 );
 
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/generate'), { body: schema }, (req) =>
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/generate'), { body: schema, responses: { 200: toolkitAnswers.proofGenerate } }, (req) =>
   generateFor(req.session?.userId, req.body.circuit, req.body.inputs),
 );

@@ -4,6 +4,7 @@ import { endpoint } from '#lib/http/endpoint.ts';
 import { DEFAULT_CIRCUIT } from '#lib/zk/circuits.ts';
 import { proofSchema } from '#lib/zk/groth16.ts';
 import { verifyFor } from '#lib/proofs/toolkit.ts';
+import { toolkitAnswers } from '#lib/zk/toolkit/responses.ts';
 
 /**
  * POST /api/zk-toolkit/proof/verify: `proof` (Groth16, as proof/generate or snarkjs writes it),
@@ -21,6 +22,6 @@ const schema = z.object(
   { error: 'must be a JSON object' },
 );
 
-export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/verify'), { body: schema }, (req) =>
+export const handler = endpoint(routeOf('POST', '/api/zk-toolkit/proof/verify'), { body: schema, responses: { 200: toolkitAnswers.proofVerify } }, (req) =>
   verifyFor(req.session?.userId, req.body.circuit, req.body.proof, req.body.publicSignals),
 );

@@ -3,6 +3,7 @@ import { routeOf } from '#functions/routes.ts';
 import { startAuthorization } from '#lib/auth/oauth/flow.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { redirect } from '#lib/http/reply.ts';
+import { toProviderResponse } from '#lib/auth/oauth/responses.ts';
 
 export const loginQuery = z.object({
   provider: z.string().min(1).max(40),
@@ -10,7 +11,7 @@ export const loginQuery = z.object({
   login_hint: z.string().max(64).optional(),
 });
 
-export const handler = endpoint(routeOf('GET', '/api/zkauth/login'), { query: loginQuery }, async (req) => {
+export const handler = endpoint(routeOf('GET', '/api/zkauth/login'), { query: loginQuery, responses: { 302: toProviderResponse } }, async (req) => {
   const { location, cookies } = await startAuthorization({
     provider: req.query.provider,
     redirect: req.query.redirect,

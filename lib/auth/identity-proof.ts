@@ -85,3 +85,11 @@ export async function readProof(proofId: string) {
   if (!proof) throw errors.notFound('no such proof on chain B');
   return { proofId, contractAddress: proofRegistry().address, proof };
 }
+
+// The answers (before the flat envelope), for the OpenAPI document.
+export const submitProofResponse = z.object({ txHash: z.string(), contractAddress: z.string(), proofId: z.uuid() });
+export const readProofResponse = z.object({
+  proofId: z.uuid(),
+  contractAddress: z.string(),
+  proof: z.object({ proof_id: z.string(), proof_hash: z.string(), zk_id: z.string(), owner: z.string(), timestamp: z.number().int() }),
+});

@@ -163,3 +163,23 @@ export async function upgradeLegacy(session: Session | null, identity: Identity)
     throw errors.identityCreationFailed();
   }
 }
+
+// The answers (what the handlers return; the auth group has no envelope), for the OpenAPI document.
+const userRef = { id: z.string(), username: z.string().nullable(), zkId: z.string().nullable() };
+export const publicUserResponse = z.object({ ...userRef, identityPublicKey: z.string().nullable() });
+export const registerResponse = z.object({ message: z.string(), user: publicUserResponse });
+export const loginResponse = z.object({ message: z.string(), user: z.object(userRef) });
+export const messageResponse = z.object({ message: z.string() });
+export const sessionResponse = z.union([
+  z.object({ authenticated: z.literal(true), user: publicUserResponse }),
+  z.object({ authenticated: z.literal(false) }),
+]);
+export const meResponse = z.object({ user: z.object(userRef) });
+export const identityResponse = z.object({
+  zkId: z.string(),
+  identityPublicKey: z.string(),
+  identityPrivateKeyEncrypted: z.string(),
+  identityPrivateKeyIv: z.string(),
+  kdfSalt: z.string(),
+  kdfIterations: z.number().int(),
+});

@@ -26,6 +26,7 @@ export const groups = {
   swap: { envelope: 'flat', rateLimit: 30 },
   rewards: { envelope: 'flat', rateLimit: 60 },
   ai: { envelope: 'flat', rateLimit: 20 },
+  docs: { envelope: 'flat', rateLimit: 120 },
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;

@@ -31,3 +31,16 @@ export async function create(owner: string, input: BugReportInput): Promise<BugR
 }
 
 export const listMine = (owner: string): Promise<BugReport[]> => listBugReports(owner);
+
+// The answers (before the flat envelope), for the OpenAPI document.
+export const bugReportCreated = z.object({ id: z.uuid(), createdAt: z.iso.datetime() });
+export const bugReportResponse = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  severity: z.enum(['low', 'medium', 'high', 'critical']),
+  steps: z.string().optional(),
+  context: z.record(z.string(), z.unknown()).optional(),
+  createdAt: z.string(),
+});
+export const bugReportList = z.object({ reports: z.array(bugReportResponse) });

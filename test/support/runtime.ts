@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
 import { routes } from '#functions/routes.ts';
+import { checkResponse } from './response-check.ts';
 
 /**
  * The local runtime in this test process (so a test can move the clock), on a free port, with a
@@ -27,7 +28,11 @@ export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
 /** fetch with a cookie jar, as a browser or terminal client keeps its session. */
 export class HttpClient {
   readonly jar = new Map<string, string>();
-  constructor(readonly base: string) {}
+  /** `checkResponses: false` only for a test that sends what no client would and reads what comes back raw. */
+  constructor(
+    readonly base: string,
+    readonly checkResponses = true,
+  ) {}
 
   async request(method: string, path: string, opts: { json?: unknown; body?: BodyInit; headers?: Record<string, string>; redirect?: RequestRedirect } = {}) {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -37,10 +42,13 @@ export class HttpClient {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(opts.json);
     }
-    const res = await fetch(new URL(path, this.base), { method, headers, body, redirect: opts.redirect ?? 'manual' });
+    const url = new URL(path, this.base);
+    const res = await fetch(url, { method, headers, body, redirect: opts.redirect ?? 'manual' });
     applySetCookies(this.jar, res);
     const text = res.headers.get('content-type')?.includes('json') ? await res.text() : undefined;
     const json = text ? JSON.parse(text) : undefined;
+    // Every answer against the OpenAPI document's schema for its route and status (fails the test on a mismatch).
+    if (this.checkResponses) await checkResponse(method, url, res.status, res.headers.get('content-type'), json);
     return { status: res.status, headers: res.headers, json, res };
   }
 

@@ -164,3 +164,19 @@ export async function proofStatus(session: Session) {
   };
 }
 
+
+// The answers (before the `{success, data}` envelope), for the OpenAPI document.
+const hexFelt = z.string().regex(/^0x[0-9a-f]{16}$/);
+const starkProof = z.object({ stark_proof: z.string(), public_inputs: z.array(hexFelt) });
+export const proveResponse = z.object({ proof: starkProof.extend({ cairo_version: z.string() }), verified: z.boolean(), txHash: z.string(), expiresAt: z.iso.datetime() });
+export const refreshResponse = z.object({ proof: starkProof, txHash: z.string(), expiresAt: z.iso.datetime() });
+export const verifyResponse = z.object({
+  valid: z.boolean(),
+  proofExpiry: z.iso.datetime().nullable(),
+  starknet: z.object({ contract: z.string(), verified: z.boolean() }),
+});
+export const proofStatusFields = {
+  publicKey: z.string().nullable(),
+  sessionBinding: z.string(),
+  starknet: z.object({ verified: z.boolean(), contract: z.string(), proofExpiry: z.iso.datetime().nullable() }),
+};

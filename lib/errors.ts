@@ -70,7 +70,7 @@ export const errors = {
   // attest
   schemaMismatch: (message: string) => new AppError('SCHEMA_MISMATCH', 400, message),
   alreadyAttested: (message = 'this subject is already attested in this scope') => new AppError('ALREADY_ATTESTED', 409, message),
-  // chain B wallets
+  // chain B wallets (invalidAddress and invalidAmount also serve the bridge, transfer and swap)
   invalidPassword: (message = 'wrong wallet password') => new AppError('INVALID_PASSWORD', 401, message),
   tooManyAttempts: (retryAfter: number) =>
     new AppError('TOO_MANY_ATTEMPTS', 429, `too many wrong passwords: this wallet's transfers are locked; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
@@ -80,9 +80,7 @@ export const errors = {
   nonceConflict: (message = 'another transaction used this account nonce; retry') => new AppError('NONCE_CONFLICT', 409, message),
   transactionReverted: (message: string) => new AppError('TRANSACTION_REVERTED', 422, message),
   txNotFound: (message = 'transaction not found') => new AppError('TX_NOT_FOUND', 404, message),
-  // bridge (issue 13)
-  invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
-  invalidAmount: (message: string) => new AppError('INVALID_AMOUNT', 400, message),
+  // bridge
   unsupportedToken: (message: string) => new AppError('UNSUPPORTED_TOKEN', 400, message),
   unsupportedRoute: (message: string) => new AppError('UNSUPPORTED_ROUTE', 400, message),
   bridgeNotFound: (message = 'bridge transfer not found') => new AppError('BRIDGE_NOT_FOUND', 404, message),
@@ -90,7 +88,6 @@ export const errors = {
   // transfer (shielded pools)
   poolNotFound: (message = 'pool not found') => new AppError('POOL_NOT_FOUND', 404, message),
   invalidCommitment: (message: string) => new AppError('INVALID_COMMITMENT', 400, message),
-  invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
   unknownRoot: (message = 'root: not one of the pool\'s recent roots') => new AppError('UNKNOWN_ROOT', 400, message),
   nullifierSpent: (message = 'this note has already been withdrawn') => new AppError('NULLIFIER_SPENT', 409, message),
   // swap and rewards

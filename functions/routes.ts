@@ -109,6 +109,11 @@ export const routes: Route[] = [
   r('GET', '/api/bridge/history', 'bridge', 'history', 'session'),
   r('POST', '/api/bridge/:id/source-tx', 'bridge', 'source-tx', 'session'),
   r('POST', '/api/bridge/:id/cancel', 'bridge', 'cancel', 'session'),
+  // chainb: chain B wallets, transfers, balances, transactions (a transfer waits for its receipts on a real node)
+  r('GET', '/api/chainb/wallets', 'chainb', 'wallets', 'session'),
+  r('POST', '/api/chainb/transfer', 'chainb', 'transfer', 'session', { timeout: 29, idempotent: true }),
+  r('GET', '/api/chainb/balance/:address', 'chainb', 'balance', 'session'),
+  r('GET', '/api/chainb/tx/:hash', 'chainb', 'tx', 'session'),
 ];
 
 /** The row a handler module belongs to. */

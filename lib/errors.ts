@@ -67,13 +67,21 @@ export const errors = {
   // wallets and compression
   walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
   transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
-  // bridge (issue 13)
-  invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
-  invalidAmount: (message: string) => new AppError('INVALID_AMOUNT', 400, message),
+  // bridge (issue 13; INVALID_ADDRESS and INVALID_AMOUNT are chain B's, below)
   unsupportedToken: (message: string) => new AppError('UNSUPPORTED_TOKEN', 400, message),
   unsupportedRoute: (message: string) => new AppError('UNSUPPORTED_ROUTE', 400, message),
   bridgeNotFound: (message = 'bridge transfer not found') => new AppError('BRIDGE_NOT_FOUND', 404, message),
   bridgeStateConflict: (message: string) => new AppError('BRIDGE_STATE_CONFLICT', 409, message),
+  // chain B wallets
+  invalidPassword: (message = 'wrong wallet password') => new AppError('INVALID_PASSWORD', 401, message),
+  tooManyAttempts: (retryAfter: number) =>
+    new AppError('TOO_MANY_ATTEMPTS', 429, `too many wrong passwords: this wallet's transfers are locked; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
+  invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
+  invalidAmount: (message: string) => new AppError('INVALID_AMOUNT', 400, message),
+  insufficientFeeBalance: (message = 'the STRK balance does not cover the fee') => new AppError('INSUFFICIENT_FEE_BALANCE', 422, message),
+  nonceConflict: (message = 'another transaction used this account nonce; retry') => new AppError('NONCE_CONFLICT', 409, message),
+  transactionReverted: (message: string) => new AppError('TRANSACTION_REVERTED', 422, message),
+  txNotFound: (message = 'transaction not found') => new AppError('TX_NOT_FOUND', 404, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

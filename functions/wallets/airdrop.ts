@@ -1,7 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { airdrop, airdropInput, walletIdParams } from '#lib/wallets/wallets.ts';
+import { airdropToWallet, anyAirdropInput } from '#lib/wallets/by-chain.ts';
+import { walletIdParams } from '#lib/wallets/wallets.ts';
 
-export const handler = endpoint(routeOf('POST', '/api/wallets/:id/airdrop'), { params: walletIdParams, body: airdropInput }, async (req) =>
-  airdrop(req.session!.userId, req.params.id, req.body),
+export const handler = endpoint(routeOf('POST', '/api/wallets/:id/airdrop'), { params: walletIdParams, body: anyAirdropInput }, async (req) =>
+  airdropToWallet(req.session!.userId, req.params.id, req.body),
 );

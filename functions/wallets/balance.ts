@@ -1,7 +1,8 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { balanceQuery, walletBalance, walletIdParams } from '#lib/wallets/wallets.ts';
+import { anyBalanceQuery, balanceOfWallet } from '#lib/wallets/by-chain.ts';
+import { walletIdParams } from '#lib/wallets/wallets.ts';
 
-export const handler = endpoint(routeOf('GET', '/api/wallets/:id/balance'), { params: walletIdParams, query: balanceQuery }, async (req) =>
-  walletBalance(req.session!.userId, req.params.id, req.query.mint),
+export const handler = endpoint(routeOf('GET', '/api/wallets/:id/balance'), { params: walletIdParams, query: anyBalanceQuery }, async (req) =>
+  balanceOfWallet(req.session!.userId, req.params.id, req.query),
 );

@@ -1,5 +1,8 @@
 import { readChainBConfig } from './config.ts';
 import { LocalLedger } from './ledger.ts';
+import { LocalChainB } from './local-chain.ts';
+import type { ChainB } from './port.ts';
+import { RpcChainB } from './rpc-chain.ts';
 import { keysFromPrivateKey, loadOrCreateLocalKeys, LocalProofRegistry } from './local.ts';
 import type { ProofRegistry } from './registry.ts';
 import { RpcProofRegistry } from './rpc.ts';
@@ -54,4 +57,29 @@ export function bridgeMint(args: { token: string; to: string; amount: bigint; me
 /** ERC-20 `balance_of(address)` of `token` on the local chain B ledger, in smallest units. */
 export function balanceOf(token: string, address: string): Promise<bigint> {
   return localLedger().balanceOf(token, address);
+}
+
+export type { ChainB, ChainBTransaction, TransferOutcome } from './port.ts';
+export { ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
+export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
+
+let port: ChainB | undefined;
+
+/** Chain B for wallets (balances, transfers, transactions), by `CHAINB_ADAPTER`, built once. */
+export function chainB(): ChainB {
+  if (port) return port;
+  const c = readChainBConfig();
+  port = c.CHAINB_ADAPTER === 'rpc' ? new RpcChainB({ rpcUrl: c.CHAINB_RPC_URL!, chainId: c.chainId }) : new LocalChainB(localLedger());
+  return port;
+}
+
+/** The network wallets see: `localnet`, `sepolia` or `mainnet`. */
+export const chainBNetwork = (): 'localnet' | 'sepolia' | 'mainnet' => readChainBConfig().CHAIN_B_NETWORK;
+
+/** Where a person looks a transaction up: Voyager on Sepolia and mainnet, this API's own route on localnet. */
+export function chainBExplorerUrl(txHash: string, publicBaseUrl: string | undefined): string {
+  const network = chainBNetwork();
+  if (network === 'mainnet') return `https://voyager.online/tx/${txHash}`;
+  if (network === 'sepolia') return `https://sepolia.voyager.online/tx/${txHash}`;
+  return `${(publicBaseUrl ?? 'http://localhost:3000').replace(/\/$/, '')}/api/chainb/tx/${txHash}`;
 }

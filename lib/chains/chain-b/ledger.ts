@@ -23,7 +23,8 @@ import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256
  * with the deployed contracts' semantics:
  *
  * - ERC-20 (OpenZeppelin v1.0.0, `erc20.cairo` beside this file): `transfer(recipient, amount:
- *   u256)` reverts 'ERC20: transfer to 0' and 'ERC20: insufficient balance'; a Transfer event
+ *   u256)` reverts 'ERC20: transfer to 0', 'ERC20: insufficient balance' and (the recipient's
+ *   balance past 2^256) 'u256_add Overflow'; a Transfer event
  *   {#[key] from, #[key] to, value}; mints emit Transfer from 0.
  * - Accounts (OpenZeppelin v1.0.0, `account.cairo`): DEPLOY_ACCOUNT at the counterfactual
  *   address, then INVOKE v3 through `__execute__`; `__validate__` checks the Stark signature over
@@ -301,7 +302,9 @@ export class LocalLedger {
     const fromBalance = await w.balance(token.address, caller);
     if (fromBalance < amount) throw new Revert('ERC20: insufficient balance');
     w.set(token.address, caller, fromBalance - amount);
-    w.set(token.address, to, (await w.balance(token.address, to)) + amount);
+    const toBalance = await w.balance(token.address, to);
+    if (toBalance + amount > U256_MAX) throw new Revert('u256_add Overflow');
+    w.set(token.address, to, toBalance + amount);
     w.events.push(transferEvent(token.address, caller, to, amount));
   }
 

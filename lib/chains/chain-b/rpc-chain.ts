@@ -1,0 +1,142 @@
+import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'starknet';
+import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
+import { toHex64 } from './felts.ts';
+import { transferCall } from './local-chain.ts';
+import { ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type TransferRequest } from './port.ts';
+import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
+
+export interface RpcChainOptions {
+  rpcUrl: string;
+  chainId: constants.StarknetChainId;
+  /** Transport override (tests answer JSON-RPC offline with it). */
+  fetch?: typeof fetch;
+  /** How often to poll for a receipt (ms); default 2000. */
+  pollIntervalMs?: number;
+}
+
+type Receipt = { execution_status?: string; revert_reason?: string; actual_fee?: { amount: string } };
+
+/** The Cairo panic string inside a node's revert message ("… Failure reason: 0x… ('ERC20: insufficient balance')."). */
+export function revertReasonOf(message: string): string {
+  const quoted = [...message.matchAll(/\('([^']*)'\)/g)].map((m) => m[1]!);
+  return quoted.at(-1) ?? message;
+}
+
+/** A node's error as the port's: refusals by their JSON-RPC code, anything else unreachable. */
+function asPortError(e: unknown): unknown {
+  if (e instanceof ChainBReverted || e instanceof ChainBRejected) return e;
+  if (e instanceof RpcError) {
+    if (e.isType('INVALID_TRANSACTION_NONCE')) return new ChainBRejected('NONCE', e.message);
+    if (e.isType('INSUFFICIENT_ACCOUNT_BALANCE')) return new ChainBRejected('FEE_BALANCE', e.message);
+    if (e.isType('TRANSACTION_EXECUTION_ERROR') || e.isType('CONTRACT_ERROR')) return new ChainBReverted(revertReasonOf(JSON.stringify(e.baseError)), '');
+    if (e.isType('VALIDATION_FAILURE') || e.isType('INSUFFICIENT_RESOURCES_FOR_VALIDATE')) return new ChainBRejected('INVALID', e.message);
+  }
+  return new ChainBUnavailable(e instanceof LibraryError || e instanceof Error ? e.message : 'chain B node error', { cause: e });
+}
+
+/**
+ * Chain B on a real node (Starknet JSON-RPC): starknet.js v10 `RpcProvider` and `Account` (the
+ * OpenZeppelin account at the wallet's counterfactual address, Cairo 1 calldata). The node
+ * estimates fees (starknet.js adds its margins to the resource bounds) and picks the nonce.
+ */
+export class RpcChainB implements ChainB {
+  readonly adapter = 'rpc' as const;
+  readonly provider: RpcProvider;
+  readonly #pollMs: number;
+
+  constructor(opts: RpcChainOptions) {
+    this.provider = new RpcProvider({ nodeUrl: opts.rpcUrl, chainId: opts.chainId, ...(opts.fetch ? { baseFetch: opts.fetch } : {}) });
+    this.#pollMs = opts.pollIntervalMs ?? 2000;
+  }
+
+  async tokenInfo(address: string): Promise<TokenInfo | undefined> {
+    const builtin = builtinToken(address);
+    if (builtin) return builtin;
+    try {
+      const [decimals] = await this.provider.callContract({ contractAddress: toHex64(address), entrypoint: 'decimals', calldata: [] });
+      const [symbol] = await this.provider.callContract({ contractAddress: toHex64(address), entrypoint: 'symbol', calldata: [] });
+      const text = Buffer.from(BigInt(symbol ?? '0').toString(16).replace(/^(.(..)*)$/, '0$1'), 'hex').toString('latin1');
+      return { address: toHex64(address), symbol: text, name: text, decimals: Number(BigInt(decimals ?? '18')) };
+    } catch (e) {
+      if (e instanceof RpcError && e.isType('CONTRACT_NOT_FOUND')) return undefined;
+      throw asPortError(e);
+    }
+  }
+
+  async balanceOf(token: string, address: string): Promise<bigint> {
+    try {
+      const [low, high] = await this.provider.callContract({ contractAddress: toHex64(token), entrypoint: 'balance_of', calldata: [toHex64(address)] });
+      return u256FromFelts(BigInt(low ?? 0), BigInt(high ?? 0));
+    } catch (e) {
+      throw asPortError(e);
+    }
+  }
+
+  async isDeployed(address: string): Promise<boolean> {
+    try {
+      await this.provider.getClassHashAt(toHex64(address));
+      return true;
+    } catch (e) {
+      if (e instanceof RpcError && e.isType('CONTRACT_NOT_FOUND')) return false;
+      throw asPortError(e);
+    }
+  }
+
+  /** The node estimates each transaction's fee; it refuses one the account cannot pay. */
+  async maxFees(): Promise<undefined> {
+    return undefined;
+  }
+
+  async faucet(): Promise<{ txHash: string }> {
+    throw new ChainBRejected('INVALID', 'no faucet on a real chain B network');
+  }
+
+  async #settle(txHash: string, deployTxHash?: string): Promise<bigint> {
+    const receipt = (await this.provider.waitForTransaction(txHash, { retryInterval: this.#pollMs })) as Receipt;
+    if (receipt.execution_status === 'REVERTED') throw new ChainBReverted(revertReasonOf(receipt.revert_reason ?? 'reverted'), toHex64(txHash), deployTxHash);
+    return BigInt(receipt.actual_fee?.amount ?? 0);
+  }
+
+  async transfer(req: TransferRequest): Promise<TransferOutcome> {
+    const publicKey = publicKeyOf(req.privateKey);
+    const address = accountAddress(publicKey);
+    const account = new Account({ provider: this.provider, address, signer: req.privateKey, cairoVersion: '1' });
+    try {
+      let fee = 0n;
+      let deployTxHash: string | undefined;
+      if (!(await this.isDeployed(address))) {
+        const d = await account.deployAccount({ classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [publicKey], addressSalt: publicKey, contractAddress: address });
+        deployTxHash = toHex64(d.transaction_hash);
+        fee += await this.#settle(deployTxHash);
+      }
+      const { transaction_hash } = await account.execute([transferCall(req.token, req.to, req.amount)]);
+      const txHash = toHex64(transaction_hash);
+      fee += await this.#settle(txHash, deployTxHash);
+      return { txHash, ...(deployTxHash ? { deployTxHash } : {}), fee };
+    } catch (e) {
+      throw asPortError(e);
+    }
+  }
+
+  async getTransaction(hash: string): Promise<ChainBTransaction | null> {
+    try {
+      const [tx, receipt] = await Promise.all([this.provider.getTransactionByHash(hash), this.provider.getTransactionReceipt(hash)]);
+      const t = tx as { type: string; sender_address?: string; contract_address?: string; nonce?: string };
+      const r = receipt.value as Receipt & { events?: { from_address: string; keys: string[]; data: string[] }[]; block_number?: number };
+      return {
+        hash: toHex64(hash),
+        status: r.execution_status === 'REVERTED' ? 'REVERTED' : 'SUCCEEDED',
+        ...(r.revert_reason ? { revertReason: revertReasonOf(r.revert_reason) } : {}),
+        type: t.type,
+        sender: toHex64(t.sender_address ?? t.contract_address ?? '0x0'),
+        nonce: t.nonce ?? '0x0',
+        fee: BigInt(r.actual_fee?.amount ?? 0).toString(),
+        events: (r.events ?? []).map((e) => ({ fromAddress: toHex64(e.from_address), keys: e.keys, data: e.data })),
+        blockNumber: r.block_number ?? null,
+      };
+    } catch (e) {
+      if (e instanceof RpcError && e.isType('TXN_HASH_NOT_FOUND')) return null;
+      throw asPortError(e);
+    }
+  }
+}

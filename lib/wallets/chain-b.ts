@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import {
+  builtinToken,
+  chainB,
+  chainBExplorerUrl,
+  chainBNetwork,
+  ChainBRejected,
+  ChainBReverted,
+  ChainBUnavailable,
+  FEE_TOKEN,
+  formatUnits,
+  isContractAddress,
+  isFelt,
+  parseUnits,
+  STRK,
+  type TokenInfo,
+} from '#lib/chains/chain-b/index.ts';
+import { config } from '#lib/config.ts';
+import { clearFailures, reserveAttempt } from '#lib/data/login-failures.ts';
+import { acquireWalletLease, releaseWalletLease, type WalletRecord } from '#lib/data/wallets.ts';
+import { errors } from '#lib/errors.ts';
+import { walletConfig } from './config.ts';
+import { WrongPassword } from './custody.ts';
+import { chainBPrivateKey, listWallets, MAX_AIRDROP, ownedWallet } from './wallets.ts';
+
+/**
+ * Chain B wallets: listing, transfers (ERC-20 `transfer` from the wallet's OpenZeppelin account,
+ * deployed first if it is not yet), balances, transactions and the localnet faucet. Amounts are
+ * decimal strings in whole units, converted exactly (18 decimals for STRK and ETH).
+ *
+ * A transfer: the wallet must be the caller's (404 otherwise); the wallet's signing lease
+ * serialises its transfers (409 WALLET_LOCKED); the password check is then reserved (five wrong
+ * ones within 15 minutes lock the wallet's transfers: 429 TOO_MANY_ATTEMPTS); the key opens only
+ * with the password (401 INVALID_PASSWORD) and lives for the signatures only; balances are checked
+ * before anything is signed (the amount, then the fees in STRK at their maximum); the chain then
+ * applies or refuses the transaction (its nonce taken once, its balances never overdrawn).
+ */
+export const PASSWORD_ATTEMPTS = 5;
+export const PASSWORD_LOCK_SECONDS = 15 * 60;
+const lockKey = (walletId: string) => `chainb-transfer:${walletId}`;
+
+const felt = (field: string) => z.string({ error: `${field}: is required` }).max(66, `${field}: at most 66 characters`);
+const decimalAmount = z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a decimal string') }).max(100, 'at most 100 characters');
+const tokenField = z.string().min(1).max(66).optional().describe('STRK (default), ETH, or a token address');
+
+export const transferInput = z.object({
+  amount: decimalAmount,
+  recipientAddress: felt('recipientAddress'),
+  password: z.string({ error: 'is required' }).min(1, 'is required').max(1024),
+  walletId: z.string({ error: 'is required' }).min(1).max(64),
+  token: tokenField,
+});
+export const transferOutput = z.object({
+  txHash: z.string(),
+  explorerUrl: z.string(),
+  deployTxHash: z.string().optional(),
+  fee: z.string(),
+});
+
+export const balanceParams = z.object({ address: z.string().min(1).max(66) });
+export const balanceQuery = z.object({ token: tokenField });
+export const balanceOutput = z.object({ address: z.string(), token: z.string(), symbol: z.string(), balance: z.string(), formatted: z.string(), decimals: z.number().int() });
+
+export const txParams = z.object({ hash: z.string().min(1).max(66) });
+const eventSchema = z.object({ fromAddress: z.string(), keys: z.array(z.string()), data: z.array(z.string()) });
+export const txOutput = z.object({
+  transaction: z.object({
+    hash: z.string(),
+    status: z.enum(['SUCCEEDED', 'REVERTED']),
+    revertReason: z.string().optional(),
+    type: z.string(),
+    sender: z.string(),
+    nonce: z.string(),
+    fee: z.string(),
+    events: z.array(eventSchema),
+    blockNumber: z.number().int().nullable(),
+  }),
+});
+
+export const chainBWalletsOutput = z.object({ wallets: z.array(z.object({ id: z.string(), name: z.string(), address: z.string(), isActive: z.boolean() })) });
+
+export const chainBAirdropInput = z.object({ amount: z.union([z.number(), decimalAmount]), token: z.enum(['STRK', 'ETH']).optional() });
+
+/** A chain B address, or 400 INVALID_ADDRESS. */
+function address(value: string, field: string): string {
+  if (!isContractAddress(value)) throw errors.invalidAddress(`${field}: not a chain B address (0x-hex felt, nonzero, below 2^251 - 256)`);
+  return `0x${BigInt(value).toString(16).padStart(64, '0')}`;
+}
+
+/** STRK (default), ETH, or the address of a token the chain knows; 400 otherwise. */
+async function token(value: string | undefined): Promise<TokenInfo> {
+  if (value === undefined) return STRK;
+  const builtin = builtinToken(value);
+  if (builtin) return builtin;
+  if (!isFelt(value)) throw errors.invalidInput('token: STRK, ETH or a token address (0x-hex)');
+  const info = await onChainB(() => chainB().tokenInfo(value));
+  if (!info) throw errors.invalidInput('token: no token at this address on chain B');
+  return info;
+}
+
+/** Whole units (decimal string or JSON number) → smallest units, or 400 INVALID_AMOUNT. */
+function units(amount: string | number, t: TokenInfo, max?: bigint): bigint {
+  const text = typeof amount === 'number' ? (Number.isFinite(amount) && amount > 0 ? String(amount) : '') : amount.trim();
+  const value = /e/i.test(text) ? null : parseUnits(text, t.decimals);
+  if (value === null) throw errors.invalidAmount(`amount: a positive decimal in whole ${t.symbol} with at most ${t.decimals} decimal places`);
+  if (value === 0n) throw errors.invalidAmount('amount: must be greater than 0');
+  if (value >= 1n << 256n) throw errors.invalidAmount('amount: too large');
+  if (max !== undefined && value > max) throw errors.invalidAmount(`amount: at most ${formatUnits(max, t.decimals)} ${t.symbol}`);
+  return value;
+}
+
+/** A chain B call; the chain unreachable → 502 CHAINB_ERROR. */
+async function onChainB<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ChainBUnavailable) throw errors.chainBError(`chain B unreachable: ${e.message}`);
+    throw e;
+  }
+}
+
+export async function listChainBWallets(userId: string) {
+  const wallets = await listWallets(userId, 'b');
+  return { wallets: wallets.map(({ id, name, address: a, isActive }) => ({ id, name, address: a, isActive })) };
+}
+
+/** The wallet's private key for one operation, behind the password lock. */
+async function unlock(w: WalletRecord, password: string): Promise<Buffer> {
+  const r = await reserveAttempt(lockKey(w.id), PASSWORD_ATTEMPTS, PASSWORD_LOCK_SECONDS);
+  if (!r.reserved) throw errors.tooManyAttempts(r.retryAfterSeconds);
+  try {
+    const key = await chainBPrivateKey(w, password);
+    await clearFailures(lockKey(w.id));
+    return key;
+  } catch (e) {
+    if (e instanceof WrongPassword) throw errors.invalidPassword();
+    throw e;
+  }
+}
+
+export async function transfer(userId: string, input: z.infer<typeof transferInput>) {
+  const to = address(input.recipientAddress, 'recipientAddress');
+  const t = await token(input.token);
+  const amount = units(input.amount, t);
+  const w = await ownedWallet(userId, input.walletId);
+  if (w.chain !== 'b') throw errors.walletNotFound();
+  // The lease comes first: one request per wallet at a time, so at most one password check is
+  // ever in flight for it, and five failures are exactly five (parallel guesses get 409).
+  const owner = randomUUID();
+  if (!(await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS))) {
+    throw errors.walletLocked('another transfer from this wallet is running; retry when it has finished');
+  }
+  try {
+    const key = await unlock(w, input.password);
+    try {
+      const chain = chainB();
+      await onChainB(() => preflight(w.address, t, amount));
+      const out = await onChainB(() => chain.transfer({ privateKey: `0x${key.toString('hex')}`, token: t.address, to, amount }));
+      return { txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}), fee: out.fee.toString() };
+    } finally {
+      key.fill(0);
+    }
+  } catch (e) {
+    if (e instanceof ChainBReverted) throw errors.transactionReverted(`transaction ${e.txHash} reverted: ${e.reason}`);
+    if (e instanceof ChainBRejected) {
+      if (e.kind === 'NONCE') throw errors.nonceConflict();
+      if (e.kind === 'FEE_BALANCE') throw errors.insufficientFeeBalance();
+      throw errors.transactionFailed(`chain B refused the transaction: ${e.message}`);
+    }
+    throw e;
+  } finally {
+    await releaseWalletLease(w.id, owner);
+  }
+}
+
+/** What a wallet checks before it signs: the amount, then the fees at their maximum, in STRK. */
+async function preflight(from: string, t: TokenInfo, amount: bigint): Promise<void> {
+  const chain = chainB();
+  const [balance, deployed, maxFees] = await Promise.all([chain.balanceOf(t.address, from), chain.isDeployed(from), chain.maxFees()]);
+  if (balance < amount) throw errors.insufficientBalance(`insufficient ${t.symbol} balance: ${formatUnits(balance, t.decimals)} available`);
+  if (!maxFees) return; // a node estimates per transaction and refuses what the account cannot pay
+  const fees = maxFees.invoke + (deployed ? 0n : maxFees.deployAccount);
+  const strk = t.address === FEE_TOKEN.address ? balance - amount : await chain.balanceOf(FEE_TOKEN.address, from);
+  if (strk < fees) {
+    throw errors.insufficientFeeBalance(`the fee needs up to ${formatUnits(fees, FEE_TOKEN.decimals)} STRK${deployed ? '' : ' (this first transfer also deploys the account)'}; ${formatUnits(strk, FEE_TOKEN.decimals)} STRK left for it`);
+  }
+}
+
+export async function balance(rawAddress: string, rawToken: string | undefined) {
+  const a = address(rawAddress, 'address');
+  const t = await token(rawToken);
+  const value = await onChainB(() => chainB().balanceOf(t.address, a));
+  return { address: a, token: t.address, symbol: t.symbol, balance: value.toString(), formatted: formatUnits(value, t.decimals), decimals: t.decimals };
+}
+
+export async function transaction(hash: string) {
+  if (!isFelt(hash)) throw errors.invalidInput('hash: a transaction hash (0x-hex)');
+  const tx = await onChainB(() => chainB().getTransaction(hash));
+  if (!tx) throw errors.txNotFound();
+  return { transaction: tx };
+}
+
+/** The wallet's balance of a token, STRK by default (the wallets route's chain B branch). */
+export async function walletBalance(w: WalletRecord, rawToken: string | undefined) {
+  const { balance: b, formatted, decimals, token: t } = await balance(w.address, rawToken);
+  return { address: w.address, balance: b, formatted, decimals, token: t };
+}
+
+/** Test tokens from the localnet faucet (403 elsewhere: Sepolia has its public faucet, mainnet none). */
+export async function airdrop(w: WalletRecord, input: z.infer<typeof chainBAirdropInput>) {
+  if (chainBNetwork() !== 'localnet' || chainB().adapter !== 'local') throw errors.forbidden('chain B airdrops exist on localnet only');
+  const t = input.token === 'ETH' ? builtinToken('ETH')! : STRK;
+  const amount = units(input.amount, t, BigInt(MAX_AIRDROP) * 10n ** BigInt(t.decimals));
+  const { txHash } = await onChainB(() => chainB().faucet(t.address, w.address, amount));
+  return {
+    txHash,
+    address: w.address,
+    token: t.address,
+    amount: amount.toString(),
+    formatted: formatUnits(amount, t.decimals),
+    decimals: t.decimals,
+    explorerUrl: chainBExplorerUrl(txHash, config.PUBLIC_BASE_URL),
+  };
+}

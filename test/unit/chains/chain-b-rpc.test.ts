@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { constants, ec } from 'starknet';
+import { RpcChainB, revertReasonOf } from '#lib/chains/chain-b/rpc-chain.ts';
+import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
+import { transferCall } from '#lib/chains/chain-b/local-chain.ts';
+import { STRK } from '#lib/chains/chain-b/tokens.ts';
+
+/**
+ * The chain B rpc adapter, offline: starknet.js (RpcProvider + Account) builds, estimates and
+ * signs the real DEPLOY_ACCOUNT and INVOKE v3; a fake JSON-RPC transport records every request
+ * and replays a node's answers (shapes as a Starknet 0.10 node returns them). The transactions
+ * it sends are checked down to their hash and signature.
+ */
+const PRIVATE_KEY = '0x0139fe4d6f02e666e86a6f58e65060f115cd3c185bd9e98bd829636931458f79';
+const PUBLIC_KEY = publicKeyOf(PRIVATE_KEY);
+const ADDRESS = accountAddress(PUBLIC_KEY);
+const RECIPIENT = '0x0517a1b0c3d1e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3';
+const SN_SEPOLIA = constants.StarknetChainId.SN_SEPOLIA;
+
+type Req = { method: string; params: any };
+type Answer = (params: any) => unknown;
+class RpcFailure {
+  constructor(readonly code: number, readonly message: string, readonly data?: unknown) {}
+}
+
+const estimate = {
+  l1_gas_consumed: '0x0',
+  l1_gas_price: '0x1b48eb57e000',
+  l2_gas_consumed: '0xdbba0',
+  l2_gas_price: '0x1dcd65000',
+  l1_data_gas_consumed: '0x80',
+  l1_data_gas_price: '0x3b9aca00',
+  overall_fee: '0x61c58bfcd9be000',
+  unit: 'FRI',
+};
+const receipt = (hash: string, extra: Record<string, unknown> = {}) => ({
+  type: 'INVOKE',
+  transaction_hash: hash,
+  actual_fee: { amount: '0x1aa535d3d0c000', unit: 'FRI' },
+  execution_status: 'SUCCEEDED',
+  finality_status: 'ACCEPTED_ON_L2',
+  block_hash: '0x1',
+  block_number: 812_345,
+  messages_sent: [],
+  events: [],
+  execution_resources: { l1_gas: 0, l1_data_gas: 128, l2_gas: 900_000 },
+  ...extra,
+});
+
+function fakeNode(answers: Record<string, Answer> = {}) {
+  const requests: Req[] = [];
+  const defaults: Record<string, Answer> = {
+    starknet_specVersion: () => '0.10.0',
+    starknet_chainId: () => SN_SEPOLIA,
+    starknet_getClassHashAt: () => new RpcFailure(20, 'Contract not found'),
+    starknet_getNonce: () => '0x0',
+    starknet_estimateFee: (p) => p.request.map(() => estimate),
+    starknet_addDeployAccountTransaction: () => ({ transaction_hash: '0xdead01', contract_address: ADDRESS }),
+    starknet_addInvokeTransaction: () => ({ transaction_hash: '0xbeef02' }),
+    starknet_getTransactionStatus: () => ({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }),
+    starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash),
+    // starknet.js looks at recent blocks' tips before it signs: quiet blocks, tip 0.
+    starknet_blockHashAndNumber: () => ({ block_hash: '0x1', block_number: 812_345 }),
+    starknet_getBlockWithTxs: (p) => ({ status: 'ACCEPTED_ON_L2', block_hash: '0x1', parent_hash: '0x0', block_number: p.block_id?.block_number ?? 812_345, new_root: '0x0', timestamp: 1_763_000_000, sequencer_address: '0x1', transactions: [] }),
+  };
+  const fetch = (async (_url: string, init: { body: string }) => {
+    const body = JSON.parse(init.body);
+    const list = Array.isArray(body) ? body : [body];
+    const out = list.map((r: { id: number; method: string; params: any }) => {
+      requests.push({ method: r.method, params: r.params });
+      const answer = answers[r.method] ?? defaults[r.method];
+      if (!answer) return { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: `method ${r.method} not faked` } };
+      const result = answer(r.params);
+      if (result instanceof Error) throw result;
+      return result instanceof RpcFailure
+        ? { jsonrpc: '2.0', id: r.id, error: { code: result.code, message: result.message, ...(result.data ? { data: result.data } : {}) } }
+        : { jsonrpc: '2.0', id: r.id, result };
+    });
+    return new Response(JSON.stringify(Array.isArray(body) ? out : out[0]), { headers: { 'content-type': 'application/json' } });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, requests, sent: (method: string) => requests.filter((r) => r.method === method) };
+}
+
+const chain = (fetch: typeof globalThis.fetch) => new RpcChainB({ rpcUrl: 'http://node.invalid/rpc', chainId: SN_SEPOLIA, fetch, pollIntervalMs: 5 });
+const bn = (x: string) => BigInt(x);
+const boundsOf = (rb: any) => ({
+  l1_gas: { max_amount: bn(rb.l1_gas.max_amount), max_price_per_unit: bn(rb.l1_gas.max_price_per_unit) },
+  l2_gas: { max_amount: bn(rb.l2_gas.max_amount), max_price_per_unit: bn(rb.l2_gas.max_price_per_unit) },
+  l1_data_gas: { max_amount: bn(rb.l1_data_gas.max_amount), max_price_per_unit: bn(rb.l1_data_gas.max_price_per_unit) },
+});
+
+describe('chain B rpc adapter (offline, recorded answers)', () => {
+  it('an undeployed account: sends a signed DEPLOY_ACCOUNT v3, then the signed INVOKE v3 of transfer', async () => {
+    const node = fakeNode();
+    const out = await chain(node.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1_500_000_000_000_000_001n });
+    expect(out).toEqual({ txHash: `0x${'beef02'.padStart(64, '0')}`, deployTxHash: `0x${'dead01'.padStart(64, '0')}`, fee: 2n * 0x1aa535d3d0c000n });
+
+    const [deploy] = node.sent('starknet_addDeployAccountTransaction').map((r) => r.params.deploy_account_transaction);
+    expect(deploy).toMatchObject({ type: 'DEPLOY_ACCOUNT', version: '0x3', nonce: '0x0' });
+    expect(BigInt(deploy.class_hash)).toBe(BigInt(OZ_ACCOUNT_CLASS_HASH));
+    expect(BigInt(deploy.contract_address_salt)).toBe(BigInt(PUBLIC_KEY));
+    expect(deploy.constructor_calldata.map(BigInt)).toEqual([BigInt(PUBLIC_KEY)]);
+    const deployBounds = boundsOf(deploy.resource_bounds);
+    expect(deployBounds.l2_gas.max_amount).toBeGreaterThanOrEqual(0xdbba0n); // the estimate plus starknet.js's margin
+    const dHash = deployAccountHash({ contractAddress: ADDRESS, classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [PUBLIC_KEY], addressSalt: PUBLIC_KEY, nonce: 0n, resourceBounds: deployBounds, tip: BigInt(deploy.tip), chainId: SN_SEPOLIA });
+    expect(verifyStarkSignature(dHash, deploy.signature, PUBLIC_KEY)).toBe(true);
+
+    const [invoke] = node.sent('starknet_addInvokeTransaction').map((r) => r.params.invoke_transaction);
+    expect(invoke).toMatchObject({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS });
+    const call = transferCall(STRK.address, RECIPIENT, 1_500_000_000_000_000_001n);
+    const iHash = invokeHash({ senderAddress: ADDRESS, calls: [call], nonce: BigInt(invoke.nonce), resourceBounds: boundsOf(invoke.resource_bounds), tip: BigInt(invoke.tip), chainId: SN_SEPOLIA });
+    expect(verifyStarkSignature(iHash, invoke.signature, PUBLIC_KEY)).toBe(true);
+    expect(verifyStarkSignature(iHash, invoke.signature, publicKeyOf('0x1234'))).toBe(false);
+    // __execute__ calldata: one call, the token, selector of transfer, [recipient, low, high]
+    expect(invoke.calldata.map(BigInt).slice(0, 2)).toEqual([1n, BigInt(STRK.address)]);
+    expect(invoke.calldata.map(BigInt).slice(-3)).toEqual([BigInt(RECIPIENT), 1_500_000_000_000_000_001n, 0n]);
+    expect(ec.starkCurve.getStarkKey(PRIVATE_KEY)).toBe(PUBLIC_KEY.replace(/^0x0*/, '0x'));
+  });
+
+  it('a deployed account sends only the INVOKE; a node\'s revert, nonce and fee refusals map to the port\'s errors', async () => {
+    const deployed = { starknet_getClassHashAt: () => OZ_ACCOUNT_CLASS_HASH, starknet_getNonce: () => '0x5' };
+    const ok = fakeNode(deployed);
+    const r = await chain(ok.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n });
+    expect(r.deployTxHash).toBeUndefined();
+    expect(ok.sent('starknet_addDeployAccountTransaction')).toHaveLength(0);
+    expect(ok.sent('starknet_addInvokeTransaction')[0]!.params.invoke_transaction.nonce).toBe('0x5');
+
+    const reason = "Transaction execution has failed:\n0: Error in the called contract (contract address: 0x04718f…, class hash: 0x…, selector: 0x…):\nExecution failed. Failure reason: 0x45524332303a20696e73756666696369656e742062616c616e6365 ('ERC20: insufficient balance').\n";
+    const reverted = fakeNode({ ...deployed, starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { execution_status: 'REVERTED', revert_reason: reason }), starknet_getTransactionStatus: () => ({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'REVERTED', failure_reason: reason }) });
+    await expect(chain(reverted.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBReverted', reason: 'ERC20: insufficient balance' });
+
+    const nonce = fakeNode({ ...deployed, starknet_addInvokeTransaction: () => new RpcFailure(52, 'Invalid transaction nonce') });
+    await expect(chain(nonce.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBRejected', kind: 'NONCE' });
+    const poor = fakeNode({ ...deployed, starknet_addInvokeTransaction: () => new RpcFailure(54, "Account balance is smaller than the transaction's maximal fee (calculated from the resource bounds)") });
+    await expect(chain(poor.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBRejected', kind: 'FEE_BALANCE' });
+    const down = fakeNode({ starknet_getClassHashAt: () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }) });
+    await expect(chain(down.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+  });
+
+  it('reads: balance_of as a u256, transactions with their receipt, unknown ones as null', async () => {
+    const node = fakeNode({
+      starknet_call: (p) => (p.request.entry_point_selector && BigInt(p.request.contract_address) === BigInt(STRK.address) ? ['0x1', '0x2'] : ['0x0', '0x0']),
+      starknet_getTransactionByHash: (p) => (p.transaction_hash === '0x99' ? new RpcFailure(29, 'Transaction hash not found') : { type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x3', transaction_hash: p.transaction_hash }),
+    });
+    const c = chain(node.fetch);
+    expect(await c.balanceOf(STRK.address, ADDRESS)).toBe(1n + 2n * 2n ** 128n);
+    const [call] = node.sent('starknet_call');
+    expect(call!.params.request.calldata.map(BigInt)).toEqual([BigInt(ADDRESS)]);
+    const tx = await c.getTransaction('0xbeef');
+    expect(tx).toMatchObject({ type: 'INVOKE', status: 'SUCCEEDED', sender: ADDRESS, nonce: '0x3', fee: String(0x1aa535d3d0c000n), blockNumber: 812_345 });
+    expect(await c.getTransaction('0x99')).toBeNull();
+    expect(revertReasonOf("Failure reason: 0x… ('ERC20: transfer to 0').")).toBe('ERC20: transfer to 0');
+  });
+});

@@ -110,6 +110,10 @@ describe('deposit from the caller\'s chain A wallet', () => {
     expect(done.status).toBe('completed');
     expect(done.destTxHash).toMatch(/^0x[0-9a-f]+$/);
     expect((await balanceOf(SOL.destinationToken, DEST64)) - minted).toBe(1_500_000_000n);
+    // The same over chain B's own routes: the balance of the warp route's synthetic SOL, and the mint transaction.
+    const onChainB = ok(await alice.get(`/api/chainb/balance/${DEST64}?token=${SOL.destinationToken}`));
+    expect(onChainB).toMatchObject({ balance: (minted + 1_500_000_000n).toString(), decimals: 9, symbol: 'SOL' });
+    expect(ok(await alice.get(`/api/chainb/tx/${done.destTxHash}`)).transaction).toMatchObject({ hash: done.destTxHash, type: 'L1_HANDLER' });
 
     // The record keeps its transitions with their times, in order; the message id is Hyperlane's.
     const stored = (await readBridge(aliceId, res.transaction.id))!;

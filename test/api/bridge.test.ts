@@ -294,7 +294,8 @@ describe('input errors', () => {
     ok(await alice.post(`/api/bridge/${t.id}/cancel`));
   });
 
-  it('needs a session', async () => {
+  it('needs a session; the group allows 10 requests a minute (times RATE_LIMIT_MULTIPLIER, 50 here)', async () => {
+    expect((await alice.get('/api/bridge/history')).headers.get('ratelimit-limit')).toBe('500');
     const anon = rt.client();
     expect((await anon.post('/api/bridge/initiate', deposit())).status).toBe(401);
     expect((await anon.get('/api/bridge/history')).status).toBe(401);

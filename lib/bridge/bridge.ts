@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { chainA } from '#lib/chains/chain-a/index.ts';
+import { chainA, type SentTransaction } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { attachSource, BRIDGE_STATUSES, insertBridge, listBridges, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
@@ -131,16 +132,23 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
     const hyperlane = routeToken('chaina-chainb', input.token)!;
     const chain = await chainA();
     const signer = await chainASigner(wallet);
+    let sent: SentTransaction;
     try {
-      const sent = await withWalletLock(wallet, () => onChainA(() => sendDeposit(chain, signer, hyperlane, units, record.id)));
-      const sentAt = clock.now().toISOString();
-      if ((await attachSource(userId, record, sent.signature, sentAt)) !== 'attached') throw new Error('a fresh bridge record refused its own source transaction');
-      current = (await readBridge(userId, record.id))!;
+      sent = await withWalletLock(wallet, () => onChainA(() => sendDeposit(chain, signer, hyperlane, units, record.id)));
     } catch (e) {
-      // The transfer did not happen: the record says so, the caller gets the reason.
+      // Nothing moved: the record says so, the caller gets the reason.
       await transitionBridge(userId, record.id, { from: ['pending'], to: 'failed', at: clock.now().toISOString(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
       throw e;
     }
+    // The coins are in the escrow now: the record must learn its source transaction. If this write
+    // fails the record stays pending; the log keeps the signature (its memo names the record) for
+    // a `source-tx` by support.
+    const outcome = await attachSource(userId, record, sent.signature, clock.now().toISOString()).catch((e: unknown) => {
+      logger.error('bridge: source transaction sent but not attached', { bridgeId: record.id, signature: sent.signature, error: e as Error });
+      throw e;
+    });
+    if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);
+    current = (await readBridge(userId, record.id)) ?? current;
   }
   return { transaction: view(current), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(current) };
 }
@@ -168,7 +176,7 @@ function instructions(r: BridgeRecord): { step1: string; step2: string; step3: s
   }
   const route = routeToken('ethereum-chainb', r.token)!;
   return {
-    step1: `On Ethereum, call deposit(${route.l1Token}, ${r.amountUnits}, ${r.destAddress}) on the StarkGate bridge ${route.l1Bridge} (approve it first for ERC-20 tokens; pay the L1→L2 message fee as value), before ${r.expiresAt}.`,
+    step1: `On Ethereum, call deposit(${route.l1Token}, ${r.amountUnits}, ${r.destAddress}) on the StarkGate bridge ${route.l1Bridge} (approve it first for ERC-20 tokens; send the L1→L2 message fee as value, plus the amount for ETH), before ${r.expiresAt}.`,
     step2: `POST /api/bridge/${r.id}/source-tx {"txHash": "<the Ethereum transaction hash>"}.`,
     step3: `The Starknet sequencer delivers the message to the L2 bridge ${route.l2Bridge}, which mints ${route.l2Token} to ${r.destAddress}; follow GET /api/bridge/status/${r.id}.`,
   };

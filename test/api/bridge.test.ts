@@ -1,3 +1,4 @@
+import { addressToBytes32, formatMessage as hlFormatMessage, messageId as hlMessageId } from '@hyperlane-xyz/utils';
 import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
@@ -11,6 +12,7 @@ let sendDeposit: typeof import('#lib/bridge/chain-a-source.ts').sendDeposit;
 let chainA: typeof import('#lib/chains/chain-a/index.ts').chainA;
 let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
 let routeToken: typeof import('#lib/bridge/routes.ts').routeToken;
+let relayBridge: typeof import('#lib/bridge/relayer.ts').relayBridge;
 
 /**
  * /api/bridge end to end over HTTP against the local runtime: the source transaction executed by
@@ -34,6 +36,7 @@ beforeAll(async () => {
   ({ chainA } = await import('#lib/chains/chain-a/index.ts'));
   ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
   ({ routeToken } = await import('#lib/bridge/routes.ts'));
+  ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
   SOL = routeToken('chaina-chainb', 'SOL')!;
   alice = rt.client();
   bob = rt.client();
@@ -107,12 +110,21 @@ describe('deposit from the caller\'s chain A wallet', () => {
     expect(done.status).toBe('completed');
     expect(done.destTxHash).toMatch(/^0x[0-9a-f]+$/);
     expect((await balanceOf(SOL.destinationToken, DEST64)) - minted).toBe(1_500_000_000n);
+    // The same over chain B's own routes: the balance of the warp route's synthetic SOL, and the mint transaction.
+    const onChainB = ok(await alice.get(`/api/chainb/balance/${DEST64}?token=${SOL.destinationToken}`));
+    expect(onChainB).toMatchObject({ balance: (minted + 1_500_000_000n).toString(), decimals: 9, symbol: 'SOL' });
+    expect(ok(await alice.get(`/api/chainb/tx/${done.destTxHash}`)).transaction).toMatchObject({ hash: done.destTxHash, type: 'L1_HANDLER' });
 
     // The record keeps its transitions with their times, in order; the message id is Hyperlane's.
     const stored = (await readBridge(aliceId, res.transaction.id))!;
     expect(stored.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
     expect(stored.history.every((h, i) => i === 0 || h.at >= stored.history[i - 1]!.at)).toBe(true);
-    expect(stored.messageId).toMatch(/^0x[0-9a-f]{64}$/);
+    // The message id is the one @hyperlane-xyz/utils computes for this transfer (some nonce of the local mailbox).
+    const body = `0x${DEST64.slice(2)}${(1_500_000_000n).toString(16).padStart(64, '0')}`;
+    const reference = Array.from({ length: 50 }, (_, nonce) =>
+      hlMessageId(hlFormatMessage(3, nonce, 1399811149, addressToBytes32(SOL.originRouter), 358974494, addressToBytes32(SOL.destinationRouter), body)),
+    );
+    expect(reference).toContain(stored.messageId);
 
     // Terminal: neither cancel nor a source transaction moves it.
     fails(await alice.post(`/api/bridge/${res.transaction.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
@@ -161,6 +173,21 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     const other = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.25' }))).transaction;
     fails(await alice.post(`/api/bridge/${other.id}/source-tx`, { txHash: sent.signature }), 409, 'CONFLICT');
     ok(await alice.post(`/api/bridge/${other.id}/cancel`));
+  });
+
+  it('relayers racing on one record (the timer and three more) credit it once, each state once', async () => {
+    const t = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.3' }))).transaction;
+    const chain = await chainA();
+    const outside = Keypair.generate();
+    await chain.airdrop(outside.publicKey, BigInt(LAMPORTS_PER_SOL));
+    const sent = await sendDeposit(chain, outside, SOL, 300_000_000n, t.id);
+    const before = await balanceOf(SOL.destinationToken, DEST64);
+    ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: sent.signature }));
+    await Promise.all([relayBridge(aliceId, t.id), relayBridge(aliceId, t.id), relayBridge(aliceId, t.id)]);
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    await new Promise((r) => setTimeout(r, 1500)); // and the timer's passes after
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - before).toBe(300_000_000n);
+    expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
   });
 
   it('a transaction that is not this record\'s deposit (another record\'s memo) fails the record; nothing is minted', async () => {
@@ -267,7 +294,8 @@ describe('input errors', () => {
     ok(await alice.post(`/api/bridge/${t.id}/cancel`));
   });
 
-  it('needs a session', async () => {
+  it('needs a session; the group allows 10 requests a minute (times RATE_LIMIT_MULTIPLIER, 50 here)', async () => {
+    expect((await alice.get('/api/bridge/history')).headers.get('ratelimit-limit')).toBe('500');
     const anon = rt.client();
     expect((await anon.post('/api/bridge/initiate', deposit())).status).toBe(401);
     expect((await anon.get('/api/bridge/history')).status).toBe(401);

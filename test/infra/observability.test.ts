@@ -39,7 +39,7 @@ const dims = (s: Stat) => Object.fromEntries(s.MetricStat!.Metric.Dimensions.map
 describe('tracing', () => {
   it('is Active on every function, with the Powertools settings and responses kept out of traces', () => {
     const fns = plain.resources('AWS::Lambda::Function');
-    expect(fns).toHaveLength(routes.length + 2); // + the $default fallback and the scheduled sweeper
+    expect(fns).toHaveLength(routes.length + 3); // + the $default fallback and the two scheduled functions (sweeper, reward epochs)
     for (const f of fns) {
       expect(f.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect(f.Properties.Environment.Variables).toMatchObject({

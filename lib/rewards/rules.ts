@@ -6,7 +6,8 @@ import { readConfig } from '#lib/config.ts';
  * The published rewards rule (README "Rewards"). Epochs are fixed windows of
  * REWARDS_EPOCH_SECONDS (default one week) counted from REWARDS_GENESIS (default Monday
  * 2026-01-05 00:00 UTC). Points, whole numbers:
- * - `swap`: 1 point per 0.001 SOL of the swap's native-coin leg (rounded down), at least 1;
+ * - `swap`: 1 point per 0.001 SOL of the swap's native-coin leg (rounded down), at least 1 (no
+ *   SOL leg: 1 point);
  * - `compression` of the native coin (compress or decompress): 1 point per 0.001 SOL, at least 1;
  * - `compression` of tokens (compress, decompress, transfer): 1 point per transaction;
  * - shielded deposits: listed, not accruing yet (that group does not exist yet).
@@ -35,7 +36,7 @@ export const REWARD_TOKEN = { symbol: 'SHRD', decimals: 6, perPoint: 1_000_000n 
 export type Source = 'swap' | 'compression';
 
 export const SOURCES = [
-  { source: 'swap', rule: '1 point per 0.001 SOL of the native-coin leg of a completed swap (rounded down), at least 1' },
+  { source: 'swap', rule: '1 point per 0.001 SOL of the native-coin leg of a completed swap (rounded down), at least 1; a swap without a SOL leg: 1 point' },
   { source: 'compression', rule: 'native coin: 1 point per 0.001 SOL compressed or decompressed (rounded down), at least 1; tokens: 1 point per compress, decompress or transfer' },
   { source: 'shielded-deposit', rule: 'not accruing yet: shielded deposits are not built' },
 ] as const;

@@ -14,6 +14,7 @@ import { keyVault } from '#lib/wallets/config.ts';
 import { sealKey } from '#lib/wallets/custody.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
+import { executeViaJupiter, quoteViaJupiter } from './aggregator.ts';
 import { checkInput, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { executeLocal, findPair, localPairs, minOut, priceOrRefuse, reserves } from './local.ts';
@@ -52,7 +53,15 @@ export const quoteView = z.object({
   priceImpactBps: z.number(),
   fee: units,
   feeBps: z.number(),
-  route: z.object({ adapter: z.string(), pairId: z.string(), pool: z.string(), reserveIn: units, reserveOut: units }),
+  /** local: the pool and the reserves priced from; jupiter: the aggregator's hops. */
+  route: z.object({
+    adapter: z.enum(['local', 'jupiter']),
+    pairId: z.string(),
+    pool: z.string().optional(),
+    reserveIn: units.optional(),
+    reserveOut: units.optional(),
+    hops: z.array(z.object({ amm: z.string(), label: z.string(), inputMint: z.string(), outputMint: z.string(), percent: z.number(), fee: z.string(), feeMint: z.string() })).optional(),
+  }),
   expiresAt: z.string(),
   privacy: privacyView,
 });
@@ -112,7 +121,8 @@ async function chainAWallet(userId: string, walletId: string): Promise<WalletRec
 }
 
 export async function pairs() {
-  if (swapConfig.adapter !== 'local') throw errors.unsupportedPair('the jupiter adapter quotes any pair Jupiter routes; it has no pool list');
+  // Jupiter routes any pair it can find: there is no pool list to show.
+  if (swapConfig.adapter === 'jupiter') return { adapter: 'jupiter', pairs: [] };
   const list = await onChainA(() => localPairs());
   return {
     adapter: 'local',
@@ -128,7 +138,11 @@ export async function pairs() {
 
 export async function quote(userId: string, input: z.infer<typeof quoteInput>): Promise<z.infer<typeof quoteView>> {
   const w = await chainAWallet(userId, input.walletId);
-  if (swapConfig.adapter !== 'local') throw errors.unsupportedPair('this deployment swaps through Jupiter, whose execution is not wired to the routes yet');
+  if (swapConfig.adapter === 'jupiter') {
+    const j = await quoteViaJupiter(userId, w, input);
+    await orders.insertQuote(j.record);
+    return quoteAnswer(j.record, j.tokenIn, j.tokenOut, { adapter: 'jupiter', pairId: j.record.pairId, hops: j.hops }, input.output);
+  }
   const { pair, tokenIn, tokenOut } = await onChainA(() => findPair(input.from, input.to));
   const amountIn = toUnits(input.amount, tokenIn.decimals);
   const r = await onChainA(() => reserves(pair, tokenIn, tokenOut));
@@ -157,21 +171,28 @@ export async function quote(userId: string, input: z.infer<typeof quoteInput>): 
     expiresAt: clock.nowMs() + swapConfig.SWAP_QUOTE_SECONDS * 1000,
   };
   await orders.insertQuote(record);
-  const token = (t: typeof tokenIn) => ({ symbol: t.symbol, mint: t.mint.toBase58(), decimals: t.decimals });
+  const route = { adapter: 'local' as const, pairId: pair.pairId, pool: pair.pool.record.address, reserveIn: r.reserveIn.toString(), reserveOut: r.reserveOut.toString() };
+  return quoteAnswer(record, tokenIn, tokenOut, route, input.output);
+}
+
+type TokenOf = { symbol: string; mint: PublicKey; decimals: number };
+
+function quoteAnswer(o: OrderRecord, tokenIn: TokenOf, tokenOut: TokenOf, route: z.infer<typeof quoteView>['route'], output: 'wallet' | 'one-time'): z.infer<typeof quoteView> {
+  const token = (t: TokenOf) => ({ symbol: t.symbol, mint: t.mint.toBase58(), decimals: t.decimals });
   return {
-    quoteId: record.id,
-    walletId: w.id,
+    quoteId: o.id,
+    walletId: o.walletId,
     from: token(tokenIn),
     to: token(tokenOut),
-    amountIn: record.amountIn,
-    amountOut: record.amountOut,
-    minAmountOut: record.minAmountOut,
-    priceImpactBps: record.priceImpactBps,
-    fee: record.fee,
-    feeBps: pair.feeBps,
-    route: { adapter: 'local', pairId: pair.pairId, pool: pair.pool.record.address, reserveIn: r.reserveIn.toString(), reserveOut: r.reserveOut.toString() },
-    expiresAt: new Date(record.expiresAt).toISOString(),
-    privacy: privacyOf(input.output),
+    amountIn: o.amountIn,
+    amountOut: o.amountOut,
+    minAmountOut: o.minAmountOut,
+    priceImpactBps: o.priceImpactBps,
+    fee: o.fee,
+    feeBps: route.adapter === 'local' ? swapConfig.SWAP_FEE_BPS : 0,
+    route,
+    expiresAt: new Date(o.expiresAt).toISOString(),
+    privacy: privacyOf(output),
   };
 }
 
@@ -194,7 +215,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     throw claimed.reason === 'expired' ? errors.quoteExpired() : errors.quoteUsed();
   }
   const order = claimed.order;
-  let sent: Awaited<ReturnType<typeof executeLocal>>;
+  let sent: { signature: string; slot: number; amountOut: bigint };
   let recipient: Keypair;
   try {
     const w = await chainAWallet(userId, order.walletId);
@@ -202,7 +223,9 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     recipient = order.privateOutput ? await oneTimeRecipient(userId, order.id) : user;
     const to = recipient;
     sent = await withWalletLock(w, () =>
-      onChainA(() => executeLocal({ user, recipient: to, pairId: order.pairId, from: order.fromMint, to: order.toMint, amountIn: BigInt(order.amountIn), minAmountOut: BigInt(order.minAmountOut) })),
+      order.adapter === 'jupiter'
+        ? executeViaJupiter(order, user)
+        : onChainA(() => executeLocal({ user, recipient: to, pairId: order.pairId, from: order.fromMint, to: order.toMint, amountIn: BigInt(order.amountIn), minAmountOut: BigInt(order.minAmountOut) })),
     );
   } catch (e) {
     // A busy wallet or pool turned it away before anything was built: the quote may be retried
@@ -220,9 +243,11 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
   return { orderId: order.id, txHash: sent.signature, amountIn: order.amountIn, amountOut: sent.amountOut.toString(), outputAddress, explorerUrl: chain.explorerUrl(sent.signature) };
 }
 
-/** Points for the swap's native-coin leg (rewards rule); a failure there never undoes the swap. */
+/** Points for the swap's native-coin leg (rewards rule; none: per transaction); a failure there never undoes the swap. */
 async function accrueSwap(userId: string, o: OrderRecord, txHash: string, amountOut: bigint) {
-  await accrueAfter({ userId, source: 'swap', txHash, lamports: o.fromMint === WSOL.toBase58() ? BigInt(o.amountIn) : amountOut });
+  const sol = WSOL.toBase58();
+  const lamports = o.fromMint === sol ? BigInt(o.amountIn) : o.toMint === sol ? amountOut : undefined;
+  await accrueAfter({ userId, source: 'swap', txHash, ...(lamports !== undefined ? { lamports } : {}) });
 }
 
 const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({

@@ -16,17 +16,12 @@ import { getProof, listProofs, pageProofs, type ProofRecord } from './history.ts
 
 // ---- input schemas --------------------------------------------------------------------------
 
+/** A time as ISO 8601 (date or date-time) or epoch milliseconds → epoch ms. */
 const isoOrMs = z
-  .string()
-  .max(40)
-  .transform((s, ctx) => {
-    const ms = /^[0-9]{1,13}$/.test(s) ? Number(s) : Date.parse(s);
-    if (!Number.isFinite(ms) || ms < 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time or epoch milliseconds' });
-      return z.NEVER;
-    }
-    return ms;
-  });
+  .union([z.string().regex(/^[0-9]{1,13}$/), z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'must be an ISO 8601 time or epoch milliseconds',
+  })
+  .transform((s) => (/^[0-9]+$/.test(s) ? Number(s) : Date.parse(s)));
 
 export const listProofsQuery = z.object({
   type: z.enum(PROOF_TYPES).optional(),

@@ -151,6 +151,16 @@ export class ShroudStack extends Stack {
       removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
+    // The attestation issuer's EdDSA key arrives KMS-encrypted under this key (lib/attest/config.ts):
+    // `-c attestIssuerKeyCiphertext=<base64>`; only the attest functions may decrypt.
+    const attestKey = new Key(this, 'AttestKey', {
+      alias: `alias/shroud-${stage}-attest`,
+      description: 'Shroud attestation issuer key: decrypts ATTEST_ISSUER_KEY_CIPHERTEXT',
+      enableKeyRotation: true,
+      removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    const attestCiphertext = this.node.tryGetContext('attestIssuerKeyCiphertext') as string | undefined;
+
     // Alarms notify an SNS topic when the `alarmEmail` context is set (see cdk/monitoring.ts).
     const topic = alarmTopic(this, stage);
     const byGroup = new Map<GroupName, Route[]>();
@@ -167,10 +177,15 @@ export class ShroudStack extends Stack {
           table,
           bucket,
           circuitsLayer,
-          environment: signs ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn } : environment,
+          environment: signs
+            ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn }
+            : group === 'attest' && attestCiphertext
+              ? { ...environment, ATTEST_ISSUER_KEY_CIPHERTEXT: attestCiphertext }
+              : environment,
           topic,
           walletKey: signs ? walletKey : undefined,
           replicas,
+          attestKey: group === 'attest' ? attestKey : undefined,
         }),
       );
     }
@@ -241,6 +256,8 @@ interface GroupStackProps {
   walletKey?: IKey;
   /** Replicated pinning, when configured: the storage group sends its jobs and reads replicas. */
   replicas?: ReplicaPinning;
+  /** The attest key, for the attest group (Decrypt of the issuer key only). */
+  attestKey?: IKey;
 }
 
 /**
@@ -281,6 +298,7 @@ class GroupStack extends NestedStack {
     if (props.walletKey) props.walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
     if (props.group === 'storage') props.replicas?.grantRequests(role);
     if (props.group === 'ai') grantBedrockModel(this, role, props.environment);
+    if (props.attestKey) props.attestKey.grant(role, 'kms:Decrypt');
 
     if (props.group === 'fallback') {
       const fn = new ApiFunction(this, 'Fallback', {

@@ -48,6 +48,7 @@ export const routes: Route[] = [
   // zk-toolkit: public (auth none: pure functions of the request, no user data; the 200/min limit
   // counts per source IP). `crypto` where the work is slow (Pedersen, Groth16) or the circuits
   // layer is needed (the proof routes read the artifacts at /opt).
+  // proof/generate and proof/verify are `optional`: a signed-in caller's proofs go to /api/proofs.
   r('POST', '/api/zk-toolkit/hash/poseidon', 'zk-toolkit', 'hash-poseidon', 'none'),
   r('POST', '/api/zk-toolkit/hash/mimc', 'zk-toolkit', 'hash-mimc', 'none'),
   r('POST', '/api/zk-toolkit/hash/pedersen', 'zk-toolkit', 'hash-pedersen', 'none', { profile: 'crypto' }),

@@ -16,17 +16,16 @@ import { getProof, listProofs, pageProofs, type ProofRecord } from './history.ts
 
 // ---- input schemas --------------------------------------------------------------------------
 
+/** The largest epoch ms a record id can hold (13 digits). */
+const MAX_MS = 9_999_999_999_999;
+
+/** A time as ISO 8601 (date or date-time) or epoch milliseconds → epoch ms. */
 const isoOrMs = z
-  .string()
-  .max(40)
-  .transform((s, ctx) => {
-    const ms = /^[0-9]{1,13}$/.test(s) ? Number(s) : Date.parse(s);
-    if (!Number.isFinite(ms) || ms < 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time or epoch milliseconds' });
-      return z.NEVER;
-    }
-    return ms;
-  });
+  .union([z.string().regex(/^[0-9]{1,13}$/), z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'must be an ISO 8601 time or epoch milliseconds',
+  })
+  .transform((s) => (/^[0-9]+$/.test(s) ? Number(s) : Date.parse(s)))
+  .refine((ms) => Number.isFinite(ms) && ms >= 0 && ms <= MAX_MS, 'must be between 1970 and the year 2286');
 
 export const listProofsQuery = z.object({
   type: z.enum(PROOF_TYPES).optional(),

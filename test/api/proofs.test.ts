@@ -125,14 +125,17 @@ describe('the recorder, across groups', () => {
   });
 
   it('exports NDJSON, newest first, with the filters', async () => {
-    const res = await carol.get('/api/proofs/export');
+    // Raw fetch: the test client would parse a body whose type mentions json as one JSON document.
+    const exported = (c: HttpClient, query = '') =>
+      fetch(new URL(`/api/proofs/export${query}`, rt.url), { headers: { cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await exported(carol);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-    const lines = (await res.res.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines).toEqual(await all(carol));
-    const storage = await carol.get('/api/proofs/export?type=storage');
-    expect((await storage.res.text()).trimEnd().split('\n')).toHaveLength(2);
-    expect(await (await bob.get('/api/proofs/export')).res.text()).toBe('');
+    const storage = await exported(carol, '?type=storage');
+    expect((await storage.text()).trimEnd().split('\n')).toHaveLength(2);
+    expect(await (await exported(bob)).text()).toBe('');
   });
 
   it('counts by type and result', async () => {

@@ -186,7 +186,7 @@ describe('proof/circuits and the artifacts', () => {
     expect(res.status).toBe(200);
     const { defaultCircuit, circuits } = res.json.data;
     expect(defaultCircuit).toBe('preimage');
-    expect(circuits.map((x: { name: string }) => x.name).sort()).toEqual(['membership', 'password', 'preimage', 'range', 'withdraw']);
+    expect(circuits.map((x: { name: string }) => x.name).sort()).toEqual(['membership', 'membership_scoped', 'password', 'preimage', 'preimage_scoped', 'range', 'range_scoped', 'withdraw']);
     const password = circuits.find((x: { name: string }) => x.name === 'password');
     expect(password).toMatchObject({
       description: expect.stringContaining('Poseidon'),

@@ -9,7 +9,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { scopeSignal } from '#lib/attest/fields.ts';
-import { verificationTime } from '#lib/attest/attestations.ts';
 import { generateProof, terminateCurves, type ProofResult } from '#lib/zk/groth16.ts';
 import { startTestRuntime } from '../support/runtime.ts';
 import { signedIn } from '../support/storage.ts';
@@ -34,6 +33,8 @@ async function main(): Promise<void> {
   const n = arg('--n', 20);
   const concurrency = arg('--concurrency', 4);
   const rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000' });
+  // Imported once the runtime has set the DynamoDB endpoint: the same module the handlers use.
+  const { verificationTime } = await import('#lib/attest/attestations.ts');
   try {
     const client = await signedIn(rt);
     const send = (p: ProofResult, scope: string) =>

@@ -7,7 +7,7 @@ import { AppError } from '#lib/errors.ts';
 import { DEFAULT_CIRCUIT, LAYER_DIR, artifactPath, circuitsDir, getCircuit, listCircuits } from '#lib/zk/circuits.ts';
 
 const REPO_ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'circuits', 'artifacts');
-const NAMES = ['membership', 'password', 'preimage', 'range', 'withdraw'];
+const NAMES = ['membership', 'membership_scoped', 'password', 'preimage', 'preimage_scoped', 'range', 'range_scoped', 'withdraw'];
 
 function code(fn: () => unknown): string | undefined {
   try {
@@ -30,7 +30,7 @@ describe('circuit registry', () => {
     expect(circuitsDir().replace(/\/$/, '')).toBe(existsSync(LAYER_DIR) ? LAYER_DIR : REPO_ARTIFACTS);
   });
 
-  it('lists the five circuits with their signals and artifact names', () => {
+  it('lists the circuits with their signals and artifact names', () => {
     const list = listCircuits();
     expect(list.map((c) => c.name)).toEqual(NAMES);
     const byName = Object.fromEntries(list.map((c) => [c.name, c]));

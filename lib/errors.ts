@@ -71,12 +71,6 @@ export const errors = {
   schemaMismatch: (message: string) => new AppError('SCHEMA_MISMATCH', 400, message),
   alreadyAttested: (message = 'this subject is already attested in this scope') => new AppError('ALREADY_ATTESTED', 409, message),
   // chain B wallets (invalidAddress and invalidAmount also serve the bridge, transfer and swap)
-  // bridge (issue 13; INVALID_ADDRESS and INVALID_AMOUNT are chain B's, below)
-  unsupportedToken: (message: string) => new AppError('UNSUPPORTED_TOKEN', 400, message),
-  unsupportedRoute: (message: string) => new AppError('UNSUPPORTED_ROUTE', 400, message),
-  bridgeNotFound: (message = 'bridge transfer not found') => new AppError('BRIDGE_NOT_FOUND', 404, message),
-  bridgeStateConflict: (message: string) => new AppError('BRIDGE_STATE_CONFLICT', 409, message),
-  // chain B wallets
   invalidPassword: (message = 'wrong wallet password') => new AppError('INVALID_PASSWORD', 401, message),
   tooManyAttempts: (retryAfter: number) =>
     new AppError('TOO_MANY_ATTEMPTS', 429, `too many wrong passwords: this wallet's transfers are locked; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),

@@ -65,10 +65,12 @@ const REFINED: Record<string, string> = {
 
 /** As in test/api/fuzz.test.ts: importing these handlers in a bare test process (no runtime) needs a DATA_DIR and then does not finish; cause not found yet (open item). */
 const NOT_YET_FUZZED = new Set(['wallets', 'compression']);
+/** The chain B wallet routes import wallet custody (lib/wallets/config.ts) like the wallets group: same open item. */
+const NOT_YET_FUZZED_HANDLERS = new Set(['functions/chainb/wallets.ts', 'functions/chainb/transfer.ts', 'functions/chainb/balance.ts', 'functions/chainb/tx.ts']);
 
 describe('on every route schema', async () => {
   const specs: [string, z.ZodType][] = [];
-  for (const r of routes.filter((x) => !NOT_YET_FUZZED.has(x.group))) {
+  for (const r of routes.filter((x) => !NOT_YET_FUZZED.has(x.group) && !NOT_YET_FUZZED_HANDLERS.has(x.handler))) {
     const { handler } = (await import(/* @vite-ignore */ `../../../${r.handler}`)) as { handler: Endpoint };
     for (const part of ['body', 'query', 'params'] as const) if (handler.spec[part]) specs.push([`${r.method} ${r.path} ${part}`, handler.spec[part]]);
   }

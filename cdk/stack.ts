@@ -31,7 +31,7 @@ export interface ShroudStackProps extends StackProps {
 /** Groups whose functions read and write the bucket; the others get no S3 permission at all. */
 const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
 /** Groups whose functions sign with wallet keys: the only ones that may use the wallet KMS key. */
-const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'bridge', 'transfer', 'swap', 'rewards']);
+const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'chainb', 'bridge', 'transfer', 'swap', 'rewards']);
 
 /** A CloudFormation-safe id from a route: `POST /api/auth/login` → `PostApiAuthLogin`. */
 const idOf = (parts: string[]) =>

@@ -153,7 +153,7 @@ describe('wallet key custody', () => {
     expect((keys[0] as { Properties: { EnableKeyRotation: boolean } }).Properties.EnableKeyRotation).toBe(true);
   });
 
-  it('lets only the wallet-signing roles (wallets, compression, bridge, transfer, swap, rewards) generate and open data keys, and only their functions know the key', () => {
+  it('lets only the wallet-signing roles (wallets, compression, chainb, bridge, transfer, swap, rewards) generate and open data keys, and only their functions know the key', () => {
     const kmsRoles = new Set<string>();
     for (const s of nested) {
       const t = templates.get(s)!;
@@ -165,8 +165,8 @@ describe('wallet key custody', () => {
       }
       const fns = Object.values(t.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
       const withKey = fns.filter((f) => f.Properties.Environment?.Variables?.WALLET_KMS_KEY_ID !== undefined).length;
-      expect(withKey === 0 || ['Wallets', 'Compression', 'Bridge', 'Transfer', 'Swap', 'Rewards'].includes(s.node.id), s.node.id).toBe(true);
+      expect(withKey === 0 || ['Wallets', 'Compression', 'Chainb', 'Bridge', 'Transfer', 'Swap', 'Rewards'].includes(s.node.id), s.node.id).toBe(true);
     }
-    expect([...kmsRoles].sort()).toEqual(['Bridge', 'Compression', 'Rewards', 'Swap', 'Transfer', 'Wallets']);
+    expect([...kmsRoles].sort()).toEqual(['Bridge', 'Chainb', 'Compression', 'Rewards', 'Swap', 'Transfer', 'Wallets']);
   });
 });

@@ -132,6 +132,13 @@ class Working {
 
 class Revert extends Error {}
 
+/** The contracts' panic strings (erc20.cairo; checked against it by the Cairo tests). */
+export const ERC20_REVERTS = {
+  insufficientBalance: 'ERC20: insufficient balance',
+  transferToZero: 'ERC20: transfer to 0',
+  overflow: 'u256_add Overflow',
+} as const;
+
 const TRANSFER = 'transfer';
 const MAX_BALANCE_RETRIES = 12;
 const jitter = (attempt: number) => new Promise((ok) => setTimeout(ok, 5 + Math.random() * 10 * (attempt + 1)));
@@ -297,13 +304,13 @@ export class LocalLedger {
     if (low >= 1n << 128n || high >= 1n << 128n) throw new Revert('Failed to deserialize param #2');
     const amount = u256FromFelts(low, high);
     // OpenZeppelin ERC20._update, in its order.
-    if (recipient === 0n) throw new Revert('ERC20: transfer to 0');
+    if (recipient === 0n) throw new Revert(ERC20_REVERTS.transferToZero);
     const to = toHex64(recipient);
     const fromBalance = await w.balance(token.address, caller);
-    if (fromBalance < amount) throw new Revert('ERC20: insufficient balance');
+    if (fromBalance < amount) throw new Revert(ERC20_REVERTS.insufficientBalance);
     w.set(token.address, caller, fromBalance - amount);
     const toBalance = await w.balance(token.address, to);
-    if (toBalance + amount > U256_MAX) throw new Revert('u256_add Overflow');
+    if (toBalance + amount > U256_MAX) throw new Revert(ERC20_REVERTS.overflow);
     w.set(token.address, to, toBalance + amount);
     w.events.push(transferEvent(token.address, caller, to, amount));
   }
@@ -334,7 +341,7 @@ export class LocalLedger {
       let revertReason: string | undefined;
       try {
         await execute(w);
-        if ((await w.balance(FEE_TOKEN.address, sender)) < fee) throw new Revert('ERC20: insufficient balance');
+        if ((await w.balance(FEE_TOKEN.address, sender)) < fee) throw new Revert(ERC20_REVERTS.insufficientBalance);
       } catch (e) {
         if (!(e instanceof Revert)) throw e;
         revertReason = e.message;

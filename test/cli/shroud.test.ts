@@ -155,8 +155,9 @@ describe('shroud in a real terminal (tmux)', () => {
     execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '160', '-y', '40']);
     try {
       const type = (line: string) => execFileSync('tmux', ['send-keys', '-t', session, line, 'Enter']);
-      type(`${env} ${node} ${BIN} toolkit field mul 6 7; echo "exit=$?"`);
-      type(`${env} ${node} ${BIN} wallets; echo "exit=$?"`);
+      // "ex""it=" on the command line, "exit=" only in the output.
+      type(`${env} ${node} ${BIN} toolkit field mul 6 7; echo "ex""it=$?"`);
+      type(`${env} ${node} ${BIN} wallets; echo "ex""it=$?"`);
       let screen = '';
       for (let i = 0; i < 120 && (screen.match(/exit=/g) ?? []).length < 2; i++) {
         await new Promise((r) => setTimeout(r, 500));

@@ -57,9 +57,17 @@ function askSecret(question: string): Promise<string> {
   if (!process.stdin.isTTY) {
     // Piped: the first line of stdin.
     return new Promise((ok) => {
-      const rl = createInterface({ input: process.stdin });
-      rl.once('line', (line) => (rl.close(), ok(line)));
-      rl.once('close', () => ok(''));
+      let buffered = '';
+      process.stdin.setEncoding('utf8');
+      process.stdin.on('data', (chunk: string) => {
+        buffered += chunk;
+        const end = buffered.indexOf('\n');
+        if (end >= 0) {
+          process.stdin.pause();
+          ok(buffered.slice(0, end).replace(/\r$/, ''));
+        }
+      });
+      process.stdin.once('end', () => ok(buffered.replace(/\r?\n$/, '')));
     });
   }
   process.stderr.write(question);

@@ -1,6 +1,6 @@
 /**
- * `npm run openapi`: writes the OpenAPI document (functions/docs/openapi.json) from the route table
- * and every handler's spec. `--check` writes nothing and exits 1 when the committed file differs
+ * `npm run openapi`: writes the OpenAPI document (functions/docs/openapi.json) and the typed client's
+ * operation table (lib/client/operations.gen.ts) from the route table and every handler's spec. `--check` writes nothing and exits 1 when the committed file differs
  * (CI can run it so); `--report` prints `{current, missing}` as JSON: whether the committed file is
  * what the code generates, and the routes without a declared 2xx schema (test/api/openapi.test.ts).
  */
@@ -15,6 +15,7 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 
 const { routes } = await import('./routes.ts');
 const { openApiDocument, routesWithoutSuccessSchema } = await import('#lib/openapi/document.ts');
+const { operationsModule } = await import('#lib/openapi/typescript.ts');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string; description: string };
 
 const root = new URL('..', import.meta.url);
@@ -26,26 +27,30 @@ for (const route of routes) {
 const doc = openApiDocument(entries, { title: 'Shroud API', version: pkg.version, description: pkg.description });
 const text = `${JSON.stringify(doc, null, 2)}\n`;
 export const DOCUMENT_FILE = join(root.pathname, 'functions/docs/openapi.json');
+// The typed client's operation table, from the same rows and schemas.
+const OPERATIONS_FILE = join(root.pathname, 'lib/client/operations.gen.ts');
+const operations = operationsModule(entries);
+const read = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+const current = () => read(DOCUMENT_FILE) === text && read(OPERATIONS_FILE) === operations;
 
 const mode = process.argv[2];
 if (mode === '--report') {
-  let committed = '';
-  try {
-    committed = readFileSync(DOCUMENT_FILE, 'utf8');
-  } catch {}
-  process.stdout.write(`${JSON.stringify({ current: committed === text, missing: routesWithoutSuccessSchema(entries) })}\n`);
+  process.stdout.write(`${JSON.stringify({ current: current(), missing: routesWithoutSuccessSchema(entries) })}\n`);
 } else if (mode === '--check') {
-  let committed = '';
-  try {
-    committed = readFileSync(DOCUMENT_FILE, 'utf8');
-  } catch {}
-  if (committed !== text) {
-    process.stderr.write('functions/docs/openapi.json is not what the code generates: run `npm run openapi` and commit it\n');
+  if (!current()) {
+    process.stderr.write('functions/docs/openapi.json or lib/client/operations.gen.ts is not what the code generates: run `npm run openapi` and commit them\n');
     process.exit(1);
   }
 } else {
   writeFileSync(DOCUMENT_FILE, text);
-  process.stdout.write(`wrote ${DOCUMENT_FILE}: ${routes.length} routes\n`);
+  writeFileSync(OPERATIONS_FILE, operations);
+  process.stdout.write(`wrote ${DOCUMENT_FILE} and ${OPERATIONS_FILE}: ${routes.length} routes\n`);
 }
 // Handler modules keep clients and timers alive (snarkjs workers, the local chain): done is done.
 process.exit(0);

@@ -75,8 +75,18 @@ export class ApiFunction extends NodejsFunction {
         mainFields: bundling.mainFields,
         externalModules: bundling.external,
         banner: bundling.banner,
+        // The API reference page reads Swagger UI's files beside its bundle (lib/openapi/reference-page.ts).
+        ...(props.entry === 'functions/docs/asset.ts' ? { commandHooks: swaggerUiFiles } : {}),
       },
     });
     this.plainName = functionName;
   }
 }
+
+/** Copies swagger-ui-dist's bundle and style sheet into the docs asset function's bundle. */
+const swaggerUiFiles = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir: string, outputDir: string) =>
+    ['swagger-ui-bundle.js', 'swagger-ui.css'].map((f) => `cp "${inputDir}/node_modules/swagger-ui-dist/${f}" "${outputDir}/${f}"`),
+};

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { errors } from '#lib/errors.ts';
 import { bytesResponse } from './responses.ts';
@@ -49,7 +50,12 @@ const INIT = `window.ui = SwaggerUIBundle({
 `;
 
 const cache = new Map<AssetName, Buffer>();
-const packageDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/** Beside the Lambda bundle (copied there by the CDK construct), else the npm package. */
+function packageDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (existsSync(join(here, 'swagger-ui-bundle.js'))) return here;
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
 
 export const referencePage = () => Buffer.from(PAGE);
 

@@ -1,0 +1,92 @@
+/**
+ * Encrypted files over the typed client: encrypt and prove here, upload with progress; prove,
+ * download with progress, check the SHA-256 and decrypt here. The password never leaves this
+ * module. The password circuit's artifacts come from the API itself (checked against the sha256
+ * it lists), so the same code runs in a browser, in the CLI and in tests.
+ */
+import type { ProgressListener, ShroudClient } from './api.ts';
+import { ShroudError } from './api.ts';
+import { commitmentSalt, decryptFile, encryptFile, fromBase64, proofSecret, sha256Hex, toBase64 } from './file-crypto.ts';
+import { PASSWORD_CIRCUIT, passwordProof, type PasswordArtifacts } from './password-proof.ts';
+
+/** What the slow steps report, for a progress display. */
+export type Stage = 'encrypting' | 'proving' | 'uploading' | 'downloading' | 'verifying' | 'decrypting';
+
+export interface FileTransferOptions {
+  onStage?: (stage: Stage) => void;
+  onProgress?: ProgressListener;
+}
+
+const artifactCache = new WeakMap<ShroudClient, Promise<PasswordArtifacts>>();
+
+/** The password circuit's wasm and zkey from the API, each checked against the sha256 the listing gives. */
+export function passwordArtifacts(client: ShroudClient): Promise<PasswordArtifacts> {
+  let found = artifactCache.get(client);
+  if (!found) {
+    found = (async () => {
+      const { circuits } = await client.api.zkToolkitProofCircuits();
+      const listing = circuits.find((c) => c.name === PASSWORD_CIRCUIT);
+      if (!listing) throw new ShroudError('NOT_FOUND', 404, 'the server lists no password circuit');
+      const fetchChecked = async (kind: 'wasm' | 'zkey') => {
+        const bytes = await client.api.zkToolkitProofArtifact({ params: { name: PASSWORD_CIRCUIT, artifact: kind } });
+        const want = listing.artifacts[kind]?.sha256;
+        if (!want || (await sha256Hex(bytes)) !== want) throw new ShroudError('CHECKSUM_MISMATCH', 422, `the ${kind} artifact does not match its sha256`);
+        return bytes;
+      };
+      return { wasm: await fetchChecked('wasm'), zkey: await fetchChecked('zkey') };
+    })();
+    found.catch(() => artifactCache.delete(client));
+    artifactCache.set(client, found);
+  }
+  return found;
+}
+
+async function proofFor(client: ShroudClient, password: string, salt: Uint8Array) {
+  return passwordProof(await proofSecret(password, salt), commitmentSalt(salt), await passwordArtifacts(client));
+}
+
+/** Encrypts, proves and uploads (variant B's fields plus variant A's checksum): the stored file's id, CID and checksum. */
+export async function uploadFile(client: ShroudClient, bytes: Uint8Array, password: string, filename: string, o: FileTransferOptions = {}) {
+  o.onStage?.('encrypting');
+  const enc = await encryptFile(bytes, password);
+  o.onStage?.('proving');
+  const { proof, publicSignals, commitment } = await proofFor(client, password, enc.salt);
+  const checksum = `sha256:${await sha256Hex(enc.ciphertext)}`;
+  const form = new FormData();
+  form.append('proof', JSON.stringify(proof));
+  form.append('publicSignals', JSON.stringify(publicSignals));
+  form.append('commitment', commitment);
+  form.append('iv', toBase64(enc.iv));
+  form.append('salt', toBase64(enc.salt));
+  form.append('checksum', checksum);
+  form.append('file', new Blob([enc.ciphertext as BlobPart], { type: 'application/octet-stream' }), filename);
+  o.onStage?.('uploading');
+  const out = await client.api.storageUpload({ body: form }, { onUploadProgress: o.onProgress });
+  const id = 'id' in out ? out.id : out.fileId;
+  return { id, cid: out.cid, filename, size: bytes.length, encryptedSize: enc.ciphertext.length, checksum };
+}
+
+/** Proves, downloads (following the presigned redirect of large files), checks the checksum and decrypts. */
+export async function downloadFile(client: ShroudClient, fileId: string, password: string, o: FileTransferOptions = {}) {
+  const { files } = await client.api.storageFiles();
+  const file = files.find((f) => f.id === fileId || f.cid === fileId);
+  if (!file) throw new ShroudError('CID_NOT_FOUND', 404, 'file not found');
+  if (!file.salt || !file.iv) throw new ShroudError('NOT_DECRYPTABLE', 400, 'the file was stored without its iv and salt');
+  const salt = fromBase64(file.salt);
+  o.onStage?.('proving');
+  const { proof, publicSignals } = await proofFor(client, password, salt);
+  o.onStage?.('downloading');
+  let expected: string | null = null;
+  const answer = await client.api.storageDownload(
+    { body: { fileId: file.id, proof, publicSignals } },
+    { onDownloadProgress: o.onProgress, onResponse: (res) => (expected = res.headers.get('x-checksum-sha256')) },
+  );
+  let ciphertext: Uint8Array;
+  if (answer instanceof Uint8Array) ciphertext = answer;
+  else ciphertext = await client.fetchBytes(answer.redirect, o.onProgress);
+  o.onStage?.('verifying');
+  if (expected && `sha256:${await sha256Hex(ciphertext)}` !== expected) throw new ShroudError('CHECKSUM_MISMATCH', 422, 'downloaded bytes do not match the checksum');
+  o.onStage?.('decrypting');
+  const bytes = await decryptFile({ ciphertext, iv: fromBase64(file.iv), salt }, password);
+  return { filename: file.originalName, bytes };
+}

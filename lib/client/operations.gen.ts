@@ -823,7 +823,7 @@ export interface Operations {
     query: undefined;
     body: {
       fileId: string;
-      expiresIn: number;
+      expiresIn: number | string;
     };
     answer: {
       shareToken: string;
@@ -965,6 +965,7 @@ export interface Operations {
     params: { id: string };
     query: {
       mint?: string;
+      token?: string;
     };
     body: undefined;
     answer: {
@@ -980,7 +981,8 @@ export interface Operations {
     params: { id: string };
     query: undefined;
     body: {
-      amount: number;
+      amount: number | string;
+      token?: "STRK" | "ETH";
     };
     answer: {
       txHash: string;
@@ -1117,6 +1119,1253 @@ export interface Operations {
       mintedAmount: string;
     };
   };
+  /** POST /api/storage/replica/pin */
+  storageReplicaPin: {
+    params: undefined;
+    query: undefined;
+    body: {
+      cid: string;
+      replicas: number;
+    };
+    answer: {
+      cid: string;
+      replicas: number;
+      status: "pending" | "pinning" | "pinned" | "degraded" | "failed" | "releasing";
+      reason?: string;
+      expiresAt: string;
+      targets: Array<{
+        name: string;
+        state: "pending" | "ok" | "unreachable" | "failed";
+        reason?: string;
+      }>;
+      repairs: number;
+      lastAudit?: {
+        at: string;
+        checked: number;
+        repaired: number;
+        unreachable: Array<string>;
+      };
+      storageProof: string | null;
+      challenge: string | null;
+      provedAt: string | null;
+    };
+  };
+  /** GET /api/storage/replica/status/:cid */
+  storageReplicaStatus: {
+    params: { cid: string };
+    query: {
+      challenge?: string;
+    };
+    body: undefined;
+    answer: {
+      cid: string;
+      replicas: number;
+      status: "pending" | "pinning" | "pinned" | "degraded" | "failed" | "releasing";
+      reason?: string;
+      expiresAt: string;
+      targets: Array<{
+        name: string;
+        state: "pending" | "ok" | "unreachable" | "failed";
+        reason?: string;
+      }>;
+      repairs: number;
+      lastAudit?: {
+        at: string;
+        checked: number;
+        repaired: number;
+        unreachable: Array<string>;
+      };
+      storageProof: string | null;
+      challenge: string | null;
+      provedAt: string | null;
+    };
+  };
+  /** GET /api/storage/ipfs/:cid */
+  storageIpfs: {
+    params: { cid: string };
+    query: {
+      token: string;
+      format?: "car";
+    };
+    body: undefined;
+    answer: unknown;
+  };
+  /** GET /api/attest/schemas */
+  attestSchemas: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      schemas: Array<{
+        id: string;
+        circuit: string;
+        vkHash: string;
+        [key: string]: unknown;
+      }>;
+    };
+  };
+  /** GET /api/attest/issuer */
+  attestIssuer: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      algorithm: string;
+      publicKey: {
+        x: string;
+        y: string;
+      };
+      keyId: string;
+      signedMessage: string;
+    };
+  };
+  /** GET /api/attest/revocations */
+  attestRevocations: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      root: string;
+      size: number;
+      depth: number;
+      revoked: Array<{
+        id: string;
+        hash: string;
+        revokedAt: string;
+      }>;
+    };
+  };
+  /** POST /api/attest/verify */
+  attestVerify: {
+    params: undefined;
+    query: undefined;
+    body: {
+      attestation: {
+        id: string;
+        schema: string;
+        claims: {
+          [key: string]: string;
+        };
+        nullifier: string;
+        scope: string;
+        issuedAt: string;
+        expiresAt: string;
+        issuer: {
+          algorithm: "eddsa-poseidon-babyjubjub";
+          publicKey: {
+            x: string;
+            y: string;
+          };
+          keyId: string;
+        };
+        signature: {
+          R8: {
+            x: string;
+            y: string;
+          };
+          S: string;
+        };
+        hash: string;
+        anchor?: {
+          txHash: string;
+          contractAddress: string;
+        };
+      };
+    };
+    answer: {
+      valid: boolean;
+      revoked: boolean;
+      expired: boolean;
+      reasons: Array<string>;
+    };
+  };
+  /** POST /api/attest */
+  attestIssue: {
+    params: undefined;
+    query: undefined;
+    body: {
+      schema: string;
+      proof: {
+        pi_a: [string, string] | [string, string, "1"];
+        pi_b: [[string, string], [string, string]] | [[string, string], [string, string], ["1", "0"]];
+        pi_c: [string, string] | [string, string, "1"];
+        protocol?: "groth16";
+        curve?: "bn128";
+      };
+      publicSignals: Array<string>;
+      scope?: string;
+      group?: string;
+      anchor?: boolean;
+    };
+    answer: {
+      attestation: {
+        id: string;
+        schema: string;
+        claims: {
+          [key: string]: string;
+        };
+        nullifier: string;
+        scope: string;
+        issuedAt: string;
+        expiresAt: string;
+        issuer: {
+          algorithm: "eddsa-poseidon-babyjubjub";
+          publicKey: {
+            x: string;
+            y: string;
+          };
+          keyId: string;
+        };
+        signature: {
+          R8: {
+            x: string;
+            y: string;
+          };
+          S: string;
+        };
+        hash: string;
+        anchor?: {
+          txHash: string;
+          contractAddress: string;
+        };
+      };
+      anchor?: {
+        txHash: string;
+        contractAddress: string;
+      } | {
+        error: "CHAINB_ERROR";
+        message: string;
+      };
+    };
+  };
+  /** GET /api/attest */
+  attestList: {
+    params: undefined;
+    query: {
+      limit?: number;
+      cursor?: string;
+    };
+    body: undefined;
+    answer: {
+      attestations: Array<{
+        id: string;
+        schema: string;
+        claims: {
+          [key: string]: string;
+        };
+        nullifier: string;
+        scope: string;
+        issuedAt: string;
+        expiresAt: string;
+        issuer: {
+          algorithm: "eddsa-poseidon-babyjubjub";
+          publicKey: {
+            x: string;
+            y: string;
+          };
+          keyId: string;
+        };
+        signature: {
+          R8: {
+            x: string;
+            y: string;
+          };
+          S: string;
+        };
+        hash: string;
+        anchor?: {
+          txHash: string;
+          contractAddress: string;
+        };
+        revoked: boolean;
+        revokedAt?: string;
+      }>;
+      nextCursor: string | null;
+    };
+  };
+  /** POST /api/attest/groups */
+  attestGroupCreate: {
+    params: undefined;
+    query: undefined;
+    body: {
+      name: string;
+    };
+    answer: {
+      group: {
+        id: string;
+        name: string;
+        root: string;
+        size: number;
+        depth: number;
+        createdAt: string;
+        recentRoots: Array<string>;
+      };
+    };
+  };
+  /** GET /api/attest/groups/:id */
+  attestGroupGet: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      id: string;
+      name: string;
+      root: string;
+      size: number;
+      depth: number;
+      createdAt: string;
+      recentRoots: Array<string>;
+    };
+  };
+  /** GET /api/attest/groups/:id/members */
+  attestGroupMembers: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      id: string;
+      size: number;
+      commitments: Array<string>;
+    };
+  };
+  /** POST /api/attest/groups/:id/members */
+  attestGroupAddMember: {
+    params: { id: string };
+    query: undefined;
+    body: {
+      commitment: string;
+    };
+    answer: {
+      index: number;
+      commitment: string;
+      root: string;
+      size: number;
+    };
+  };
+  /** GET /api/attest/:id */
+  attestGet: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      attestation: {
+        id: string;
+        schema: string;
+        claims: {
+          [key: string]: string;
+        };
+        nullifier: string;
+        scope: string;
+        issuedAt: string;
+        expiresAt: string;
+        issuer: {
+          algorithm: "eddsa-poseidon-babyjubjub";
+          publicKey: {
+            x: string;
+            y: string;
+          };
+          keyId: string;
+        };
+        signature: {
+          R8: {
+            x: string;
+            y: string;
+          };
+          S: string;
+        };
+        hash: string;
+        anchor?: {
+          txHash: string;
+          contractAddress: string;
+        };
+        revoked: boolean;
+        revokedAt?: string;
+      };
+    };
+  };
+  /** POST /api/attest/:id/revoke */
+  attestRevoke: {
+    params: { id: string };
+    query: undefined;
+    body: {
+      issuerSignature?: {
+        R8: {
+          x: string;
+          y: string;
+        };
+        S: string;
+      };
+    };
+    answer: {
+      id: string;
+      revoked: true;
+      revokedAt: string;
+    };
+  };
+  /** GET /api/proofs */
+  proofsList: {
+    params: undefined;
+    query: {
+      type?: "toolkit" | "storage" | "stark" | "identity" | "attestation";
+      from?: string | string | string;
+      to?: string | string | string;
+      limit?: number;
+      cursor?: string;
+    };
+    body: undefined;
+    answer: {
+      proofs: Array<{
+        id: string;
+        type: "toolkit" | "storage" | "stark" | "identity" | "attestation";
+        action: "generated" | "verified" | "accepted";
+        result: "valid" | "invalid";
+        circuit?: string;
+        statement?: string;
+        vkHash?: string;
+        publicSignals?: Array<string>;
+        proof?: {
+          pi_a: Array<string>;
+          pi_b: Array<Array<string>>;
+          pi_c: Array<string>;
+          [key: string]: unknown;
+        };
+        links: {
+          fileId?: string;
+          cid?: string;
+          attestationId?: string;
+          txHash?: string;
+          proofId?: string;
+          contractAddress?: string;
+          zkId?: string;
+        };
+        expiresAt?: string;
+        createdAt: string;
+      }>;
+      nextCursor: string | null;
+    };
+  };
+  /** GET /api/proofs/export */
+  proofsExport: {
+    params: undefined;
+    query: {
+      type?: "toolkit" | "storage" | "stark" | "identity" | "attestation";
+      from?: string | string | string;
+      to?: string | string | string;
+    };
+    body: undefined;
+    answer: string;
+  };
+  /** GET /api/proofs/stats */
+  proofsStats: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      total: number;
+      byType: {
+        [key: string]: number;
+      };
+      byResult: {
+        [key: string]: number;
+      };
+      byTypeAndResult: {
+        [key: string]: {
+          [key: string]: number;
+        };
+      };
+    };
+  };
+  /** GET /api/proofs/:id */
+  proofsGet: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      proof: {
+        id: string;
+        type: "toolkit" | "storage" | "stark" | "identity" | "attestation";
+        action: "generated" | "verified" | "accepted";
+        result: "valid" | "invalid";
+        circuit?: string;
+        statement?: string;
+        vkHash?: string;
+        publicSignals?: Array<string>;
+        proof?: {
+          pi_a: Array<string>;
+          pi_b: Array<Array<string>>;
+          pi_c: Array<string>;
+          [key: string]: unknown;
+        };
+        links: {
+          fileId?: string;
+          cid?: string;
+          attestationId?: string;
+          txHash?: string;
+          proofId?: string;
+          contractAddress?: string;
+          zkId?: string;
+        };
+        expiresAt?: string;
+        createdAt: string;
+      };
+    };
+  };
+  /** POST /api/proofs/:id/verify */
+  proofsVerify: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      valid: boolean;
+      verifiedAt: string;
+      reason?: string;
+    };
+  };
+  /** DELETE /api/proofs/:id */
+  proofsDelete: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      deleted: true;
+    };
+  };
+  /** GET /api/chainb/wallets */
+  chainbWallets: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      wallets: Array<{
+        id: string;
+        name: string;
+        address: string;
+        isActive: boolean;
+      }>;
+    };
+  };
+  /** POST /api/chainb/transfer */
+  chainbTransfer: {
+    params: undefined;
+    query: undefined;
+    body: {
+      amount: string;
+      recipientAddress: string;
+      password: string;
+      walletId: string;
+      token?: string;
+    };
+    answer: {
+      txHash: string;
+      explorerUrl: string;
+      deployTxHash?: string;
+      fee: string;
+    };
+  };
+  /** GET /api/chainb/balance/:address */
+  chainbBalance: {
+    params: { address: string };
+    query: {
+      token?: string;
+    };
+    body: undefined;
+    answer: {
+      address: string;
+      token: string;
+      symbol: string;
+      balance: string;
+      formatted: string;
+      decimals: number;
+    };
+  };
+  /** GET /api/chainb/tx/:hash */
+  chainbTx: {
+    params: { hash: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      transaction: {
+        hash: string;
+        status: "SUCCEEDED" | "REVERTED";
+        revertReason?: string;
+        type: string;
+        sender: string;
+        nonce: string;
+        fee: string;
+        events: Array<{
+          fromAddress: string;
+          keys: Array<string>;
+          data: Array<string>;
+        }>;
+        blockNumber: number | null;
+      };
+    };
+  };
+  /** POST /api/bridge/initiate */
+  bridgeInitiate: {
+    params: undefined;
+    query: undefined;
+    body: {
+      bridgeType: string;
+      direction: string;
+      token: string;
+      amount: string;
+      destAddress: string;
+      walletId?: string;
+    };
+    answer: {
+      transaction: {
+        id: string;
+        bridgeType: "chaina-chainb" | "ethereum-chainb";
+        direction: "deposit" | "withdraw";
+        token: string;
+        amount: string;
+        destAddress: string;
+        status: "pending" | "submitted" | "source_confirmed" | "completed" | "failed" | "expired" | "cancelled";
+        sourceTxHash: string | null;
+        destTxHash: string | null;
+        createdAt: string;
+        updatedAt: string;
+        expiresAt: string;
+      };
+      bridgeUrl: string;
+      instructions: {
+        step1: string;
+        step2: string;
+        step3: string;
+      };
+    };
+  };
+  /** GET /api/bridge/status/:id */
+  bridgeStatus: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      transaction: {
+        id: string;
+        bridgeType: "chaina-chainb" | "ethereum-chainb";
+        direction: "deposit" | "withdraw";
+        token: string;
+        amount: string;
+        destAddress: string;
+        status: "pending" | "submitted" | "source_confirmed" | "completed" | "failed" | "expired" | "cancelled";
+        sourceTxHash: string | null;
+        destTxHash: string | null;
+        createdAt: string;
+        updatedAt: string;
+        expiresAt: string;
+      };
+    };
+  };
+  /** GET /api/bridge/history */
+  bridgeHistory: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      transactions: Array<{
+        id: string;
+        bridgeType: "chaina-chainb" | "ethereum-chainb";
+        direction: "deposit" | "withdraw";
+        token: string;
+        amount: string;
+        destAddress: string;
+        status: "pending" | "submitted" | "source_confirmed" | "completed" | "failed" | "expired" | "cancelled";
+        sourceTxHash: string | null;
+        destTxHash: string | null;
+        createdAt: string;
+        updatedAt: string;
+        expiresAt: string;
+      }>;
+    };
+  };
+  /** POST /api/bridge/:id/source-tx */
+  bridgeSourceTx: {
+    params: { id: string };
+    query: undefined;
+    body: {
+      txHash: string;
+    };
+    answer: {
+      transaction: {
+        id: string;
+        bridgeType: "chaina-chainb" | "ethereum-chainb";
+        direction: "deposit" | "withdraw";
+        token: string;
+        amount: string;
+        destAddress: string;
+        status: "pending" | "submitted" | "source_confirmed" | "completed" | "failed" | "expired" | "cancelled";
+        sourceTxHash: string | null;
+        destTxHash: string | null;
+        createdAt: string;
+        updatedAt: string;
+        expiresAt: string;
+      };
+    };
+  };
+  /** POST /api/bridge/:id/cancel */
+  bridgeCancel: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      transaction: {
+        id: string;
+        bridgeType: "chaina-chainb" | "ethereum-chainb";
+        direction: "deposit" | "withdraw";
+        token: string;
+        amount: string;
+        destAddress: string;
+        status: "pending" | "submitted" | "source_confirmed" | "completed" | "failed" | "expired" | "cancelled";
+        sourceTxHash: string | null;
+        destTxHash: string | null;
+        createdAt: string;
+        updatedAt: string;
+        expiresAt: string;
+      };
+    };
+  };
+  /** GET /api/transfer/pools */
+  transferPools: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      pools: Array<{
+        id: string;
+        token: string;
+        decimals: number;
+        denomination: string;
+        formatted: string;
+        address: string;
+        root: string;
+        size: number;
+      }>;
+    };
+  };
+  /** GET /api/transfer/pools/:id */
+  transferPool: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      id: string;
+      token: string;
+      decimals: number;
+      denomination: string;
+      formatted: string;
+      address: string;
+      root: string;
+      size: number;
+    };
+  };
+  /** GET /api/transfer/pools/:id/leaves */
+  transferLeaves: {
+    params: { id: string };
+    query: {
+      from?: number;
+    };
+    body: undefined;
+    answer: {
+      pool: string;
+      from: number;
+      leaves: Array<string>;
+      size: number;
+      root: string;
+    };
+  };
+  /** POST /api/transfer/deposit */
+  transferDeposit: {
+    params: undefined;
+    query: undefined;
+    body: {
+      pool: string;
+      walletId: string;
+      commitment: string;
+    };
+    answer: {
+      deposit: {
+        id: string;
+        pool: string;
+        walletId: string;
+        commitment: string;
+        status: "pending" | "transferred" | "complete";
+        txHash: string;
+        leafIndex?: number;
+        root?: string;
+        createdAt: string;
+      };
+    };
+  };
+  /** GET /api/transfer/deposits */
+  transferDeposits: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      deposits: Array<{
+        id: string;
+        pool: string;
+        walletId: string;
+        commitment: string;
+        status: "pending" | "transferred" | "complete";
+        txHash: string;
+        leafIndex?: number;
+        root?: string;
+        createdAt: string;
+      }>;
+    };
+  };
+  /** POST /api/transfer/withdraw */
+  transferWithdraw: {
+    params: undefined;
+    query: undefined;
+    body: {
+      pool: string;
+      proof: {
+        pi_a: [string, string] | [string, string, "1"];
+        pi_b: [[string, string], [string, string]] | [[string, string], [string, string], ["1", "0"]];
+        pi_c: [string, string] | [string, string, "1"];
+        protocol?: "groth16";
+        curve?: "bn128";
+      };
+      root: string;
+      nullifierHash: string;
+      recipient: string;
+      relayerFee?: string;
+    };
+    answer: {
+      jobId: string;
+      status: "pending" | "paid";
+    };
+  };
+  /** GET /api/transfer/jobs/:id */
+  transferJob: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      jobId: string;
+      pool: string;
+      status: "pending" | "paid";
+      recipient: string;
+      amount: string;
+      fee: string;
+      txHash?: string;
+      attempts: number;
+      createdAt: string;
+      paidAt?: string;
+    };
+  };
+  /** GET /api/transfer/nullifiers/:hash */
+  transferNullifier: {
+    params: { hash: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      nullifierHash: string;
+      spent: boolean;
+      spentAt?: string;
+      jobId?: string;
+    };
+  };
+  /** GET /api/swap/pairs */
+  swapPairs: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      adapter: string;
+      pairs: Array<{
+        pairId: string;
+        base: {
+          symbol: string;
+          mint: string;
+          decimals: number;
+        };
+        quote: {
+          symbol: string;
+          mint: string;
+          decimals: number;
+        };
+        feeBps: number;
+        pool: string;
+        reserves: {
+          base: string;
+          quote: string;
+        };
+      }>;
+    };
+  };
+  /** POST /api/swap/quote */
+  swapQuote: {
+    params: undefined;
+    query: undefined;
+    body: {
+      walletId: string;
+      from: string;
+      to: string;
+      amount: number;
+      slippageBps: number;
+      output?: "wallet" | "one-time";
+    };
+    answer: {
+      quoteId: string;
+      walletId: string;
+      from: {
+        symbol: string;
+        mint: string;
+        decimals: number;
+      };
+      to: {
+        symbol: string;
+        mint: string;
+        decimals: number;
+      };
+      amountIn: string;
+      amountOut: string;
+      minAmountOut: string;
+      priceImpactBps: number;
+      fee: string;
+      feeBps: number;
+      route: {
+        adapter: "local" | "jupiter";
+        pairId: string;
+        pool?: string;
+        reserveIn?: string;
+        reserveOut?: string;
+        hops?: Array<{
+          amm: string;
+          label: string;
+          inputMint: string;
+          outputMint: string;
+          percent: number;
+          fee: string;
+          feeMint: string;
+        }>;
+      };
+      expiresAt: string;
+      privacy: {
+        output: "wallet" | "one-time";
+        hides: Array<string>;
+        doesNotHide: Array<string>;
+      };
+    };
+  };
+  /** POST /api/swap/execute */
+  swapExecute: {
+    params: undefined;
+    query: undefined;
+    body: {
+      quoteId: string;
+    };
+    answer: {
+      orderId: string;
+      txHash: string;
+      amountIn: string;
+      amountOut: string;
+      outputAddress: string;
+      explorerUrl: string;
+    };
+  };
+  /** GET /api/swap/orders */
+  swapOrders: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      orders: Array<{
+        id: string;
+        status: "quoted" | "executing" | "executed" | "failed";
+        walletId: string;
+        from: string;
+        to: string;
+        amountIn: string;
+        amountOut: string;
+        minAmountOut: string;
+        fee: string;
+        priceImpactBps: number;
+        output: "wallet" | "one-time";
+        outputAddress?: string;
+        txHash?: string;
+        failure?: string;
+        createdAt: string;
+        executedAt?: string;
+      }>;
+    };
+  };
+  /** GET /api/swap/orders/:id */
+  swapOrder: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      order: {
+        id: string;
+        status: "quoted" | "executing" | "executed" | "failed";
+        walletId: string;
+        from: string;
+        to: string;
+        amountIn: string;
+        amountOut: string;
+        minAmountOut: string;
+        fee: string;
+        priceImpactBps: number;
+        output: "wallet" | "one-time";
+        outputAddress?: string;
+        txHash?: string;
+        failure?: string;
+        createdAt: string;
+        executedAt?: string;
+      };
+    };
+  };
+  /** GET /api/swap/addresses */
+  swapAddresses: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      addresses: Array<{
+        address: string;
+        orderId: string;
+        createdAt: string;
+      }>;
+    };
+  };
+  /** GET /api/rewards/program */
+  rewardsProgram: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      epochSeconds: number;
+      genesis: string;
+      currentEpoch: number;
+      rules: Array<{
+        source: string;
+        rule: string;
+      }>;
+      rewardToken: {
+        symbol: string;
+        decimals: number;
+        perPoint: string;
+        mint?: string;
+      };
+      merkle: string;
+      epochs: Array<{
+        epoch: number;
+        start: string;
+        end: string;
+        status: "open" | "ended" | "closing" | "closed";
+        root?: string;
+        accounts?: number;
+        totalPoints?: number;
+      }>;
+    };
+  };
+  /** GET /api/rewards/me */
+  rewardsMe: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      epoch: number;
+      pseudonym: string;
+      points: number;
+      rank: number | null;
+      claimable: Array<{
+        epoch: number;
+        points: number;
+        amount: string;
+        claimed: boolean;
+      }>;
+    };
+  };
+  /** GET /api/rewards/ledger */
+  rewardsLedger: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      entries: Array<{
+        epoch: number;
+        source: string;
+        txHash: string;
+        points: number;
+        basis: string;
+        at: string;
+      }>;
+    };
+  };
+  /** GET /api/rewards/leaderboard */
+  rewardsLeaderboard: {
+    params: undefined;
+    query: {
+      epoch?: number;
+    };
+    body: undefined;
+    answer: {
+      epoch: number;
+      entries: Array<{
+        rank: number;
+        pseudonym: string;
+        points: number;
+      }>;
+    };
+  };
+  /** POST /api/rewards/claim */
+  rewardsClaim: {
+    params: undefined;
+    query: undefined;
+    body: {
+      epoch: number;
+      walletId: string;
+    };
+    answer: {
+      epoch: number;
+      walletId: string;
+      address: string;
+      points: number;
+      amount: string;
+      mint: string;
+      txHash: string;
+      root: string;
+      leaf: {
+        account: string;
+        amount: string;
+        hash: string;
+      };
+      proof: Array<string>;
+    };
+  };
+  /** POST /api/ai/chat */
+  aiChat: {
+    params: undefined;
+    query: undefined;
+    body: {
+      message: string;
+      conversationId?: string;
+    };
+    answer: {
+      conversationId: string;
+      messageId: string;
+      backend: string;
+      model: string;
+      text: string;
+      citations: Array<{
+        document: string;
+        section: string;
+        link: string;
+      }>;
+      tools: Array<{
+        name: string;
+        summary: string;
+        data?: unknown;
+        untrusted: true;
+      }>;
+      suggestions: Array<{
+        command: string;
+        description: string;
+      }>;
+      usage?: {
+        inputTokens: number;
+        outputTokens: number;
+      };
+      error?: {
+        error: string;
+        message: string;
+      };
+    };
+  };
+  /** GET /api/ai/conversations */
+  aiConversations: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      conversations: Array<{
+        id: string;
+        title: string;
+        backend: string;
+        createdAt: string;
+        updatedAt: string;
+        messageCount: number;
+      }>;
+    };
+  };
+  /** GET /api/ai/conversations/:id */
+  aiConversation: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      conversation: {
+        id: string;
+        title: string;
+        backend: string;
+        createdAt: string;
+        updatedAt: string;
+        messageCount: number;
+      };
+      messages: Array<{
+        id: string;
+        role: "user" | "assistant";
+        content: string;
+        citations?: Array<{
+          document: string;
+          section: string;
+          link: string;
+        }>;
+        suggestions?: Array<{
+          command: string;
+          description: string;
+        }>;
+        tools?: Array<{
+          name: string;
+          summary: string;
+        }>;
+        createdAt: string;
+      }>;
+    };
+  };
+  /** DELETE /api/ai/conversations/:id */
+  aiDeleteConversation: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      deleted: true;
+    };
+  };
+  /** POST /api/ai/feedback */
+  aiFeedback: {
+    params: undefined;
+    query: undefined;
+    body: {
+      conversationId: string;
+      messageId: string;
+      rating: "up" | "down";
+      comment?: string;
+    };
+    answer: {
+      recorded: true;
+    };
+  };
+  /** GET /api/ai/status */
+  aiStatus: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: {
+      backend: string;
+      model: string;
+      available: boolean;
+      dailyTokens: number;
+      maxMessageChars: number;
+    };
+  };
   /** GET /api/openapi.json */
   docsOpenapiJson: {
     params: undefined;
@@ -1194,8 +2443,8 @@ export const operations = {
   zkToolkitEcParams: { method: 'GET', path: '/api/zk-toolkit/ec/params', envelope: 'data', auth: 'none', idempotent: false, bare: false },
   zkToolkitShamirSplit: { method: 'POST', path: '/api/zk-toolkit/shamir/split', envelope: 'data', auth: 'none', idempotent: false, bare: false },
   zkToolkitShamirCombine: { method: 'POST', path: '/api/zk-toolkit/shamir/combine', envelope: 'data', auth: 'none', idempotent: false, bare: false },
-  zkToolkitProofGenerate: { method: 'POST', path: '/api/zk-toolkit/proof/generate', envelope: 'data', auth: 'none', idempotent: false, bare: false },
-  zkToolkitProofVerify: { method: 'POST', path: '/api/zk-toolkit/proof/verify', envelope: 'data', auth: 'none', idempotent: false, bare: false },
+  zkToolkitProofGenerate: { method: 'POST', path: '/api/zk-toolkit/proof/generate', envelope: 'data', auth: 'optional', idempotent: false, bare: false },
+  zkToolkitProofVerify: { method: 'POST', path: '/api/zk-toolkit/proof/verify', envelope: 'data', auth: 'optional', idempotent: false, bare: false },
   zkToolkitProofCircuits: { method: 'GET', path: '/api/zk-toolkit/proof/circuits', envelope: 'data', auth: 'none', idempotent: false, bare: false },
   zkToolkitProofArtifact: { method: 'GET', path: '/api/zk-toolkit/proof/circuits/:name/:artifact', envelope: 'data', auth: 'none', idempotent: false, bare: false },
   storageUpload: { method: 'POST', path: '/api/storage/upload', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
@@ -1226,6 +2475,61 @@ export const operations = {
   compressionTransfer: { method: 'POST', path: '/api/compression/transfer', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   compressionCreateToken: { method: 'POST', path: '/api/compression/create-token', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   compressionMintTo: { method: 'POST', path: '/api/compression/mint-to', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  storageReplicaPin: { method: 'POST', path: '/api/storage/replica/pin', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  storageReplicaStatus: { method: 'GET', path: '/api/storage/replica/status/:cid', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  storageIpfs: { method: 'GET', path: '/api/storage/ipfs/:cid', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  attestSchemas: { method: 'GET', path: '/api/attest/schemas', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  attestIssuer: { method: 'GET', path: '/api/attest/issuer', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  attestRevocations: { method: 'GET', path: '/api/attest/revocations', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  attestVerify: { method: 'POST', path: '/api/attest/verify', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  attestIssue: { method: 'POST', path: '/api/attest', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  attestList: { method: 'GET', path: '/api/attest', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  attestGroupCreate: { method: 'POST', path: '/api/attest/groups', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  attestGroupGet: { method: 'GET', path: '/api/attest/groups/:id', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  attestGroupMembers: { method: 'GET', path: '/api/attest/groups/:id/members', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  attestGroupAddMember: { method: 'POST', path: '/api/attest/groups/:id/members', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  attestGet: { method: 'GET', path: '/api/attest/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  attestRevoke: { method: 'POST', path: '/api/attest/:id/revoke', envelope: 'flat', auth: 'optional', idempotent: false, bare: false },
+  proofsList: { method: 'GET', path: '/api/proofs', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  proofsExport: { method: 'GET', path: '/api/proofs/export', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  proofsStats: { method: 'GET', path: '/api/proofs/stats', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  proofsGet: { method: 'GET', path: '/api/proofs/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  proofsVerify: { method: 'POST', path: '/api/proofs/:id/verify', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  proofsDelete: { method: 'DELETE', path: '/api/proofs/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  chainbWallets: { method: 'GET', path: '/api/chainb/wallets', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  chainbTransfer: { method: 'POST', path: '/api/chainb/transfer', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  chainbBalance: { method: 'GET', path: '/api/chainb/balance/:address', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  chainbTx: { method: 'GET', path: '/api/chainb/tx/:hash', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  bridgeInitiate: { method: 'POST', path: '/api/bridge/initiate', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  bridgeStatus: { method: 'GET', path: '/api/bridge/status/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  bridgeHistory: { method: 'GET', path: '/api/bridge/history', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  bridgeSourceTx: { method: 'POST', path: '/api/bridge/:id/source-tx', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  bridgeCancel: { method: 'POST', path: '/api/bridge/:id/cancel', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  transferPools: { method: 'GET', path: '/api/transfer/pools', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  transferPool: { method: 'GET', path: '/api/transfer/pools/:id', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  transferLeaves: { method: 'GET', path: '/api/transfer/pools/:id/leaves', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  transferDeposit: { method: 'POST', path: '/api/transfer/deposit', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  transferDeposits: { method: 'GET', path: '/api/transfer/deposits', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  transferWithdraw: { method: 'POST', path: '/api/transfer/withdraw', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  transferJob: { method: 'GET', path: '/api/transfer/jobs/:id', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  transferNullifier: { method: 'GET', path: '/api/transfer/nullifiers/:hash', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  swapPairs: { method: 'GET', path: '/api/swap/pairs', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapQuote: { method: 'POST', path: '/api/swap/quote', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapExecute: { method: 'POST', path: '/api/swap/execute', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapOrders: { method: 'GET', path: '/api/swap/orders', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapOrder: { method: 'GET', path: '/api/swap/orders/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapAddresses: { method: 'GET', path: '/api/swap/addresses', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  rewardsProgram: { method: 'GET', path: '/api/rewards/program', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  rewardsMe: { method: 'GET', path: '/api/rewards/me', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  rewardsLedger: { method: 'GET', path: '/api/rewards/ledger', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  rewardsLeaderboard: { method: 'GET', path: '/api/rewards/leaderboard', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  rewardsClaim: { method: 'POST', path: '/api/rewards/claim', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
+  aiChat: { method: 'POST', path: '/api/ai/chat', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  aiConversations: { method: 'GET', path: '/api/ai/conversations', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  aiConversation: { method: 'GET', path: '/api/ai/conversations/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  aiDeleteConversation: { method: 'DELETE', path: '/api/ai/conversations/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  aiFeedback: { method: 'POST', path: '/api/ai/feedback', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  aiStatus: { method: 'GET', path: '/api/ai/status', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   docsOpenapiJson: { method: 'GET', path: '/api/openapi.json', envelope: 'flat', auth: 'none', idempotent: false, bare: true },
   docsPage: { method: 'GET', path: '/api/docs', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsAsset: { method: 'GET', path: '/api/docs/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { queryInteger } from '#lib/http/validation.ts';
 import { clock } from '#lib/clock.ts';
 import { BadCursor } from '#lib/data/attest-page.ts';
 import {
@@ -65,7 +66,7 @@ export const issueResponse = z.object({
   anchor: z.union([z.object({ txHash: z.string(), contractAddress: z.string() }), z.object({ error: z.literal('CHAINB_ERROR'), message: z.string() })]).optional(),
 });
 export const attestationIdParams = z.object({ id: z.uuid('must be an attestation id') });
-export const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().max(1000).optional() });
+export const listQuery = z.object({ limit: queryInteger(1, 100).default(20), cursor: z.string().max(1000).optional() });
 const mine = attestationSchema.extend({ revoked: z.boolean(), revokedAt: z.string().optional() });
 export const listResponse = z.object({ attestations: z.array(mine), nextCursor: z.string().nullable() });
 export const getResponse = z.object({ attestation: mine });

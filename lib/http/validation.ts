@@ -17,3 +17,14 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   if (!out.success) throw errors.invalidInput(describeZodError(where, out.error));
   return out.data;
 }
+
+/**
+ * A whole number in a query string, written as digits only (`z.coerce.number()` would also take
+ * `""`, `" "`, `0x10` and `1e3`), then bounded as a number.
+ */
+export const queryInteger = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,15}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { queryInteger } from '#lib/http/validation.ts';
 import { clock } from '#lib/clock.ts';
 import { BadCursor } from '#lib/data/attest-page.ts';
 import { PROOF_ACTIONS, PROOF_ID_PATTERN, PROOF_RESULTS, PROOF_TYPES, proofLinksSchema } from '#lib/data/proof-history.ts';
@@ -31,7 +32,7 @@ export const listProofsQuery = z.object({
   type: z.enum(PROOF_TYPES).optional(),
   from: isoOrMs.optional(),
   to: isoOrMs.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: queryInteger(1, 100).default(20),
   cursor: z.string().max(1000).optional(),
 });
 export const exportProofsQuery = listProofsQuery.omit({ limit: true, cursor: true });

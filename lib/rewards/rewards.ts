@@ -1,5 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
+import { queryInteger } from '#lib/http/validation.ts';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import { createMint, mintInfo, mintTo, NotAMint } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
@@ -17,7 +18,7 @@ import { accountOf, closable, epochEnd, epochOf, epochStart, pseudonymOf, REWARD
  * ledger, the pseudonymous leaderboard, the epoch close into a Merkle root, and the claim that
  * pays the reward token on chain A once with the proof of the user's leaf.
  */
-export const leaderboardQuery = z.object({ epoch: z.coerce.number({ error: 'must be an epoch number' }).int().min(0).optional() });
+export const leaderboardQuery = z.object({ epoch: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() });
 export const claimInput = z.object({
   epoch: z.number({ error: (i) => (i.input === undefined ? 'is required' : 'must be an integer') }).int('must be an integer').min(0),
   walletId: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).min(1).max(64),

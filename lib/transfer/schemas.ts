@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { queryInteger } from '#lib/http/validation.ts';
 import { proofSchema } from '#lib/zk/groth16.ts';
 
 /**
@@ -11,7 +12,7 @@ const poolId = z.string(required('a string')).min(1).max(64);
 const address = z.string(required('a string')).min(1).max(64);
 
 export const poolParams = z.object({ id: poolId });
-export const leavesQuery = z.object({ from: z.coerce.number().int('must be an integer').min(0).max(2 ** 20).default(0) });
+export const leavesQuery = z.object({ from: queryInteger(0, 2 ** 20).default(0) });
 export const depositInput = z.object({ pool: poolId, walletId: z.string(required('a string')).min(1).max(64), commitment: decimal });
 export const withdrawInput = z.object({
   pool: poolId,

@@ -64,6 +64,8 @@ const REFINED: Record<string, string> = {
   'POST /api/auth/register body': 'base64 of a given decoded length; a real Ed25519 public key',
   'POST /api/auth/upgrade-legacy body': 'base64 of a given decoded length; a real Ed25519 public key',
   'POST /api/chainb/submit-proof body': 'base64 of a given decoded length',
+  'GET /api/proofs query': 'from/to: ISO 8601 or epoch milliseconds, checked by Date.parse and a year range',
+  'GET /api/proofs/export query': 'from/to: ISO 8601 or epoch milliseconds, checked by Date.parse and a year range',
 };
 
 describe('on every route schema', async () => {

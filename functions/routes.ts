@@ -112,6 +112,7 @@ export const routes: Route[] = [
   r('POST', '/api/transfer/withdraw', 'transfer', 'withdraw', 'none', { profile: 'crypto', timeout: 29 }),
   r('GET', '/api/transfer/jobs/:id', 'transfer', 'job', 'none'),
   r('GET', '/api/transfer/nullifiers/:hash', 'transfer', 'nullifier', 'none'),
+  r('POST', '/api/transfer/test-tokens', 'transfer', 'test-tokens', 'session', { timeout: 29, idempotent: true }),
 ];
 
 /** The row a handler module belongs to. */

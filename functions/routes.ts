@@ -103,10 +103,11 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
-  // transfer: shielded pools; withdrawals have no session (tied to no account), limited per source IP
-  r('GET', '/api/transfer/pools', 'transfer', 'pools', 'none'),
-  r('GET', '/api/transfer/pools/:id', 'transfer', 'pool', 'none'),
-  r('GET', '/api/transfer/pools/:id/leaves', 'transfer', 'leaves', 'none'),
+  // transfer: shielded pools; withdrawals have no session (tied to no account), limited per source IP.
+  // The first request of a deployment creates the pools (chain transactions): 29 s on every route that may.
+  r('GET', '/api/transfer/pools', 'transfer', 'pools', 'none', { timeout: 29 }),
+  r('GET', '/api/transfer/pools/:id', 'transfer', 'pool', 'none', { timeout: 29 }),
+  r('GET', '/api/transfer/pools/:id/leaves', 'transfer', 'leaves', 'none', { timeout: 29 }),
   r('POST', '/api/transfer/deposit', 'transfer', 'deposit', 'session', { timeout: 29, idempotent: true }),
   r('GET', '/api/transfer/deposits', 'transfer', 'deposits', 'session'),
   r('POST', '/api/transfer/withdraw', 'transfer', 'withdraw', 'none', { profile: 'crypto', timeout: 29 }),

@@ -33,6 +33,9 @@ beforeAll(async () => {
   wallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   const drop = await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 10 });
   if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
+  // The first request creates the pools and the test token (chain transactions): done here, not in a test.
+  const warm = await anonymous.get('/api/transfer/pools');
+  if (warm.status !== 200) throw new Error(`pools: ${warm.status} ${JSON.stringify(warm.json)}`);
   // The chain the handlers use (the runtime runs in this process), to read balances and inject faults.
   chain = await (await import('#lib/chains/chain-a/index.ts')).chainA();
   poseidon = await buildPoseidon();

@@ -33,9 +33,14 @@ beforeAll(async () => {
   wallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   const drop = await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 10 });
   if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
-  // The first request creates the pools and the test token (chain transactions): done here, not in a test.
-  const warm = await anonymous.get('/api/transfer/pools');
-  if (warm.status !== 200) throw new Error(`pools: ${warm.status} ${JSON.stringify(warm.json)}`);
+  // The first request creates the pools and the test token (chain transactions): done here, not in a
+  // test, retried on 503 as a client does (under the whole suite DynamoDB Local can time out).
+  for (let attempt = 1; ; attempt++) {
+    const warm = await anonymous.get('/api/transfer/pools');
+    if (warm.status === 200) break;
+    if (warm.status !== 503 || attempt === 4) throw new Error(`pools: ${warm.status} ${JSON.stringify(warm.json)}`);
+    await new Promise((wait) => setTimeout(wait, 2_000));
+  }
   // The chain the handlers use (the runtime runs in this process), to read balances and inject faults.
   chain = await (await import('#lib/chains/chain-a/index.ts')).chainA();
   poseidon = await buildPoseidon();

@@ -143,6 +143,11 @@ export const routes: Route[] = [
   r('GET', '/api/transfer/pools', 'transfer', 'pools', 'none'),
   r('GET', '/api/transfer/pools/:id', 'transfer', 'pool', 'none'),
   r('GET', '/api/transfer/pools/:id/leaves', 'transfer', 'leaves', 'none'),
+  // transfer: shielded pools; withdrawals have no session (tied to no account), limited per source IP.
+  // The first request of a deployment creates the pools (chain transactions): 29 s on every route that may.
+  r('GET', '/api/transfer/pools', 'transfer', 'pools', 'none', { timeout: 29 }),
+  r('GET', '/api/transfer/pools/:id', 'transfer', 'pool', 'none', { timeout: 29 }),
+  r('GET', '/api/transfer/pools/:id/leaves', 'transfer', 'leaves', 'none', { timeout: 29 }),
   r('POST', '/api/transfer/deposit', 'transfer', 'deposit', 'session', { timeout: 29, idempotent: true }),
   r('GET', '/api/transfer/deposits', 'transfer', 'deposits', 'session'),
   r('POST', '/api/transfer/withdraw', 'transfer', 'withdraw', 'none', { profile: 'crypto', timeout: 29 }),
@@ -172,6 +177,7 @@ export const routes: Route[] = [
   r('GET', '/api/openapi.json', 'docs', 'openapi-json', 'none'),
   r('GET', '/api/docs', 'docs', 'page', 'none'),
   r('GET', '/api/docs/:asset', 'docs', 'asset', 'none'),
+  r('POST', '/api/transfer/test-tokens', 'transfer', 'test-tokens', 'session', { timeout: 29, idempotent: true }),
 ];
 
 /** The row a handler module belongs to. */

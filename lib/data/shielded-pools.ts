@@ -13,6 +13,7 @@ import { sealedKeySchema } from './wallets.ts';
  *   SCOMMIT#<poolId>#<commitment> / COMMITMENT  a commitment is deposited once per pool
  *   SDEPOSITS#<userId> / DEPOSIT#<depositId>    the deposit, the user's own; while it is not yet
  *                                          in the tree it is also in gsi1 SDEPOSIT#OPEN / <createdAt>
+ *   STOKEN#test / MINT                     the token pools' test mint and its authority (sealed key)
  *
  * A deposit is written (with its commitment reserved) before its chain transfer is sent, so a
  * transfer that landed is never forgotten; the append writes the leaf, the pool's new tree state
@@ -107,6 +108,25 @@ export async function listLeaves(poolId: string, from: number, limit: number): P
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey && leaves.length < limit);
   return leaves;
+}
+
+// ---- the test token -------------------------------------------------------------------------
+
+const testTokenItem = z.object({ mint: z.string(), decimals: z.number().int(), authority: z.string(), sealedKey: sealedKeySchema, createdAt: z.string() });
+export type TestTokenRecord = z.infer<typeof testTokenItem>;
+const testTokenKey = { pk: 'STOKEN#test', sk: 'MINT' };
+
+export const getTestToken = (): Promise<TestTokenRecord | undefined> => readItem(testTokenKey, decoder('test token', testTokenItem));
+
+/** Records the test mint unless one is recorded; false when another writer was first. */
+export async function createTestToken(t: TestTokenRecord): Promise<boolean> {
+  try {
+    await putNew({ ...testTokenKey, ...t });
+    return true;
+  } catch (e) {
+    if (isConditionalFailure(e)) return false;
+    throw e;
+  }
 }
 
 // ---- deposits -------------------------------------------------------------------------------

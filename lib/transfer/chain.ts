@@ -1,11 +1,12 @@
 import { buildAndSignTx } from '@lightprotocol/stateless.js';
+import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { SystemProgram, VersionedTransaction, type Keypair, type PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
 
 /**
- * The chain A transactions of the shielded pools: plain native-coin transfers (wallet → pool on
- * deposit, pool → recipient on withdrawal), built and signed before they are sent so that their
+ * The chain A transactions of the shielded pools: plain transfers of the native coin or of an SPL
+ * token (wallet → pool on deposit, pool → recipient on withdrawal), built and signed before they are sent so that their
  * signature can be recorded first and asked about after a crash or a timeout.
  */
 export interface SignedTransfer {
@@ -16,14 +17,29 @@ export interface SignedTransfer {
   bytes: string;
 }
 
-/** A transfer of `lamports` from `from` (who also pays the fee) to `to`, signed against a recent blockhash. */
-export async function signedNativeTransfer(chain: ChainA, from: Keypair, to: PublicKey, lamports: bigint): Promise<SignedTransfer> {
+/** What moves: the native coin, or an SPL token (between the owners' associated token accounts). */
+export type Asset = { mint?: undefined } | { mint: PublicKey; decimals: number };
+
+/**
+ * A transfer of `units` of `asset` from `from` (who also pays the fee, and the rent of the
+ * recipient's token account when it has none) to `to`, signed against a recent blockhash.
+ */
+export async function signedTransfer(chain: ChainA, from: Keypair, to: PublicKey, units: bigint, asset: Asset = {}): Promise<SignedTransfer> {
   const { blockhash } = await chain.rpc.getLatestBlockhash();
-  const tx = buildAndSignTx(
-    [SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports })],
-    from,
-    blockhash,
-  );
+  const ixs = asset.mint
+    ? [
+        createAssociatedTokenAccountIdempotentInstruction(from.publicKey, getAssociatedTokenAddressSync(asset.mint, to, true), to, asset.mint),
+        createTransferCheckedInstruction(
+          getAssociatedTokenAddressSync(asset.mint, from.publicKey, true),
+          asset.mint,
+          getAssociatedTokenAddressSync(asset.mint, to, true),
+          from.publicKey,
+          units,
+          asset.decimals,
+        ),
+      ]
+    : [SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: units })];
+  const tx = buildAndSignTx(ixs, from, blockhash);
   return { tx, signature: bs58.encode(tx.signatures[0]!), bytes: Buffer.from(tx.serialize()).toString('base64') };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
 import { chainA, ChainRejected } from '#lib/chains/chain-a/index.ts';
-import { nativeBalance, NotEnough } from '#lib/chains/chain-a/operations.ts';
+import { nativeBalance, NotEnough, tokenBalance } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/shielded-pools.ts';
 import type { DepositRecord } from '#lib/data/shielded-pools.ts';
@@ -11,14 +11,15 @@ import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
-import { SIGNATURE_FEE, signedNativeTransfer } from './chain.ts';
-import { poolOrThrow } from './pools.ts';
+import { SIGNATURE_FEE, signedTransfer } from './chain.ts';
+import { assetOf, poolOrThrow } from './pools.ts';
 import type { depositInput, DepositView } from './schemas.ts';
 import { isFieldElement } from './statement.ts';
 import { appendToTree } from './tree.ts';
 
 /**
- * A deposit: the denomination from the caller's chain A wallet to the pool account, then the
+ * A deposit: the denomination (native coin, or the pool's token between associated token
+ * accounts) from the caller's chain A wallet to the pool account, then the
  * commitment into the pool's tree. The order makes it lossless: the transfer is signed first, the
  * deposit recorded with its signature (and its commitment reserved) before it is sent, marked
  * transferred once confirmed, then appended (tree.ts). A crash or a failure anywhere after the
@@ -51,9 +52,16 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
   const denomination = BigInt(pool.denomination);
 
   const record = await withWalletLock(w, async () => {
-    const have = await onChainA(() => nativeBalance(chain, signer.publicKey));
-    if (have < denomination + SIGNATURE_FEE) throw errors.insufficientBalance(`insufficient balance: ${have} lamports, the deposit needs ${denomination} plus the fee`);
-    const signed = await onChainA(() => signedNativeTransfer(chain, signer, new PublicKey(pool.address), denomination));
+    const asset = assetOf(pool);
+    const lamports = await onChainA(() => nativeBalance(chain, signer.publicKey));
+    if (asset.mint) {
+      const tokens = await onChainA(() => tokenBalance(chain, signer.publicKey, asset.mint));
+      if (tokens < denomination) throw errors.insufficientBalance(`insufficient balance: ${tokens} of the pool's token (smallest units), the deposit needs ${denomination}`);
+      if (lamports < SIGNATURE_FEE) throw errors.insufficientBalance('insufficient balance: the wallet cannot pay the fee');
+    } else if (lamports < denomination + SIGNATURE_FEE) {
+      throw errors.insufficientBalance(`insufficient balance: ${lamports} lamports, the deposit needs ${denomination} plus the fee`);
+    }
+    const signed = await onChainA(() => signedTransfer(chain, signer, new PublicKey(pool.address), denomination, asset));
     const d: DepositRecord = {
       id: randomUUID(),
       userId,

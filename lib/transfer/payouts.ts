@@ -6,9 +6,9 @@ import { getPool } from '#lib/data/shielded-pools.ts';
 import * as repo from '#lib/data/shielded-withdrawals.ts';
 import type { PayoutJob } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
-import { decodeSignedTransfer, isAlreadyProcessed, isExpired, landing, signedNativeTransfer } from './chain.ts';
+import { decodeSignedTransfer, isAlreadyProcessed, isExpired, landing, signedTransfer } from './chain.ts';
 import { LEASE_MS } from './config.ts';
-import { poolSigner } from './pools.ts';
+import { assetOf, poolSigner } from './pools.ts';
 
 /**
  * Pays a withdrawal's job, exactly once, however often it is called and by whom:
@@ -48,7 +48,7 @@ export async function payJob(jobId: string): Promise<PayoutJob | undefined> {
       const pool = await getPool(job.poolId);
       if (!pool) throw new Error(`pool ${job.poolId} is gone`);
       const signer = await poolSigner(pool);
-      const signed = await signedNativeTransfer(chain, signer, new PublicKey(job.recipient), BigInt(job.amount));
+      const signed = await signedTransfer(chain, signer, new PublicKey(job.recipient), BigInt(job.amount), assetOf(pool));
       await repo.recordPayoutTx(job.id, owner, signed.signature, signed.bytes);
       paid = { txHash: signed.signature, slot: (await chain.sendAndConfirm(signed.tx)).slot };
     }

@@ -11,6 +11,7 @@ export const LEAVES_PAGE = 1000;
 const view = (p: PoolRecord): PoolView => ({
   id: p.id,
   token: p.token,
+  ...(p.mint ? { mint: p.mint } : {}),
   decimals: p.decimals,
   denomination: p.denomination,
   formatted: formatUnits(BigInt(p.denomination), p.decimals),

@@ -8,10 +8,12 @@ import { logger } from '#lib/log.ts';
 import { keyVault } from '#lib/wallets/config.ts';
 import { openKey, sealKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
+import type { Asset } from './chain.ts';
 import { emptyTree, poseidonHash2 } from './merkle.ts';
+import { ensureTestToken, TEST_TOKEN_DECIMALS } from './test-token.ts';
 
 /**
- * The pools: one token at one denomination each, its funds in a chain A account whose key the
+ * The pools: one token at one denomination each (the native coin, or the test token on localnet and devnet), its funds in a chain A account whose key the
  * service holds sealed exactly like a wallet key (envelope encryption, lib/wallets/custody.ts,
  * with `pool:<id>` and the address as associated data). A pool is created at first use by
  * whichever instance gets there first (a conditional put), and on localnet and devnet its
@@ -19,7 +21,8 @@ import { emptyTree, poseidonHash2 } from './merkle.ts';
  */
 export interface PoolSpec {
   id: string;
-  token: 'SOL';
+  /** `SOL`, or `TEST`: the test SPL token the service mints on localnet and devnet (test-token.ts). */
+  token: 'SOL' | 'TEST';
   decimals: number;
   /** Smallest units. */
   denomination: bigint;
@@ -29,6 +32,8 @@ export const POOL_SPECS: PoolSpec[] = [
   { id: 'sol-0.1', token: 'SOL', decimals: 9, denomination: 100_000_000n },
   { id: 'sol-1', token: 'SOL', decimals: 9, denomination: 1_000_000_000n },
   { id: 'sol-10', token: 'SOL', decimals: 9, denomination: 10_000_000_000n },
+  { id: 'test-100', token: 'TEST', decimals: TEST_TOKEN_DECIMALS, denomination: 100n * 10n ** BigInt(TEST_TOKEN_DECIMALS) },
+  { id: 'test-1000', token: 'TEST', decimals: TEST_TOKEN_DECIMALS, denomination: 1_000n * 10n ** BigInt(TEST_TOKEN_DECIMALS) },
 ];
 
 /** Lamports the faucet puts in a new pool account for payout fees (and its rent exemption). */
@@ -36,7 +41,7 @@ export const POOL_FEE_RESERVE = 1_000_000_000n;
 
 const sealId = (poolId: string) => `pool:${poolId}`;
 
-async function createPool(spec: PoolSpec): Promise<void> {
+async function createPool(spec: PoolSpec, mint: string | undefined): Promise<void> {
   const key = Keypair.generate();
   const address = key.publicKey.toBase58();
   const tree = emptyTree(await poseidonHash2());
@@ -44,6 +49,7 @@ async function createPool(spec: PoolSpec): Promise<void> {
     await repo.createPool({
       id: spec.id,
       token: spec.token,
+      ...(mint ? { mint } : {}),
       decimals: spec.decimals,
       denomination: spec.denomination.toString(),
       address,
@@ -74,7 +80,9 @@ export function ensurePools(): Promise<void> {
     for (const spec of POOL_SPECS) {
       let pool = await repo.getPool(spec.id);
       if (!pool) {
-        await createPool(spec);
+        const mint = spec.token === 'TEST' ? await ensureTestToken() : undefined;
+        if (spec.token === 'TEST' && !mint) continue; // no test token on mainnet: no token pools
+        await createPool(spec, mint?.mint);
         pool = (await repo.getPool(spec.id))!;
       }
       if (!pool.funded) {
@@ -87,6 +95,9 @@ export function ensurePools(): Promise<void> {
 }
 
 /** The pool, or 404 POOL_NOT_FOUND. */
+/** The pool's asset, as the chain transactions take it. */
+export const assetOf = (pool: PoolRecord): Asset => (pool.mint ? { mint: new PublicKey(pool.mint), decimals: pool.decimals } : {});
+
 export async function poolOrThrow(poolId: string): Promise<PoolRecord> {
   await ensurePools();
   const pool = POOL_SPECS.some((s) => s.id === poolId) ? await repo.getPool(poolId) : undefined;

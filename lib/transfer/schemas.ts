@@ -28,6 +28,7 @@ export const nullifierParams = z.object({ hash: decimal });
 const poolView = z.object({
   id: z.string(),
   token: z.string(),
+  mint: z.string().optional(),
   decimals: z.number().int(),
   denomination: z.string(),
   formatted: z.string(),

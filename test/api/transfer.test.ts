@@ -33,6 +33,14 @@ beforeAll(async () => {
   wallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   const drop = await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 10 });
   if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
+  // The first request creates the pools and the test token (chain transactions): done here, not in a
+  // test, retried on 503 as a client does (under the whole suite DynamoDB Local can time out).
+  for (let attempt = 1; ; attempt++) {
+    const warm = await anonymous.get('/api/transfer/pools');
+    if (warm.status === 200) break;
+    if (warm.status !== 503 || attempt === 4) throw new Error(`pools: ${warm.status} ${JSON.stringify(warm.json)}`);
+    await new Promise((wait) => setTimeout(wait, 2_000));
+  }
   // The chain the handlers use (the runtime runs in this process), to read balances and inject faults.
   chain = await (await import('#lib/chains/chain-a/index.ts')).chainA();
   poseidon = await buildPoseidon();
@@ -81,7 +89,10 @@ const jobOf = async (jobId: string) => ok(await anonymous.get(`/api/transfer/job
 describe('pools', () => {
   it('lists the pools, each with an empty tree whose root circomlibjs agrees with', async () => {
     const { pools } = ok(await anonymous.get('/api/transfer/pools'));
-    expect(pools.map((p: { id: string }) => p.id)).toEqual(['sol-0.1', 'sol-1', 'sol-10']);
+    expect(pools.map((p: { id: string }) => p.id)).toEqual(['sol-0.1', 'sol-1', 'sol-10', 'test-100', 'test-1000']);
+    const tokenPools = pools.filter((p: { token: string }) => p.token === 'TEST');
+    expect(tokenPools.map((p: { formatted: string }) => p.formatted)).toEqual(['100', '1000']);
+    expect(new Set(tokenPools.map((p: { mint: string }) => p.mint)).size).toBe(1);
     const p = ok(await anonymous.get(`/api/transfer/pools/${POOL}`));
     expect(p).toMatchObject({ success: true, id: POOL, token: 'SOL', denomination: '100000000', formatted: '0.1', decimals: 9, size: 0 });
     expect(p.root).toBe(independentRoot([]).toString());
@@ -191,6 +202,32 @@ describe('deposit and withdraw', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.status === 409)!.json.error).toBe('NULLIFIER_SPENT');
     expect((await balance(a)) + (await balance(b))).toBe(DENOMINATION);
+  });
+});
+
+describe('a token pool', () => {
+  it('test tokens to the wallet, a deposit of 100 into test-100, a withdrawal of exactly 100 to a fresh address', async () => {
+    const { tokenBalance } = await import('#lib/chains/chain-a/operations.ts');
+    const pool = ok(await anonymous.get('/api/transfer/pools/test-100'));
+    const mint = new PublicKey(pool.mint);
+    const minted = ok(await alice.post('/api/transfer/test-tokens', { walletId: wallet.id, amount: 250 }));
+    expect(minted).toMatchObject({ mint: pool.mint, amount: '250000000', decimals: 6 });
+    expect(await tokenBalance(chain, new PublicKey(wallet.address), mint)).toBe(250_000_000n);
+
+    const note = createNote('test-100');
+    const dep = ok(await alice.post('/api/transfer/deposit', { pool: 'test-100', walletId: wallet.id, commitment: await noteCommitment(note) }));
+    expect(dep.deposit).toMatchObject({ pool: 'test-100', status: 'complete', leafIndex: 0 });
+    expect(await tokenBalance(chain, new PublicKey(wallet.address), mint)).toBe(150_000_000n);
+    expect(await tokenBalance(chain, new PublicKey(pool.address), mint)).toBe(100_000_000n);
+    // 1000 tokens are more than the wallet holds
+    const poor = await alice.post('/api/transfer/deposit', { pool: 'test-1000', walletId: wallet.id, commitment: await noteCommitment(createNote('test-1000')) });
+    expect(poor.json.error).toBe('INSUFFICIENT_BALANCE');
+
+    const recipient = fresh();
+    const res = ok(await anonymous.post('/api/transfer/withdraw', await prove(note, recipient)));
+    expect(res.status).toBe('paid');
+    expect(await tokenBalance(chain, new PublicKey(recipient), mint)).toBe(100_000_000n);
+    expect(await tokenBalance(chain, new PublicKey(pool.address), mint)).toBe(0n);
   });
 });
 

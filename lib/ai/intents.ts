@@ -1,3 +1,4 @@
+import { groups } from '#lib/http/groups.ts';
 import { isSafeName, parseSlots, type Slots } from './slots.ts';
 
 /**
@@ -92,6 +93,21 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const noWallet = (w: { found: boolean }) => (w.found ? '' : ' You have no wallet yet: create one first (`POST /api/wallets`).');
 
 export const intents: Intent[] = [
+  {
+    id: 'rate-limit',
+    doc: 'how-it-is-built',
+    test: /\brate[- ]?limit|\brequests? (per|a|each) minute\b|\bhow many requests\b|\b429\b|\btoo many requests\b/i,
+    terms: 'rate limits per group per minute RATE_LIMITED Retry-After',
+    build: (_s, ctx) => {
+      const named = Object.entries(groups).filter(([g]) => new RegExp(`\\b${escapeRe(g)}\\b`, 'i').test(ctx.message));
+      const all = named.length ? named : Object.entries(groups);
+      const list = all.map(([g, v]) => `${g} ${v.rateLimit}`).join(', ');
+      return {
+        lead: `${named.length === 1 ? `The ${named[0]![0]} group allows ${named[0]![1].rateLimit} requests per minute` : `Requests per minute by group: ${list}`}, counted per client (the user when signed in, else the source IP) in fixed 60-second windows; past it the answer is 429 RATE_LIMITED with Retry-After.`,
+        suggestions: [],
+      };
+    },
+  },
   {
     id: 'register',
     doc: 'identity-and-sessions-apiauth',

@@ -17,6 +17,7 @@ const SYNONYMS: [RegExp, string][] = [
   [/\bforg[eo]t/i, 'forgotten password cannot be recovered'],
   [/\blimit|too many|429\b/i, 'rate limits per minute RATE_LIMITED'],
   [/\bexpire|expiry\b/i, 'expires expired'],
+  [/\b(max(imum)?|largest|biggest|how (big|large))\b.*\b(file|upload)|\bfile size\b/i, '100 MB FILE_TOO_LARGE capped'],
   [/\bnpm\b|\brun (the )?tests?\b|\bstart (the )?(server|api|service)\b|\blocally\b|\bbenchmarks?\b/i, 'npm commands'],
 ];
 
@@ -138,12 +139,14 @@ export class RetrievalBackend implements Backend {
     const routeHit = intent?.route ? hits.find((h) => h.document === 'route table' && h.section === `${intent.route![0]} ${intent.route![1]}`) : undefined;
     const explained: Hit[] = [];
     const seen = new Set<string>();
+    const used = new Set<string>();
     for (const h of readme) {
       if (explained.length >= 3) break;
       if (seen.has(h.id)) continue;
       seen.add(h.id);
-      const sentences = bestSentences(h.text, terms, explained.length === 0 ? 3 : 2);
+      const sentences = bestSentences(h.text, terms, explained.length === 0 ? 3 : 2).filter((x) => !used.has(x));
       if (!sentences.length) continue;
+      for (const x of sentences) used.add(x);
       explained.push(h);
       if (explained.length <= 2) parts.push(sentences.join(' ').replace(/\n (?=•)/g, '\n').trim());
     }
@@ -162,7 +165,8 @@ export class RetrievalBackend implements Backend {
     for (const piece of text.match(/[^.!?\n]+[.!?]?\s*|\n+/g) ?? [text]) yield { type: 'delta', text: piece };
 
     const cited = new Set<string>();
-    for (const h of [...explained.slice(0, 2), ...(routeHit && !unavailable ? [routeHit] : []), ...explained.slice(2)]) {
+    // Cited: the passages the text was made from, and the route the command calls.
+    for (const h of [...explained.slice(0, 2), ...(routeHit && !unavailable ? [routeHit] : [])]) {
       const key = `${h.link}|${h.section}`;
       if (cited.has(key)) continue;
       cited.add(key);

@@ -52,6 +52,7 @@ describe('the retrieval backend on the golden set', () => {
     it(g.q, async () => {
       const a = await answer(g.q);
       expect(a.text.length).toBeGreaterThan(40);
+      if (g.text) expect(a.text).toContain(g.text);
       const readme = a.citations.filter((c) => c.document === 'README.md');
       const relevant = readme.filter((c) => g.cite.includes(anchorOf(c)));
       const routeCited = a.citations.filter((c) => c.document === 'route table');

@@ -9,6 +9,8 @@ export interface Golden {
   suggest: string | null;
   /** Strings the suggested command must contain (the user's values). */
   values?: string[];
+  /** A fact the answer's text must state. */
+  text?: string;
 }
 
 export const golden: Golden[] = [
@@ -46,10 +48,12 @@ export const golden: Golden[] = [
   { q: 'how are wallet keys protected?', cite: ['key-custody', 'what-is-protected-how'], suggest: null },
   { q: 'what happens when a share link expires?', cite: ['encrypted-storage-apistorage'], suggest: '/api/storage/share' },
   { q: 'how do I deploy my own stage?', cite: ['deploy', 'commands'], suggest: null },
-  { q: 'what is the maximum file size?', cite: ['encrypted-storage-apistorage', 'how-it-is-built'], suggest: null },
   { q: 'how many login attempts before my account is locked?', cite: ['identity-and-sessions-apiauth', 'what-is-protected-how'], suggest: null },
   { q: 'how do I report a bug?', cite: ['the-route-groups'], suggest: '/api/bug-reports' },
   { q: 'am I logged in?', cite: ['identity-and-sessions-apiauth'], suggest: '/api/auth/session' },
   { q: 'which proofs have I made? show my proof history', cite: ['chain-b-identity-proofs-apichainb'], suggest: null },
   { q: 'how do I run the tests?', cite: ['commands'], suggest: null },
+  { q: 'what is the rate limit for storage?', cite: ['how-it-is-built'], suggest: null, text: '30 requests per minute' },
+  { q: 'I keep getting 429 too many requests from the toolkit', cite: ['how-it-is-built'], suggest: null, text: 'zk-toolkit 200' },
+  { q: 'what is the maximum file size?', cite: ['encrypted-storage-apistorage'], suggest: null, text: '100 MB' },
 ];

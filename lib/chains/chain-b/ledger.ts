@@ -139,6 +139,12 @@ export const ERC20_REVERTS = {
   overflow: 'u256_add Overflow',
 } as const;
 
+/** The account's panic strings (account.cairo; checked against it by the Cairo tests). */
+export const ACCOUNT_REVERTS = {
+  invalidSignature: 'Account: invalid signature',
+  invalidCaller: 'Account: invalid caller',
+} as const;
+
 const TRANSFER = 'transfer';
 const MAX_BALANCE_RETRIES = 12;
 const jitter = (attempt: number) => new Promise((ok) => setTimeout(ok, 5 + Math.random() * 10 * (attempt + 1)));
@@ -261,7 +267,7 @@ export class LocalLedger {
       throw new LedgerRejection('VALIDATION_FAILURE', 'the contract address does not follow from the class, salt and constructor calldata');
     }
     const txHash = deployAccountHash({ ...tx, contractAddress: address, chainId: this.chainId });
-    if (!verifyStarkSignature(txHash, tx.signature, publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', 'Account: invalid signature');
+    if (!verifyStarkSignature(txHash, tx.signature, publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', ACCOUNT_REVERTS.invalidSignature);
     if (tx.nonce !== 0n || (await this.isDeployed(address))) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: the account is already deployed');
     const use = LOCAL_GAS_USE.deployAccount;
     const base = {
@@ -284,7 +290,7 @@ export class LocalLedger {
     const account = await readAccount(sender);
     if (!account) throw new LedgerRejection('CONTRACT_NOT_FOUND', `the account ${sender} is not deployed`);
     const txHash = invokeHash({ ...tx, senderAddress: sender, chainId: this.chainId });
-    if (!verifyStarkSignature(txHash, tx.signature, account.publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', 'Account: invalid signature');
+    if (!verifyStarkSignature(txHash, tx.signature, account.publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', ACCOUNT_REVERTS.invalidSignature);
     if (tx.nonce !== BigInt(account.nonce)) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', `invalid transaction nonce: expected ${account.nonce}, got ${tx.nonce}`);
     const calls = tx.calls.map((c) => ({ contractAddress: toHex64(c.contractAddress), entrypoint: c.entrypoint, calldata: calldataOf(c) }));
     const base = { transactionHash: txHash, type: 'INVOKE' as const, senderAddress: sender, calls };

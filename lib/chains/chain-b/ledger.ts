@@ -8,8 +8,11 @@ import {
   readBalance,
   readCollectedFees,
   readMintedMessage,
+  readSupplyShard,
   readTokenMeta,
+  readTotalSupply,
   registerTokenMeta,
+  SUPPLY_SHARDS,
   type AccountWrite,
   type BalanceWrite,
 } from '#lib/data/chain-b-state.ts';
@@ -177,6 +180,11 @@ export class LocalLedger {
     return h === SEQUENCER_ADDRESS ? stored + (await readCollectedFees(t)) : stored;
   }
 
+  /** ERC-20 `total_supply`: what the ledger's mints (faucet and bridge) added. */
+  async totalSupply(token: string): Promise<bigint> {
+    return readTotalSupply(toHex64(token));
+  }
+
   /** starknet_getNonce: the account's next nonce (0 before deployment). */
   async getNonce(address: string): Promise<bigint> {
     return BigInt((await readAccount(toHex64(address)))?.nonce ?? 0);
@@ -234,6 +242,10 @@ export class LocalLedger {
     for (let attempt = 0; ; attempt++) {
       const before = await readBalance(to, token);
       if (before + amount > U256_MAX) throw new RangeError('mint: u256 overflow');
+      // total_supply grows with the mint, in the same write (ERC20Component::update from 0).
+      const shard = Math.floor(Math.random() * SUPPLY_SHARDS);
+      const shardBefore = await readSupplyShard(token, shard);
+      if ((await readTotalSupply(token)) + amount > U256_MAX) throw new RangeError('mint: u256 overflow of the total supply');
       const tx: LedgerTransaction = {
         transactionHash: txHash,
         type,
@@ -250,7 +262,12 @@ export class LocalLedger {
         ...(messageId !== undefined ? { messageId } : {}),
         events: [transferEvent(token, '0x0', to, amount)],
       };
-      const conflict = await applyLedgerWrite({ balances: [{ holder: to, token, before, after: before + amount }], messageId, tx });
+      const conflict = await applyLedgerWrite({
+        balances: [{ holder: to, token, before, after: before + amount }],
+        supply: { token, shard, before: shardBefore, after: shardBefore + amount },
+        messageId,
+        tx,
+      });
       if (conflict === null) return txHash;
       if (conflict === 'message' || conflict === 'transaction') return undefined;
       if (attempt >= MAX_BALANCE_RETRIES) throw new Error('chain B ledger: the balance kept changing; mint not applied');

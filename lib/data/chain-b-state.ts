@@ -14,6 +14,8 @@ import { txKey, type LedgerTransaction } from './chain-b-ledger.ts';
  *   CHAINB#TOKEN#<token> / META               { symbol, name, decimals }   tokens beyond the built-in STRK and ETH
  *   CHAINB#FEES#<token> / SHARD#<n>           { hi, lo }             fees collected (hi·10^9 + lo), spread over shards so that
  *                                                                   parallel transactions do not contend on one item
+ *   CHAINB#SUPPLY#<token> / SHARD#<n>         { supply }             the ERC-20's total_supply: Σ shards, each a decimal string
+ *                                                                   changed by mints, conditioned on the value read (exact u256)
  *
  * Every transaction is applied by `applyLedgerWrite`: one TransactWriteItems holding each balance
  * it changes (conditioned on the balance it read), the account's nonce (conditioned on the nonce
@@ -44,6 +46,23 @@ const messageKey = (messageId: string) => ({ pk: `CHAINB#MSG#${messageId}`, sk: 
 const tokenKey = (token: string) => ({ pk: `CHAINB#TOKEN#${token}`, sk: 'META' });
 const feesPartition = (token: string) => `CHAINB#FEES#${token}`;
 export const FEE_SHARDS = 16;
+const supplyPartition = (token: string) => `CHAINB#SUPPLY#${token}`;
+const supplyKey = (token: string, shard: number) => ({ pk: supplyPartition(token), sk: `SHARD#${shard}` });
+/** Parallel mints of one token (faucet airdrops) pick a random shard, so that they rarely contend. */
+export const SUPPLY_SHARDS = 16;
+const supplyDecoder = decoder('chain B supply shard', z.object({ supply: z.string().regex(/^\d+$/) }));
+
+/** One shard of a token's total supply (0 when never written). */
+export async function readSupplyShard(token: string, shard: number): Promise<bigint> {
+  const item = await readItem(supplyKey(token, shard), supplyDecoder);
+  return item ? BigInt(item.supply) : 0n;
+}
+
+/** A token's total supply as the ledger's mints made it (the sum of the shards). */
+export async function readTotalSupply(token: string): Promise<bigint> {
+  const items = await queryPartition(supplyPartition(token));
+  return items.reduce((sum, i) => sum + BigInt(supplyDecoder.decode(i).supply), 0n);
+}
 
 /** A holder's stored balance of a token (0 when it never held any). */
 export async function readBalance(holder: string, token: string): Promise<bigint> {
@@ -98,6 +117,8 @@ export interface LedgerWrite {
   fee?: { token: string; amount: bigint };
   /** The bridge message this mint consumes (exactly once). */
   messageId?: string;
+  /** A mint's (or burn's) change of one total-supply shard, conditioned on the value read. */
+  supply?: { token: string; shard: number; before: bigint; after: bigint };
   tx: LedgerTransaction;
 }
 
@@ -155,6 +176,20 @@ export async function applyLedgerWrite(w: LedgerWrite): Promise<WriteConflict | 
         UpdateExpression: 'ADD #hi :hi, #lo :lo',
         ExpressionAttributeNames: { '#hi': 'hi', '#lo': 'lo' },
         ExpressionAttributeValues: { ':hi': Number(w.fee.amount / FEE_SPLIT), ':lo': Number(w.fee.amount % FEE_SPLIT) },
+      },
+    });
+    kinds.push('balance');
+  }
+  if (w.supply) {
+    const u = w.supply;
+    if (u.after < 0n) throw new Error('chain B ledger: a total supply cannot go below zero');
+    items.push({
+      Put: {
+        TableName: tableName,
+        Item: { ...supplyKey(u.token, u.shard), supply: u.after.toString() },
+        ConditionExpression: u.before === 0n ? 'attribute_not_exists(pk) OR #s = :before' : '#s = :before',
+        ExpressionAttributeNames: { '#s': 'supply' },
+        ExpressionAttributeValues: { ':before': u.before.toString() },
       },
     });
     kinds.push('balance');

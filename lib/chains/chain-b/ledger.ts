@@ -8,8 +8,11 @@ import {
   readBalance,
   readCollectedFees,
   readMintedMessage,
+  readSupplyShard,
   readTokenMeta,
+  readTotalSupply,
   registerTokenMeta,
+  SUPPLY_SHARDS,
   type AccountWrite,
   type BalanceWrite,
 } from '#lib/data/chain-b-state.ts';
@@ -139,6 +142,12 @@ export const ERC20_REVERTS = {
   overflow: 'u256_add Overflow',
 } as const;
 
+/** The account's panic strings (account.cairo; checked against it by the Cairo tests). */
+export const ACCOUNT_REVERTS = {
+  invalidSignature: 'Account: invalid signature',
+  invalidCaller: 'Account: invalid caller',
+} as const;
+
 const TRANSFER = 'transfer';
 const MAX_BALANCE_RETRIES = 12;
 const jitter = (attempt: number) => new Promise((ok) => setTimeout(ok, 5 + Math.random() * 10 * (attempt + 1)));
@@ -169,6 +178,11 @@ export class LocalLedger {
     const h = toHex64(holder);
     const stored = await readBalance(h, t);
     return h === SEQUENCER_ADDRESS ? stored + (await readCollectedFees(t)) : stored;
+  }
+
+  /** ERC-20 `total_supply`: what the ledger's mints (faucet and bridge) added. */
+  async totalSupply(token: string): Promise<bigint> {
+    return readTotalSupply(toHex64(token));
   }
 
   /** starknet_getNonce: the account's next nonce (0 before deployment). */
@@ -228,6 +242,10 @@ export class LocalLedger {
     for (let attempt = 0; ; attempt++) {
       const before = await readBalance(to, token);
       if (before + amount > U256_MAX) throw new RangeError('mint: u256 overflow');
+      // total_supply grows with the mint, in the same write (ERC20Component::update from 0).
+      const shard = Math.floor(Math.random() * SUPPLY_SHARDS);
+      const shardBefore = await readSupplyShard(token, shard);
+      if ((await readTotalSupply(token)) + amount > U256_MAX) throw new RangeError('mint: u256 overflow of the total supply');
       const tx: LedgerTransaction = {
         transactionHash: txHash,
         type,
@@ -244,7 +262,12 @@ export class LocalLedger {
         ...(messageId !== undefined ? { messageId } : {}),
         events: [transferEvent(token, '0x0', to, amount)],
       };
-      const conflict = await applyLedgerWrite({ balances: [{ holder: to, token, before, after: before + amount }], messageId, tx });
+      const conflict = await applyLedgerWrite({
+        balances: [{ holder: to, token, before, after: before + amount }],
+        supply: { token, shard, before: shardBefore, after: shardBefore + amount },
+        messageId,
+        tx,
+      });
       if (conflict === null) return txHash;
       if (conflict === 'message' || conflict === 'transaction') return undefined;
       if (attempt >= MAX_BALANCE_RETRIES) throw new Error('chain B ledger: the balance kept changing; mint not applied');
@@ -261,7 +284,7 @@ export class LocalLedger {
       throw new LedgerRejection('VALIDATION_FAILURE', 'the contract address does not follow from the class, salt and constructor calldata');
     }
     const txHash = deployAccountHash({ ...tx, contractAddress: address, chainId: this.chainId });
-    if (!verifyStarkSignature(txHash, tx.signature, publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', 'Account: invalid signature');
+    if (!verifyStarkSignature(txHash, tx.signature, publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', ACCOUNT_REVERTS.invalidSignature);
     if (tx.nonce !== 0n || (await this.isDeployed(address))) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: the account is already deployed');
     const use = LOCAL_GAS_USE.deployAccount;
     const base = {
@@ -284,7 +307,7 @@ export class LocalLedger {
     const account = await readAccount(sender);
     if (!account) throw new LedgerRejection('CONTRACT_NOT_FOUND', `the account ${sender} is not deployed`);
     const txHash = invokeHash({ ...tx, senderAddress: sender, chainId: this.chainId });
-    if (!verifyStarkSignature(txHash, tx.signature, account.publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', 'Account: invalid signature');
+    if (!verifyStarkSignature(txHash, tx.signature, account.publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', ACCOUNT_REVERTS.invalidSignature);
     if (tx.nonce !== BigInt(account.nonce)) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', `invalid transaction nonce: expected ${account.nonce}, got ${tx.nonce}`);
     const calls = tx.calls.map((c) => ({ contractAddress: toHex64(c.contractAddress), entrypoint: c.entrypoint, calldata: calldataOf(c) }));
     const base = { transactionHash: txHash, type: 'INVOKE' as const, senderAddress: sender, calls };

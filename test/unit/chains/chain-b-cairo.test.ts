@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERC20_REVERTS } from '#lib/chains/chain-b/ledger.ts';
+import { ec } from 'starknet';
+import { publicKeyOf, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
+import { ACCOUNT_REVERTS, ERC20_REVERTS } from '#lib/chains/chain-b/ledger.ts';
 
 /**
  * The ERC-20 the local chain B ledger stands for (lib/chains/chain-b/erc20.cairo), compiled and
@@ -54,7 +56,84 @@ mod ledger_reverts {
 }
 `;
 
+/**
+ * The account (account.cairo): a real Stark signature made here with starknet.js over a
+ * transaction-hash-sized felt, which the ledger's own check (verifyStarkSignature) accepts, must
+ * be accepted by the contract's `check_ecdsa_signature`; the tampered ones the ledger refuses
+ * must make `__validate__` panic with the ledger's string.
+ */
+const accountSource = readFileSync(join(import.meta.dirname, '../../../lib/chains/chain-b/account.cairo'), 'utf8');
+const privateKey = '0x2dccce1da22003777062ee0870e9881b460a8b7eca276870f57c601f182136c';
+const publicKey = publicKeyOf(privateKey);
+const txHash = '0x5a4d1c7c3b6bb8b4fe7c3a6f6f0c2f1e9e8d7c6b5a493827160504030201aa';
+const otherHash = '0x5a4d1c7c3b6bb8b4fe7c3a6f6f0c2f1e9e8d7c6b5a493827160504030201ab';
+const signature = ec.starkCurve.sign(txHash, privateKey);
+const [r, s] = [`0x${signature.r.toString(16)}`, `0x${signature.s.toString(16)}`];
+
+const accountGenerated = `
+#[cfg(test)]
+mod ledger_signatures {
+    use starknet::contract_address_const;
+    use starknet::testing::{set_contract_address, set_signature, set_transaction_hash};
+    use starknet::VALIDATED;
+    use super::{ISRC6Dispatcher, ISRC6DispatcherTrait};
+    use super::tests::deploy;
+
+    const PUBLIC_KEY: felt252 = ${publicKey};
+    const HASH: felt252 = ${txHash};
+    const OTHER_HASH: felt252 = ${otherHash};
+    const R: felt252 = ${r};
+    const S: felt252 = ${s};
+
+    #[test]
+    fn is_valid_signature_accepts_the_real_signature_and_nothing_else() {
+        let account = ISRC6Dispatcher { contract_address: deploy(PUBLIC_KEY) };
+        assert(account.is_valid_signature(HASH, array![R, S]) == VALIDATED, 'valid');
+        assert(account.is_valid_signature(OTHER_HASH, array![R, S]) == 0, 'other hash');
+        assert(account.is_valid_signature(HASH, array![R, S + 1]) == 0, 'tampered s');
+        assert(account.is_valid_signature(HASH, array![R]) == 0, 'short');
+        let stranger = ISRC6Dispatcher { contract_address: deploy(PUBLIC_KEY + 1) };
+        assert(stranger.is_valid_signature(HASH, array![R, S]) == 0, 'other key');
+    }
+
+    #[test]
+    fn validate_accepts_the_signed_transaction() {
+        let account = ISRC6Dispatcher { contract_address: deploy(PUBLIC_KEY) };
+        set_transaction_hash(HASH);
+        set_signature(array![R, S].span());
+        assert(account.__validate__(array![]) == VALIDATED, 'validated');
+    }
+
+    #[test]
+    #[should_panic(expected: (${cairoString(ACCOUNT_REVERTS.invalidSignature)}, 'ENTRYPOINT_FAILED'))]
+    fn ledger_invalid_signature() {
+        let account = ISRC6Dispatcher { contract_address: deploy(PUBLIC_KEY) };
+        set_transaction_hash(OTHER_HASH);
+        set_signature(array![R, S].span());
+        account.__validate__(array![]);
+    }
+
+    #[test]
+    #[should_panic(expected: (${cairoString(ACCOUNT_REVERTS.invalidCaller)}, 'ENTRYPOINT_FAILED'))]
+    fn ledger_execute_only_by_the_protocol() {
+        let account = ISRC6Dispatcher { contract_address: deploy(PUBLIC_KEY) };
+        set_contract_address(contract_address_const::<'attacker'>());
+        account.__execute__(array![]);
+    }
+}
+`;
+
 describe('chain B contracts in Cairo (wasm-cairo)', () => {
+  it('account.cairo checks the same Stark signatures as the ledger, with the ledger\'s revert strings', { timeout: 1_200_000 }, async () => {
+    // The same triple on the ledger's side, so that both sides are tested on one signature.
+    expect(verifyStarkSignature(txHash, [r, s], publicKey)).toBe(true);
+    expect(verifyStarkSignature(otherHash, [r, s], publicKey)).toBe(false);
+    const cairo = await import('wasm-cairo');
+    cairo.initSync({ module: readFileSync(require.resolve('wasm-cairo').replace(/wasm-cairo\.js$/, 'wasm-cairo_bg.wasm')) });
+    const out = String(cairo.runTests(accountSource + accountGenerated, false, '', false, false, true, '', false, false));
+    expect(out).toMatch(/test result: ok\. 5 passed; 0 failed/);
+  });
+
   it('erc20.cairo compiles and its tests pass, the ledger\'s revert strings included', { timeout: 1_200_000 }, async () => {
     const cairo = await import('wasm-cairo');
     cairo.initSync({ module: readFileSync(require.resolve('wasm-cairo').replace(/wasm-cairo\.js$/, 'wasm-cairo_bg.wasm')) });

@@ -48,6 +48,17 @@ describe('bridgeMint and balanceOf', () => {
     expect(await chainb.localLedger().token(token)).toMatchObject({ symbol: 'USDC', decimals: 6 });
   });
 
+  it('total_supply follows the mints exactly: faucet and bridge, parallel, a repeated message counted once', async () => {
+    const token = addr(); // a fresh bridged token: its supply starts at 0
+    const ledger = chainb.localLedger();
+    expect(await ledger.totalSupply(token)).toBe(0n);
+    const big = 2n ** 200n + 7n; // beyond any DynamoDB number
+    await Promise.all(Array.from({ length: 6 }, (_, i) => chainb.bridgeMint({ token, to: addr(), amount: big + BigInt(i), messageId: `s-${token}-${i}`, symbol: 'WSOL', decimals: 9 })));
+    await chainb.bridgeMint({ token, to: addr(), amount: 5n, messageId: `s-${token}-0` }); // already minted: nothing
+    await ledger.faucetMint(token, addr(), 1n);
+    expect(await ledger.totalSupply(token)).toBe(6n * big + 15n + 1n);
+  });
+
   it('refuses what a mint cannot be', async () => {
     await expect(chainb.bridgeMint({ token: chainb.STRK.address, to: '0x0', amount: 1n, messageId: 'x1' })).rejects.toBeInstanceOf(RangeError);
     await expect(chainb.bridgeMint({ token: chainb.STRK.address, to: addr(), amount: 0n, messageId: 'x2' })).rejects.toBeInstanceOf(RangeError);

@@ -35,6 +35,10 @@ export const downloadAnswers = {
   200: bytesResponse('application/octet-stream', 'The ciphertext (`Content-Disposition: attachment`, `X-Checksum-SHA256`).'),
   302: redirectResponse('Files above 4 MiB: a presigned GET of a verified copy.'),
 };
+export const trustlessCarAnswers = {
+  200: bytesResponse('application/vnd.ipld.car', 'A CARv1 of the whole DAG under the CID (every block checkable against its CID).'),
+  302: redirectResponse('DAGs above 4 MiB: a presigned GET of the assembled CAR.'),
+};
 export const deletedAnswer = z.object({ deleted: z.literal(true) });
 export const deletedMessageAnswer = z.object({ message: z.string() });
 export const shareAnswer = z.object({ shareToken: z.string(), shareUrl: z.string(), expiresAt: z.iso.datetime() });

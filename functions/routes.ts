@@ -139,10 +139,6 @@ export const routes: Route[] = [
   r('GET', '/api/bridge/history', 'bridge', 'history', 'session'),
   r('POST', '/api/bridge/:id/source-tx', 'bridge', 'source-tx', 'session'),
   r('POST', '/api/bridge/:id/cancel', 'bridge', 'cancel', 'session'),
-  // transfer: shielded pools; withdrawals have no session (tied to no account), limited per source IP
-  r('GET', '/api/transfer/pools', 'transfer', 'pools', 'none'),
-  r('GET', '/api/transfer/pools/:id', 'transfer', 'pool', 'none'),
-  r('GET', '/api/transfer/pools/:id/leaves', 'transfer', 'leaves', 'none'),
   // transfer: shielded pools; withdrawals have no session (tied to no account), limited per source IP.
   // The first request of a deployment creates the pools (chain transactions): 29 s on every route that may.
   r('GET', '/api/transfer/pools', 'transfer', 'pools', 'none', { timeout: 29 }),
@@ -153,6 +149,7 @@ export const routes: Route[] = [
   r('POST', '/api/transfer/withdraw', 'transfer', 'withdraw', 'none', { profile: 'crypto', timeout: 29 }),
   r('GET', '/api/transfer/jobs/:id', 'transfer', 'job', 'none'),
   r('GET', '/api/transfer/nullifiers/:hash', 'transfer', 'nullifier', 'none'),
+  r('POST', '/api/transfer/test-tokens', 'transfer', 'test-tokens', 'session', { timeout: 29, idempotent: true }),
   // swap: quote, then execute the quote once (the first quote or pairs call may seed the local pool)
   r('GET', '/api/swap/pairs', 'swap', 'pairs', 'session', { timeout: 29 }),
   r('POST', '/api/swap/quote', 'swap', 'quote', 'session', { timeout: 29 }),
@@ -177,7 +174,6 @@ export const routes: Route[] = [
   r('GET', '/api/openapi.json', 'docs', 'openapi-json', 'none'),
   r('GET', '/api/docs', 'docs', 'page', 'none'),
   r('GET', '/api/docs/:asset', 'docs', 'asset', 'none'),
-  r('POST', '/api/transfer/test-tokens', 'transfer', 'test-tokens', 'session', { timeout: 29, idempotent: true }),
 ];
 
 /** The row a handler module belongs to. */

@@ -974,6 +974,7 @@ export interface Operations {
       formatted: string;
       decimals: number;
       mint?: string;
+      token?: string;
     };
   };
   /** POST /api/wallets/:id/airdrop */
@@ -987,6 +988,7 @@ export interface Operations {
     answer: {
       txHash: string;
       address: string;
+      token?: string;
       amount: string;
       formatted: string;
       decimals: number;
@@ -1188,7 +1190,7 @@ export interface Operations {
       format?: "car";
     };
     body: undefined;
-    answer: unknown;
+    answer: Uint8Array | { redirect: string };
   };
   /** GET /api/attest/schemas */
   attestSchemas: {
@@ -1342,7 +1344,7 @@ export interface Operations {
   attestList: {
     params: undefined;
     query: {
-      limit?: number;
+      limit?: string;
       cursor?: string;
     };
     body: undefined;
@@ -1509,7 +1511,7 @@ export interface Operations {
       type?: "toolkit" | "storage" | "stark" | "identity" | "attestation";
       from?: string | string | string;
       to?: string | string | string;
-      limit?: number;
+      limit?: string;
       cursor?: string;
     };
     body: undefined;
@@ -1835,6 +1837,7 @@ export interface Operations {
       pools: Array<{
         id: string;
         token: string;
+        mint?: string;
         decimals: number;
         denomination: string;
         formatted: string;
@@ -1852,6 +1855,7 @@ export interface Operations {
     answer: {
       id: string;
       token: string;
+      mint?: string;
       decimals: number;
       denomination: string;
       formatted: string;
@@ -1864,7 +1868,7 @@ export interface Operations {
   transferLeaves: {
     params: { id: string };
     query: {
-      from?: number;
+      from?: string;
     };
     body: undefined;
     answer: {
@@ -1968,6 +1972,21 @@ export interface Operations {
       spent: boolean;
       spentAt?: string;
       jobId?: string;
+    };
+  };
+  /** POST /api/transfer/test-tokens */
+  transferTestTokens: {
+    params: undefined;
+    query: undefined;
+    body: {
+      walletId: string;
+      amount: number;
+    };
+    answer: {
+      txHash: string;
+      mint: string;
+      amount: string;
+      decimals: number;
     };
   };
   /** GET /api/swap/pairs */
@@ -2203,7 +2222,7 @@ export interface Operations {
   rewardsLeaderboard: {
     params: undefined;
     query: {
-      epoch?: number;
+      epoch?: string;
     };
     body: undefined;
     answer: {
@@ -2513,6 +2532,7 @@ export const operations = {
   transferWithdraw: { method: 'POST', path: '/api/transfer/withdraw', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   transferJob: { method: 'GET', path: '/api/transfer/jobs/:id', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   transferNullifier: { method: 'GET', path: '/api/transfer/nullifiers/:hash', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  transferTestTokens: { method: 'POST', path: '/api/transfer/test-tokens', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   swapPairs: { method: 'GET', path: '/api/swap/pairs', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapQuote: { method: 'POST', path: '/api/swap/quote', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapExecute: { method: 'POST', path: '/api/swap/execute', envelope: 'flat', auth: 'session', idempotent: false, bare: false },

@@ -134,9 +134,14 @@ describe('chain B wallets', () => {
     const b = await newWallet(bob);
     await airdrop(alice, a.id, 1);
     // A bridged token whose recipient already holds 2^256 - 1: the ERC-20's u256 addition overflows.
+    // The ledger's mints keep the total supply below 2^256, so no sequence of this service's calls
+    // reaches this state: the test writes the recipient's balance item directly (a fixture of an
+    // inconsistent chain), to drive the contract's revert path end to end over HTTP.
     const token = `0x${'7'.repeat(60)}`;
-    await chainb.bridgeMint({ token, to: b.address, amount: (1n << 256n) - 1n, messageId: `fill-${b.address}`, symbol: 'FULL' });
     await chainb.bridgeMint({ token, to: a.address, amount: 5n, messageId: `give-${a.address}`, symbol: 'FULL' });
+    // Imported after the runtime started: the data client reads its endpoint at import.
+    const [{ putItem }, { toHex64 }] = await Promise.all([import('#lib/data/items.ts'), import('#lib/chains/chain-b/felts.ts')]);
+    await putItem({ pk: `CHAINB#BAL#${toHex64(b.address)}`, sk: `TOKEN#${toHex64(token)}`, balance: ((1n << 256n) - 1n).toString() });
     const r = await send(alice, a.id, { amount: '0.000000000000000001', token, recipientAddress: b.address });
     expect(r.status, JSON.stringify(r.json)).toBe(422);
     expect(r.json).toEqual({ error: 'TRANSACTION_REVERTED', message: expect.stringContaining('u256_add Overflow') });

@@ -36,7 +36,7 @@ export const golden: Golden[] = [
   { q: 'show my compressed balance', cite: ['wallets-apiwallets', 'compression-apicompression'], suggest: '/api/compression/compressed-balance/w-main' },
   { q: 'transfer 10 tokens to 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', cite: ['compression-apicompression'], suggest: '/api/compression/transfer', values: ['"amount":10', '"to":"9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"'] },
   { q: 'create a new token with 6 decimals', cite: ['compression-apicompression'], suggest: '/api/compression/create-token', values: ['"decimals":6'] },
-  { q: 'bridge 2 SOL to chain B', cite: ['the-route-groups'], suggest: null },
+  { q: 'bridge 2 SOL to chain B', cite: ['bridge-apibridge', 'the-route-groups'], suggest: '/api/bridge/initiate', values: ['"amount":"2"', '"token":"SOL"'] },
   { q: 'submit an identity proof to chain B', cite: ['chain-b-identity-proofs-apichainb'], suggest: '/api/chainb/submit-proof' },
   { q: 'how do I get a STARK proof for my session?', cite: ['social-login-apizkauth', 'stark-proofs-social-login'], suggest: '/api/zkauth/prove' },
   { q: 'compute the poseidon hash of 1 and 2', cite: ['zk-toolkit-apizk-toolkit'], suggest: '/api/zk-toolkit/hash/poseidon', values: ['"inputs":["1","2"]'] },

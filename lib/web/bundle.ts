@@ -2,7 +2,8 @@
  * The browser terminal's page and assets: lib/web/terminal.ts bundled with esbuild at the first
  * request of an instance (kept in memory), xterm.js's style sheet from its npm package. Node's
  * built-in modules, which the client reaches only on paths a browser never takes (artifacts read
- * from disk), are empty modules in the bundle.
+ * from disk), are empty modules in the bundle;
+ * Buffer is the npm `buffer` package.
  */
 import { build, type Plugin } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -41,11 +42,12 @@ const PAGE = `<!doctype html>
 export const webPage = () => Buffer.from(PAGE);
 
 const here = dirname(fileURLToPath(import.meta.url));
-const builtins = new RegExp(`^(node:.*|${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
+const builtins = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
+const bufferPackage = createRequire(import.meta.url).resolve('buffer/index.js');
 const emptyBuiltins: Plugin = {
   name: 'empty-node-builtins',
   setup(b) {
-    b.onResolve({ filter: builtins }, (a) => ({ path: a.path, namespace: 'empty' }));
+    b.onResolve({ filter: builtins }, (a) => (a.path.replace(/^node:/, '') === 'buffer' ? { path: bufferPackage } : { path: a.path, namespace: 'empty' }));
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
@@ -61,6 +63,7 @@ async function bundle(): Promise<Buffer> {
     write: false,
     logLevel: 'silent',
     define: { 'process.env.NODE_DEBUG': 'false', global: 'globalThis' },
+    inject: [join(here, 'buffer-shim.ts')],
     plugins: [emptyBuiltins],
   });
   return Buffer.from(out.outputFiles[0]!.contents);

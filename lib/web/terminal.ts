@@ -128,6 +128,7 @@ async function loop() {
       const err = e instanceof ShroudError ? `${e.code}: ${e.message}` : (e as Error).message;
       term.write(`\x1b[31merror\x1b[0m ${err}\n`);
     }
+    await new Promise<void>((ok) => term.write('', ok));
     document.body.dataset.idle = String(Date.now()); // for the browser test: a command finished
   }
 }

@@ -37,12 +37,21 @@ async function typeWithSecret(page: Page, line: string, prompt: string, secret: 
   await page.waitForFunction((b) => (document.body.dataset.idle ?? '') !== b, before, { timeout: timeoutMs });
 }
 
+/** Waits (up to 10 s, rendering is asynchronous) for the screen to match, then asserts it. */
+async function expectScreen(page: Page, re: RegExp) {
+  await page.waitForFunction(([src, flags]) => new RegExp(src!, flags).test((document.querySelector('.xterm-rows') as HTMLElement).innerText), [re.source, re.flags], { timeout: 10_000 }).catch(() => {});
+  const text = await screen(page);
+  assert.match(text, re, text);
+  return text;
+}
+
 const runtime = await startTestRuntime();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 const work = mkdtempSync(join(tmpdir(), 'shroud-browser-'));
 let failed = false;
+let page: Page | undefined;
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 640 }, acceptDownloads: true });
+  page = await browser.newPage({ viewport: { width: 1100, height: 640 }, acceptDownloads: true });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(runtime.url + '/');
@@ -51,53 +60,55 @@ try {
   await page.click('#terminal');
 
   await type(page, 'help');
-  assert.match(await screen(page), /toolkit/);
+  await expectScreen(page, /toolkit/);
   await page.screenshot({ path: 'docs/terminal-help.png' });
 
   const user = `web_${randomBytes(3).toString('hex')}`;
   const password = 'correct horse battery staple';
   await typeWithSecret(page, `register ${user}`, 'new password: ', password);
-  assert.match(await screen(page), new RegExp(`registered\\s+${user}`), await screen(page));
+  await expectScreen(page, new RegExp(`registered\\s+${user}`));
   await type(page, `login ${user} -p "${password}"`);
-  assert.match(await screen(page), new RegExp(`signed in as\\s+${user}`));
+  await expectScreen(page, new RegExp(`signed in as\\s+${user}`));
   await type(page, 'clear');
   await type(page, 'whoami');
-  assert.match(await screen(page), new RegExp(`username\\s+${user}`));
+  await expectScreen(page, new RegExp(`username\\s+${user}`));
 
   // A file picked (as a drop or the picker does), encrypted and proved in the page, uploaded.
   const content = randomBytes(40_000);
   await page.setInputFiles('#file-input', { name: 'notes.bin', mimeType: 'application/octet-stream', buffer: content });
   await page.waitForFunction(() => (document.querySelector('.xterm-rows') as HTMLElement).innerText.includes('ready: notes.bin'));
   await type(page, 'upload notes.bin -p "file secret"', 240_000);
-  assert.match(await screen(page), /uploaded\s+notes\.bin/, await screen(page));
+  await expectScreen(page, /uploaded\s+notes\.bin/);
   await type(page, 'files');
-  const listing = await screen(page);
-  assert.match(listing, /notes\.bin/);
+  const listing = await expectScreen(page, /notes\.bin/);
   const id = /\n(\S+)\s+notes\.bin/.exec(listing)?.[1];
   assert.ok(id, listing);
   await page.screenshot({ path: 'docs/terminal-files.png' });
 
   const downloading = page.waitForEvent('download', { timeout: 240_000 });
+  downloading.catch(() => {});
   await type(page, `download ${id} -p "file secret"`, 240_000);
+  await expectScreen(page, /saved\s+notes\.bin/);
   const saved = join(work, 'notes.bin');
   await (await downloading).saveAs(saved);
   assert.deepEqual(readFileSync(saved), content, 'downloaded bytes differ');
 
   await type(page, 'clear');
   await type(page, 'toolkit field add 2 3');
-  assert.match(await screen(page), /\b5\b/);
+  await expectScreen(page, /\b5\b/);
   await type(page, 'toolkit hash poseidon 1 2');
-  assert.match(await screen(page), /\d{20,}/);
+  await expectScreen(page, /\d{20,}/);
   await page.screenshot({ path: 'docs/terminal-toolkit.png' });
 
   await type(page, 'logout');
   await type(page, 'whoami');
-  assert.match(await screen(page), /UNAUTHENTICATED|not signed in/);
+  await expectScreen(page, /UNAUTHENTICATED|not signed in/);
   assert.deepEqual(errors, []);
   console.log('browser terminal: ok (register, login, whoami, upload, files, download, toolkit, logout)');
 } catch (e) {
   failed = true;
   console.error(e);
+  if (page) console.error(`the screen:\n${await screen(page).catch(() => '')}`);
 } finally {
   await browser.close();
   await runtime.stop();

@@ -51,7 +51,7 @@ const work = mkdtempSync(join(tmpdir(), 'shroud-browser-'));
 let failed = false;
 let page: Page | undefined;
 try {
-  page = await browser.newPage({ viewport: { width: 1100, height: 640 }, acceptDownloads: true });
+  page = await browser.newPage({ viewport: { width: 1280, height: 680 }, acceptDownloads: true });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(runtime.url + '/');
@@ -81,7 +81,7 @@ try {
   await expectScreen(page, /uploaded\s+notes\.bin/);
   await type(page, 'files');
   const listing = await expectScreen(page, /notes\.bin/);
-  const id = /\n(\S+)\s+notes\.bin/.exec(listing)?.[1];
+  const id = /([0-9a-f]{8}-[0-9a-f-]{27})\s+notes\.bin/.exec(listing)?.[1];
   assert.ok(id, listing);
   await page.screenshot({ path: 'docs/terminal-files.png' });
 
@@ -97,7 +97,7 @@ try {
   await type(page, 'toolkit field add 2 3');
   await expectScreen(page, /\b5\b/);
   await type(page, 'toolkit hash poseidon 1 2');
-  await expectScreen(page, /\d{20,}/);
+  await expectScreen(page, /hash\s+0x[0-9a-f]{64}/);
   await page.screenshot({ path: 'docs/terminal-toolkit.png' });
 
   await type(page, 'logout');

@@ -1342,7 +1342,7 @@ export interface Operations {
   attestList: {
     params: undefined;
     query: {
-      limit?: number;
+      limit?: string;
       cursor?: string;
     };
     body: undefined;
@@ -1509,7 +1509,7 @@ export interface Operations {
       type?: "toolkit" | "storage" | "stark" | "identity" | "attestation";
       from?: string | string | string;
       to?: string | string | string;
-      limit?: number;
+      limit?: string;
       cursor?: string;
     };
     body: undefined;
@@ -1864,7 +1864,7 @@ export interface Operations {
   transferLeaves: {
     params: { id: string };
     query: {
-      from?: number;
+      from?: string;
     };
     body: undefined;
     answer: {
@@ -2203,7 +2203,7 @@ export interface Operations {
   rewardsLeaderboard: {
     params: undefined;
     query: {
-      epoch?: number;
+      epoch?: string;
     };
     body: undefined;
     answer: {
@@ -2398,6 +2398,20 @@ export interface Operations {
     body: undefined;
     answer: Uint8Array;
   };
+  /** GET / */
+  docsWebPage: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: Uint8Array;
+  };
+  /** GET /web/:asset */
+  docsWebAsset: {
+    params: { asset: string };
+    query: undefined;
+    body: undefined;
+    answer: Uint8Array;
+  };
 }
 
 export const operations = {
@@ -2533,6 +2547,8 @@ export const operations = {
   docsOpenapiJson: { method: 'GET', path: '/api/openapi.json', envelope: 'flat', auth: 'none', idempotent: false, bare: true },
   docsPage: { method: 'GET', path: '/api/docs', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsAsset: { method: 'GET', path: '/api/docs/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  docsWebPage: { method: 'GET', path: '/', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  docsWebAsset: { method: 'GET', path: '/web/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
 } as const;
 
 export type OperationId = keyof Operations;

@@ -174,6 +174,9 @@ export const routes: Route[] = [
   r('GET', '/api/openapi.json', 'docs', 'openapi-json', 'none'),
   r('GET', '/api/docs', 'docs', 'page', 'none'),
   r('GET', '/api/docs/:asset', 'docs', 'asset', 'none'),
+  // web: the terminal in the browser (public; docs group)
+  r('GET', '/', 'docs', 'web-page', 'none'),
+  r('GET', '/web/:asset', 'docs', 'web-asset', 'none'),
 ];
 
 /** The row a handler module belongs to. */

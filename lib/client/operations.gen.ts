@@ -2417,6 +2417,20 @@ export interface Operations {
     body: undefined;
     answer: Uint8Array;
   };
+  /** GET / */
+  docsWebPage: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: Uint8Array;
+  };
+  /** GET /web/:asset */
+  docsWebAsset: {
+    params: { asset: string };
+    query: undefined;
+    body: undefined;
+    answer: Uint8Array;
+  };
 }
 
 export const operations = {
@@ -2553,6 +2567,8 @@ export const operations = {
   docsOpenapiJson: { method: 'GET', path: '/api/openapi.json', envelope: 'flat', auth: 'none', idempotent: false, bare: true },
   docsPage: { method: 'GET', path: '/api/docs', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsAsset: { method: 'GET', path: '/api/docs/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  docsWebPage: { method: 'GET', path: '/', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  docsWebAsset: { method: 'GET', path: '/web/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
 } as const;
 
 export type OperationId = keyof Operations;

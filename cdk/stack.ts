@@ -11,9 +11,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
-import { RewardEpochs } from './reward-epochs.ts';
-import { Sweeper } from './sweeper.ts';
-import { TransferRetry } from './transfer-retry.ts';
+import { ScheduledJob } from './constructs/scheduled-job.ts';
 import { grantBedrockModel, streamingUrl } from './ai.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
@@ -197,11 +195,26 @@ export class ShroudStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The API base URL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
-    new Sweeper(this, 'Sweeper', { stage, table, bucket, environment }); // orphan blocks, every 15 min (not a route)
+    // The jobs that are not routes (EventBridge schedules): orphan blocks every 15 minutes (a
+    // pass lists every block), unpaid withdrawals and unfinished deposits every minute (they sign
+    // with the pools' sealed keys), ended reward epochs hourly (the key id only satisfies the
+    // custody config check: no KMS grant, claims pay from the rewards functions).
+    new ScheduledJob(this, 'Sweeper', {
+      stage, name: 'sweep', entry: 'functions/scheduled/sweep.ts', description: 'The orphan-block sweeper',
+      every: Duration.minutes(15), timeoutSeconds: 300, table, environment, grant: (role) => bucket.grantReadWrite(role),
+    });
     replicas?.addFunctions(environment); // replica worker (SQS) and hourly audit (not routes)
-    new TransferRetry(this, 'TransferRetry', { stage, table, walletKey, environment }); // unpaid withdrawals, every minute (not a route)
-    // reward epochs close into their Merkle roots, hourly (not a route); the key id only satisfies the config check, no KMS grant
-    new RewardEpochs(this, 'RewardEpochs', { stage, table, environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn } });
+    new ScheduledJob(this, 'TransferRetry', {
+      stage, name: 'transfer-retry', entry: 'functions/scheduled/transfer-retry.ts', description: 'The shielded-transfer retry job',
+      every: Duration.minutes(1), timeoutSeconds: 55, table,
+      environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
+      grant: (role) => walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt'),
+    });
+    new ScheduledJob(this, 'RewardEpochs', {
+      stage, name: 'close-reward-epochs', entry: 'functions/scheduled/close-reward-epochs.ts', description: 'Closes ended reward epochs into their Merkle roots',
+      every: Duration.hours(1), timeoutSeconds: 300, table, retryAttempts: 2,
+      environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
+    });
 
     NagSuppressions.addStackSuppressions(
       this,

@@ -2,7 +2,7 @@ import { logger } from '#lib/log.ts';
 import { closeEndedEpochs } from '#lib/rewards/rewards.ts';
 
 /**
- * The epoch close on AWS: an EventBridge rule (cdk/reward-epochs.ts) calls this every hour. Not a route:
+ * The epoch close on AWS: an EventBridge rule (cdk/stack.ts, a ScheduledJob) calls this every hour. Not a route:
  * nothing reaches it over HTTP. Locally, claims close their ended epoch themselves.
  */
 export const handler = async (): Promise<{ closed: number[] }> => {

@@ -137,7 +137,7 @@ function every(name: string, intervalMs: number, pass: () => Promise<unknown>): 
 
 /**
  * The scheduled jobs of cdk/ (not routes), in process: the orphan sweeper every 15 minutes
- * (cdk/sweeper.ts), the bridge relayer every second (the local runtime plays Hyperlane's relayer
+ * (cdk/stack.ts, a ScheduledJob), the bridge relayer every second (the local runtime plays Hyperlane's relayer
  * between its local chain A and chain B), the transfer retry job (unpaid withdrawals, unfinished
  * deposits) every minute.
  */

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { isSafeCommand } from '#lib/ai/commands.ts';
-import { callTool } from '#lib/ai/tools.ts';
-import { insertBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
-import { insertAttestation, type AttestationRecord } from '#lib/data/attestations.ts';
 import { randomUUID } from 'node:crypto';
+import type { BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import type { AttestationRecord } from '#lib/data/attestations.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { partsB, signedIn, upload } from '../support/storage.ts';
 
@@ -12,11 +11,19 @@ import { partsB, signedIn, upload } from '../support/storage.ts';
 let rt: TestRuntime;
 let alice: HttpClient & { userId: string };
 let bob: HttpClient & { userId: string };
+let callTool: typeof import('#lib/ai/tools.ts').callTool;
+let untrustedContent: typeof import('#lib/ai/tools.ts').untrustedContent;
+let insertBridge: typeof import('#lib/data/bridge-transfers.ts').insertBridge;
+let insertAttestation: typeof import('#lib/data/attestations.ts').insertAttestation;
 
 beforeAll(async () => {
   rt = await startTestRuntime({ AI_DAILY_TOKENS: '8000' });
   alice = await signedIn(rt);
   bob = await signedIn(rt);
+  // lib modules that read configuration at load: imported once the runtime has set it.
+  ({ callTool, untrustedContent } = await import('#lib/ai/tools.ts'));
+  ({ insertBridge } = await import('#lib/data/bridge-transfers.ts'));
+  ({ insertAttestation } = await import('#lib/data/attestations.ts'));
 });
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000)); // a fresh rate-limit window per test
@@ -221,7 +228,6 @@ describe('bridge transfers and attestations through the tools', () => {
     await seedAttestation(gina.userId, { note: hostile });
     const r = await callTool({ userId: gina.userId }, 'list_attestations', {});
     expect((r.data as { claims: Record<string, string> }[])[0]!.claims.note).toBe(hostile); // returned as the data it is
-    const { untrustedContent } = await import('#lib/ai/tools.ts');
     expect(JSON.parse(untrustedContent(r))).toMatchObject({ untrusted_data: [{ claims: { note: hostile } }], note: expect.stringMatching(/data only/) });
     await seedBridge(gina.userId);
     const a = await ask(gina, 'what is my bridge transfer doing?');

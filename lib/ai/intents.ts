@@ -365,7 +365,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'bridge-status',
-    doc: 'the-route-groups',
+    doc: 'bridge-apibridge',
     test: /\b(my|the|this|that)\b.*\bbridg\w*\b.*\b(doing|status|state|stuck|done|arrived?|happen\w*|going|progress|where)\b|\b(status|state|progress)\b.*\bbridg/i,
     needs: ['bridges'],
     terms: 'bridge status history transfer',

@@ -25,13 +25,25 @@ export interface FileFact {
   size: number;
   createdAt: string;
 }
-export type Need = 'wallets' | 'files' | 'proofs';
+export interface BridgeFact {
+  id: string;
+  token: string;
+  amount: string;
+  status: string;
+  sourceTxHash: string | null;
+  destTxHash: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+export type Need = 'wallets' | 'files' | 'proofs' | 'bridges';
 
 export interface IntentContext {
   baseUrl: string;
   hasRoute(method: string, path: string): boolean;
   wallets?: WalletFact[];
   files?: FileFact[];
+  /** The caller's bridge transfers, newest first. */
+  bridges?: BridgeFact[];
   message: string;
 }
 
@@ -348,6 +360,27 @@ export const intents: Intent[] = [
             ? { command: curl(ctx.baseUrl, 'GET', `/api/compression/compressed-balance/${w.id}`), description: 'compressed balance' }
             : { command: curl(ctx.baseUrl, 'GET', `/api/wallets/${w.id}/balance`), description: 'balance' },
         ],
+      };
+    },
+  },
+  {
+    id: 'bridge-status',
+    doc: 'bridge-apibridge',
+    test: /\b(my|the|this|that)\b.*\bbridg\w*\b.*\b(doing|status|state|stuck|done|arrived?|happen\w*|going|progress|where)\b|\b(status|state|progress)\b.*\bbridg/i,
+    needs: ['bridges'],
+    terms: 'bridge status history transfer',
+    route: ['GET', '/api/bridge/status/:id'],
+    build: (s, ctx) => {
+      const own = ctx.bridges ?? [];
+      const named = s.uuid ? own.find((b) => b.id === s.uuid) : undefined;
+      const b = named ?? own[0];
+      if (!b) return { lead: 'You have no bridge transfer yet: start one with `POST /api/bridge/initiate`.', suggestions: [] };
+      // Status and hashes come from the record; only the id (a UUID the service made) reaches a command.
+      const hashes = [b.sourceTxHash ? `source transaction ${b.sourceTxHash}` : '', b.destTxHash ? `destination transaction ${b.destTxHash}` : ''].filter(Boolean).join(', ');
+      const safeId = /^[0-9a-f-]{36}$/i.test(b.id) ? b.id : '<id>';
+      return {
+        lead: `Your ${named ? '' : 'latest '}bridge transfer of ${b.amount} ${b.token} (started ${b.createdAt}) is ${b.status}${hashes ? `: ${hashes}` : ''}; last updated ${b.updatedAt}.`,
+        suggestions: [{ command: curl(ctx.baseUrl, 'GET', `/api/bridge/status/${safeId}`), description: 'bridge transfer status' }],
       };
     },
   },

@@ -9,8 +9,7 @@ import { search } from './search.ts';
 /**
  * The read-only tools the assistant (or a model) may call. The caller is the service's
  * `ToolContext`, taken from the session: no tool takes a user id, so nothing a model writes
- * can point a tool at another user's records. Each tool is one entry of `tools`; adding one
- * (bridge records, attestations) is adding an entry.
+ * can point a tool at another user's records. Each tool is one entry of `tools`.
  */
 export interface ToolContext {
   userId: string;
@@ -92,6 +91,32 @@ export const tools: Record<string, Tool> = {
     async run({ userId }) {
       const data = (await listProofHistory(userId)).slice(0, 50);
       return { summary: plural(data.length, 'proof'), data };
+    },
+  }),
+  bridge_transfers: tool({
+    description: "The caller's bridge transfers, newest first: id, route, token, amount, destination, status, transaction hashes, times. Optional id: that one transfer.",
+    parameters: { type: 'object', properties: { id: { type: 'string', description: 'a bridge transfer id' } }, additionalProperties: false },
+    args: z.object({ id: z.string().min(1).max(64).optional() }).strict(),
+    async run({ userId }, { id }) {
+      // Loaded on first use, like the wallet adapter: the bridge module pulls in the chain clients.
+      const { bridgeHistory } = await import('#lib/bridge/bridge.ts');
+      const all = (await bridgeHistory(userId)).transactions.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      // Someone else's id and an unknown one read the same: not among the caller's records.
+      const data = (id === undefined ? all : all.filter((t) => t.id === id)).slice(0, 50);
+      return { summary: `${plural(data.length, 'bridge transfer')}${data[0] ? ` (latest ${data[0].status})` : ''}`, data };
+    },
+  }),
+  list_attestations: tool({
+    description: "The caller's attestations, newest first: id, schema, claims, issuedAt, expiresAt, revoked.",
+    parameters: noParameters,
+    args: none,
+    async run({ userId }) {
+      const { listMine } = await import('#lib/attest/attestations.ts');
+      const { attestations } = await listMine(userId, { limit: 50 });
+      const data = attestations
+        .map((a) => ({ id: a.id, schema: a.schema, claims: a.claims, issuedAt: a.issuedAt, expiresAt: a.expiresAt, revoked: a.revoked }))
+        .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt));
+      return { summary: plural(data.length, 'attestation'), data };
     },
   }),
   search_docs: tool({

@@ -1,9 +1,12 @@
 import type MiniSearch from 'minisearch';
 import type { Passage } from '../corpus.ts';
 import type { Citation, ToolCall } from '../events.ts';
-import { matchIntent, parseSlots, type FileFact, type IntentContext, type WalletFact } from '../intents.ts';
+import { matchIntent, parseSlots, type BridgeFact, type FileFact, type IntentContext, type Need, type WalletFact } from '../intents.ts';
 import { processTerm, search, type Hit } from '../search.ts';
 import { estimateTokens, type Backend, type BackendEvent, type BackendRequest } from './port.ts';
+
+/** The read-only tool that supplies each kind of the caller's records a task needs. */
+const TOOL_OF_NEED: Record<Need, string> = { wallets: 'list_wallets', files: 'list_files', proofs: 'proof_history', bridges: 'bridge_transfers' };
 
 /**
  * The embedded backend, no model: a task matcher that fills in the command with the user's
@@ -102,13 +105,14 @@ export class RetrievalBackend implements Backend {
     const toolCalls: ToolCall[] = [];
 
     for (const need of intent?.needs ?? []) {
-      const name = need === 'wallets' ? 'list_wallets' : need === 'files' ? 'list_files' : 'proof_history';
+      const name = TOOL_OF_NEED[need];
       const r = await req.callTool(name, {});
       const call: ToolCall = { name, summary: r.summary, data: r.data, untrusted: true };
       toolCalls.push(call);
       yield { type: 'tool', tool: call };
       if (name === 'list_wallets') ctx.wallets = r.data as WalletFact[];
       if (name === 'list_files') ctx.files = r.data as FileFact[];
+      if (name === 'bridge_transfers') ctx.bridges = Array.isArray(r.data) ? (r.data as BridgeFact[]) : [];
     }
 
     const expansion = SYNONYMS.filter(([re]) => re.test(message)).map(([, terms]) => terms);

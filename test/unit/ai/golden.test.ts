@@ -21,6 +21,9 @@ const records: Record<string, unknown> = {
     { id: 'f-holiday', filename: 'holiday.jpg.enc', size: 20, createdAt: '2026-11-22T10:00:00Z' },
   ],
   proof_history: [],
+  bridge_transfers: [
+    { id: '0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', token: 'SOL', amount: '2', status: 'submitted', sourceTxHash: '5srcTx', destTxHash: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:01:00Z' },
+  ],
 };
 
 async function answer(q: string) {

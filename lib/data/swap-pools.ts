@@ -2,6 +2,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
+import { acquireLease, releaseLease } from './leases.ts';
 import { decoder, isConditionalFailure, putNew, readItem } from './items.ts';
 import { sealedKeySchema } from './wallets.ts';
 
@@ -60,37 +61,8 @@ export async function replaceServiceKey(old: ServiceKeyRecord, r: ServiceKeyReco
   }
 }
 
-/** Takes the pool's lease when nobody holds a live one; false when it is held. */
-export async function acquirePoolLease(pairId: string, owner: string, seconds: number): Promise<boolean> {
-  const now = clock.nowMs();
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...poolLockKey(pairId), owner, expiresAt: now + seconds * 1000, ttl: Math.ceil(now / 1000 + seconds + 60) },
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-        ExpressionAttributeValues: { ':now': now },
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (isConditionalFailure(e)) return false;
-    throw e;
-  }
-}
+/** Takes the pool's lease for `seconds` when nobody holds a live one (lib/data/leases.ts); false when it is held. */
+export const acquirePoolLease = (pairId: string, owner: string, seconds: number): Promise<boolean> => acquireLease(poolLockKey(pairId), owner, seconds);
 
-export async function releasePoolLease(pairId: string, owner: string): Promise<void> {
-  try {
-    await db.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: poolLockKey(pairId),
-        ConditionExpression: '#o = :o',
-        ExpressionAttributeNames: { '#o': 'owner' },
-        ExpressionAttributeValues: { ':o': owner },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
-}
+/** Releases the lease if `owner` still holds it. */
+export const releasePoolLease = (pairId: string, owner: string): Promise<void> => releaseLease(poolLockKey(pairId), owner);

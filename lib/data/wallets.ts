@@ -2,6 +2,7 @@ import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
+import { acquireLease, releaseLease } from './leases.ts';
 import { getItem, isConditionalFailure, putNew, queryPartition } from './items.ts';
 
 /**
@@ -211,44 +212,11 @@ export async function recordLastSlot(w: WalletRecord, slot: number): Promise<voi
 
 // ---- the signing lease ----------------------------------------------------------------------
 
-/**
- * Takes the wallet's lease for `seconds` when nobody holds a live one: a conditional put, so two
- * Lambda instances can never both hold it. Returns false when it is held.
- */
-export async function acquireWalletLease(walletId: string, owner: string, seconds: number): Promise<boolean> {
-  const now = clock.nowMs();
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...lockKey(walletId), owner, expiresAt: now + seconds * 1000, ttl: Math.ceil(now / 1000 + seconds + 60) },
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-        ExpressionAttributeValues: { ':now': now },
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (isConditionalFailure(e)) return false;
-    throw e;
-  }
-}
+/** Takes the wallet's lease for `seconds` when nobody holds a live one (lib/data/leases.ts); false when it is held. */
+export const acquireWalletLease = (walletId: string, owner: string, seconds: number): Promise<boolean> => acquireLease(lockKey(walletId), owner, seconds);
 
-/** Releases the lease if `owner` still holds it (an expired-and-retaken lease is left alone). */
-export async function releaseWalletLease(walletId: string, owner: string): Promise<void> {
-  try {
-    await db.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: lockKey(walletId),
-        ConditionExpression: '#o = :o',
-        ExpressionAttributeNames: { '#o': 'owner' },
-        ExpressionAttributeValues: { ':o': owner },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
-}
+/** Releases the lease if `owner` still holds it. */
+export const releaseWalletLease = (walletId: string, owner: string): Promise<void> => releaseLease(lockKey(walletId), owner);
 
 /**
  * Releases the lease and records the slot of the transaction it covered, in one transaction (one

@@ -15,7 +15,10 @@ import { txKey, type LedgerTransaction } from './chain-b-ledger.ts';
  *   CHAINB#FEES#<token> / SHARD#<n>           { hi, lo }             fees collected (hi·10^9 + lo), spread over shards so that
  *                                                                   parallel transactions do not contend on one item
  *   CHAINB#SUPPLY#<token> / SHARD#<n>         { supply }             the ERC-20's total_supply: Σ shards, each a decimal string
- *                                                                   changed by mints, conditioned on the value read (exact u256)
+ *                                                                   changed by mints and burns, conditioned on the value read (exact u256)
+ *   CHAINB#WARP#<router> / ROUTER             { token, mailbox, localDomain, routers }   a Hyperlane warp route's storage:
+ *                                                                   its token and the remote routers it enrolled (domain → bytes32)
+ *   CHAINB#MAILBOX#<mailbox> / NONCE          { next }               the Mailbox's dispatch nonce, conditioned on the value read
  *
  * Every transaction is applied by `applyLedgerWrite`: one TransactWriteItems holding each balance
  * it changes (conditioned on the balance it read), the account's nonce (conditioned on the nonce
@@ -51,6 +54,41 @@ const supplyKey = (token: string, shard: number) => ({ pk: supplyPartition(token
 /** Parallel mints of one token (faucet airdrops) pick a random shard, so that they rarely contend. */
 export const SUPPLY_SHARDS = 16;
 const supplyDecoder = decoder('chain B supply shard', z.object({ supply: z.string().regex(/^\d+$/) }));
+
+const warpSchema = z.object({
+  token: z.string(),
+  mailbox: z.string(),
+  localDomain: z.number().int(),
+  /** Remote domain (decimal string) → the remote router as 0x + 64 hex digits. */
+  routers: z.record(z.string(), z.string()),
+});
+export type LedgerWarpRoute = z.infer<typeof warpSchema>;
+const warpDecoder = decoder('chain B warp route', warpSchema);
+const warpKey = (router: string) => ({ pk: `CHAINB#WARP#${router}`, sk: 'ROUTER' });
+const mailboxKey = (mailbox: string) => ({ pk: `CHAINB#MAILBOX#${mailbox}`, sk: 'NONCE' });
+const mailboxDecoder = decoder('chain B mailbox nonce', z.object({ next: z.number().int().min(0) }));
+
+export const readWarpRoute = (router: string): Promise<LedgerWarpRoute | undefined> => readItem(warpKey(router), warpDecoder);
+
+/** Deploys a warp route's storage once (what its deployment and `enroll_remote_router` leave); the first write wins. */
+export async function enrollWarpRoute(router: string, route: LedgerWarpRoute): Promise<void> {
+  try {
+    await putNew({ ...warpKey(router), ...route });
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}
+
+/** The Mailbox's next dispatch nonce (0 before its first message). */
+export async function readMailboxNonce(mailbox: string): Promise<number> {
+  return (await readItem(mailboxKey(mailbox), mailboxDecoder))?.next ?? 0;
+}
+
+/** Every written shard of a token's total supply (a burn takes from several when one is short). */
+export async function readSupplyShards(token: string): Promise<{ shard: number; supply: bigint }[]> {
+  const items = await queryPartition(supplyPartition(token));
+  return items.map((i) => ({ shard: Number(String(i.sk).slice('SHARD#'.length)), supply: BigInt(supplyDecoder.decode(i).supply) }));
+}
 
 /** One shard of a token's total supply (0 when never written). */
 export async function readSupplyShard(token: string, shard: number): Promise<bigint> {
@@ -117,9 +155,18 @@ export interface LedgerWrite {
   fee?: { token: string; amount: bigint };
   /** The bridge message this mint consumes (exactly once). */
   messageId?: string;
-  /** A mint's (or burn's) change of one total-supply shard, conditioned on the value read. */
-  supply?: { token: string; shard: number; before: bigint; after: bigint };
+  /** A mint's or burn's change of total-supply shards, each conditioned on the value read. */
+  supply?: SupplyWrite[];
+  /** The Mailbox nonces a dispatch used, conditioned on the value read. */
+  mailbox?: { mailbox: string; before: number; after: number };
   tx: LedgerTransaction;
+}
+
+export interface SupplyWrite {
+  token: string;
+  shard: number;
+  before: bigint;
+  after: bigint;
 }
 
 /** What stopped a write: the item whose condition no longer held. */
@@ -180,8 +227,7 @@ export async function applyLedgerWrite(w: LedgerWrite): Promise<WriteConflict | 
     });
     kinds.push('balance');
   }
-  if (w.supply) {
-    const u = w.supply;
+  for (const u of w.supply ?? []) {
     if (u.after < 0n) throw new Error('chain B ledger: a total supply cannot go below zero');
     items.push({
       Put: {
@@ -192,6 +238,20 @@ export async function applyLedgerWrite(w: LedgerWrite): Promise<WriteConflict | 
         ExpressionAttributeValues: { ':before': u.before.toString() },
       },
     });
+    kinds.push('balance');
+  }
+  if (w.mailbox) {
+    const m = w.mailbox;
+    items.push({
+      Put: {
+        TableName: tableName,
+        Item: { ...mailboxKey(m.mailbox), next: m.after },
+        ConditionExpression: m.before === 0 ? 'attribute_not_exists(pk) OR #n = :before' : '#n = :before',
+        ExpressionAttributeNames: { '#n': 'next' },
+        ExpressionAttributeValues: { ':before': m.before },
+      },
+    });
+    // Another dispatch took this nonce: re-run on fresh state, as for a balance.
     kinds.push('balance');
   }
   if (w.messageId !== undefined) {

@@ -4,8 +4,12 @@ import { clock } from '#lib/clock.ts';
 import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/data/chain-b-ledger.ts';
 import {
   applyLedgerWrite,
+  enrollWarpRoute,
   readAccount,
   readBalance,
+  readMailboxNonce,
+  readSupplyShards,
+  readWarpRoute,
   readCollectedFees,
   readMintedMessage,
   readSupplyShard,
@@ -15,10 +19,13 @@ import {
   SUPPLY_SHARDS,
   type AccountWrite,
   type BalanceWrite,
+  type LedgerWarpRoute,
+  type SupplyWrite,
 } from '#lib/data/chain-b-state.ts';
 import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, verifyStarkSignature } from './account.ts';
 import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, type GasUse } from './fees.ts';
 import { toHex, toHex64 } from './felts.ts';
+import { formatMessage, MESSAGE_VERSION, messageId, tokenMessage } from './hyperlane-message.ts';
 import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from './tokens.ts';
 
 /**
@@ -95,6 +102,10 @@ class Working {
   readonly #read = new Map<string, bigint>();
   readonly #now = new Map<string, bigint>();
   readonly events: LedgerEvent[] = [];
+  /** Net change of each token's total supply (burns). */
+  readonly supply = new Map<string, bigint>();
+  /** The Mailbox nonce read and the one after this transaction's dispatches. */
+  mailbox: { mailbox: string; before: number; next: number } | undefined;
 
   async balance(token: string, holder: string): Promise<bigint> {
     const k = `${token}|${holder}`;
@@ -110,15 +121,26 @@ class Working {
     this.#now.set(`${token}|${holder}`, value);
   }
 
-  /** A checkpoint to revert to. */
-  snapshot(): { now: Map<string, bigint>; events: number } {
-    return { now: new Map(this.#now), events: this.events.length };
+  /** The Mailbox's next nonce, taken (read once per transaction, then counted here). */
+  async takeMailboxNonce(mailbox: string): Promise<number> {
+    if (this.mailbox && this.mailbox.mailbox !== mailbox) throw new Revert('one Mailbox per transaction on the local ledger');
+    this.mailbox ??= { mailbox, before: await readMailboxNonce(mailbox), next: -1 };
+    if (this.mailbox.next < 0) this.mailbox.next = this.mailbox.before;
+    return this.mailbox.next++;
   }
 
-  restore(s: { now: Map<string, bigint>; events: number }): void {
+  /** A checkpoint to revert to. */
+  snapshot() {
+    return { now: new Map(this.#now), events: this.events.length, supply: new Map(this.supply), mailboxNext: this.mailbox?.next };
+  }
+
+  restore(s: ReturnType<Working['snapshot']>): void {
     this.#now.clear();
     for (const [k, v] of s.now) this.#now.set(k, v);
     this.events.length = s.events;
+    this.supply.clear();
+    for (const [k, v] of s.supply) this.supply.set(k, v);
+    if (this.mailbox) this.mailbox.next = s.mailboxNext ?? -1;
   }
 
   writes(): BalanceWrite[] {
@@ -148,7 +170,22 @@ export const ACCOUNT_REVERTS = {
   invalidCaller: 'Account: invalid caller',
 } as const;
 
+/** Hyperlane's warp route (hyperlane-starknet TokenRouterComponent, HypErc20 synthetic): its panics. */
+export const WARP_REVERTS = {
+  noRouter: (domain: number | bigint) => `No router enrolled for domain ${domain}`,
+} as const;
+
 const TRANSFER = 'transfer';
+const TRANSFER_REMOTE = 'transfer_remote';
+const U32 = 1n << 32n;
+const U128_LIMIT = 1n << 128n;
+const selectorOf = (name: string) => toHex(hash.getSelectorFromName(name));
+export const WARP_EVENT_KEYS = {
+  sentTransferRemote: selectorOf('SentTransferRemote'),
+  dispatch: selectorOf('Dispatch'),
+  dispatchId: selectorOf('DispatchId'),
+} as const;
+const feltBytes32 = (x: bigint) => Uint8Array.from(Buffer.from(x.toString(16).padStart(64, '0'), 'hex'));
 const MAX_BALANCE_RETRIES = 12;
 const jitter = (attempt: number) => new Promise((ok) => setTimeout(ok, 5 + Math.random() * 10 * (attempt + 1)));
 const bigintBounds = (b: ResourceBoundsBN) => ({
@@ -219,6 +256,16 @@ export class LocalLedger {
     return { txHash: applied ?? (await readMintedMessage(args.messageId))! };
   }
 
+  /** A warp route's storage, as deployed and enrolled: its token, Mailbox, local domain and remote routers. */
+  async enrollWarpRoute(router: string, route: { token: string; mailbox: string; localDomain: number; routers: Record<string, string> }): Promise<void> {
+    await enrollWarpRoute(toHex64(router), { ...route, token: toHex64(route.token), mailbox: toHex64(route.mailbox) });
+  }
+
+  /** The Mailbox's next nonce (what `nonce()` answers). */
+  mailboxNonce(mailbox: string): Promise<number> {
+    return readMailboxNonce(toHex64(mailbox));
+  }
+
   /** The localnet faucet (as a devnet's mint): `amount` of `token` to `to`, a MINT transaction. */
   async faucetMint(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
     const t = this.#checkMint(token, to, amount);
@@ -264,7 +311,7 @@ export class LocalLedger {
       };
       const conflict = await applyLedgerWrite({
         balances: [{ holder: to, token, before, after: before + amount }],
-        supply: { token, shard, before: shardBefore, after: shardBefore + amount },
+        supply: [{ token, shard, before: shardBefore, after: shardBefore + amount }],
         messageId,
         tx,
       });
@@ -319,6 +366,10 @@ export class LocalLedger {
 
   /** One call of `__execute__` on the working state; throws Revert with the contract's panic string. */
   async #execute(w: Working, caller: string, call: { contractAddress: string; entrypoint: string; calldata: string[] }): Promise<void> {
+    if (call.entrypoint === TRANSFER_REMOTE) {
+      const warp = await readWarpRoute(call.contractAddress);
+      if (warp) return this.#transferRemote(w, caller, call.contractAddress, warp, call.calldata);
+    }
     const token = await this.token(call.contractAddress);
     if (!token) throw new Revert(`Requested contract address ${call.contractAddress} is not deployed.`);
     if (call.entrypoint !== TRANSFER) throw new Revert('ENTRYPOINT_NOT_FOUND');
@@ -336,6 +387,85 @@ export class LocalLedger {
     if (toBalance + amount > U256_MAX) throw new Revert(ERC20_REVERTS.overflow);
     w.set(token.address, to, toBalance + amount);
     w.events.push(transferEvent(token.address, caller, to, amount));
+  }
+
+  /**
+   * A synthetic warp route's `transfer_remote(destination: u32, recipient: u256, amount_or_id:
+   * u256, value: u256, hook_metadata: Option<Bytes>, hook: Option<ContractAddress>) -> u256`, in
+   * the contract's order: the synthetic token is burned from the caller (OpenZeppelin
+   * ERC20._update to 0: 'ERC20: insufficient balance', total_supply decreased, Transfer to 0),
+   * the remote router looked up ('No router enrolled for domain <d>'), the Mailbox dispatches the
+   * version-3 message with its next nonce (Dispatch, DispatchId = keccak256 of the message), and
+   * the route emits SentTransferRemote {#[key] destination, #[key] recipient, amount}. The local
+   * chain has no interchain gas paymaster: `value` is accepted and nothing is charged for it;
+   * only the default hook (hook_metadata None) exists.
+   */
+  async #transferRemote(w: Working, caller: string, router: string, warp: LedgerWarpRoute, calldata: string[]): Promise<void> {
+    const d = calldata.map((x) => BigInt(x));
+    const u256At = (i: number, param: number) => {
+      if (d[i] === undefined || d[i + 1] === undefined || d[i]! >= U128_LIMIT || d[i + 1]! >= U128_LIMIT) throw new Revert(`Failed to deserialize param #${param}`);
+      return u256FromFelts(d[i]!, d[i + 1]!);
+    };
+    const destination = d[0];
+    if (destination === undefined || destination >= U32) throw new Revert('Failed to deserialize param #1');
+    const recipient = u256At(1, 2);
+    const amount = u256At(3, 3);
+    u256At(5, 4); // value: the hook's fee allowance (no paymaster locally)
+    if (d[7] !== 1n) throw new Revert(d[7] === 0n ? 'shroud local ledger: only the default hook (hook_metadata None) exists' : 'Failed to deserialize param #5');
+    let end = 9;
+    if (d[8] === 0n) end = 10; // Some(hook): ignored with hook_metadata None, as the contract does
+    else if (d[8] !== 1n) throw new Revert('Failed to deserialize param #6');
+    if (d.length > end) throw new Revert('Input too long for arguments');
+    if (d.length < end) throw new Revert('Failed to deserialize param #6');
+
+    // _transfer_from_sender: HypErc20 burns the amount from the caller.
+    const token = toHex64(warp.token);
+    const balance = await w.balance(token, caller);
+    if (balance < amount) throw new Revert(ERC20_REVERTS.insufficientBalance);
+    w.set(token, caller, balance - amount);
+    w.supply.set(token, (w.supply.get(token) ?? 0n) - amount);
+    w.events.push(transferEvent(token, caller, '0x0', amount));
+    // _Router_dispatch → Mailbox.dispatch.
+    const remote = warp.routers[destination.toString()];
+    if (!remote) throw new Revert(WARP_REVERTS.noRouter(destination));
+    const nonce = await w.takeMailboxNonce(warp.mailbox);
+    const message = formatMessage({
+      nonce,
+      originDomain: warp.localDomain,
+      sender: feltBytes32(BigInt(router)),
+      destinationDomain: Number(destination),
+      recipient: Uint8Array.from(Buffer.from(remote.slice(2), 'hex')),
+      body: tokenMessage(feltBytes32(recipient), amount),
+    });
+    const id = BigInt(messageId(message));
+    const mailbox = toHex64(warp.mailbox);
+    w.events.push({
+      fromAddress: mailbox,
+      keys: [WARP_EVENT_KEYS.dispatch, toHex(router), toHex(destination), ...u256Felts(BigInt(remote))],
+      data: [toHex(MESSAGE_VERSION), toHex(nonce), toHex(warp.localDomain)],
+    });
+    w.events.push({ fromAddress: mailbox, keys: [WARP_EVENT_KEYS.dispatchId, ...u256Felts(id)], data: [] });
+    w.events.push({ fromAddress: toHex64(router), keys: [WARP_EVENT_KEYS.sentTransferRemote, toHex(destination), ...u256Felts(recipient)], data: u256Felts(amount) });
+  }
+
+  /** The total-supply shards a burn takes from, largest first, each conditioned on the value read. */
+  async #burnWrites(supply: Map<string, bigint>): Promise<SupplyWrite[]> {
+    const out: SupplyWrite[] = [];
+    for (const [token, delta] of supply) {
+      let need = -delta;
+      if (need <= 0n) continue;
+      const shards = (await readSupplyShards(token)).sort((a, b) => (a.supply < b.supply ? 1 : a.supply > b.supply ? -1 : 0));
+      for (const s of shards) {
+        if (need === 0n) break;
+        const take = s.supply < need ? s.supply : need;
+        if (take === 0n) continue;
+        out.push({ token, shard: s.shard, before: s.supply, after: s.supply - take });
+        need -= take;
+      }
+      // The supply is the sum of the balances: a burn the balance allowed always finds it.
+      if (need > 0n) throw new Error(`chain B ledger: the total supply of ${token} is below a burn`);
+    }
+    return out;
   }
 
   /**
@@ -388,7 +518,15 @@ export class LocalLedger {
         actualFee: fee.toString(),
         events: w.events,
       };
-      const conflict = await applyLedgerWrite({ balances: w.writes(), account, fee: { token: FEE_TOKEN.address, amount: fee }, tx: record });
+      const mailbox = w.mailbox && w.mailbox.next > w.mailbox.before ? { mailbox: w.mailbox.mailbox, before: w.mailbox.before, after: w.mailbox.next } : undefined;
+      const conflict = await applyLedgerWrite({
+        balances: w.writes(),
+        account,
+        fee: { token: FEE_TOKEN.address, amount: fee },
+        supply: await this.#burnWrites(w.supply),
+        ...(mailbox ? { mailbox } : {}),
+        tx: record,
+      });
       if (conflict === null) {
         return { transactionHash: base.transactionHash, executionStatus: record.executionStatus, ...(revertReason ? { revertReason } : {}), actualFee: fee, blockNumber, events: w.events };
       }

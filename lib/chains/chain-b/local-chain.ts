@@ -3,7 +3,7 @@ import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts
 import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from './fees.ts';
 import { toHex64 } from './felts.ts';
 import { LedgerRejection, type LocalLedger } from './ledger.ts';
-import { ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type TransferOutcome, type TransferRequest } from './port.ts';
+import { ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest } from './port.ts';
 import type { TokenInfo } from './tokens.ts';
 
 /**
@@ -62,7 +62,11 @@ export class LocalChainB implements ChainB {
     return this.ledger.faucetMint(token, to, amount);
   }
 
-  async transfer(req: TransferRequest): Promise<TransferOutcome> {
+  transfer(req: TransferRequest): Promise<TransferOutcome> {
+    return this.execute({ privateKey: req.privateKey, calls: [transferCall(req.token, req.to, req.amount)] });
+  }
+
+  async execute(req: ExecuteRequest): Promise<TransferOutcome> {
     const signer = new Signer(req.privateKey);
     const publicKey = publicKeyOf(req.privateKey);
     const address = accountAddress(publicKey);
@@ -79,7 +83,7 @@ export class LocalChainB implements ChainB {
         if (r.executionStatus === 'REVERTED') throw new ChainBReverted(r.revertReason ?? 'reverted', r.transactionHash, deployTxHash);
       }
       const nonce = await this.ledger.getNonce(address);
-      const calls = [transferCall(req.token, req.to, req.amount)];
+      const calls = req.calls;
       const resourceBounds: ResourceBoundsBN = INVOKE_BOUNDS;
       const signature = stark.signatureToHexArray(
         await signer.signTransaction(calls, { ...v3(), walletAddress: address, cairoVersion: '1', chainId, nonce, resourceBounds }),

@@ -1,3 +1,4 @@
+import type { Call } from 'starknet';
 import type { TokenInfo } from './tokens.ts';
 
 /**
@@ -11,6 +12,13 @@ export interface TransferRequest {
   token: string;
   to: string;
   amount: bigint;
+}
+
+/** Any calls through the account's `__execute__` (a warp route's `transfer_remote`, …). */
+export interface ExecuteRequest {
+  /** The account's Stark private key (0x-hex); held only for the signatures. */
+  privateKey: string;
+  calls: Call[];
 }
 
 export interface TransferOutcome {
@@ -85,6 +93,8 @@ export interface ChainB {
   /** The most an INVOKE and a DEPLOY_ACCOUNT may cost (what the account must hold in STRK); undefined where the node estimates per transaction. */
   maxFees(): Promise<MaxFees | undefined>;
   transfer(req: TransferRequest): Promise<TransferOutcome>;
+  /** One INVOKE of `calls` (deploying the account first when it is not yet). */
+  execute(req: ExecuteRequest): Promise<TransferOutcome>;
   getTransaction(hash: string): Promise<ChainBTransaction | null>;
   /** The localnet faucet; the rpc adapter has none. */
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }>;

@@ -2,7 +2,7 @@ import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'st
 import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
 import { toHex64 } from './felts.ts';
 import { transferCall } from './local-chain.ts';
-import { ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type TransferRequest } from './port.ts';
+import { ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 
 export interface RpcChainOptions {
@@ -97,7 +97,11 @@ export class RpcChainB implements ChainB {
     return BigInt(receipt.actual_fee?.amount ?? 0);
   }
 
-  async transfer(req: TransferRequest): Promise<TransferOutcome> {
+  transfer(req: TransferRequest): Promise<TransferOutcome> {
+    return this.execute({ privateKey: req.privateKey, calls: [transferCall(req.token, req.to, req.amount)] });
+  }
+
+  async execute(req: ExecuteRequest): Promise<TransferOutcome> {
     const publicKey = publicKeyOf(req.privateKey);
     const address = accountAddress(publicKey);
     const account = new Account({ provider: this.provider, address, signer: req.privateKey, cairoVersion: '1' });
@@ -109,7 +113,7 @@ export class RpcChainB implements ChainB {
         deployTxHash = toHex64(d.transaction_hash);
         fee += await this.#settle(deployTxHash);
       }
-      const { transaction_hash } = await account.execute([transferCall(req.token, req.to, req.amount)]);
+      const { transaction_hash } = await account.execute(req.calls);
       const txHash = toHex64(transaction_hash);
       fee += await this.#settle(txHash, deployTxHash);
       return { txHash, ...(deployTxHash ? { deployTxHash } : {}), fee };

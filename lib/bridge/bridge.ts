@@ -9,14 +9,15 @@ import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
-import { chainBAddress, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
-import { BRIDGE_TYPES, DIRECTIONS, ROUTE_TOKENS, routeToken, type BridgeType } from './routes.ts';
+import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
+import { BRIDGE_TYPES, DIRECTIONS, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
+import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
 /**
- * Bridge transfers into chain B (issue 13): a record per transfer, moved through its states by
- * conditional writes (lib/data/bridge-transfers.ts), the source transaction sent by the service
- * from the caller's chain A wallet or attached by the caller, and the relayer (./relayer.ts)
- * confirming and crediting.
+ * Bridge transfers into chain B and back (issue 13): a record per transfer, moved through its
+ * states by conditional writes (lib/data/bridge-transfers.ts), the source transaction sent by the
+ * service from the caller's wallet (chain A for deposits, chain B for withdrawals: ./withdraw.ts)
+ * or attached by the caller, and the relayer (./relayer.ts) confirming and delivering.
  */
 
 /** A record waits this long for its source transaction, then it is `expired`. */
@@ -31,6 +32,8 @@ export const initiateInput = z.object({
   amount: str('amount'),
   destAddress: str('destAddress'),
   walletId: str('walletId').optional(),
+  /** A withdrawal from the caller's chain B wallet: its key opens only with the password. */
+  password: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(1024).optional(),
 });
 export const bridgeIdParams = z.object({ id: z.string().min(1).max(64) });
 export const sourceTxInput = z.object({ txHash: str('txHash') });
@@ -77,10 +80,9 @@ function checkRoute(input: z.infer<typeof initiateInput>): BridgeType {
   if (!(BRIDGE_TYPES as readonly string[]).includes(input.bridgeType)) {
     throw errors.unsupportedRoute(`bridgeType: one of ${BRIDGE_TYPES.join(', ')}`);
   }
-  if (input.direction !== 'deposit') {
-    throw errors.unsupportedRoute(
-      (DIRECTIONS as readonly string[]).includes(input.direction) ? 'direction: withdrawals from chain B are not offered yet' : 'direction: must be deposit',
-    );
+  if (!(DIRECTIONS as readonly string[]).includes(input.direction)) throw errors.unsupportedRoute(`direction: one of ${DIRECTIONS.join(', ')}`);
+  if (input.direction === 'withdraw' && input.bridgeType !== 'chaina-chainb') {
+    throw errors.unsupportedRoute(`direction: withdrawals are offered on chaina-chainb only, not ${input.bridgeType}`);
   }
   return input.bridgeType as BridgeType;
 }
@@ -94,6 +96,8 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   }
   const route = routeToken(bridgeType, input.token);
   if (!route) throw errors.unsupportedToken(`token: the pinned registry has no ${bridgeType} route for ${input.token}`);
+  if (input.direction === 'withdraw') return initiateWithdraw(userId, input, route as HyperlaneToken);
+  if (input.password !== undefined) throw errors.invalidInput('password: only a withdrawal from a chain B wallet takes a password');
   const destAddress = chainBAddress(input.destAddress);
   const units = parseAmount(input.amount, route.decimals, bridgeType === 'chaina-chainb' ? U64_MAX : U256_MAX);
   if (input.walletId !== undefined && bridgeType !== 'chaina-chainb') {
@@ -102,29 +106,7 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
   if (wallet && wallet.chain !== 'a') throw errors.invalidInput('walletId: needs a chain A wallet');
 
-  const now = clock.nowMs();
-  const at = new Date(now).toISOString();
-  const record: BridgeRecord = {
-    id: randomUUID(),
-    userId,
-    bridgeType,
-    direction: 'deposit',
-    token: input.token,
-    amount: input.amount,
-    amountUnits: units.toString(),
-    destAddress,
-    status: 'pending',
-    sourceTxHash: null,
-    destTxHash: null,
-    messageId: null,
-    failureReason: null,
-    walletId: wallet?.id ?? null,
-    createdAt: at,
-    updatedAt: at,
-    expiresAt: new Date(now + SOURCE_WINDOW_MS).toISOString(),
-    submittedAt: null,
-    history: [{ status: 'pending', at }],
-  };
+  const record = newRecord(userId, { bridgeType, direction: 'deposit', token: input.token, amount: input.amount, amountUnits: units, destAddress, walletId: wallet?.id ?? null });
   await insertBridge(record);
 
   let current = record;
@@ -153,9 +135,48 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   return { transaction: view(current), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(current) };
 }
 
+/** A withdrawal chain B → chain A: destAddress on chain A, the service signing with the caller's chain B wallet when walletId is given. */
+async function initiateWithdraw(userId: string, input: z.infer<typeof initiateInput>, route: HyperlaneToken) {
+  const destAddress = chainAAddress(input.destAddress);
+  const units = parseAmount(input.amount, route.decimals, U64_MAX);
+  if (input.walletId !== undefined && input.password === undefined) throw errors.invalidInput('password: is required to sign with your chain B wallet');
+  if (input.walletId === undefined && input.password !== undefined) throw errors.invalidInput('password: only a withdrawal from a chain B wallet (walletId) takes a password');
+  const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
+  if (wallet && wallet.chain !== 'b') throw errors.invalidInput('walletId: a withdrawal needs a chain B wallet');
+  const record = newRecord(userId, { bridgeType: 'chaina-chainb', direction: 'withdraw', token: input.token, amount: input.amount, amountUnits: units, destAddress, walletId: wallet?.id ?? null });
+  await insertBridge(record);
+  const current = wallet ? await sendWithdraw(record, wallet, input.password!, route) : record;
+  return { transaction: view(current), bridgeUrl: bridgeUrl('chaina-chainb'), instructions: instructions(current) };
+}
+
+function newRecord(
+  userId: string,
+  r: Pick<BridgeRecord, 'bridgeType' | 'direction' | 'token' | 'amount' | 'destAddress' | 'walletId'> & { amountUnits: bigint },
+): BridgeRecord {
+  const now = clock.nowMs();
+  const at = new Date(now).toISOString();
+  return {
+    id: randomUUID(),
+    userId,
+    ...r,
+    amountUnits: r.amountUnits.toString(),
+    status: 'pending',
+    sourceTxHash: null,
+    destTxHash: null,
+    messageId: null,
+    failureReason: null,
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: new Date(now + SOURCE_WINDOW_MS).toISOString(),
+    submittedAt: null,
+    history: [{ status: 'pending', at }],
+  };
+}
+
 const bridgeUrl = (t: BridgeType) => (t === 'chaina-chainb' ? 'https://nexus.hyperlane.xyz' : 'https://starkgate.starknet.io');
 
 function instructions(r: BridgeRecord): { step1: string; step2: string; step3: string } {
+  if (r.direction === 'withdraw') return withdrawInstructions(r);
   const step3 = `Follow GET /api/bridge/status/${r.id}: submitted → source_confirmed → completed when the ${r.token} is credited to ${r.destAddress} on chain B.`;
   if (r.bridgeType === 'chaina-chainb') {
     const route = routeToken('chaina-chainb', r.token)!;
@@ -209,7 +230,7 @@ const conflict = (r: BridgeRecord, what: string) => errors.bridgeStateConflict(`
 
 export async function attachSourceTx(userId: string, id: string, input: z.infer<typeof sourceTxInput>) {
   const r = await ownedBridge(userId, id);
-  const txHash = sourceTxHash(r.bridgeType, input.txHash);
+  const txHash = r.direction === 'withdraw' ? chainBTxHash(input.txHash) : sourceTxHash(r.bridgeType, input.txHash);
   if (r.status !== 'pending') throw conflict(r, 'source-tx');
   const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());
   if (outcome === 'source-taken') throw errors.conflict('txHash: this transaction is already attached to a bridge transfer');

@@ -43,3 +43,21 @@ export function sourceTxHash(bridgeType: 'chaina-chainb' | 'ethereum-chainb', tx
   if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) throw errors.invalidInput('txHash: not an Ethereum transaction hash (0x and 64 hex digits)');
   return txHash.toLowerCase();
 }
+
+/** A chain A address (base58, 32 bytes), for a withdrawal's destAddress; else 400 INVALID_ADDRESS. */
+export function chainAAddress(value: string): string {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = bs58.decode(value);
+  } catch {
+    bytes = undefined;
+  }
+  if (bytes?.length !== 32) throw errors.invalidAddress('destAddress: not a chain A address (base58, 32 bytes)');
+  return bs58.encode(bytes);
+}
+
+/** A chain B transaction hash (0x-hex felt), returned 0x-padded to 64 digits; else 400. */
+export function chainBTxHash(txHash: string): string {
+  if (!/^0x[0-9a-fA-F]{1,64}$/.test(txHash) || BigInt(txHash) >= FELT_LIMIT) throw errors.invalidInput('txHash: not a chain B transaction hash (0x-hex felt)');
+  return `0x${BigInt(txHash).toString(16).padStart(64, '0')}`;
+}

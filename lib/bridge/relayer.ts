@@ -5,12 +5,15 @@ import { logger } from '#lib/log.ts';
 import { expireIfDue } from './bridge.ts';
 import { checkDeposit } from './chain-a-source.ts';
 import { bridgeMint } from './chain-b-credit.ts';
+import { ensureWarpRoute } from './chain-b-source.ts';
 import { formatMessage, messageId, sealevelBytes32, starknetBytes32, tokenMessage } from './hyperlane.ts';
 import { bridgeRoutes, destinationToken, routeToken } from './routes.ts';
+import { confirmWithdrawSource, deliverWithdraw } from './withdraw.ts';
 
 /**
- * The relayer: what a Hyperlane relayer does for a chain A → chain B warp transfer, run by the
- * service on its local chains. One step per open record, each a conditional transition, so two
+ * The relayer: what a Hyperlane relayer does for a warp transfer, chain A → chain B (deposits)
+ * and back (withdrawals: ./withdraw.ts confirms the transfer_remote on chain B, then releases from
+ * the chain A escrow exactly once per message id), run by the service on its local chains. One step per open record, each a conditional transition, so two
  * relayers (two timers, two Lambda instances) never both act on one state:
  * - pending past its expiry → expired;
  * - submitted → source_confirmed once the source transaction is confirmed on chain A and is the
@@ -18,13 +21,14 @@ import { bridgeRoutes, destinationToken, routeToken } from './routes.ts';
  *   → failed when it is not, or when it has not appeared within CONFIRM_WINDOW_MS;
  * - source_confirmed → completed once chain B has minted the bridged token to the destination
  *   (bridgeMint is exactly once per message id, so a retried step never credits twice).
- * `npm start` runs `relayOnce` on a timer (lib/local/runtime.ts); on AWS a scheduled or queue
- * worker would run the same function. The ethereum-chainb route has no L1 watcher: its records
+ * `npm start` runs `relayOnce` on a timer (lib/local/runtime.ts); on AWS the scheduled function
+ * functions/scheduled/bridge-relayer.ts runs it every minute. The ethereum-chainb route has no L1 watcher: its records
  * stop at `submitted` (README).
  */
 export const CONFIRM_WINDOW_MS = 30 * 60 * 1000;
 
 async function confirmSource(r: BridgeRecord): Promise<void> {
+  if (r.direction === 'withdraw') return confirmWithdrawSource(r, CONFIRM_WINDOW_MS);
   if (r.bridgeType !== 'chaina-chainb' || !r.sourceTxHash) return;
   const route = routeToken('chaina-chainb', r.token);
   if (!route) return;
@@ -49,9 +53,12 @@ async function confirmSource(r: BridgeRecord): Promise<void> {
 }
 
 async function deliver(r: BridgeRecord): Promise<void> {
+  if (r.direction === 'withdraw') return deliverWithdraw(r);
   const token = destinationToken(r.bridgeType, r.token);
   if (!token || !r.messageId) return;
-  // The first mint of a bridged token registers its metadata on the local ledger (decimals as the route's).
+  // The first mint of a bridged token registers its metadata on the local ledger (decimals as the
+  // route's), and the warp route's storage, so that its holders can send it back (withdrawals).
+  if (r.bridgeType === 'chaina-chainb') await ensureWarpRoute(routeToken('chaina-chainb', r.token)!);
   const { txHash } = await bridgeMint({ token: token.address, to: r.destAddress, amount: BigInt(r.amountUnits), messageId: r.messageId, symbol: r.token, name: r.token, decimals: token.decimals });
   await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: clock.now().toISOString(), set: { destTxHash: txHash } });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Call } from 'starknet';
 import * as z from 'zod';
 import {
   builtinToken,
@@ -14,7 +15,9 @@ import {
   isFelt,
   parseUnits,
   STRK,
+  transferCall,
   type TokenInfo,
+  type TransferOutcome,
 } from '#lib/chains/chain-b/index.ts';
 import { config } from '#lib/config.ts';
 import { clearFailures, reserveAttempt } from '#lib/data/login-failures.ts';
@@ -145,6 +148,16 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const amount = units(input.amount, t);
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'b') throw errors.walletNotFound();
+  const out = await executeFromWallet(w, input.password, { token: t, amount }, [transferCall(t.address, to, amount)]);
+  return { txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}), fee: out.fee.toString() };
+}
+
+/**
+ * Sends `calls` from the chain B wallet `w` (the caller's, checked by the caller) as a transfer
+ * does: under its signing lease, behind the password lock, after the balance check of what it
+ * spends and of the fees, with the same error codes. The bridge's withdrawals use it too.
+ */
+export async function executeFromWallet(w: WalletRecord, password: string, spends: { token: TokenInfo; amount: bigint }, calls: Call[]): Promise<TransferOutcome> {
   // The lease comes first: one request per wallet at a time, so at most one password check is
   // ever in flight for it, and five failures are exactly five (parallel guesses get 409).
   const owner = randomUUID();
@@ -152,12 +165,10 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
     throw errors.walletLocked('another transfer from this wallet is running; retry when it has finished');
   }
   try {
-    const key = await unlock(w, input.password);
+    const key = await unlock(w, password);
     try {
-      const chain = chainB();
-      await onChainB(() => preflight(w.address, t, amount));
-      const out = await onChainB(() => chain.transfer({ privateKey: `0x${key.toString('hex')}`, token: t.address, to, amount }));
-      return { txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}), fee: out.fee.toString() };
+      await onChainB(() => preflight(w.address, spends.token, spends.amount));
+      return await onChainB(() => chainB().execute({ privateKey: `0x${key.toString('hex')}`, calls }));
     } finally {
       key.fill(0);
     }

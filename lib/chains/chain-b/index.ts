@@ -59,7 +59,8 @@ export function balanceOf(token: string, address: string): Promise<bigint> {
   return localLedger().balanceOf(token, address);
 }
 
-export type { ChainB, ChainBTransaction, TransferOutcome } from './port.ts';
+export type { ChainB, ChainBTransaction, ExecuteRequest, TransferOutcome } from './port.ts';
+export { transferCall } from './local-chain.ts';
 export { ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
 export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
 

@@ -1,0 +1,92 @@
+import { buildAndSignTx } from '@lightprotocol/stateless.js';
+import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { PublicKey, SystemProgram, TransactionInstruction, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import bs58 from 'bs58';
+import { ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
+import { clock } from '#lib/clock.ts';
+import { claimRelease, readRelease } from '#lib/data/bridge-releases.ts';
+import { serviceKey } from '#lib/rewards/service-keys.ts';
+import { MEMO_PROGRAM_ID } from './chain-a-source.ts';
+import type { HyperlaneToken } from './routes.ts';
+
+/**
+ * The destination side of a chain B → chain A withdrawal: what the warp route's program does when
+ * the Mailbox delivers the message — it releases the amount from its collateral to the
+ * recipient — done here by the service's escrow key (the service key `bridge-escrow`, sealed like
+ * wallet keys: KMS on AWS), since the Hyperlane programs do not run on the local chain A. The
+ * native coin is a System transfer, an SPL collateral a TransferChecked from the escrow's
+ * associated token account (the recipient's created if missing); each with the SPL Memo
+ * `shroud-release:<message id>`. On localnet the escrow account is funded once from the faucet
+ * with LOCAL_COLLATERAL (it stands for what the deposits locked); elsewhere the operator funds it.
+ *
+ * Exactly once per message id (lib/data/bridge-releases.ts): the signed transaction is recorded
+ * before it is sent; a later pass finds it on chain, or resends the very same bytes, and builds a
+ * new one only when the chain refuses the old one's blockhash (it can then never land).
+ */
+export const ESCROW_KEY_NAME = 'bridge-escrow';
+export const LOCAL_COLLATERAL = 1_000n * 10n ** 9n;
+
+export const releaseMemo = (messageId: string) => `shroud-release:${messageId}`;
+
+async function escrowKey(chain: ChainA) {
+  return serviceKey(
+    ESCROW_KEY_NAME,
+    async (r) => chain.network !== 'localnet' || (await chain.rpc.getAccountInfo(new PublicKey(r.address))) !== null,
+    async (kp) => {
+      if (chain.network === 'localnet') await chain.airdrop(kp.publicKey, LOCAL_COLLATERAL);
+      return {};
+    },
+  );
+}
+
+/** The escrow's address on chain A (set up at first use). */
+export async function escrowAddress(chain: ChainA): Promise<PublicKey> {
+  return new PublicKey((await escrowKey(chain)).record.address);
+}
+
+function releaseInstructions(escrow: PublicKey, route: HyperlaneToken, to: PublicKey, amount: bigint, messageId: string): TransactionInstruction[] {
+  const memo = new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [{ pubkey: escrow, isSigner: true, isWritable: false }], data: Buffer.from(releaseMemo(messageId), 'utf8') });
+  if (!route.originMint) return [SystemProgram.transfer({ fromPubkey: escrow, toPubkey: to, lamports: amount }), memo];
+  const mint = new PublicKey(route.originMint);
+  const destination = getAssociatedTokenAddressSync(mint, to, true);
+  return [
+    createAssociatedTokenAccountIdempotentInstruction(escrow, destination, to, mint),
+    createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, escrow, true), mint, destination, escrow, amount, route.decimals, [], TOKEN_PROGRAM_ID),
+    memo,
+  ];
+}
+
+const landed = async (chain: ChainA, signature: string) => {
+  const tx = await chain.rpc.getTransaction(signature, { maxSupportedTransactionVersion: 0, commitment: 'confirmed' });
+  return tx !== null && !tx.meta?.err;
+};
+
+/**
+ * Releases `amount` to `to` for the message `messageId`, at most once. Answers the release's
+ * signature once it is on chain A, or undefined when another relayer holds the release (the
+ * next pass sees its outcome). Throws (ChainRejected, …) when this attempt failed: retried on
+ * the next pass, never doubled.
+ */
+export async function releaseWithdrawal(chain: ChainA, args: { bridgeId: string; messageId: string; route: HyperlaneToken; to: string; amount: bigint }): Promise<string | undefined> {
+  const prior = await readRelease(args.messageId);
+  if (prior) {
+    if (await landed(chain, prior.signature)) return prior.signature;
+    try {
+      // The same bytes again: it lands now, or the chain says why it cannot.
+      await chain.sendAndConfirm(VersionedTransaction.deserialize(Buffer.from(prior.transaction, 'base64')));
+      return prior.signature;
+    } catch (e) {
+      if (!(e instanceof ChainRejected && /blockhash/i.test(e.message))) throw e;
+      // Its blockhash expired: that transaction can never land; a new one replaces it below.
+    }
+  }
+  const key = await escrowKey(chain);
+  const escrow: Keypair = await key.signer();
+  const { blockhash } = await chain.rpc.getLatestBlockhash();
+  const tx = buildAndSignTx(releaseInstructions(escrow.publicKey, args.route, new PublicKey(args.to), args.amount, args.messageId), escrow, blockhash);
+  const signature = bs58.encode(tx.signatures[0]!);
+  const attempt = { bridgeId: args.bridgeId, signature, transaction: Buffer.from(tx.serialize()).toString('base64'), at: clock.now().toISOString() };
+  if (!(await claimRelease(args.messageId, attempt, prior?.signature))) return undefined;
+  await chain.sendAndConfirm(tx);
+  return signature;
+}

@@ -1,0 +1,80 @@
+import { chainA } from '#lib/chains/chain-a/index.ts';
+import { clock } from '#lib/clock.ts';
+import { attachSource, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import type { WalletRecord } from '#lib/data/wallets.ts';
+import { logger } from '#lib/log.ts';
+import { executeFromWallet } from '#lib/wallets/chain-b.ts';
+import { releaseWithdrawal } from './chain-a-release.ts';
+import { checkWithdraw, ensureWarpRoute, recipientU256, withdrawCall } from './chain-b-source.ts';
+import { bridgeRoutes, routeToken, type HyperlaneToken } from './routes.ts';
+
+/**
+ * Withdrawals chain B → chain A on the `chaina-chainb` route (Hyperlane warp route back to its
+ * origin): the source transaction is the synthetic token's `transfer_remote` on chain B
+ * (chain-b-source.ts), sent by the service from the caller's chain B wallet (its key opens only
+ * with the password) or by the caller; the relayer confirms it on chain B and releases the
+ * amount from the escrow on chain A (chain-a-release.ts), exactly once per message id.
+ */
+const at = () => clock.now().toISOString();
+
+/** Sends the record's transfer_remote from the wallet; the record answers `submitted`, or `failed` with nothing burned. */
+export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: string, route: HyperlaneToken): Promise<BridgeRecord> {
+  await ensureWarpRoute(route);
+  const amount = BigInt(r.amountUnits);
+  const token = { address: route.destinationToken, symbol: r.token, name: r.token, decimals: route.decimals };
+  let txHash: string;
+  try {
+    ({ txHash } = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)]));
+  } catch (e) {
+    // Refused or reverted: nothing was burned. The record says so, the caller gets the reason.
+    await transitionBridge(r.userId, r.id, { from: ['pending'], to: 'failed', at: at(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
+    throw e;
+  }
+  const outcome = await attachSource(r.userId, r, txHash, at()).catch((e: unknown) => {
+    logger.error('bridge: withdrawal burned on chain B but not attached', { bridgeId: r.id, txHash, error: e as Error });
+    throw e;
+  });
+  if (outcome !== 'attached') throw new Error(`bridge ${r.id}: its own source transaction was refused (${outcome})`);
+  return (await readBridge(r.userId, r.id)) ?? r;
+}
+
+export function withdrawInstructions(r: BridgeRecord): { step1: string; step2: string; step3: string } {
+  const route = routeToken('chaina-chainb', r.token)!;
+  const step3 = `Follow GET /api/bridge/status/${r.id}: submitted → source_confirmed → completed when the ${r.token} is released to ${r.destAddress} on chain A.`;
+  if (r.sourceTxHash) {
+    return {
+      step1: `Sent: transfer_remote of ${r.amount} ${r.token} from your chain B wallet through the ${route.warpRouteId} warp route (transaction ${r.sourceTxHash}); the synthetic ${r.token} is burned.`,
+      step2: 'Nothing to do: the relayer confirms the transaction on chain B and delivers the message to chain A.',
+      step3,
+    };
+  }
+  const recipient = `0x${recipientU256(r.destAddress).toString(16).padStart(64, '0')}`;
+  return {
+    step1: `On chain B, call transfer_remote(${bridgeRoutes['chaina-chainb'].origin.domainId}, ${recipient}, ${r.amountUnits}, 0, None, None) on the warp route ${route.destinationRouter} (destination domain, recipient ${r.destAddress} as u256, amount in smallest units as u256, no gas value, the default hook); it burns your synthetic ${r.token}. Before ${r.expiresAt}.`,
+    step2: `POST /api/bridge/${r.id}/source-tx {"txHash": "<the chain B transaction hash>"}.`,
+    step3,
+  };
+}
+
+/** submitted → source_confirmed (the message id fixed) or failed; waits while the transaction is not on chain B yet. */
+export async function confirmWithdrawSource(r: BridgeRecord, confirmWindowMs: number): Promise<void> {
+  const route = routeToken('chaina-chainb', r.token);
+  if (!route || !r.sourceTxHash) return;
+  const check = await checkWithdraw(r.sourceTxHash, route, r.destAddress, BigInt(r.amountUnits));
+  if (!check.ok) {
+    if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
+    const failureReason = check.missing ? 'the source transaction was not found on chain B' : check.reason;
+    await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'failed', at: at(), set: { failureReason } });
+    return;
+  }
+  await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'source_confirmed', at: at(), set: { messageId: check.messageId } });
+}
+
+/** source_confirmed → completed once chain A has released the amount to destAddress (exactly once per message id). */
+export async function deliverWithdraw(r: BridgeRecord): Promise<void> {
+  const route = routeToken('chaina-chainb', r.token);
+  if (!route || !r.messageId) return;
+  const signature = await releaseWithdrawal(await chainA(), { bridgeId: r.id, messageId: r.messageId, route, to: r.destAddress, amount: BigInt(r.amountUnits) });
+  if (!signature) return;
+  await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: at(), set: { destTxHash: signature } });
+}

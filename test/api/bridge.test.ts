@@ -264,7 +264,8 @@ describe('input errors', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ bridgeType: 'chainb-chaina' }, 'UNSUPPORTED_ROUTE'],
       [{ bridgeType: 'polygon-chainb' }, 'UNSUPPORTED_ROUTE'],
-      [{ direction: 'withdraw' }, 'UNSUPPORTED_ROUTE'],
+      [{ direction: 'withdraw' }, 'INVALID_ADDRESS'], // a withdrawal goes to a chain A address
+      [{ direction: 'withdraw', bridgeType: 'ethereum-chainb', token: 'ETH' }, 'UNSUPPORTED_ROUTE'],
       [{ direction: 'sideways' }, 'UNSUPPORTED_ROUTE'],
       [{ token: 'DOGE' }, 'UNSUPPORTED_TOKEN'],
       [{ token: 'sol' }, 'UNSUPPORTED_TOKEN'],

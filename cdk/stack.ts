@@ -210,6 +210,13 @@ export class ShroudStack extends Stack {
       environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
       grant: (role) => walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt'),
     });
+    // The bridge relayer every minute: it releases withdrawals from the escrow key (sealed like wallet keys).
+    new ScheduledJob(this, 'BridgeRelayer', {
+      stage, name: 'bridge-relayer', entry: 'functions/scheduled/bridge-relayer.ts', description: 'The bridge relayer: confirms source transactions, delivers on the destination chain',
+      every: Duration.minutes(1), timeoutSeconds: 55, table,
+      environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
+      grant: (role) => walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt'),
+    });
     new ScheduledJob(this, 'RewardEpochs', {
       stage, name: 'close-reward-epochs', entry: 'functions/scheduled/close-reward-epochs.ts', description: 'Closes ended reward epochs into their Merkle roots',
       every: Duration.hours(1), timeoutSeconds: 300, table, retryAttempts: 2,

@@ -81,13 +81,24 @@ export async function relayBridge(userId: string, id: string): Promise<void> {
   }
 }
 
+export interface RelayReport {
+  /** Open records looked at. */
+  records: number;
+  /** Steps that threw (logged; retried on the next pass). */
+  errors: number;
+}
+
 /** Every open record once; one record's failure is logged and does not stop the others. */
-export async function relayOnce(): Promise<void> {
-  for (const { userId, id } of await listOpenBridges()) {
+export async function relayOnce(): Promise<RelayReport> {
+  const open = await listOpenBridges();
+  let errors = 0;
+  for (const { userId, id } of open) {
     try {
       await relayBridge(userId, id);
     } catch (e) {
+      errors++;
       logger.warn('bridge relay step failed; retried on the next pass', { bridgeId: id, error: e as Error });
     }
   }
+  return { records: open.length, errors };
 }

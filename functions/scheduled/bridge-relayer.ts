@@ -1,0 +1,14 @@
+import { relayOnce, type RelayReport } from '#lib/bridge/relayer.ts';
+import { logger } from '#lib/log.ts';
+
+/**
+ * The bridge relayer on AWS: an EventBridge rule (cdk/stack.ts) calls this every minute. Not a
+ * route. It takes every open bridge record one step further (expiry, source confirmation, the
+ * delivery on the destination chain); each step is a conditional transition, so an overlapping
+ * pass or the local runtime's timer never acts twice on one state.
+ */
+export const handler = async (): Promise<RelayReport> => {
+  const report = await relayOnce();
+  logger.info('bridge relay pass finished', { ...report });
+  return report;
+};

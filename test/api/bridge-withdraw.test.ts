@@ -15,6 +15,7 @@ let escrowAddress: typeof import('#lib/bridge/chain-a-release.ts').escrowAddress
 let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
 let readRelease: typeof import('#lib/data/bridge-releases.ts').readRelease;
 let relayBridge: typeof import('#lib/bridge/relayer.ts').relayBridge;
+let releaseWithdrawal: typeof import('#lib/bridge/chain-a-release.ts').releaseWithdrawal;
 let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
 
 /**
@@ -38,7 +39,7 @@ beforeAll(async () => {
   chainb = await import('#lib/chains/chain-b/index.ts');
   ({ LocalChainB } = await import('#lib/chains/chain-b/local-chain.ts'));
   ({ withdrawCall } = await import('#lib/bridge/chain-b-source.ts'));
-  ({ escrowAddress } = await import('#lib/bridge/chain-a-release.ts'));
+  ({ escrowAddress, releaseWithdrawal } = await import('#lib/bridge/chain-a-release.ts'));
   ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
   ({ readRelease } = await import('#lib/data/bridge-releases.ts'));
   ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
@@ -241,5 +242,40 @@ describe('the wrong-password lock', () => {
   it('five wrong passwords lock the wallet\'s withdrawals (429 TOO_MANY_ATTEMPTS), even with the right one', async () => {
     for (let i = 0; i < 5; i++) fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: `wrong-${i}` })), 401, 'INVALID_PASSWORD');
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: PASS })), 429, 'TOO_MANY_ATTEMPTS');
+  });
+});
+
+describe('the chain A release, exactly once', () => {
+  const messageId = () => `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}`;
+
+  it('a release recorded but never sent (the relayer died before sending) goes out on the next pass as the same transaction, once', async () => {
+    const chain = await chainA();
+    const to = Keypair.generate().publicKey.toBase58();
+    const args = { bridgeId: 'crash-test', messageId: messageId(), route: SOL, to, amount: 70_000_000n };
+    // The same chain, but the process dies at the moment it would send.
+    const dying = Object.assign(Object.create(chain) as typeof chain, {
+      sendAndConfirm: async () => {
+        throw new Error('the relayer process died');
+      },
+    });
+    await expect(releaseWithdrawal(dying, args)).rejects.toThrow('the relayer process died');
+    const recorded = (await readRelease(args.messageId))!;
+    expect(recorded.signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/);
+    expect(await lamports(to)).toBe(0n);
+    expect(await releaseWithdrawal(chain, args)).toBe(recorded.signature);
+    expect(await lamports(to)).toBe(70_000_000n);
+    expect(await releaseWithdrawal(chain, args)).toBe(recorded.signature);
+    expect(await lamports(to)).toBe(70_000_000n);
+  });
+
+  it('relayers racing on one message release it once', async () => {
+    const chain = await chainA();
+    const to = Keypair.generate().publicKey.toBase58();
+    const args = { bridgeId: 'race-test', messageId: messageId(), route: SOL, to, amount: 30_000_000n };
+    const out = await Promise.allSettled([releaseWithdrawal(chain, args), releaseWithdrawal(chain, args), releaseWithdrawal(chain, args)]);
+    const signatures = out.flatMap((o) => (o.status === 'fulfilled' && o.value ? [o.value] : []));
+    expect(new Set(signatures).size).toBe(1);
+    expect(await releaseWithdrawal(chain, args)).toBe(signatures[0]);
+    expect(await lamports(to)).toBe(30_000_000n);
   });
 });

@@ -1714,6 +1714,7 @@ export interface Operations {
       amount: string;
       destAddress: string;
       walletId?: string;
+      password?: string;
     };
     answer: {
       transaction: {

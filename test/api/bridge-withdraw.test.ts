@@ -268,6 +268,29 @@ describe('the chain A release, exactly once', () => {
     expect(await lamports(to)).toBe(70_000_000n);
   });
 
+  it('a recorded release whose blockhash the chain no longer knows is replaced by a new transaction, released once', async () => {
+    const chain = await chainA();
+    const { serviceKey } = await import('#lib/rewards/service-keys.ts');
+    const { ESCROW_KEY_NAME } = await import('#lib/bridge/chain-a-release.ts');
+    const { claimRelease } = await import('#lib/data/bridge-releases.ts');
+    const { SystemProgram } = await import('@solana/web3.js');
+    const { buildAndSignTx } = await import('@lightprotocol/stateless.js');
+    await escrowAddress(chain); // set up by the earlier releases already
+    const escrow = await (await serviceKey(ESCROW_KEY_NAME, async () => true, async () => ({}))).signer();
+    const to = Keypair.generate().publicKey;
+    const args = { bridgeId: 'expiry-test', messageId: messageId(), route: SOL, to: to.toBase58(), amount: 20_000_000n };
+    // What a relayer recorded before dying, built on a blockhash the chain has since forgotten.
+    const stale = buildAndSignTx([SystemProgram.transfer({ fromPubkey: escrow.publicKey, toPubkey: to, lamports: 20_000_000n })], escrow, bs58.encode(crypto.getRandomValues(new Uint8Array(32))));
+    const staleSignature = bs58.encode(stale.signatures[0]!);
+    expect(await claimRelease(args.messageId, { bridgeId: 'expiry-test', signature: staleSignature, transaction: Buffer.from(stale.serialize()).toString('base64'), at: new Date().toISOString() })).toBe(true);
+    const signature = await releaseWithdrawal(chain, args);
+    expect(signature).not.toBe(staleSignature);
+    expect((await readRelease(args.messageId))!.signature).toBe(signature);
+    expect(await lamports(to.toBase58())).toBe(20_000_000n);
+    expect(await releaseWithdrawal(chain, args)).toBe(signature);
+    expect(await lamports(to.toBase58())).toBe(20_000_000n);
+  });
+
   it('relayers racing on one message release it once', async () => {
     const chain = await chainA();
     const to = Keypair.generate().publicKey.toBase58();

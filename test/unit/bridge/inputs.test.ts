@@ -1,6 +1,6 @@
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { chainBAddress, parseAmount, sourceTxHash, U64_MAX } from '#lib/bridge/inputs.ts';
+import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U64_MAX } from '#lib/bridge/inputs.ts';
 
 const code = (fn: () => unknown) => {
   try {
@@ -37,5 +37,16 @@ describe('bridge inputs', () => {
     expect(code(() => sourceTxHash('chaina-chainb', '0OIl'))).toBe('INVALID_INPUT');
     expect(sourceTxHash('ethereum-chainb', `0x${'AB'.repeat(32)}`)).toBe(`0x${'ab'.repeat(32)}`);
     expect(code(() => sourceTxHash('ethereum-chainb', sig))).toBe('INVALID_INPUT');
+  });
+
+  it('withdrawals: destAddress is a chain A address (base58, 32 bytes); the source is a chain B transaction hash', () => {
+    const key = bs58.encode(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
+    expect(chainAAddress(key)).toBe(key);
+    expect(chainAAddress('11111111111111111111111111111111')).toBe('11111111111111111111111111111111');
+    for (const bad of [`0x${'ab'.repeat(32)}`, bs58.encode(new Uint8Array(31).fill(7)), bs58.encode(new Uint8Array(64).fill(7)), 'not base58 0OIl', '']) {
+      expect(code(() => chainAAddress(bad)), bad).toBe('INVALID_ADDRESS');
+    }
+    expect(chainBTxHash('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
+    for (const bad of [bs58.encode(new Uint8Array(64).fill(1)), '0x', `0x8${'0'.repeat(62)}`, `0x${'1'.repeat(65)}`]) expect(code(() => chainBTxHash(bad)), bad).toBe('INVALID_INPUT');
   });
 });

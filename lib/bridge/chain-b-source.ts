@@ -42,10 +42,14 @@ export type WithdrawCheck = { ok: true; messageId: string } | { ok: false; missi
 const felt = (x: string | undefined) => (x === undefined ? -1n : BigInt(x));
 const u256 = (lo: string | undefined, hi: string | undefined) => felt(lo) + (felt(hi) << 128n);
 
-/** Whether `txHash` on chain B is a successful transfer_remote of exactly `amount` to `to` through the route. */
-export async function checkWithdraw(txHash: string, route: HyperlaneToken, to: string, amount: bigint): Promise<WithdrawCheck> {
+/**
+ * Whether `txHash` on chain B is a successful transfer_remote of exactly `amount` to `to` through
+ * the route (sent by the account `from`, when the record names the wallet that sent it).
+ */
+export async function checkWithdraw(txHash: string, route: HyperlaneToken, to: string, amount: bigint, from?: string): Promise<WithdrawCheck> {
   const tx: ChainBTransaction | null = await chainB().getTransaction(txHash);
   if (!tx) return { ok: false, missing: true };
+  if (from !== undefined && BigInt(tx.sender) !== BigInt(from)) return { ok: false, missing: false, reason: "the source transaction was not sent by the record's chain B wallet" };
   if (tx.status !== 'SUCCEEDED') return { ok: false, missing: false, reason: `the source transaction reverted on chain B${tx.revertReason ? `: ${tx.revertReason}` : ''}` };
   const router = BigInt(route.destinationRouter);
   const recipient = recipientU256(to);

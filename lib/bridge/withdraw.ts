@@ -1,7 +1,7 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { attachSource, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
-import type { WalletRecord } from '#lib/data/wallets.ts';
+import { getWallet, type WalletRecord } from '#lib/data/wallets.ts';
 import { logger } from '#lib/log.ts';
 import { executeFromWallet } from '#lib/wallets/chain-b.ts';
 import { releaseWithdrawal } from './chain-a-release.ts';
@@ -60,7 +60,9 @@ export function withdrawInstructions(r: BridgeRecord): { step1: string; step2: s
 export async function confirmWithdrawSource(r: BridgeRecord, confirmWindowMs: number): Promise<void> {
   const route = routeToken('chaina-chainb', r.token);
   if (!route || !r.sourceTxHash) return;
-  const check = await checkWithdraw(r.sourceTxHash, route, r.destAddress, BigInt(r.amountUnits));
+  // Sent by the service from a wallet: from that wallet's account (a deleted wallet's address is unknown).
+  const from = r.walletId ? (await getWallet(r.userId, r.walletId))?.address : undefined;
+  const check = await checkWithdraw(r.sourceTxHash, route, r.destAddress, BigInt(r.amountUnits), from);
   if (!check.ok) {
     if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
     const failureReason = check.missing ? 'the source transaction was not found on chain B' : check.reason;

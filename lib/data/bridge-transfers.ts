@@ -38,7 +38,7 @@ const bridgeSchema = z.object({
   messageId: z.string().nullable(),
   /** Why a record failed (for the caller; never a secret). */
   failureReason: z.string().nullable(),
-  /** The chain A wallet that sent the source transaction, when the service sent it. */
+  /** The caller's wallet that sent the source transaction, when the service sent it (chain A for deposits, chain B for withdrawals). */
   walletId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

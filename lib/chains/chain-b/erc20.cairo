@@ -1,6 +1,6 @@
 // The ERC-20 the local chain B ledger stands for (lib/chains/chain-b/ledger.ts): the semantics of
 // OpenZeppelin Contracts for Cairo v1.0.0's ERC20Component for what the ledger keeps — balances,
-// transfer, the bridge's permissioned mint, the Transfer event and the revert strings — in one
+// transfer, the bridge's permissioned mint, the warp route's burn, the Transfer event and the revert strings — in one
 // self-contained file that `wasm-cairo` (Cairo 2.8.2) compiles and tests inside `npm test`
 // (test/unit/chains/chain-b-cairo.test.ts, which also checks the ledger's strings against it).
 use starknet::ContractAddress;
@@ -18,6 +18,14 @@ pub trait IERC20<TState> {
 #[starknet::interface]
 pub trait IMintable<TState> {
     fn permissioned_mint(ref self: TState, account: ContractAddress, amount: u256);
+}
+
+/// Hyperlane's synthetic warp token (HypErc20): `transfer_remote` first burns the amount from the
+/// caller (TokenRouter's transfer_from_sender hook → ERC20Component::burn), then dispatches. The
+/// ledger's transfer_remote does this burn; the dispatch is not part of this file.
+#[starknet::interface]
+pub trait IWarpBurn<TState> {
+    fn burn_from_sender(ref self: TState, amount: u256);
 }
 
 #[starknet::contract]
@@ -93,6 +101,15 @@ pub mod ERC20 {
         }
     }
 
+    #[abi(embed_v0)]
+    impl WarpBurnImpl of super::IWarpBurn<ContractState> {
+        fn burn_from_sender(ref self: ContractState, amount: u256) {
+            let account = get_caller_address();
+            assert(!is_zero(account), 'ERC20: burn from 0');
+            self.update(account, contract_address_const::<0>(), amount);
+        }
+    }
+
     #[generate_trait]
     impl InternalImpl of InternalTrait {
         /// OpenZeppelin's ERC20Component::update: debit (or mint), credit, Transfer.
@@ -120,7 +137,7 @@ pub mod tests {
     use starknet::{ContractAddress, contract_address_const};
     use starknet::testing::{pop_log, set_contract_address};
     use starknet::syscalls::deploy_syscall;
-    use super::{ERC20, IERC20Dispatcher, IERC20DispatcherTrait, IMintableDispatcher, IMintableDispatcherTrait};
+    use super::{ERC20, IERC20Dispatcher, IERC20DispatcherTrait, IMintableDispatcher, IMintableDispatcherTrait, IWarpBurnDispatcher, IWarpBurnDispatcherTrait};
 
     // The revert tests whose strings the local ledger must return are generated from the
     // ledger's own constants and appended here by test/unit/chains/chain-b-cairo.test.ts.
@@ -160,6 +177,19 @@ pub mod tests {
         assert(erc20.balance_of(bob()) == 400, 'bob');
         assert(erc20.total_supply() == 1000, 'supply unchanged');
         assert(pop_log(token) == Option::Some(ERC20::Event::Transfer(ERC20::Transfer { from: alice(), to: bob(), value: 400 })), 'transfer event');
+    }
+
+    #[test]
+    fn the_warp_burn_lowers_balance_and_total_supply_and_emits_transfer_to_zero() {
+        let token = deploy();
+        let erc20 = IERC20Dispatcher { contract_address: token };
+        mint(token, alice(), 1000);
+        let _ = pop_log::<ERC20::Event>(token);
+        set_contract_address(alice());
+        IWarpBurnDispatcher { contract_address: token }.burn_from_sender(300);
+        assert(erc20.balance_of(alice()) == 700, 'balance');
+        assert(erc20.total_supply() == 700, 'supply');
+        assert(pop_log(token) == Option::Some(ERC20::Event::Transfer(ERC20::Transfer { from: alice(), to: contract_address_const::<0>(), value: 300 })), 'burn event');
     }
 
     #[test]

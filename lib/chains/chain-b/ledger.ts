@@ -43,6 +43,8 @@ import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256
  *   (`LedgerRejection`); one that fails in execution is included REVERTED: its state changes
  *   undone, its nonce used and its fee charged.
  * - Fees in STRK: Σ gas used × price (fees.ts), to the sequencer with a Transfer event.
+ * - Hyperlane warp routes (synthetic, router = token): `transfer_remote` burns from the caller,
+ *   lowers total_supply and dispatches the message through the Mailbox (#transferRemote).
  *
  * Each transaction is one DynamoDB transaction conditioned on every balance and nonce it read; a
  * concurrent change to a balance re-runs it on fresh state, a concurrent use of its nonce refuses it.
@@ -124,8 +126,10 @@ class Working {
   /** The Mailbox's next nonce, taken (read once per transaction, then counted here). */
   async takeMailboxNonce(mailbox: string): Promise<number> {
     if (this.mailbox && this.mailbox.mailbox !== mailbox) throw new Revert('one Mailbox per transaction on the local ledger');
-    this.mailbox ??= { mailbox, before: await readMailboxNonce(mailbox), next: -1 };
-    if (this.mailbox.next < 0) this.mailbox.next = this.mailbox.before;
+    if (!this.mailbox) {
+      const before = await readMailboxNonce(mailbox);
+      this.mailbox = { mailbox, before, next: before };
+    }
     return this.mailbox.next++;
   }
 
@@ -140,7 +144,8 @@ class Working {
     this.events.length = s.events;
     this.supply.clear();
     for (const [k, v] of s.supply) this.supply.set(k, v);
-    if (this.mailbox) this.mailbox.next = s.mailboxNext ?? -1;
+    // Nonces taken after the checkpoint are given back (a read before it stays the condition).
+    if (this.mailbox) this.mailbox.next = s.mailboxNext ?? this.mailbox.before;
   }
 
   writes(): BalanceWrite[] {

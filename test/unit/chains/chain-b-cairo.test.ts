@@ -9,7 +9,7 @@ import { ACCOUNT_REVERTS, ERC20_REVERTS } from '#lib/chains/chain-b/ledger.ts';
 /**
  * The ERC-20 the local chain B ledger stands for (lib/chains/chain-b/erc20.cairo), compiled and
  * tested with the Cairo 2.8.2 compiler and test runner as WebAssembly (`wasm-cairo`). The revert
- * tests are generated from the ledger's own strings (ERC20_REVERTS): each passes only if the
+ * tests (transfer, the warp route's burn, mint) are generated from the ledger's own strings (ERC20_REVERTS): each passes only if the
  * contract panics with exactly that string, so the ledger's reasons are the contract's.
  * Slow (minutes on a loaded machine: the compiler runs in WebAssembly), hence one run.
  */
@@ -25,7 +25,7 @@ const generated = `
 mod ledger_reverts {
     use starknet::contract_address_const;
     use starknet::testing::set_contract_address;
-    use super::{IERC20Dispatcher, IERC20DispatcherTrait};
+    use super::{IERC20Dispatcher, IERC20DispatcherTrait, IWarpBurnDispatcher, IWarpBurnDispatcherTrait};
     use super::tests::{alice, bob, deploy, mint};
 
     #[test]
@@ -35,6 +35,15 @@ mod ledger_reverts {
         mint(token, alice(), 10);
         set_contract_address(alice());
         IERC20Dispatcher { contract_address: token }.transfer(bob(), 11);
+    }
+
+    #[test]
+    #[should_panic(expected: (${cairoString(ERC20_REVERTS.insufficientBalance)}, 'ENTRYPOINT_FAILED'))]
+    fn ledger_warp_burn_beyond_balance() {
+        let token = deploy();
+        mint(token, alice(), 10);
+        set_contract_address(alice());
+        IWarpBurnDispatcher { contract_address: token }.burn_from_sender(11);
     }
 
     #[test]
@@ -138,6 +147,6 @@ describe('chain B contracts in Cairo (wasm-cairo)', () => {
     const cairo = await import('wasm-cairo');
     cairo.initSync({ module: readFileSync(require.resolve('wasm-cairo').replace(/wasm-cairo\.js$/, 'wasm-cairo_bg.wasm')) });
     const out = String(cairo.runTests(source + generated, false, '', false, false, true, '', false, false));
-    expect(out).toMatch(/test result: ok\. 5 passed; 0 failed/);
+    expect(out).toMatch(/test result: ok\. 7 passed; 0 failed/);
   });
 });

@@ -7,6 +7,7 @@
 import { ShroudError, type ShroudClient } from '#lib/client/api.ts';
 import { downloadFile, uploadFile, type Stage } from '#lib/client/files.ts';
 import { createIdentity } from '#lib/client/identity.ts';
+import { loopbackLogin, type LoopbackListener } from '#lib/client/oauth-loopback.ts';
 
 export interface ArgDef {
   name: string;
@@ -37,6 +38,12 @@ export interface Io {
   progress(label: string, total?: number): ProgressBar;
   /** Forget the saved session (logout). */
   clearSession(): Promise<void>;
+  /**
+   * OAuth for native apps (RFC 8252): a one-shot listener on 127.0.0.1 and a way to show the
+   * sign-in URL (open a browser unless told not to; always print it). Hosts without a loopback
+   * leave it out (the browser terminal signs in by redirect, lib/web/oauth.ts).
+   */
+  loopback?: { listen(): Promise<LoopbackListener>; show(url: string, openBrowser: boolean): Promise<void> };
 }
 
 export type Output =
@@ -109,6 +116,30 @@ async function walletId(ctx: CommandContext): Promise<string> {
   return active.id;
 }
 
+/** The providers this server offers, and the password login: what `shroud login` alone prints. */
+async function loginChoices(ctx: CommandContext): Promise<Output> {
+  const { providers } = await ctx.client.api.zkauthProviders();
+  const usable = providers.filter((p) => p.enabled);
+  const lines = ['sign in with a password:  shroud login <username>', ...usable.map((p) => `sign in with ${p.name}:`.padEnd(26) + `shroud login --provider ${p.id}`)];
+  if (!usable.length) lines.push('(no OAuth provider is configured on this server)');
+  return { data: { providers }, text: lines.join('\n') };
+}
+
+/** `login --provider <id>`: the browser signs in, the loopback gets the handoff code, the code + verifier the session. */
+async function oauthLogin(ctx: CommandContext, provider: string): Promise<Output> {
+  if (!ctx.io.loopback) throw usage('login --provider: this terminal signs in by redirect');
+  const { providers } = await ctx.client.api.zkauthProviders();
+  const known = providers.find((p) => p.id === provider);
+  if (!known?.enabled) {
+    const usable = providers.filter((p) => p.enabled).map((p) => p.id);
+    throw usage(`${known ? `provider '${provider}' is not enabled` : `unknown provider '${provider.slice(0, 40)}'`}: ${usable.length ? `use one of ${usable.join(', ')}` : 'none is configured on this server'}`);
+  }
+  const loopback = ctx.io.loopback;
+  const openBrowser = ctx.opts.browser !== false && ctx.opts.noBrowser !== true;
+  const out = await loopbackLogin(ctx.client, { provider, hint: ctx.args[0], listener: await loopback.listen(), show: (url) => loopback.show(url, openBrowser) });
+  return { data: out, fields: [['signed in with', known.name], ['user', out.user.username ?? out.user.id], ['zkId', out.user.zkId]] };
+}
+
 /** A toolkit operation: `toolkit field add 1 2`. */
 const TOOLKIT: Record<string, Record<string, (c: ShroudClient, a: string[]) => Promise<unknown>>> = {
   hash: {
@@ -163,11 +194,18 @@ export const commands: CommandDef[] = [
   },
   {
     name: 'login',
-    summary: 'sign in with a password (the session is kept in the session file, mode 0600)',
-    args: [{ name: 'username', description: 'your username' }],
-    options: [passwordOption],
+    summary: 'sign in with a password, or with --provider through the browser (the session is kept in the session file, mode 0600)',
+    args: [{ name: 'username', description: 'your username (with --provider: the account to pre-select at the provider)', optional: true }],
+    options: [
+      passwordOption,
+      { flags: '--provider <id>', description: 'sign in with an OAuth provider (`shroud login` lists them)' },
+      { flags: '--no-browser', description: 'with --provider: print the sign-in URL instead of opening a browser' },
+    ],
     async run(ctx) {
-      const username = need(ctx.args[0], 'username');
+      const provider = str(ctx.opts.provider);
+      if (provider !== undefined) return oauthLogin(ctx, provider);
+      const username = ctx.args[0];
+      if (!username) return loginChoices(ctx);
       const password = await secret(ctx, 'password', 'password: ');
       const out = await ctx.client.api.authLogin({ body: { username, password } });
       return { data: out, fields: [['signed in as', out.user.username], ['zkId', out.user.zkId]] };

@@ -15,6 +15,7 @@ import { Writable } from 'node:stream';
 import { styleText } from 'node:util';
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
 import { commands, EXIT, exitCodeOf, type CommandDef, type Io, type Output, type ProgressBar } from './commands.ts';
+import { listenOnLoopback, openBrowser } from './loopback.ts';
 
 const DEFAULT_API_URL = 'http://localhost:3000';
 const configDir = () => process.env.SHROUD_CONFIG_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'shroud');
@@ -138,6 +139,14 @@ function nodeIo(showProgress: boolean): Io {
     progress: (label) => progressBar(label, showProgress),
     async clearSession() {
       rmSync(sessionFile(), { force: true });
+    },
+    loopback: {
+      listen: () => listenOnLoopback(),
+      async show(url, wanted) {
+        const opened = wanted && (await openBrowser(url));
+        // Always printed: the browser may open on another screen, or not at all.
+        process.stderr.write(`${opened ? 'a browser opened to sign you in; if not, open' : 'open this URL in a browser to sign in'}:\n  ${url}\nwaiting for the browser to come back…\n`);
+      },
     },
   };
 }

@@ -125,8 +125,9 @@ function render(out: Output, json: boolean, tty: boolean): string {
   return table.toString();
 }
 
-function nodeIo(showProgress: boolean): Io {
+function nodeIo(showProgress: boolean, json: boolean): Io {
   return {
+    ...(json ? {} : { stream: (text: string) => void process.stdout.write(text) }),
     async readFile(path) {
       return { name: basename(path), bytes: new Uint8Array(await readFile(path)) };
     },
@@ -205,7 +206,7 @@ export function program(): Command {
       const args = (given.slice(0, -2) as (string | string[] | undefined)[]).flat().filter((a): a is string => a !== undefined);
       const g = root.opts() as { json?: boolean; color?: boolean };
       const tty = !!process.stdout.isTTY && g.color !== false && !process.env.NO_COLOR;
-      const out = await def.run({ client: clientFor(apiUrl()), io: nodeIo(!g.json && !!process.stderr.isTTY), args, opts: cmdObj.opts() });
+      const out = await def.run({ client: clientFor(apiUrl()), io: nodeIo(!g.json && !!process.stderr.isTTY, !!g.json), args, opts: cmdObj.opts() });
       process.stdout.write(`${render(out, !!g.json, tty)}\n`);
     });
   };

@@ -27,7 +27,7 @@ export function listenOnLoopback(timeoutMs = 5 * 60_000): Promise<LoopbackListen
     res.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' }).end(PAGE(ok));
     settle.ok(url.searchParams);
   });
-  const timer = setTimeout(() => settle.fail(new ShroudError('AUTH_TIMEOUT', 0, `no sign-in came back within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+  const timer = setTimeout(() => settle.fail(new ShroudError('AUTH_TIMEOUT', 401, `no sign-in came back within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => {

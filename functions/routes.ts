@@ -177,6 +177,8 @@ export const routes: Route[] = [
   // web: the terminal in the browser (public; docs group)
   r('GET', '/', 'docs', 'web-page', 'none'),
   r('GET', '/web/:asset', 'docs', 'web-asset', 'none'),
+  // zkauth: the loopback login's code exchange (native apps, RFC 8252)
+  r('POST', '/api/zkauth/exchange', 'zkauth', 'exchange', 'none'),
 ];
 
 /** The row a handler module belongs to. */

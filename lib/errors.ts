@@ -102,6 +102,8 @@ export const errors = {
   // ai
   aiBudgetSpent: (retryAfter: number) =>
     new AppError('BUDGET_EXCEEDED', 429, `today's assistant token budget is spent; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
+  // zkauth: the loopback login's handoff code (unknown, spent, expired, or not this verifier's)
+  invalidHandoff: (message: string) => new AppError('INVALID_HANDOFF', 400, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

@@ -9,6 +9,9 @@ export const loginQuery = z.object({
   provider: z.string().min(1).max(40),
   redirect: z.string().max(2048).optional(),
   login_hint: z.string().max(64).optional(),
+  /** A native app's loopback login (RFC 8252): its S256 challenge, with a loopback `redirect`. */
+  code_challenge: z.string().max(128).optional(),
+  code_challenge_method: z.string().max(16).optional(),
 });
 
 export const handler = endpoint(routeOf('GET', '/api/zkauth/login'), { query: loginQuery, responses: { 302: toProviderResponse } }, async (req) => {
@@ -16,6 +19,8 @@ export const handler = endpoint(routeOf('GET', '/api/zkauth/login'), { query: lo
     provider: req.query.provider,
     redirect: req.query.redirect,
     loginHint: req.query.login_hint,
+    codeChallenge: req.query.code_challenge,
+    codeChallengeMethod: req.query.code_challenge_method,
     mode: 'login',
     domainName: req.event.requestContext?.domainName,
   });

@@ -7,6 +7,9 @@
 import { ShroudError, type ShroudClient } from '#lib/client/api.ts';
 import { downloadFile, uploadFile, type Stage } from '#lib/client/files.ts';
 import { createIdentity } from '#lib/client/identity.ts';
+import { loopbackLogin, type LoopbackListener } from '#lib/client/oauth-loopback.ts';
+import { chatEvents, type Answer as AssistantAnswer } from '#lib/client/assistant.ts';
+import { attestationProof } from '#lib/client/attest-proof.ts';
 
 export interface ArgDef {
   name: string;
@@ -37,6 +40,14 @@ export interface Io {
   progress(label: string, total?: number): ProgressBar;
   /** Forget the saved session (logout). */
   clearSession(): Promise<void>;
+  /**
+   * OAuth for native apps (RFC 8252): a one-shot listener on 127.0.0.1 and a way to show the
+   * sign-in URL (open a browser unless told not to; always print it). Hosts without a loopback
+   * leave it out (the browser terminal signs in by redirect, lib/web/oauth.ts).
+   */
+  loopback?: { listen(): Promise<LoopbackListener>; show(url: string, openBrowser: boolean): Promise<void> };
+  /** Text shown as it arrives (the assistant's answer); hosts leave it out under `--json`, and the command returns it whole. */
+  stream?(text: string): void;
 }
 
 export type Output =
@@ -100,6 +111,14 @@ const STAGE_LABEL: Record<Stage, string> = {
 const passwordOption: OptionDef = { flags: '-p, --password <password>', description: 'the password (asked for when left out)' };
 const walletOption: OptionDef = { flags: '-w, --wallet <id>', description: 'the wallet (default: the active chain A wallet)' };
 
+/** A chain A wallet given by name or id. */
+async function walletByNameOrId(ctx: CommandContext, given: string): Promise<string> {
+  const { wallets } = await ctx.client.api.walletsList({ query: { chain: 'a' } });
+  const found = wallets.find((w) => w.id === given) ?? wallets.find((w) => w.name === given);
+  if (!found) throw new ShroudError('WALLET_NOT_FOUND', 404, `no chain A wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``);
+  return found.id;
+}
+
 async function walletId(ctx: CommandContext): Promise<string> {
   const given = str(ctx.opts.wallet);
   if (given) return given;
@@ -107,6 +126,30 @@ async function walletId(ctx: CommandContext): Promise<string> {
   const active = wallets.find((w) => w.isActive) ?? wallets[0];
   if (!active) throw new ShroudError('WALLET_NOT_FOUND', 404, 'no chain A wallet: create one with `shroud wallet create <name>`');
   return active.id;
+}
+
+/** The providers this server offers, and the password login: what `shroud login` alone prints. */
+async function loginChoices(ctx: CommandContext): Promise<Output> {
+  const { providers } = await ctx.client.api.zkauthProviders();
+  const usable = providers.filter((p) => p.enabled);
+  const lines = ['sign in with a password:  shroud login <username>', ...usable.map((p) => `sign in with ${p.name}:`.padEnd(26) + `shroud login --provider ${p.id}`)];
+  if (!usable.length) lines.push('(no OAuth provider is configured on this server)');
+  return { data: { providers }, text: lines.join('\n') };
+}
+
+/** `login --provider <id>`: the browser signs in, the loopback gets the handoff code, the code + verifier the session. */
+async function oauthLogin(ctx: CommandContext, provider: string): Promise<Output> {
+  if (!ctx.io.loopback) throw usage('login --provider: this terminal signs in by redirect');
+  const { providers } = await ctx.client.api.zkauthProviders();
+  const known = providers.find((p) => p.id === provider);
+  if (!known?.enabled) {
+    const usable = providers.filter((p) => p.enabled).map((p) => p.id);
+    throw usage(`${known ? `provider '${provider}' is not enabled` : `unknown provider '${provider.slice(0, 40)}'`}: ${usable.length ? `use one of ${usable.join(', ')}` : 'none is configured on this server'}`);
+  }
+  const loopback = ctx.io.loopback;
+  const openBrowser = ctx.opts.browser !== false && ctx.opts.noBrowser !== true;
+  const out = await loopbackLogin(ctx.client, { provider, hint: ctx.args[0], listener: await loopback.listen(), show: (url) => loopback.show(url, openBrowser) });
+  return { data: out, fields: [['signed in with', known.name], ['user', out.user.username ?? out.user.id], ['zkId', out.user.zkId]] };
 }
 
 /** A toolkit operation: `toolkit field add 1 2`. */
@@ -163,11 +206,18 @@ export const commands: CommandDef[] = [
   },
   {
     name: 'login',
-    summary: 'sign in with a password (the session is kept in the session file, mode 0600)',
-    args: [{ name: 'username', description: 'your username' }],
-    options: [passwordOption],
+    summary: 'sign in with a password, or with --provider through the browser (the session is kept in the session file, mode 0600)',
+    args: [{ name: 'username', description: 'your username (with --provider: the account to pre-select at the provider)', optional: true }],
+    options: [
+      passwordOption,
+      { flags: '--provider <id>', description: 'sign in with an OAuth provider (`shroud login` lists them)' },
+      { flags: '--no-browser', description: 'with --provider: print the sign-in URL instead of opening a browser' },
+    ],
     async run(ctx) {
-      const username = need(ctx.args[0], 'username');
+      const provider = str(ctx.opts.provider);
+      if (provider !== undefined) return oauthLogin(ctx, provider);
+      const username = ctx.args[0];
+      if (!username) return loginChoices(ctx);
       const password = await secret(ctx, 'password', 'password: ');
       const out = await ctx.client.api.authLogin({ body: { username, password } });
       return { data: out, fields: [['signed in as', out.user.username], ['zkId', out.user.zkId]] };
@@ -376,6 +426,179 @@ export const commands: CommandDef[] = [
       return { data: out, fields: [['valid', out.valid], ['on chain B', out.starknet.verified], ['expires', out.proofExpiry]] };
     },
   },
+  // --- bridge (deposits into chain B)
+  {
+    name: 'bridge',
+    summary: 'bridge into chain B: shroud bridge <chaina-chainb|ethereum-chainb> <amount> <token> --to <address>',
+    args: [
+      { name: 'route', description: 'chaina-chainb (Hyperlane) or ethereum-chainb (StarkGate)' },
+      { name: 'amount', description: 'whole units, a decimal (at most the token\'s decimals)' },
+      { name: 'token', description: 'SOL, … on chaina-chainb; ETH, USDC, … on ethereum-chainb' },
+    ],
+    options: [
+      { flags: '-t, --to <address>', description: 'the chain B address to credit (0x…)' },
+      { flags: '-w, --wallet <wallet>', description: 'chaina-chainb: your chain A wallet (name or id) sends it now; without it, the steps to send it yourself' },
+      { flags: '-d, --direction <direction>', description: 'deposit | withdraw', default: 'deposit' },
+    ],
+    async run(ctx) {
+      const [route, amount, token] = ctx.args;
+      const given = str(ctx.opts.wallet);
+      const body = {
+        bridgeType: need(route, 'route'),
+        direction: str(ctx.opts.direction) ?? 'deposit',
+        token: need(token, 'token'),
+        amount: need(amount, 'amount'),
+        destAddress: need(str(ctx.opts.to), '--to <address>'),
+        ...(given ? { walletId: await walletByNameOrId(ctx, given) } : {}),
+      };
+      const out = await ctx.client.api.bridgeInitiate({ body });
+      const t = out.transaction;
+      return {
+        data: out,
+        fields: [
+          ['bridge', t.id],
+          ['status', t.status],
+          ['amount', `${t.amount} ${t.token}`],
+          ['to', t.destAddress],
+          ['source tx', t.sourceTxHash],
+          ['expires', t.expiresAt],
+          ...(t.status === 'pending' ? ([['step 1', out.instructions.step1], ['step 2', out.instructions.step2], ['step 3', out.instructions.step3]] as [string, unknown][]) : []),
+          ['follow', `shroud bridge status ${t.id}`],
+        ],
+      };
+    },
+  },
+  {
+    name: 'bridge status',
+    summary: 'where a bridge transfer is: pending → submitted → source_confirmed → completed',
+    args: [{ name: 'id', description: 'the transfer id (`shroud bridge history`)' }],
+    async run(ctx) {
+      const { transaction: t } = await ctx.client.api.bridgeStatus({ params: { id: need(ctx.args[0], 'id') } });
+      return {
+        data: t,
+        fields: [['bridge', t.id], ['route', `${t.bridgeType} (${t.direction})`], ['status', t.status], ['amount', `${t.amount} ${t.token}`], ['to', t.destAddress], ['source tx', t.sourceTxHash], ['chain B tx', t.destTxHash], ['updated', t.updatedAt]],
+      };
+    },
+  },
+  {
+    name: 'bridge history',
+    summary: 'your bridge transfers, newest first',
+    async run(ctx) {
+      const { transactions } = await ctx.client.api.bridgeHistory();
+      return {
+        data: transactions,
+        table: { columns: ['id', 'route', 'amount', 'status', 'created'], rows: transactions.map((t) => [t.id, t.bridgeType, `${t.amount} ${t.token}`, t.status, t.createdAt.slice(0, 19).replace('T', ' ')]) },
+        empty: 'no bridge transfers yet: `shroud bridge chaina-chainb <amount> SOL --to <address> --wallet <name>`',
+      };
+    },
+  },
+  // --- attestations
+  {
+    name: 'attest',
+    summary: 'an attestation of a claim, proved here (Groth16): attest age-over-18 --value 30, attest preimage --secret 5, attest range --value 7 --min 1 --max 9',
+    args: [{ name: 'schema', description: 'age-over-18 | range | preimage (`shroud attest schemas`)' }],
+    options: [
+      { flags: '--value <n>', description: 'age-over-18, range: the private value (an age, …)' },
+      { flags: '--min <n>', description: 'range: the lower bound' },
+      { flags: '--max <n>', description: 'range: the upper bound' },
+      { flags: '--secret <n>', description: 'preimage: the secret whose Poseidon hash is the claim' },
+      { flags: '--blinding <n>', description: 'range schemas: the commitment\'s blinding (default: a fresh random one, printed)' },
+      { flags: '--scope <scope>', description: 'the scope (one attestation per subject and scope)', default: 'default' },
+      { flags: '--anchor', description: 'also record it in chain B\'s registry' },
+    ],
+    async run(ctx) {
+      const schema = need(ctx.args[0], 'schema');
+      const scope = str(ctx.opts.scope) ?? 'default';
+      const bar = ctx.io.progress('proving');
+      bar.stage('proving (Groth16)');
+      let proof;
+      try {
+        proof = await attestationProof(ctx.client, schema, scope, { value: str(ctx.opts.value), min: str(ctx.opts.min), max: str(ctx.opts.max), secret: str(ctx.opts.secret), blinding: str(ctx.opts.blinding) });
+      } finally {
+        bar.stop();
+      }
+      const out = await ctx.client.api.attestIssue({ body: { schema, proof: proof.proof as never, publicSignals: proof.publicSignals, scope, ...(ctx.opts.anchor ? { anchor: true } : {}) } });
+      const a = out.attestation;
+      return {
+        data: { ...out, ...(proof.blinding ? { blinding: proof.blinding } : {}) },
+        fields: [
+          ['attestation', a.id],
+          ['schema', a.schema],
+          ...Object.entries(a.claims).map(([k, v]) => [`claim ${k}`, v] as [string, unknown]),
+          ['nullifier', a.nullifier],
+          ['expires', a.expiresAt],
+          ...(proof.blinding ? ([['blinding (keep it: it opens the commitment)', proof.blinding]] as [string, unknown][]) : []),
+          ...(out.anchor ? ([['chain B', 'txHash' in out.anchor ? out.anchor.txHash : `${out.anchor.error}: ${out.anchor.message}`]] as [string, unknown][]) : []),
+        ],
+      };
+    },
+  },
+  {
+    name: 'attest schemas',
+    summary: 'what can be attested: each schema, its circuit and its claims',
+    async run(ctx) {
+      const { schemas } = await ctx.client.api.attestSchemas();
+      const list = schemas as (typeof schemas[number] & { title?: string; claims?: string[]; needsGroup?: boolean })[];
+      return { data: schemas, table: { columns: ['schema', 'title', 'circuit', 'claims', 'group'], rows: list.map((x) => [x.id, x.title, x.circuit, (x.claims ?? []).join(', '), x.needsGroup ? 'yes' : '']) } };
+    },
+  },
+  {
+    name: 'attest mine',
+    summary: 'your attestations, newest first',
+    options: [{ flags: '-l, --limit <n>', description: '1–100', default: '20' }],
+    async run(ctx) {
+      const { attestations } = await ctx.client.api.attestList({ query: { limit: str(ctx.opts.limit) ?? '20' } });
+      return {
+        data: attestations,
+        table: {
+          columns: ['id', 'schema', 'claims', 'issued', 'expires', 'revoked'],
+          rows: attestations.map((a) => [a.id, a.schema, Object.entries(a.claims).map(([k, v]) => `${k}=${v.length > 20 ? `${v.slice(0, 17)}…` : v}`).join(' '), a.issuedAt.slice(0, 10), a.expiresAt.slice(0, 10), a.revoked ? 'yes' : '']),
+        },
+        empty: 'no attestations yet: `shroud attest schemas`',
+      };
+    },
+  },
+  {
+    name: 'attest verify',
+    summary: 'check one of your attestations: the issuer\'s signature, the fields, revocation, expiry',
+    args: [{ name: 'id', description: 'the attestation id (`shroud attest mine`)' }],
+    async run(ctx) {
+      const { attestation } = await ctx.client.api.attestGet({ params: { id: need(ctx.args[0], 'id') } });
+      const { revoked: _revoked, revokedAt: _revokedAt, ...signed } = attestation;
+      const out = await ctx.client.api.attestVerify({ body: { attestation: signed } });
+      return { data: out, fields: [['valid', out.valid], ['revoked', out.revoked], ['expired', out.expired], ['reasons', out.reasons.length ? out.reasons : null]] };
+    },
+  },
+  // --- the assistant
+  {
+    name: 'ask',
+    summary: 'ask the assistant (answers stream in; its suggestions are printed for you to type, never run)',
+    args: [{ name: 'question', description: 'your question, quoted', variadic: true }],
+    options: [{ flags: '-c, --conversation <id>', description: 'continue a conversation' }],
+    async run(ctx) {
+      const message = need(ctx.args.join(' ').trim() || undefined, 'question');
+      const conversationId = str(ctx.opts.conversation);
+      const a: AssistantAnswer = { conversationId: '', messageId: '', backend: '', model: '', text: '', citations: [], tools: [], suggestions: [] };
+      for await (const e of chatEvents(ctx.client, { message, ...(conversationId ? { conversationId } : {}) })) {
+        if (e.type === 'meta') Object.assign(a, { conversationId: e.conversationId, messageId: e.messageId, backend: e.backend, model: e.model });
+        else if (e.type === 'delta') {
+          a.text += e.text;
+          ctx.io.stream?.(e.text);
+        } else if (e.type === 'citation') a.citations.push(e.citation);
+        else if (e.type === 'tool') a.tools.push(e.tool);
+        else if (e.type === 'suggestion') a.suggestions.push({ command: e.command, description: e.description });
+        else if (e.type === 'done') a.usage = e.usage;
+        else a.error = { error: e.error, message: e.message };
+      }
+      if (a.error) throw new ShroudError(a.error.error, 502, a.error.message);
+      const after: string[] = [];
+      if (a.citations.length) after.push('', 'sources:', ...a.citations.map((c) => `  ${c.document} — ${c.section}`));
+      if (a.suggestions.length) after.push('', 'to do it, type (nothing was run):', ...a.suggestions.map((x) => `  $ ${x.command}\n      ${x.description}`));
+      after.push('', `conversation ${a.conversationId} (continue: shroud ask -c ${a.conversationId} "…")`);
+      // Streamed: the text is on the screen already; what follows starts on a line of its own.
+      return { data: a, text: ctx.io.stream ? `\n${after.join('\n')}` : [a.text, ...after].join('\n') };
+    },
+  },
   // --- toolkit
   ...Object.entries(TOOLKIT).map(
     ([group, ops]): CommandDef => ({
@@ -422,9 +645,3 @@ export const commands: CommandDef[] = [
     },
   },
 ];
-
-/**
- * Commands of groups being built on other branches (bridge, attest, ask): one entry each here,
- * added when their routes exist (`operations.gen.ts` lists them), e.g.
- * `{ name: 'bridge', summary: …, run: (ctx) => ctx.client.api.bridgeCreate(…) }`.
- */

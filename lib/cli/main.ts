@@ -15,6 +15,7 @@ import { Writable } from 'node:stream';
 import { styleText } from 'node:util';
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
 import { commands, EXIT, exitCodeOf, type CommandDef, type Io, type Output, type ProgressBar } from './commands.ts';
+import { listenOnLoopback, openBrowser } from './loopback.ts';
 
 const DEFAULT_API_URL = 'http://localhost:3000';
 const configDir = () => process.env.SHROUD_CONFIG_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'shroud');
@@ -124,8 +125,9 @@ function render(out: Output, json: boolean, tty: boolean): string {
   return table.toString();
 }
 
-function nodeIo(showProgress: boolean): Io {
+function nodeIo(showProgress: boolean, json: boolean): Io {
   return {
+    ...(json ? {} : { stream: (text: string) => void process.stdout.write(text) }),
     async readFile(path) {
       return { name: basename(path), bytes: new Uint8Array(await readFile(path)) };
     },
@@ -138,6 +140,14 @@ function nodeIo(showProgress: boolean): Io {
     progress: (label) => progressBar(label, showProgress),
     async clearSession() {
       rmSync(sessionFile(), { force: true });
+    },
+    loopback: {
+      listen: () => listenOnLoopback(),
+      async show(url, wanted) {
+        const opened = wanted && (await openBrowser(url));
+        // Always printed: the browser may open on another screen, or not at all.
+        process.stderr.write(`${opened ? 'a browser opened to sign you in; if not, open' : 'open this URL in a browser to sign in'}:\n  ${url}\nwaiting for the browser to come back…\n`);
+      },
     },
   };
 }
@@ -196,7 +206,7 @@ export function program(): Command {
       const args = (given.slice(0, -2) as (string | string[] | undefined)[]).flat().filter((a): a is string => a !== undefined);
       const g = root.opts() as { json?: boolean; color?: boolean };
       const tty = !!process.stdout.isTTY && g.color !== false && !process.env.NO_COLOR;
-      const out = await def.run({ client: clientFor(apiUrl()), io: nodeIo(!g.json && !!process.stderr.isTTY), args, opts: cmdObj.opts() });
+      const out = await def.run({ client: clientFor(apiUrl()), io: nodeIo(!g.json && !!process.stderr.isTTY, !!g.json), args, opts: cmdObj.opts() });
       process.stdout.write(`${render(out, !!g.json, tty)}\n`);
     });
   };

@@ -111,6 +111,16 @@ export class ShroudClient {
 
   /** One operation: retried on 429/503 as the options say, errors as ShroudError, the answer without its envelope. */
   async call<K extends OperationId>(id: K, input: Input<K> = {} as Input<K>, o: CallOptions = {}): Promise<Answer<K>> {
+    const res = await this.open(id, input, o);
+    o.onResponse?.(res);
+    return this.answer(id, res, o);
+  }
+
+  /**
+   * One operation's successful response with its body unread (a stream of server-sent events:
+   * `headers: {accept: 'text/event-stream'}`); retried and turned into ShroudError as `call` is.
+   */
+  async open<K extends OperationId>(id: K, input: Input<K> = {} as Input<K>, o: CallOptions = {}): Promise<Response> {
     const op = operations[id];
     const headers: Record<string, string> = { accept: 'application/json', ...(o.headers ?? {}) };
     if (op.idempotent) headers['idempotency-key'] = o.idempotencyKey ?? randomKey();
@@ -130,10 +140,7 @@ export class ShroudClient {
     for (let attempt = 0; ; attempt++) {
       body = bytes && o.onUploadProgress ? this.counted(bytes, o.onUploadProgress) : (bytes as BodyInit | undefined);
       const res = await this.send(url, op.method, headers, body, o.signal);
-      if (res.status < 400) {
-        o.onResponse?.(res);
-        return this.answer(id, res, o);
-      }
+      if (res.status < 400) return res;
       const err = await this.errorOf(res);
       // 429 runs before the handler; 503 may come after work began, so only where a retry cannot repeat it.
       const safe = err.status === 429 || err.code === 'IDEMPOTENCY_IN_PROGRESS' || (err.status === 503 && (op.method === 'GET' || op.idempotent));

@@ -6,6 +6,7 @@
  */
 import type { ProgressListener, ShroudClient } from './api.ts';
 import { ShroudError } from './api.ts';
+import { circuitArtifacts } from './circuit-artifacts.ts';
 import { commitmentSalt, decryptFile, encryptFile, fromBase64, proofSecret, sha256Hex, toBase64 } from './file-crypto.ts';
 import { PASSWORD_CIRCUIT, passwordProof, type PasswordArtifacts } from './password-proof.ts';
 
@@ -17,29 +18,8 @@ export interface FileTransferOptions {
   onProgress?: ProgressListener;
 }
 
-const artifactCache = new WeakMap<ShroudClient, Promise<PasswordArtifacts>>();
-
 /** The password circuit's wasm and zkey from the API, each checked against the sha256 the listing gives. */
-export function passwordArtifacts(client: ShroudClient): Promise<PasswordArtifacts> {
-  let found = artifactCache.get(client);
-  if (!found) {
-    found = (async () => {
-      const { circuits } = await client.api.zkToolkitProofCircuits();
-      const listing = circuits.find((c) => c.name === PASSWORD_CIRCUIT);
-      if (!listing) throw new ShroudError('NOT_FOUND', 404, 'the server lists no password circuit');
-      const fetchChecked = async (kind: 'wasm' | 'zkey') => {
-        const bytes = await client.api.zkToolkitProofArtifact({ params: { name: PASSWORD_CIRCUIT, artifact: kind } });
-        const want = listing.artifacts[kind]?.sha256;
-        if (!want || (await sha256Hex(bytes)) !== want) throw new ShroudError('CHECKSUM_MISMATCH', 422, `the ${kind} artifact does not match its sha256`);
-        return bytes;
-      };
-      return { wasm: await fetchChecked('wasm'), zkey: await fetchChecked('zkey') };
-    })();
-    found.catch(() => artifactCache.delete(client));
-    artifactCache.set(client, found);
-  }
-  return found;
-}
+export const passwordArtifacts = (client: ShroudClient): Promise<PasswordArtifacts> => circuitArtifacts(client, PASSWORD_CIRCUIT);
 
 async function proofFor(client: ShroudClient, password: string, salt: Uint8Array) {
   return passwordProof(await proofSecret(password, salt), commitmentSalt(salt), await passwordArtifacts(client));

@@ -246,6 +246,8 @@ export interface Operations {
       provider: string;
       redirect?: string;
       login_hint?: string;
+      code_challenge?: string;
+      code_challenge_method?: string;
     };
     body: undefined;
     answer: { redirect: string };
@@ -264,6 +266,8 @@ export interface Operations {
       provider: string;
       redirect?: string;
       login_hint?: string;
+      code_challenge?: string;
+      code_challenge_method?: string;
     };
     body: undefined;
     answer: { redirect: string };
@@ -2432,6 +2436,24 @@ export interface Operations {
     body: undefined;
     answer: Uint8Array;
   };
+  /** POST /api/zkauth/exchange */
+  zkauthExchange: {
+    params: undefined;
+    query: undefined;
+    body: {
+      code: string;
+      code_verifier: string;
+    };
+    answer: {
+      provider: "google" | "github" | "x" | "discord";
+      user: {
+        id: string;
+        username: string | null;
+        zkId: string | null;
+        identityPublicKey: string | null;
+      };
+    };
+  };
 }
 
 export const operations = {
@@ -2570,6 +2592,7 @@ export const operations = {
   docsAsset: { method: 'GET', path: '/api/docs/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsWebPage: { method: 'GET', path: '/', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsWebAsset: { method: 'GET', path: '/web/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  zkauthExchange: { method: 'POST', path: '/api/zkauth/exchange', envelope: 'data', auth: 'none', idempotent: false, bare: false },
 } as const;
 
 export type OperationId = keyof Operations;

@@ -24,6 +24,8 @@ const pendingAuthSchema = z.object({
   mode: z.enum(['login', 'link']),
   /** link mode: the signed-in user the new provider is bound to. */
   userId: z.string().optional(),
+  /** A loopback login (RFC 8252): the app's S256 code challenge; the callback hands off a code instead of a cookie. */
+  handoffChallenge: z.string().optional(),
   createdAt: z.number(),
 });
 export type PendingAuthItem = z.infer<typeof pendingAuthSchema>;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import type { ProofRegistry } from '#lib/chains/chain-b/index.ts';
@@ -243,6 +243,115 @@ describe('callback refusals', () => {
     }
     const { done } = await dance(c, 'github', 'erin', { redirect: 'https://app.example/home?x=1' });
     expect(done.headers.get('location')).toBe('https://app.example/home?x=1');
+  });
+});
+
+describe('loopback login of a native app (RFC 8252): handoff code + verifier', () => {
+  const verifierOf = () => randomBytes(32).toString('base64url');
+  const challengeOf = (v: string) => createHash('sha256').update(v).digest('base64url');
+  const LOOPBACK = 'http://127.0.0.1:53682/callback';
+
+  /** What the app's browser does: login with the challenge → provider → callback → the loopback URL (returned, not followed). */
+  async function loopbackDance(hint: string, verifier: string, redirect = LOOPBACK) {
+    const browser = rt.client();
+    const start = await browser.get(`/api/zkauth/login?${q({ provider: 'google', login_hint: hint, redirect, code_challenge: challengeOf(verifier), code_challenge_method: 'S256' })}`);
+    expect(start.status, JSON.stringify(start.json)).toBe(302);
+    const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+    const callback = new URL(atProvider.headers.get('location')!);
+    const done = await browser.get(callback.pathname + callback.search);
+    expect(done.status).toBe(302);
+    return { browser, landing: new URL(done.headers.get('location')!) };
+  }
+
+  it('hands the login to the loopback as a one-time code, which only the verifier turns into a session', async () => {
+    const verifier = verifierOf();
+    const { browser, landing } = await loopbackDance('lou', verifier);
+    expect(`${landing.origin}${landing.pathname}`).toBe(LOOPBACK);
+    const code = landing.searchParams.get('code')!;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // No session id in any URL, and none in the browser: the session is the app's.
+    expect(landing.href).not.toContain(SESSION_COOKIE);
+    expect(browser.jar.has(SESSION_COOKIE)).toBe(false);
+
+    const app = rt.client();
+    const out = await app.post('/api/zkauth/exchange', { code, code_verifier: verifier });
+    expect(out.status, JSON.stringify(out.json)).toBe(200);
+    expect(out.json).toEqual({ success: true, data: { provider: 'google', user: { id: expect.any(String), username: null, zkId: null, identityPublicKey: null } } });
+    expect(out.headers.getSetCookie()[0]).toMatch(/^shroud_session=[A-Za-z0-9_-]{43}; .*HttpOnly/);
+    const status = await app.get('/api/zkauth/status');
+    expect(status.json.data).toMatchObject({ authenticated: true, provider: 'google', email: 'lou@example.com' });
+    expect(await userIdOf(app)).toBe(out.json.data.user.id);
+    // The same person through the browser flow is the same account.
+    expect(await userIdOf(await signIn('google', 'lou'))).toBe(out.json.data.user.id);
+
+    // Replayed: refused, and the replay makes no second session.
+    const again = await rt.client().post('/api/zkauth/exchange', { code, code_verifier: verifier });
+    expect(again.status).toBe(400);
+    expect(again.json).toEqual({ error: 'INVALID_HANDOFF', message: 'unknown, expired or already used handoff code' });
+    expect(again.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('refuses a code with another verifier (and spends it), an expired code, and a forged one', async () => {
+    const verifier = verifierOf();
+    const { landing } = await loopbackDance('mia', verifier);
+    const code = landing.searchParams.get('code')!;
+    const foreign = await rt.client().post('/api/zkauth/exchange', { code, code_verifier: verifierOf() });
+    expect(foreign.status).toBe(400);
+    expect(foreign.json.error).toBe('INVALID_HANDOFF');
+    expect(foreign.headers.getSetCookie()).toEqual([]);
+    // Caught and tried with a wrong verifier first, the code is gone for the right one too.
+    expect((await rt.client().post('/api/zkauth/exchange', { code, code_verifier: verifier })).json.error).toBe('INVALID_HANDOFF');
+
+    const late = await loopbackDance('mia', verifier);
+    advanceClock(61_000);
+    const expired = await rt.client().post('/api/zkauth/exchange', { code: late.landing.searchParams.get('code')!, code_verifier: verifier });
+    expect(expired.status).toBe(400);
+    expect(expired.json.error).toBe('INVALID_HANDOFF');
+
+    const forged = await rt.client().post('/api/zkauth/exchange', { code: randomBytes(32).toString('base64url'), code_verifier: verifier });
+    expect(forged.json.error).toBe('INVALID_HANDOFF');
+    for (const body of [{ code }, { code, code_verifier: 'short' }, { code: '', code_verifier: verifier }, {}]) {
+      const bad = await rt.client().post('/api/zkauth/exchange', body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.json.error).toBe('INVALID_INPUT');
+    }
+  });
+
+  it('accepts [::1] and any port; refuses loopback targets without a challenge and other targets with one', async () => {
+    const verifier = verifierOf();
+    const v6 = await loopbackDance('ned', verifier, 'http://[::1]:9/cb?x=1');
+    expect(`${v6.landing.origin}${v6.landing.pathname}`).toBe('http://[::1]:9/cb');
+    expect(v6.landing.searchParams.get('x')).toBe('1');
+    const c = rt.client();
+    const challenge = challengeOf(verifier);
+    const refused: Record<string, string>[] = [
+      { redirect: LOOPBACK }, // a loopback target is only for the handoff flow
+      { redirect: 'http://[::1]:8080/cb' },
+      { redirect: 'https://app.example/home', code_challenge: challenge }, // a handoff goes to a loopback only
+      { redirect: '/app', code_challenge: challenge },
+      { redirect: 'http://localhost:8080/cb', code_challenge: challenge },
+      { redirect: 'http://2130706433:8080/cb', code_challenge: challenge },
+      { redirect: 'http://127.0.0.1:8080@evil.example/cb', code_challenge: challenge },
+      { redirect: 'https://evil.example/cb', code_challenge: challenge },
+      { redirect: LOOPBACK, code_challenge: 'too-short' },
+      { redirect: LOOPBACK, code_challenge: challenge, code_challenge_method: 'plain' },
+      { redirect: '/app', code_challenge_method: 'S256' },
+    ];
+    for (const extra of refused) {
+      const res = await c.get(`/api/zkauth/login?${q({ provider: 'github', ...extra })}`);
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.json.error).toBe('INVALID_INPUT');
+    }
+    expect(c.jar.has(STATE_COOKIE)).toBe(false);
+  });
+
+  it('sends a refused login back to the loopback with error=AUTH_FAILED and no code', async () => {
+    const c = rt.client();
+    const start = await c.get(`/api/zkauth/login?${q({ provider: 'google', redirect: LOOPBACK, code_challenge: challengeOf(verifierOf()) })}`);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const res = await c.get(`/api/zkauth/callback/google?${q({ state, error: 'access_denied' })}`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${LOOPBACK}?error=AUTH_FAILED`);
   });
 });
 

@@ -4,7 +4,7 @@
  * JSON output, exit codes by error class, the 0600 session file, help and completion, and one run
  * in a real terminal (tmux) read off the screen.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,43 +12,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '#lib/cli/commands.ts';
 import { program } from '#lib/cli/main.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { BIN, shroudRunner } from './binary.ts';
 
-const BIN = new URL('../../lib/cli/shroud.mjs', import.meta.url).pathname;
 let rt: TestRuntime;
-let home: string;
+const home = mkdtempSync(join(tmpdir(), 'shroud-cli-'));
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  home = mkdtempSync(join(tmpdir(), 'shroud-cli-'));
 }, 120_000);
 afterAll(async () => {
   await rt?.stop();
   rmSync(home, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-/** The binary in a child process (Node 22, as npm scripts run it), with its own config directory. */
-function shroud(args: string[], opts: { configDir?: string; input?: string } = {}): Promise<Run> {
-  return new Promise((ok) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, SHROUD_CONFIG_DIR: opts.configDir ?? join(home, 'config'), SHROUD_API_URL: rt.url, NO_COLOR: '1' }, timeout: 120_000, cwd: home },
-      (err, stdout, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    if (opts.input !== undefined) child.stdin!.end(opts.input);
-    else child.stdin!.end();
-  });
-}
-const json = async (args: string[], opts?: Parameters<typeof shroud>[1]) => {
-  const r = await shroud([...args, '--json'], opts);
-  expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-  return JSON.parse(r.stdout);
-};
+const { shroud, json } = shroudRunner(() => rt.url, home);
 
 describe('shroud', () => {
   it('register, login (the session file is 0600), whoami, a wrong password is exit 3', { timeout: 180_000 }, async () => {

@@ -11,7 +11,8 @@ import { logger } from '#lib/log.ts';
 import { accountFor, linkProvider } from './accounts.ts';
 import { getJson, githubPrimaryEmail, parseUserinfo, verifyIdToken, type Profile } from './profile.ts';
 import { isProviderId, oauthConfig, type ProviderConfig, type ProviderId } from './providers.ts';
-import { safeRedirect, withError } from './redirects.ts';
+import { CODE_CHALLENGE, handOff } from './handoff.ts';
+import { loopbackRedirect, safeRedirect, withError } from './redirects.ts';
 import { consumeState, saveState, STATE_TTL_SECONDS, type PendingAuth } from './state.ts';
 
 /**
@@ -97,19 +98,46 @@ export interface StartInput {
   mode: 'login' | 'link';
   userId?: string;
   domainName?: string;
+  /** A native app's loopback login (handoff.ts): its S256 challenge; `redirect` must then be a loopback URL. */
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+}
+
+/** Where a login may go back to: a loopback URL with a code challenge (RFC 8252), else safeRedirect's targets. */
+function redirectOf(input: StartInput, base: string, redirectOrigins: string[]): string {
+  if (input.codeChallenge === undefined) {
+    if (input.codeChallengeMethod !== undefined) throw errors.invalidInput('code_challenge_method: only with code_challenge');
+    const redirect = safeRedirect(input.redirect, [...redirectOrigins, new URL(base).origin]);
+    if (redirect === null) throw errors.invalidInput('redirect: must be a relative path or a URL on an allowed origin');
+    return redirect;
+  }
+  if (input.mode !== 'login') throw errors.invalidInput('code_challenge: only a login hands off to a native app');
+  if ((input.codeChallengeMethod ?? 'S256') !== 'S256') throw errors.invalidInput('code_challenge_method: S256 only');
+  if (!CODE_CHALLENGE.test(input.codeChallenge)) throw errors.invalidInput('code_challenge: 43 base64url characters (S256)');
+  const redirect = loopbackRedirect(input.redirect);
+  if (redirect === null) throw errors.invalidInput('redirect: with code_challenge, a loopback URL http://127.0.0.1:<port>/… or http://[::1]:<port>/…');
+  return redirect;
 }
 
 export async function startAuthorization(input: StartInput): Promise<{ location: string; cookies: string[] }> {
   const p = providerFor(input.provider);
   const base = baseUrlOf(input.domainName);
   const cfg = oauthConfig();
-  const redirect = safeRedirect(input.redirect, [...cfg.redirectOrigins, new URL(base).origin]);
-  if (redirect === null) throw errors.invalidInput('redirect: must be a relative path or a URL on an allowed origin');
+  const redirect = redirectOf(input, base, cfg.redirectOrigins);
   if (input.loginHint !== undefined && !LOGIN_HINT.test(input.loginHint)) throw errors.invalidInput('login_hint: 1–64 of A-Z a-z 0-9 . _ @ + -');
   const state = generateState();
   const codeVerifier = generateCodeVerifier();
   const nonce = p.openid ? randomBytes(24).toString('base64url') : undefined;
-  const pending: PendingAuth = { provider: p.id, codeVerifier, nonce, redirect, mode: input.mode, userId: input.userId, createdAt: clock.nowMs() };
+  const pending: PendingAuth = {
+    provider: p.id,
+    codeVerifier,
+    nonce,
+    redirect,
+    mode: input.mode,
+    userId: input.userId,
+    handoffChallenge: input.codeChallenge,
+    createdAt: clock.nowMs(),
+  };
   await saveState(state, pending);
   const url = clientFor(p, callbackUrl(base, p.id)).url(state, codeVerifier);
   if (nonce) url.searchParams.set('nonce', nonce);
@@ -178,6 +206,8 @@ export async function completeAuthorization(input: CallbackInput): Promise<Callb
       return { ok: true, location: redirect, cookies, userId: pending.userId!, created: false };
     }
     const { userId, created } = await accountFor(p.id, profile);
+    // A native app's login: the session is made when the app trades the code (handoff.ts), not in this browser.
+    if (pending.handoffChallenge) return { ok: true, location: await handOff(redirect, pending.handoffChallenge, userId, p.id, profile), cookies, userId, created };
     // A fresh session id at every login; the previous session of this browser ends.
     const previous = input.cookies[input.sessionCookieName];
     if (previous && previous.length <= 128) await destroySession(hashSessionId(previous));

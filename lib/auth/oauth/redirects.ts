@@ -35,10 +35,37 @@ export function safeRedirect(raw: string | undefined, allowedOrigins: readonly s
   return u.href;
 }
 
-/** The target with `error=<code>` added to its query (relative targets stay relative). */
-export function withError(target: string, code: string): string {
+/**
+ * A native app's loopback redirect (RFC 8252 §7.3): `http://127.0.0.1:<port>/…` or
+ * `http://[::1]:<port>/…`, any port, nothing else (not `localhost`, which DNS or a hosts file may
+ * send elsewhere, §8.3; no other spelling of the address, no credentials, no fragment). Only the
+ * loopback login takes it, and only with a code challenge. Returns the normalised target, or null.
+ */
+export function loopbackRedirect(raw: string | undefined): string | null {
+  if (raw === undefined || raw.length > 2048) return null;
+  if (/[\u0000-\u0020\u007f-\u009f\\#]/.test(raw)) return null;
+  // The literal prefix as well as the parsed host: the URL parser turns `http://2130706433:1/` into 127.0.0.1.
+  const literal = /^http:\/\/(?:127\.0\.0\.1|\[::1\]):(\d{1,5})\//.exec(raw);
+  const port = Number(literal?.[1]);
+  if (!literal || port < 1 || port > 65535) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' || (u.hostname !== '127.0.0.1' && u.hostname !== '[::1]')) return null;
+  if (u.username || u.password) return null;
+  return u.href;
+}
+
+/** The target with `name=value` added to its query (relative targets stay relative). */
+export function withParam(target: string, name: string, value: string): string {
   const relative = target.startsWith('/');
   const u = new URL(target, 'http://relative.invalid');
-  u.searchParams.set('error', code);
+  u.searchParams.set(name, value);
   return relative ? `${u.pathname}${u.search}${u.hash}` : u.href;
 }
+
+/** The target with `error=<code>` added to its query. */
+export const withError = (target: string, code: string): string => withParam(target, 'error', code);

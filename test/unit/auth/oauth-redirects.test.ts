@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeRedirect, withError } from '#lib/auth/oauth/redirects.ts';
+import { loopbackRedirect, safeRedirect, withError, withParam } from '#lib/auth/oauth/redirects.ts';
 
 /** Where a browser on the API's origin would actually go (the WHATWG parser is the browsers'). */
 const API = 'https://api.shroud.example';
@@ -84,5 +84,70 @@ describe('withError', () => {
     expect(withError('/', 'AUTH_FAILED')).toBe('/?error=AUTH_FAILED');
     expect(withError('/back?tab=2#x', 'AUTH_FAILED')).toBe('/back?tab=2&error=AUTH_FAILED#x');
     expect(withError('https://app.example/home', 'AUTH_FAILED')).toBe('https://app.example/home?error=AUTH_FAILED');
+  });
+});
+
+describe('loopbackRedirect (RFC 8252 §7.3)', () => {
+  it('accepts http://127.0.0.1:<port>/… and http://[::1]:<port>/… on any port', () => {
+    expect(loopbackRedirect('http://127.0.0.1:53682/callback')).toBe('http://127.0.0.1:53682/callback');
+    expect(loopbackRedirect('http://127.0.0.1:1/')).toBe('http://127.0.0.1:1/');
+    expect(loopbackRedirect('http://127.0.0.1:80/cb')).toBe('http://127.0.0.1/cb'); // the default port, normalised
+    expect(loopbackRedirect('http://127.0.0.1:65535/cb?x=1')).toBe('http://127.0.0.1:65535/cb?x=1');
+    expect(loopbackRedirect('http://[::1]:8080/callback')).toBe('http://[::1]:8080/callback');
+  });
+
+  it('refuses everything else: other hosts, spellings of the address, schemes, credentials, no port', () => {
+    for (const bad of [
+      undefined,
+      '',
+      '/callback',
+      'http://localhost:8080/callback', // a name, not the address (RFC 8252 §8.3)
+      'http://127.0.0.1/callback', // no port
+      'http://127.0.0.1:0/callback',
+      'http://127.0.0.1:65536/callback',
+      'http://127.0.0.1:8080', // no path
+      'https://127.0.0.1:8080/callback',
+      'http://127.0.0.2:8080/callback',
+      'http://2130706433:8080/callback', // parses as 127.0.0.1
+      'http://0x7f.0.0.1:8080/callback',
+      'http://127.1:8080/callback',
+      'http://[::ffff:127.0.0.1]:8080/callback',
+      'http://127.0.0.1:8080@evil.example/callback',
+      'http://user@127.0.0.1:8080/callback',
+      'http://127.0.0.1.evil.example:8080/callback',
+      'http://127.0.0.1:8080\\@evil.example/',
+      'http://127.0.0.1:8080/callback#frag',
+      'http://127.0.0.1:8080/\ncallback',
+      ' http://127.0.0.1:8080/callback',
+      'javascript:alert(1)//http://127.0.0.1:8080/',
+      `http://127.0.0.1:8080/${'a'.repeat(2048)}`,
+    ]) {
+      expect(loopbackRedirect(bad), String(bad)).toBeNull();
+    }
+  });
+
+  it('never lands anywhere but the loopback interface, whatever the input (property)', () => {
+    const piece = fc.constantFrom('http://', '127.0.0.1', '[::1]', ':', '8080', '/', '@', 'evil.example', '\\', '%2f', '.', '#', '?', 'a', ' ');
+    const input = fc.oneof(fc.string(), fc.array(piece, { maxLength: 10 }).map((xs) => xs.join('')), fc.webUrl());
+    fc.assert(
+      fc.property(input, (raw) => {
+        const out = loopbackRedirect(raw);
+        if (out === null) return;
+        const u = new URL(out);
+        expect(u.protocol).toBe('http:');
+        expect(['127.0.0.1', '[::1]']).toContain(u.hostname);
+        expect(u.username + u.password).toBe('');
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('safeRedirect still refuses loopback targets (only the loopback login takes them)', () => {
+    expect(safeRedirect('http://127.0.0.1:8080/callback', ALLOWED)).toBeNull();
+    expect(safeRedirect('http://[::1]:8080/callback', ALLOWED)).toBeNull();
+  });
+
+  it('withParam adds the handoff code to a loopback target', () => {
+    expect(withParam('http://127.0.0.1:8080/callback?x=1', 'code', 'abc')).toBe('http://127.0.0.1:8080/callback?x=1&code=abc');
   });
 });

@@ -17,7 +17,7 @@ describe('browser terminal line reading (shared command definitions)', () => {
   it('refuses unknown commands, unknown options and missing arguments', () => {
     expect(() => parseLine('nope', commands)).toThrow(/unknown command/);
     expect(() => parseLine('login bob --nope', commands)).toThrow(/unknown option/);
-    expect(() => parseLine('login', commands)).toThrow(/missing username/);
+    expect(() => parseLine('register', commands)).toThrow(/missing username/); // (`login` alone lists the ways to sign in)
     expect(parseLine('   ', commands)).toBeNull();
   });
   it('lists every command in help and renders tables padded', () => {

@@ -102,6 +102,9 @@ export const errors = {
   // ai
   aiBudgetSpent: (retryAfter: number) =>
     new AppError('BUDGET_EXCEEDED', 429, `today's assistant token budget is spent; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
+  // swap (issue 17, second part)
+  denominationMismatch: (message: string) => new AppError('DENOMINATION_MISMATCH', 400, message),
+  nothingToSweep: (message: string) => new AppError('NOTHING_TO_SWEEP', 422, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

@@ -2027,7 +2027,11 @@ export interface Operations {
       to: string;
       amount: number;
       slippageBps: number;
-      output?: "wallet" | "one-time";
+      output?: "wallet" | "one-time" | {
+        type: "shielded";
+        pool: string;
+        commitment: string;
+      };
     };
     answer: {
       quoteId: string;
@@ -2066,9 +2070,16 @@ export interface Operations {
       };
       expiresAt: string;
       privacy: {
-        output: "wallet" | "one-time";
+        output: "wallet" | "one-time" | "shielded";
         hides: Array<string>;
         doesNotHide: Array<string>;
+      };
+      deposit?: {
+        pool: string;
+        commitment: string;
+        denomination: string;
+        surplus: string;
+        minSurplus: string;
       };
     };
   };
@@ -2086,6 +2097,15 @@ export interface Operations {
       amountOut: string;
       outputAddress: string;
       explorerUrl: string;
+      deposit?: {
+        id: string;
+        pool: string;
+        commitment: string;
+        denomination: string;
+        status: "transferred" | "complete";
+        leafIndex?: number;
+        root?: string;
+      };
     };
   };
   /** GET /api/swap/orders */
@@ -2105,8 +2125,16 @@ export interface Operations {
         minAmountOut: string;
         fee: string;
         priceImpactBps: number;
-        output: "wallet" | "one-time";
+        output: "wallet" | "one-time" | "shielded";
         outputAddress?: string;
+        deposit?: {
+          pool: string;
+          commitment: string;
+          denomination: string;
+          id?: string;
+          leafIndex?: number;
+          root?: string;
+        };
         txHash?: string;
         failure?: string;
         createdAt: string;
@@ -2131,8 +2159,16 @@ export interface Operations {
         minAmountOut: string;
         fee: string;
         priceImpactBps: number;
-        output: "wallet" | "one-time";
+        output: "wallet" | "one-time" | "shielded";
         outputAddress?: string;
+        deposit?: {
+          pool: string;
+          commitment: string;
+          denomination: string;
+          id?: string;
+          leafIndex?: number;
+          root?: string;
+        };
         txHash?: string;
         failure?: string;
         createdAt: string;

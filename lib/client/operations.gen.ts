@@ -2189,6 +2189,33 @@ export interface Operations {
       }>;
     };
   };
+  /** POST /api/swap/addresses/:address/sweep */
+  swapSweep: {
+    params: { address: string };
+    query: undefined;
+    body: {
+      to: string;
+      amount?: number;
+    };
+    answer: {
+      address: string;
+      to: string;
+      token: {
+        symbol: string;
+        mint: string;
+        decimals: number;
+      };
+      amount: string;
+      remaining: string;
+      fee: string;
+      feePayer: {
+        kind: "one-time" | "wallet";
+        address: string;
+      };
+      txHash: string;
+      explorerUrl: string;
+    };
+  };
   /** GET /api/rewards/program */
   rewardsProgram: {
     params: undefined;
@@ -2589,6 +2616,7 @@ export const operations = {
   swapOrders: { method: 'GET', path: '/api/swap/orders', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapOrder: { method: 'GET', path: '/api/swap/orders/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapAddresses: { method: 'GET', path: '/api/swap/addresses', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapSweep: { method: 'POST', path: '/api/swap/addresses/:address/sweep', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   rewardsProgram: { method: 'GET', path: '/api/rewards/program', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   rewardsMe: { method: 'GET', path: '/api/rewards/me', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   rewardsLedger: { method: 'GET', path: '/api/rewards/ledger', envelope: 'flat', auth: 'session', idempotent: false, bare: false },

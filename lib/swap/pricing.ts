@@ -55,13 +55,14 @@ export const invariant = (a: bigint, b: bigint): bigint => a * b;
 /**
  * The least `amountIn` whose output, after `slippageBps`, is still at least `wantOut`: the inverse
  * of `price` and `minOut`, for the shielded-output refusal's hint. Undefined when the pool cannot
- * give that much. Computed in closed form, then walked up until `price` itself agrees (rounding).
+ * give that much. Each step is the exact inverse of its rounding (so the answer is the least such
+ * input); `price` itself confirms it, walking up a few units should that ever disagree.
  */
 export function inputForMinOut(r: Reserves, wantOut: bigint, feeBps: bigint, slippageBps: number): bigint | undefined {
-  // minOut(out) >= wantOut  ⇐  out >= ceil(wantOut · 10000 / (10000 − slippage))
+  // minOut(out) = ceil(out · slip / 10000) >= wantOut  ⇔  out · slip > (wantOut − 1) · 10000
   const slip = BPS - BigInt(slippageBps);
-  if (slip <= 0n) return undefined;
-  const out = ceilDiv(wantOut * BPS, slip);
+  if (slip <= 0n || wantOut <= 0n) return undefined;
+  const out = ((wantOut - 1n) * BPS) / slip + 1n;
   if (out >= r.reserveOut || r.reserveIn <= 0n) return undefined;
   const net = ceilDiv(r.reserveIn * out, r.reserveOut - out);
   let amountIn = feeBps >= BPS ? undefined : ceilDiv(net * BPS, BPS - feeBps);

@@ -78,8 +78,12 @@ export async function sweep(userId: string, address: string, input: z.infer<type
     const amount = input.amount !== undefined ? toUnits(input.amount, 9) : lamports - SIGNATURE_FEE;
     if (lamports <= SIGNATURE_FEE) throw errors.nothingToSweep(`the address holds ${lamports} lamports, not more than the ${SIGNATURE_FEE} fee`);
     if (amount + SIGNATURE_FEE > lamports) throw errors.insufficientBalance(`insufficient balance: the address holds ${explain(lamports)}; ${explain(amount)} and the ${SIGNATURE_FEE} lamport fee it pays need ${amount + SIGNATURE_FEE}`);
+    // The chain refuses to leave an account with a balance below its rent-exempt minimum: all, or enough to stay.
+    const left = lamports - amount - SIGNATURE_FEE;
+    const minimum = BigInt(await onChainA(() => chain.rpc.getMinimumBalanceForRentExemption(0)));
+    if (left > 0n && left < minimum) throw errors.insufficientBalance(`insufficient balance: ${left} lamports would be left, below the ${minimum} an account must keep; sweep all (leave out amount) or less`);
     const sent = await send(owner, [SystemProgram.transfer({ fromPubkey: owner.publicKey, toPubkey: to, lamports: amount })], []);
-    return answer(sent, { amount, remaining: lamports - amount - SIGNATURE_FEE, fee: SIGNATURE_FEE, feePayer: { kind: 'one-time', address: record.address } });
+    return answer(sent, { amount, remaining: left, fee: SIGNATURE_FEE, feePayer: { kind: 'one-time', address: record.address } });
   }
 
   const held = await onChainA(() => tokenBalance(chain, owner.publicKey, mint));

@@ -103,6 +103,10 @@ describe('sweep a native-coin output', () => {
     const fresh = Keypair.generate().publicKey.toBase58();
     const tooMuch = ok(await alice.post(`/api/swap/addresses/${x.outputAddress}/sweep`, { to: fresh, amount: Number(held) / 1e9 }), 422);
     expect(tooMuch.error).toBe('INSUFFICIENT_BALANCE');
+    // leaving 1,000 lamports (below the rent-exempt minimum) is refused before anything is signed
+    const dust = ok(await alice.post(`/api/swap/addresses/${x.outputAddress}/sweep`, { to: fresh, amount: Number(held - 6_000n) / 1e9 }), 422);
+    expect(dust.message).toMatch(/rent-exempt|must keep/);
+    expect(await lamports(x.outputAddress)).toBe(held);
     const walletBefore = await lamports(wallet.address);
     const s = ok(await alice.post(`/api/swap/addresses/${x.outputAddress}/sweep`, { to: fresh }));
     expect(s).toMatchObject({ amount: (held - 5_000n).toString(), remaining: '0', fee: '5000', feePayer: { kind: 'one-time', address: x.outputAddress }, token: { symbol: 'SOL' } });

@@ -4,7 +4,7 @@ import { clock } from '#lib/clock.ts';
 import type { DepositRecord, PoolRecord } from '#lib/data/shielded-pools.ts';
 import type { OrderRecord } from '#lib/data/swap-orders.ts';
 import { errors } from '#lib/errors.ts';
-import { completeDeposit, dropDeposit, freshCommitment, reserveDeposit } from '#lib/transfer/deposits.ts';
+import { dropDeposit, freshCommitment, reserveDeposit } from '#lib/transfer/deposits.ts';
 import { listPools } from '#lib/transfer/pool-views.ts';
 import { poolOrThrow } from '#lib/transfer/pools.ts';
 import { formatUnits } from '#lib/wallets/amounts.ts';
@@ -88,5 +88,3 @@ export async function shieldedLeg(o: OrderRecord): Promise<{ leg: ShieldedLeg; p
     },
   };
 }
-
-export { completeDeposit };

@@ -4,11 +4,13 @@ import * as z from 'zod';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import * as orders from '#lib/data/swap-orders.ts';
+import type { DepositRecord } from '#lib/data/shielded-pools.ts';
 import type { OrderRecord } from '#lib/data/swap-orders.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { accrueAfter } from '#lib/rewards/accrue.ts';
+import { completeDeposit } from '#lib/transfer/deposits.ts';
 import { amountInput, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { keyVault } from '#lib/wallets/config.ts';
@@ -19,7 +21,7 @@ import { executeViaJupiter, quoteViaJupiter } from './aggregator.ts';
 import { checkInput, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { executeLocal, findPair, localPairs, minOut, priceOrRefuse, reserves } from './local.ts';
-import { checkShieldedQuote, completeDeposit, shieldedLeg } from './shielded.ts';
+import { checkShieldedQuote, shieldedLeg } from './shielded.ts';
 
 /**
  * Privacy swaps (README "Swap"): quote, then execute the quote once. The local adapter's pools
@@ -355,7 +357,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
  * tree, a store outage) never undoes the swap: the deposit is left `transferred` for the transfer
  * retry job, which appends it, and the answer says so.
  */
-async function finishShielded(o: OrderRecord, d: Parameters<typeof completeDeposit>[0]): Promise<z.infer<typeof depositDoneView>> {
+async function finishShielded(o: OrderRecord, d: DepositRecord): Promise<z.infer<typeof depositDoneView>> {
   const base = { id: d.id, pool: d.poolId, commitment: d.commitment, denomination: o.shielded!.denomination };
   try {
     const done = await completeDeposit(d);

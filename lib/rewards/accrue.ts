@@ -1,3 +1,4 @@
+import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
 import { clearOwed, listOwed, putOwed, recordAccrual } from '#lib/data/rewards-ledger.ts';
@@ -35,6 +36,26 @@ export async function accrue(input: AccrueInput): Promise<{ recorded: boolean; p
   }
 }
 
+const owedOf = (input: AccrueInput) => ({
+  userId: input.userId,
+  source: input.source,
+  txHash: input.txHash,
+  ...(input.lamports !== undefined ? { lamports: input.lamports.toString() } : {}),
+  at: clock.now().toISOString(),
+});
+
+/**
+ * Notes that a transaction about to be sent will owe an accrual once it is confirmed (callers that
+ * sign before sending: the local swaps, the shielded deposits). A crash anywhere after the send
+ * then loses nothing: the retry job asks the chain about the signature and records it if it
+ * landed. `forgetOwed` when the chain refused it.
+ */
+export async function noteOwed(input: AccrueInput): Promise<void> {
+  await putOwed(owedOf(input));
+}
+
+export const forgetOwed = (input: Pick<AccrueInput, 'source' | 'txHash'>): Promise<void> => clearOwed(input.source, input.txHash);
+
 /**
  * `accrue` for callers whose own operation is already done and must not fail because of it: the
  * accrual is first noted as owed (the outbox), then recorded, then the note cleared. A failure is
@@ -44,7 +65,7 @@ export async function accrue(input: AccrueInput): Promise<{ recorded: boolean; p
 export async function accrueAfter(input: AccrueInput): Promise<void> {
   const fields = { source: input.source, txHash: input.txHash };
   try {
-    await putOwed({ userId: input.userId, ...fields, ...(input.lamports !== undefined ? { lamports: input.lamports.toString() } : {}), at: clock.now().toISOString() });
+    await putOwed(owedOf(input));
   } catch (e) {
     logger.error('reward accrual could not be noted as owed; recording it now', { ...fields, error: e instanceof Error ? e.message : String(e) });
   }
@@ -58,6 +79,8 @@ export async function accrueAfter(input: AccrueInput): Promise<void> {
 
 /** Owed accruals younger than this are left to the request still making them. */
 export const ACCRUAL_RETRY_AFTER_MS = 30_000;
+/** A noted transaction the chain has not seen after this long never will (its blockhash expired long before). */
+export const OWED_UNSEEN_DROP_MS = 10 * 60_000;
 /** The local runtime's and the schedule's pace. */
 export const ACCRUAL_RETRY_INTERVAL_MS = 60_000;
 
@@ -65,6 +88,10 @@ export interface AccrualRetryReport {
   seen: number;
   recorded: number;
   duplicates: number;
+  /** Not (yet) on the chain: kept, or dropped once older than OWED_UNSEEN_DROP_MS. */
+  unseen: number;
+  /** Failed on chain, or never landed: dropped without points. */
+  dropped: number;
   failures: number;
 }
 
@@ -72,8 +99,10 @@ const isSource = (s: string): s is Source => SOURCES.some((r) => r.source === s)
 
 /** One pass of the retry job: records every accrual still owed (functions/scheduled/rewards-retry.ts). */
 export async function retryAccrualsOnce(): Promise<AccrualRetryReport> {
-  const report: AccrualRetryReport = { seen: 0, recorded: 0, duplicates: 0, failures: 0 };
-  for (const owed of await listOwed(new Date(clock.nowMs() - ACCRUAL_RETRY_AFTER_MS).toISOString())) {
+  const report: AccrualRetryReport = { seen: 0, recorded: 0, duplicates: 0, unseen: 0, dropped: 0, failures: 0 };
+  const owedList = await listOwed(new Date(clock.nowMs() - ACCRUAL_RETRY_AFTER_MS).toISOString());
+  const chain = owedList.length ? await chainA() : undefined;
+  for (const owed of owedList) {
     report.seen++;
     if (!isSource(owed.source)) {
       report.failures++;
@@ -81,6 +110,17 @@ export async function retryAccrualsOnce(): Promise<AccrualRetryReport> {
       continue;
     }
     try {
+      // Only a confirmed transaction earns points (a note may have been written before the send).
+      const { value } = await chain!.rpc.getSignatureStatuses([owed.txHash], { searchTransactionHistory: true });
+      const status = value[0];
+      if (!status || status.err) {
+        const old = clock.nowMs() - Date.parse(owed.at) > OWED_UNSEEN_DROP_MS;
+        if (status?.err || old) {
+          await clearOwed(owed.source, owed.txHash);
+          report.dropped++;
+        } else report.unseen++;
+        continue;
+      }
       const done = await accrue({ userId: owed.userId, source: owed.source, txHash: owed.txHash, ...(owed.lamports !== undefined ? { lamports: BigInt(owed.lamports) } : {}) });
       await clearOwed(owed.source, owed.txHash);
       if (done.recorded) report.recorded++;

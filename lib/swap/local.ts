@@ -137,6 +137,8 @@ export interface Execution {
   minAmountOut: bigint;
   /** The output funds a shielded-pool deposit in the same transaction (see `ShieldedLeg`). */
   shielded?: ShieldedLeg;
+  /** Told the signature and the priced output before the send (the reward accrual's note), and of a refusal. */
+  journal?: { beforeSend(signature: string, amountOut: bigint): Promise<void>; refused(): Promise<void> };
 }
 
 /**
@@ -180,6 +182,7 @@ export async function executeLocal(x: Execution) {
       amountOut: priced.amountOut,
       ...(x.shielded ? { deposit: { to: x.shielded.to, units: x.shielded.units } } : {}),
     });
+    await x.journal?.beforeSend(signed.signature, priced.amountOut);
     await x.shielded?.record(signed.signature);
     let sent;
     try {
@@ -187,7 +190,7 @@ export async function executeLocal(x: Execution) {
     } catch (e) {
       // Refused: nothing moved. Anything else: the outcome is unknown; the deposit's record stays
       // for the transfer retry job, which asks the chain about this signature.
-      if (e instanceof ChainRejected) await x.shielded?.refused();
+      if (e instanceof ChainRejected) await Promise.all([x.shielded?.refused(), x.journal?.refused()]);
       throw e;
     }
     return { ...sent, amountOut: priced.amountOut, fee: priced.fee, reservesBefore: r };

@@ -73,10 +73,10 @@ export async function shieldedLeg(o: OrderRecord): Promise<{ leg: ShieldedLeg; p
     units: BigInt(pool.denomination),
     async record(signature) {
       record = { id: randomUUID(), userId: o.userId, poolId: pool.id, walletId: o.walletId, commitment: s.commitment, status: 'pending', txHash: signature, createdAt: clock.now().toISOString() };
-      await reserveDeposit(record);
+      await reserveDeposit(pool, record);
     },
     async refused() {
-      if (record) await dropDeposit(record);
+      if (record) await dropDeposit(pool, record);
     },
   };
   return {

@@ -9,7 +9,7 @@ import type { OrderRecord } from '#lib/data/swap-orders.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { accrueAfter } from '#lib/rewards/accrue.ts';
+import { accrueAfter, forgetOwed, noteOwed, type AccrueInput } from '#lib/rewards/accrue.ts';
 import { completeDeposit } from '#lib/transfer/deposits.ts';
 import { amountInput, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
@@ -304,6 +304,12 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     recipient = order.privateOutput ? await oneTimeRecipient(userId, order.id) : user;
     const to = recipient;
     const leg = shielded?.leg;
+    // The swap's points are noted as owed before the send: a crash after it loses nothing.
+    let noted: AccrueInput | undefined;
+    const journal = {
+      beforeSend: async (signature: string, amountOut: bigint) => noteOwed((noted = swapAccrual(userId, order, signature, amountOut))),
+      refused: async () => (noted ? forgetOwed(noted) : undefined),
+    };
     sent = await withWalletLock(w, () =>
       order.adapter === 'jupiter'
         ? executeViaJupiter(order, user)
@@ -317,6 +323,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
               amountIn: BigInt(order.amountIn),
               minAmountOut: BigInt(order.minAmountOut),
               ...(leg ? { shielded: leg } : {}),
+              journal,
             }),
           ),
     );
@@ -338,7 +345,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
         ? { shielded: { ...order.shielded!, depositId: deposit.id, ...(deposit.leafIndex !== undefined ? { leafIndex: deposit.leafIndex, root: deposit.root! } : {}) } }
         : {}),
     }),
-    accrueSwap(userId, order, sent.signature, sent.amountOut),
+    accrueAfter(swapAccrual(userId, order, sent.signature, sent.amountOut)),
   ]);
   const chain = await chainA();
   return {
@@ -368,11 +375,11 @@ async function finishShielded(o: OrderRecord, d: DepositRecord): Promise<z.infer
   }
 }
 
-/** Points for the swap's native-coin leg (rewards rule; none: per transaction); a failure there never undoes the swap. */
-async function accrueSwap(userId: string, o: OrderRecord, txHash: string, amountOut: bigint) {
+/** The swap's accrual: its native-coin leg counts (rewards rule; none: per transaction). A failure there never undoes the swap. */
+function swapAccrual(userId: string, o: OrderRecord, txHash: string, amountOut: bigint): AccrueInput {
   const sol = WSOL.toBase58();
   const lamports = o.fromMint === sol ? BigInt(o.amountIn) : o.toMint === sol ? amountOut : undefined;
-  await accrueAfter({ userId, source: 'swap', txHash, ...(lamports !== undefined ? { lamports } : {}) });
+  return { userId, source: 'swap', txHash, ...(lamports !== undefined ? { lamports } : {}) };
 }
 
 const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({

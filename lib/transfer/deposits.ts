@@ -15,7 +15,8 @@ import { SIGNATURE_FEE, signedTransfer } from './chain.ts';
 import { assetOf, poolOrThrow } from './pools.ts';
 import type { depositInput, DepositView } from './schemas.ts';
 import { isFieldElement } from './statement.ts';
-import { appendToTree } from './tree.ts';
+import { appendToTree, depositAccrual } from './tree.ts';
+import { forgetOwed, noteOwed } from '#lib/rewards/accrue.ts';
 
 /**
  * A deposit: the denomination (native coin, or the pool's token between associated token
@@ -50,19 +51,25 @@ export async function freshCommitment(pool: PoolRecord, commitment: string): Pro
 
 /**
  * Records a pending deposit and reserves its commitment, before its transfer is sent: the journal
- * the retry job (retry.ts) finishes from. Also used by swaps whose output is a deposit (lib/swap).
+ * the retry job (retry.ts) finishes from; its reward points are noted as owed then too (lib/rewards
+ * records them once the transfer is seen on chain). Also used by swaps whose output is a deposit (lib/swap).
  */
-export async function reserveDeposit(d: DepositRecord): Promise<void> {
+export async function reserveDeposit(pool: PoolRecord, d: DepositRecord): Promise<void> {
+  await noteOwed(depositAccrual(pool, d));
   try {
     await repo.insertPendingDeposit(d);
   } catch (e) {
+    await forgetOwed(depositAccrual(pool, d));
     if (e instanceof repo.CommitmentTaken) throw errors.invalidCommitment('commitment: already in this pool');
     throw e;
   }
 }
 
-/** The transfer never landed (refused): the reservation goes. */
-export const dropDeposit = (d: DepositRecord): Promise<void> => repo.dropPendingDeposit(d);
+/** The transfer never landed (refused): the reservation and the owed points go. */
+export async function dropDeposit(pool: PoolRecord, d: DepositRecord): Promise<void> {
+  await repo.dropPendingDeposit(d);
+  await forgetOwed(depositAccrual(pool, d));
+}
 
 /** The deposit's transfer landed: marked so, then its commitment appended to the tree. */
 export async function completeDeposit(d: DepositRecord): Promise<DepositView> {
@@ -102,14 +109,14 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
       signedTx: signed.bytes,
       createdAt: clock.now().toISOString(),
     };
-    await reserveDeposit(d);
+    await reserveDeposit(pool, d);
     let slot: number;
     try {
       slot = (await chain.sendAndConfirm(signed.tx)).slot;
     } catch (e) {
       // Refused: nothing moved, the reservation goes. Anything else: the outcome is unknown and
       // the record stays for the retry job, which asks the chain.
-      if (e instanceof ChainRejected || e instanceof NotEnough) await repo.dropPendingDeposit(d);
+      if (e instanceof ChainRejected || e instanceof NotEnough) await dropDeposit(pool, d);
       else logger.warn('deposit transfer outcome unknown; left to the retry job', { depositId: d.id });
       return onChainA(() => Promise.reject(e));
     }

@@ -1,7 +1,7 @@
 import * as repo from '#lib/data/shielded-pools.ts';
 import type { DepositRecord, PoolRecord } from '#lib/data/shielded-pools.ts';
 import { errors } from '#lib/errors.ts';
-import { accrueAfter } from '#lib/rewards/accrue.ts';
+import { accrueAfter, type AccrueInput } from '#lib/rewards/accrue.ts';
 import { transferConfig } from './config.ts';
 import { appendLeaf, poseidonHash2 } from './merkle.ts';
 
@@ -16,8 +16,13 @@ const MAX_ATTEMPTS = 25;
  * Reward points for a confirmed deposit, keyed by its transfer (direct, or the swap that paid it):
  * once, whatever the retries (lib/rewards). The native coin counts by the denomination.
  */
-const accrueDeposit = (pool: PoolRecord, d: DepositRecord) =>
-  accrueAfter({ userId: d.userId, source: 'shielded-deposit', txHash: d.txHash, ...(pool.mint ? {} : { lamports: BigInt(pool.denomination) }) });
+export const depositAccrual = (pool: PoolRecord, d: DepositRecord): AccrueInput => ({
+  userId: d.userId,
+  source: 'shielded-deposit',
+  txHash: d.txHash,
+  ...(pool.mint ? {} : { lamports: BigInt(pool.denomination) }),
+});
+const accrueDeposit = (pool: PoolRecord, d: DepositRecord) => accrueAfter(depositAccrual(pool, d));
 
 export async function appendToTree(d: DepositRecord): Promise<{ leafIndex: number; root: string }> {
   const h = await poseidonHash2();

@@ -12,7 +12,7 @@ import { signedInUser } from './identity-helpers.ts';
  * runs in this process) throws for the next N calls, as DynamoDB would when it is down; everything
  * else — the swap, the deposit, the chain, the outbox — is the real thing.
  */
-const faults = vi.hoisted(() => ({ failNext: 0, calls: 0 }));
+const faults = vi.hoisted(() => ({ failNext: 0, calls: 0, owedPutsToPass: 0, owedPutsToFail: 0 }));
 vi.mock('#lib/data/rewards-ledger.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('#lib/data/rewards-ledger.ts')>();
   return {
@@ -24,6 +24,14 @@ vi.mock('#lib/data/rewards-ledger.ts', async (importOriginal) => {
         throw new Error('the accrual write was killed by the test');
       }
       return real.recordAccrual(a);
+    },
+    putOwed: async (o: Parameters<typeof real.putOwed>[0]) => {
+      if (faults.owedPutsToPass > 0) faults.owedPutsToPass--;
+      else if (faults.owedPutsToFail > 0) {
+        faults.owedPutsToFail--;
+        throw new Error('the owed note was killed by the test');
+      }
+      return real.putOwed(o);
     },
   };
 });
@@ -54,6 +62,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   faults.failNext = 0;
+  faults.owedPutsToFail = 0;
   await rt?.stop();
 });
 beforeEach(() => advanceClock(61_000));
@@ -106,6 +115,36 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     expect(ok(await alice.get('/api/rewards/me')).points).toBe(1100);
   });
 
+  it('a crash after the send: the late note and the accrual both killed, the note written before the send keeps it owed', async () => {
+    const q = ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100 }));
+    // the first note (before the send) passes; the one after the confirmation fails, and so does the accrual
+    faults.owedPutsToPass = 1;
+    faults.owedPutsToFail = 1;
+    faults.failNext = 1;
+    const x = ok(await alice.post('/api/swap/execute', { quoteId: q.quoteId }));
+    expect([faults.owedPutsToPass, faults.owedPutsToFail, faults.failNext]).toEqual([0, 0, 0]);
+    expect((await ledger()).filter((e) => e.txHash === x.txHash)).toEqual([]);
+    const { retryAccrualsOnce, ACCRUAL_RETRY_AFTER_MS } = await import('#lib/rewards/accrue.ts');
+    advanceClock(ACCRUAL_RETRY_AFTER_MS + 1_000);
+    await Promise.all([retryAccrualsOnce(), retryAccrualsOnce()]);
+    expect((await ledger()).filter((e) => e.txHash === x.txHash)).toEqual([expect.objectContaining({ source: 'swap', points: 500, basis: '500000000' })]);
+  });
+
+  it('a noted transaction the chain never saw earns nothing: kept a while, then dropped', async () => {
+    const { noteOwed, retryAccrualsOnce, OWED_UNSEEN_DROP_MS } = await import('#lib/rewards/accrue.ts');
+    const { Keypair } = await import('@solana/web3.js');
+    const bs58 = (await import('bs58')).default;
+    // a well-formed signature of a transaction that was never sent
+    const never = bs58.encode(Keypair.generate().secretKey);
+    await noteOwed({ userId: aliceUserId, source: 'swap', txHash: never, lamports: 1_000_000_000n });
+    advanceClock(61_000);
+    expect(await retryAccrualsOnce()).toMatchObject({ seen: 1, unseen: 1, recorded: 0 });
+    advanceClock(OWED_UNSEEN_DROP_MS);
+    expect(await retryAccrualsOnce()).toMatchObject({ seen: 1, dropped: 1, recorded: 0 });
+    expect((await retryAccrualsOnce()).seen).toBe(0);
+    expect((await ledger()).filter((e) => e.txHash === never)).toEqual([]);
+  });
+
   it('a deposit retried with its idempotency key and accrued again from everywhere still counts once', async () => {
     const { accrue, accrueAfter } = await import('#lib/rewards/accrue.ts');
     const key = { headers: { 'idempotency-key': 'deposit-once-1' } };
@@ -118,6 +157,6 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     expect(again.filter((r) => r.recorded)).toHaveLength(0);
     await accrueAfter({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash, lamports: 100_000_000n });
     expect((await ledger()).filter((e) => e.txHash === a.deposit.txHash)).toEqual([expect.objectContaining({ source: 'shielded-deposit', points: 100 })]);
-    expect(ok(await alice.get('/api/rewards/me')).points).toBe(1200);
+    expect(ok(await alice.get('/api/rewards/me')).points).toBe(1700);
   });
 });

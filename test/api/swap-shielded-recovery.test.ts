@@ -72,7 +72,7 @@ async function swapIntoPool(fault: 'markTransferred' | 'append') {
   const x = ok(await alice.post('/api/swap/execute', { quoteId: q.quoteId }));
   expect(faults[fault]).toBe(0); // the write was attempted, and killed
   expect(x.deposit).toEqual({ id: expect.any(String), pool: POOL, commitment, denomination: '100000000', status: 'transferred' });
-  return { commitment, txHash: x.txHash as string, depositId: x.deposit.id as string };
+  return { commitment, txHash: x.txHash as string, depositId: x.deposit.id as string, orderId: q.quoteId as string };
 }
 
 describe('the swap landed, its deposit bookkeeping did not', () => {
@@ -94,6 +94,11 @@ describe('the swap landed, its deposit bookkeeping did not', () => {
     expect(now.filter((l) => l === b.commitment)).toHaveLength(1);
     const deposits = ok(await alice.get('/api/transfer/deposits')).deposits as { id: string; status: string; txHash: string }[];
     for (const d of [a, b]) expect(deposits.find((x) => x.id === d.depositId)).toMatchObject({ status: 'complete', txHash: d.txHash });
+    // the order shows the deposit where it is now
+    for (const d of [a, b]) {
+      const leafIndex = now.indexOf(d.commitment);
+      expect(ok(await alice.get(`/api/swap/orders/${d.orderId}`)).order.deposit).toEqual({ id: d.depositId, pool: POOL, commitment: d.commitment, denomination: '100000000', leafIndex, root: expect.any(String) });
+    }
 
     const ledger = ok(await alice.get('/api/rewards/ledger')).entries as { source: string; txHash: string }[];
     for (const d of [a, b]) {
@@ -102,5 +107,28 @@ describe('the swap landed, its deposit bookkeeping did not', () => {
     // a later pass has nothing left to do
     advanceClock(61_000);
     expect((await retryTransfersOnce()).depositsSeen).toBe(0);
+  });
+
+  it('a swap the chain refuses moves nothing: the reservation and the owed points go, the commitment can be used again', async () => {
+    // bob: sUSD in a wallet without a lamport to pay the fee (swept there from one of alice's one-time addresses)
+    const bob = rt.client();
+    const bobId = (await signedInUser(bob)).user.id;
+    const bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
+    const x = ok(await alice.post('/api/swap/execute', { quoteId: ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100, output: 'one-time' })).quoteId }));
+    ok(await alice.post(`/api/swap/addresses/${x.outputAddress}/sweep`, { to: bobWallet.address }));
+
+    const commitment = await noteCommitment(createNote(POOL));
+    const body = { walletId: bobWallet.id, from: 'sUSD', to: 'SOL', amount: 16, slippageBps: 100, output: { type: 'shielded', pool: POOL, commitment } };
+    const refused = await bob.post('/api/swap/execute', { quoteId: ok(await bob.post('/api/swap/quote', body)).quoteId });
+    // refused by the chain itself (signed, journalled and sent: the fee payer has no lamports)
+    expect([refused.status, refused.json.error, refused.json.message]).toEqual([422, 'INSUFFICIENT_BALANCE', 'insufficient balance to cover the amount and its fees']);
+    expect((await bob.get('/api/transfer/deposits')).json.deposits).toEqual([]);
+    const { listOwed } = await import('#lib/data/rewards-ledger.ts');
+    expect((await listOwed(new Date(Date.now() + 86_400_000 * 365).toISOString())).filter((o) => o.userId === bobId)).toEqual([]);
+
+    // funded, the same commitment goes in
+    ok(await bob.post(`/api/wallets/${bobWallet.id}/airdrop`, { amount: 1 }));
+    const done = ok(await bob.post('/api/swap/execute', { quoteId: ok(await bob.post('/api/swap/quote', body)).quoteId }));
+    expect(done.deposit).toMatchObject({ commitment, status: 'complete' });
   });
 });

@@ -91,15 +91,12 @@ export async function checkInput(chain: ChainA, l: { owner: PublicKey; fromMint:
 /**
  * ONE transaction, both legs: the user's input into the pool's reserve and the pool's output to
  * the recipient, signed by the user (payer, input), the pool (output) and, for a native-coin
- * output, the recipient (it closes its temporary wrapped-SOL account into plain lamports). Either
- * everything moves or nothing does.
+ * output, the recipient (it closes its temporary wrapped-SOL account into plain lamports); with a
+ * `deposit`, the output then pays the shielded pool from the user's account in the same
+ * transaction. Either everything moves or nothing does. Signed here, sent by the caller (its
+ * signature is journalled first).
  */
-export async function swapTransaction(chain: ChainA, l: SwapLegs): Promise<SentTransaction> {
-  return chain.sendAndConfirm((await signSwap(chain, l)).tx);
-}
-
-/** `swapTransaction`'s transaction, signed but not sent (its signature can be recorded first). */
-export async function signSwap(chain: ChainA, l: SwapLegs): Promise<SignedSwap> {
+export async function signedSwap(chain: ChainA, l: SwapLegs): Promise<SignedSwap> {
   if (l.deposit && !l.recipient.publicKey.equals(l.user.publicKey)) throw new Error('a swap deposit is paid from the user\'s own output');
   const user = l.user.publicKey;
   const pool = l.pool.publicKey;

@@ -4,7 +4,7 @@ import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts
 import { createMint, mintInfo, mintTo, NotAMint } from '#lib/chains/chain-a/operations.ts';
 import { acquirePoolLease, releasePoolLease } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
-import { checkInput, reserveOf, signSwap, wrapNative, WSOL } from './chain.ts';
+import { checkInput, reserveOf, signedSwap, wrapNative, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { minOut, price, PricingError, type Priced } from './pricing.ts';
 import { serviceKey, type ServiceKey } from '#lib/rewards/service-keys.ts';
@@ -170,7 +170,7 @@ export async function executeLocal(x: Execution) {
     }
     await checkInput(chain, { owner: x.user.publicKey, fromMint: tokenIn.mint, amountIn: x.amountIn });
     if (x.shielded && priced.amountOut < x.shielded.units) throw errors.slippageExceeded('the pool now gives less than the deposit\'s denomination; ask for a new quote');
-    const signed = await signSwap(chain, {
+    const signed = await signedSwap(chain, {
       user: x.user,
       pool: await pair.pool.signer(),
       recipient: x.recipient,

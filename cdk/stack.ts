@@ -217,6 +217,10 @@ export class ShroudStack extends Stack {
       environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
       grant: (role) => walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt'),
     });
+    new ScheduledJob(this, 'RewardAccrualRetry', {
+      stage, name: 'rewards-retry', entry: 'functions/scheduled/rewards-retry.ts', description: 'Records reward accruals whose first attempt failed (the outbox)',
+      every: Duration.minutes(1), timeoutSeconds: 55, table, environment,
+    });
     new ScheduledJob(this, 'RewardEpochs', {
       stage, name: 'close-reward-epochs', entry: 'functions/scheduled/close-reward-epochs.ts', description: 'Closes ended reward epochs into their Merkle roots',
       every: Duration.hours(1), timeoutSeconds: 300, table, retryAttempts: 2,

@@ -157,6 +157,7 @@ export const routes: Route[] = [
   r('GET', '/api/swap/orders', 'swap', 'orders', 'session'),
   r('GET', '/api/swap/orders/:id', 'swap', 'order', 'session'),
   r('GET', '/api/swap/addresses', 'swap', 'addresses', 'session'),
+  r('POST', '/api/swap/addresses/:address/sweep', 'swap', 'sweep', 'session', { timeout: 29, idempotent: true }),
   // rewards
   r('GET', '/api/rewards/program', 'rewards', 'program', 'none'),
   r('GET', '/api/rewards/me', 'rewards', 'me', 'session'),

@@ -104,6 +104,9 @@ export const errors = {
     new AppError('BUDGET_EXCEEDED', 429, `today's assistant token budget is spent; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
   // zkauth: the loopback login's handoff code (unknown, spent, expired, or not this verifier's)
   invalidHandoff: (message: string) => new AppError('INVALID_HANDOFF', 400, message),
+  // swap (issue 17, second part)
+  denominationMismatch: (message: string) => new AppError('DENOMINATION_MISMATCH', 400, message),
+  nothingToSweep: (message: string) => new AppError('NOTHING_TO_SWEEP', 422, message),
 };
 
 const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);

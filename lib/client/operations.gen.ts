@@ -2032,7 +2032,11 @@ export interface Operations {
       to: string;
       amount: number;
       slippageBps: number;
-      output?: "wallet" | "one-time";
+      output?: "wallet" | "one-time" | {
+        type: "shielded";
+        pool: string;
+        commitment: string;
+      };
     };
     answer: {
       quoteId: string;
@@ -2071,9 +2075,16 @@ export interface Operations {
       };
       expiresAt: string;
       privacy: {
-        output: "wallet" | "one-time";
+        output: "wallet" | "one-time" | "shielded";
         hides: Array<string>;
         doesNotHide: Array<string>;
+      };
+      deposit?: {
+        pool: string;
+        commitment: string;
+        denomination: string;
+        surplus: string;
+        minSurplus: string;
       };
     };
   };
@@ -2091,6 +2102,15 @@ export interface Operations {
       amountOut: string;
       outputAddress: string;
       explorerUrl: string;
+      deposit?: {
+        id: string;
+        pool: string;
+        commitment: string;
+        denomination: string;
+        status: "transferred" | "complete";
+        leafIndex?: number;
+        root?: string;
+      };
     };
   };
   /** GET /api/swap/orders */
@@ -2110,8 +2130,16 @@ export interface Operations {
         minAmountOut: string;
         fee: string;
         priceImpactBps: number;
-        output: "wallet" | "one-time";
+        output: "wallet" | "one-time" | "shielded";
         outputAddress?: string;
+        deposit?: {
+          pool: string;
+          commitment: string;
+          denomination: string;
+          id?: string;
+          leafIndex?: number;
+          root?: string;
+        };
         txHash?: string;
         failure?: string;
         createdAt: string;
@@ -2136,8 +2164,16 @@ export interface Operations {
         minAmountOut: string;
         fee: string;
         priceImpactBps: number;
-        output: "wallet" | "one-time";
+        output: "wallet" | "one-time" | "shielded";
         outputAddress?: string;
+        deposit?: {
+          pool: string;
+          commitment: string;
+          denomination: string;
+          id?: string;
+          leafIndex?: number;
+          root?: string;
+        };
         txHash?: string;
         failure?: string;
         createdAt: string;
@@ -2156,6 +2192,33 @@ export interface Operations {
         orderId: string;
         createdAt: string;
       }>;
+    };
+  };
+  /** POST /api/swap/addresses/:address/sweep */
+  swapSweep: {
+    params: { address: string };
+    query: undefined;
+    body: {
+      to: string;
+      amount?: number;
+    };
+    answer: {
+      address: string;
+      to: string;
+      token: {
+        symbol: string;
+        mint: string;
+        decimals: number;
+      };
+      amount: string;
+      remaining: string;
+      fee: string;
+      feePayer: {
+        kind: "one-time" | "wallet";
+        address: string;
+      };
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/rewards/program */
@@ -2576,6 +2639,7 @@ export const operations = {
   swapOrders: { method: 'GET', path: '/api/swap/orders', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapOrder: { method: 'GET', path: '/api/swap/orders/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapAddresses: { method: 'GET', path: '/api/swap/addresses', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapSweep: { method: 'POST', path: '/api/swap/addresses/:address/sweep', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   rewardsProgram: { method: 'GET', path: '/api/rewards/program', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   rewardsMe: { method: 'GET', path: '/api/rewards/me', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   rewardsLedger: { method: 'GET', path: '/api/rewards/ledger', envelope: 'flat', auth: 'session', idempotent: false, bare: false },

@@ -1,17 +1,20 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
-import { decoder, isConditionalFailure, listPartition, putNew, readItem, transactWrite } from './items.ts';
+import { decoder, deleteItem, isConditionalFailure, listPartition, putItem, putNew, queryAll, readItem, transactWrite } from './items.ts';
 
 /**
  * Rewards: accruals, per-epoch totals, epoch closes and claims. Items:
  *
- *   REWARDSRC#<txHash> / SRC                  {userId, epoch}: a source transaction accrues once
- *   REWARDLEDGER#<userId> / ENTRY#<at>#<tx>   one accrual (the user's ledger)
+ *   REWARDSRC#<source>#<txHash> / SRC         {userId, epoch}: a source transaction accrues once per source
+ *                                             (a swap into a shielded deposit is a swap and a deposit)
+ *   REWARDLEDGER#<userId> / ENTRY#<at>#<tx>#<source>   one accrual (the user's ledger)
  *   REWARDEPOCH#<n> / ACCOUNT#<account>       {userId, points}: the account's total in epoch n
  *   REWARDEPOCH#<n> / CLOSE                   {status closing|closed, root, accounts, totalPoints}
  *   REWARDEPOCHS / EPOCH#<n, 10 digits>       the epochs that have any accrual
  *   REWARDCLAIM#<n>#<account> / CLAIM         {status paying|paid, walletId, txHash}
+ *   REWARDOWED#<source>#<txHash> / OWED       an accrual owed and not known to be recorded yet (the
+ *                                             outbox; gsi1 REWARDOWED#OPEN / <at>): the retry job records it
  *
  * An accrual is one transaction: the source item (condition: absent), a check that the epoch is
  * not closing, the ledger entry, the total's increment and the epoch index. A retried accrual
@@ -37,9 +40,9 @@ export interface Accrual {
 /** `recorded`, `duplicate` (that source transaction already accrued) or `epoch-closed`. */
 export async function recordAccrual(a: Accrual): Promise<'recorded' | 'duplicate' | 'epoch-closed'> {
   const failed = await transactWrite([
-    { Put: { TableName: tableName, Item: { pk: `REWARDSRC#${a.txHash}`, sk: 'SRC', userId: a.userId, epoch: a.epoch }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName, Item: { pk: `REWARDSRC#${a.source}#${a.txHash}`, sk: 'SRC', userId: a.userId, epoch: a.epoch }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { ConditionCheck: { TableName: tableName, Key: closeKey(a.epoch), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: tableName, Item: { pk: `REWARDLEDGER#${a.userId}`, sk: `ENTRY#${a.at}#${a.txHash}`, ...a } } },
+    { Put: { TableName: tableName, Item: { pk: `REWARDLEDGER#${a.userId}`, sk: `ENTRY#${a.at}#${a.txHash}#${a.source}`, ...a } } },
     {
       Update: {
         TableName: tableName,
@@ -139,4 +142,26 @@ export async function markClaimPaid(n: number, account: string, txHash: string):
 /** A payment that failed before reaching the chain: the claim may be tried again. */
 export async function releaseClaim(n: number, account: string): Promise<void> {
   await db.send(new DeleteCommand({ TableName: tableName, Key: claimKey(n, account), ConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': 'paying' } }));
+}
+
+// ---- the accrual outbox -----------------------------------------------------------------------
+
+const OWED_OPEN = 'REWARDOWED#OPEN';
+const owedKey = (source: string, txHash: string) => ({ pk: `REWARDOWED#${source}#${txHash}`, sk: 'OWED' });
+const owedSchema = z.object({ userId: z.string(), source: z.string(), txHash: z.string(), lamports: z.string().regex(/^\d+$/).optional(), at: z.string() });
+export type OwedAccrual = z.infer<typeof owedSchema>;
+const asOwed = decoder('owed reward accrual', owedSchema);
+
+/** Notes an accrual as owed (idempotent: the same source transaction is one item). */
+export async function putOwed(o: OwedAccrual): Promise<void> {
+  await putItem({ ...owedKey(o.source, o.txHash), ...o, gsi1pk: OWED_OPEN, gsi1sk: `${o.at}#${o.source}#${o.txHash}` });
+}
+
+/** The accrual is recorded (or was before): nothing is owed. */
+export const clearOwed = (source: string, txHash: string): Promise<void> => deleteItem(owedKey(source, txHash));
+
+/** Accruals owed since before `beforeIso`, oldest first. */
+export async function listOwed(beforeIso: string): Promise<OwedAccrual[]> {
+  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before', ExpressionAttributeValues: { ':pk': OWED_OPEN, ':before': beforeIso } });
+  return items.map((i) => asOwed.decode(i));
 }

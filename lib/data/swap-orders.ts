@@ -34,6 +34,17 @@ const orderSchema = z.object({
   priceImpactBps: z.number(),
   slippageBps: z.number(),
   privateOutput: z.boolean(),
+  /** The output goes into a shielded pool: the pool, the client's commitment, and once executed the deposit. */
+  shielded: z
+    .object({
+      pool: z.string(),
+      commitment: z.string(),
+      denomination: z.string(),
+      depositId: z.string().optional(),
+      leafIndex: z.number().int().optional(),
+      root: z.string().optional(),
+    })
+    .optional(),
   status: z.enum(['quoted', 'executing', 'executed', 'failed']),
   createdAt: z.string(),
   expiresAt: z.number(),
@@ -90,15 +101,19 @@ export async function claimQuote(userId: string, id: string): Promise<ClaimOutco
 }
 
 /** The executed order (kept for good: its ttl goes). */
-export async function markExecuted(o: OrderRecord, done: { txHash: string; executedAmountOut: string; outputAddress: string }): Promise<OrderRecord> {
+export async function markExecuted(
+  o: OrderRecord,
+  done: { txHash: string; executedAmountOut: string; outputAddress: string; shielded?: NonNullable<OrderRecord['shielded']> },
+): Promise<OrderRecord> {
   const executedAt = clock.now().toISOString();
+  const shielded = done.shielded ? ', shielded = :sh' : '';
   await db.send(
     new UpdateCommand({
       TableName: tableName,
       Key: orderKey(o.userId, o.id),
-      UpdateExpression: 'SET #s = :s, txHash = :t, executedAmountOut = :a, outputAddress = :o, executedAt = :at REMOVE #ttl',
+      UpdateExpression: `SET #s = :s, txHash = :t, executedAmountOut = :a, outputAddress = :o, executedAt = :at${shielded} REMOVE #ttl`,
       ExpressionAttributeNames: { '#s': 'status', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':s': 'executed', ':t': done.txHash, ':a': done.executedAmountOut, ':o': done.outputAddress, ':at': executedAt },
+      ExpressionAttributeValues: { ':s': 'executed', ':t': done.txHash, ':a': done.executedAmountOut, ':o': done.outputAddress, ':at': executedAt, ...(done.shielded ? { ':sh': done.shielded } : {}) },
     }),
   );
   return { ...o, ...done, status: 'executed', executedAt };
@@ -152,6 +167,9 @@ const asOneTime = decoder('one-time address', oneTimeSchema);
 export async function insertOneTimeAddress(r: OneTimeAddressRecord): Promise<void> {
   await putNew({ pk: `SWAPADDRS#${r.userId}`, sk: `ADDR#${r.address}`, ...r });
 }
+
+/** The caller's one-time address (another user's is not in the caller's partition). */
+export const getOneTimeAddress = (userId: string, address: string) => readItem({ pk: `SWAPADDRS#${userId}`, sk: `ADDR#${address}` }, asOneTime);
 
 export async function listOneTimeAddresses(userId: string): Promise<OneTimeAddressRecord[]> {
   return (await listPartition(`SWAPADDRS#${userId}`, asOneTime, { prefix: 'ADDR#' })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));

@@ -147,6 +147,7 @@ async function startScheduledJobs(): Promise<() => Promise<void>> {
     every('orphan sweep', SWEEP_INTERVAL_MS, async () => (await import('#lib/storage/sweeper.ts')).sweepOnce()),
     every('bridge relay pass', 1000, async () => (await import('#lib/bridge/relayer.ts')).relayOnce()),
     every('transfer retry pass', 60_000, async () => (await import('#lib/transfer/retry.ts')).retryTransfersOnce()),
+    every('reward accrual retry pass', 60_000, async () => (await import('#lib/rewards/accrue.ts')).retryAccrualsOnce()),
   ];
   return async () => {
     await Promise.all(stops.map((stop) => stop()));

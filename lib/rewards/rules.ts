@@ -10,7 +10,9 @@ import { readConfig } from '#lib/config.ts';
  *   SOL leg: 1 point);
  * - `compression` of the native coin (compress or decompress): 1 point per 0.001 SOL, at least 1;
  * - `compression` of tokens (compress, decompress, transfer): 1 point per transaction;
- * - shielded deposits: listed, not accruing yet (that group does not exist yet).
+ * - `shielded-deposit` (direct, or a swap whose output is the deposit): native-coin pools 1 point
+ *   per 0.001 SOL of the denomination, token pools 1 point per deposit. A swap into a deposit is
+ *   both a swap and a deposit: it accrues under each rule once (one transaction, two sources).
  * An ended epoch closes (after a grace minute) into a Merkle root of (account, points); each point
  * pays 1 SHRD (6 decimals) on chain A when claimed.
  */
@@ -33,12 +35,15 @@ export const closable = (n: number, nowMs: number): boolean => nowMs >= epochEnd
 export const LAMPORTS_PER_POINT = 1_000_000n;
 export const REWARD_TOKEN = { symbol: 'SHRD', decimals: 6, perPoint: 1_000_000n } as const;
 
-export type Source = 'swap' | 'compression';
+export type Source = 'swap' | 'compression' | 'shielded-deposit';
 
 export const SOURCES = [
   { source: 'swap', rule: '1 point per 0.001 SOL of the native-coin leg of a completed swap (rounded down), at least 1; a swap without a SOL leg: 1 point' },
   { source: 'compression', rule: 'native coin: 1 point per 0.001 SOL compressed or decompressed (rounded down), at least 1; tokens: 1 point per compress, decompress or transfer' },
-  { source: 'shielded-deposit', rule: 'not accruing yet: shielded deposits are not built' },
+  {
+    source: 'shielded-deposit',
+    rule: 'a confirmed shielded-pool deposit (direct, or the output of a swap): native-coin pools 1 point per 0.001 SOL of the denomination, token pools 1 point per deposit; a swap into a deposit also accrues as a swap',
+  },
 ] as const;
 
 /** The points of one source transaction. */

@@ -7,7 +7,8 @@ import {
   getAssociatedTokenAddressSync,
   NATIVE_MINT,
 } from '@solana/spl-token';
-import { SystemProgram, type Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { SystemProgram, type Keypair, type PublicKey, type TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
+import bs58 from 'bs58';
 import type { ChainA, SentTransaction } from '#lib/chains/chain-a/index.ts';
 import { NotEnough, tokenBalance } from '#lib/chains/chain-a/operations.ts';
 
@@ -61,6 +62,17 @@ export interface SwapLegs {
   toDecimals: number;
   amountIn: bigint;
   amountOut: bigint;
+  /**
+   * A shielded-pool deposit funded by the output, in the same transaction: `units` of the output
+   * token from the user (the recipient then) to the pool account `to`, as a direct deposit moves it.
+   */
+  deposit?: { to: PublicKey; units: bigint };
+}
+
+export interface SignedSwap {
+  tx: VersionedTransaction;
+  /** The first signature, base58: the transaction's id, known before it is sent. */
+  signature: string;
 }
 
 /** Refuses before any fee is paid when the user cannot cover the input (and its fees). */
@@ -79,10 +91,13 @@ export async function checkInput(chain: ChainA, l: { owner: PublicKey; fromMint:
 /**
  * ONE transaction, both legs: the user's input into the pool's reserve and the pool's output to
  * the recipient, signed by the user (payer, input), the pool (output) and, for a native-coin
- * output, the recipient (it closes its temporary wrapped-SOL account into plain lamports). Either
- * everything moves or nothing does.
+ * output, the recipient (it closes its temporary wrapped-SOL account into plain lamports); with a
+ * `deposit`, the output then pays the shielded pool from the user's account in the same
+ * transaction. Either everything moves or nothing does. Signed here, sent by the caller (its
+ * signature is journalled first).
  */
-export async function swapTransaction(chain: ChainA, l: SwapLegs): Promise<SentTransaction> {
+export async function signedSwap(chain: ChainA, l: SwapLegs): Promise<SignedSwap> {
+  if (l.deposit && !l.recipient.publicKey.equals(l.user.publicKey)) throw new Error('a swap deposit is paid from the user\'s own output');
   const user = l.user.publicKey;
   const pool = l.pool.publicKey;
   const recipient = l.recipient.publicKey;
@@ -108,5 +123,18 @@ export async function swapTransaction(chain: ChainA, l: SwapLegs): Promise<SentT
     ixs.push(createCloseAccountInstruction(out, recipient, recipient));
     if (!recipient.equals(user)) signers.push(l.recipient);
   }
-  return send(chain, l.user, ixs, signers);
+  if (l.deposit) {
+    const d = l.deposit;
+    if (l.toMint.equals(WSOL)) ixs.push(SystemProgram.transfer({ fromPubkey: user, toPubkey: d.to, lamports: d.units }));
+    else {
+      const poolAccount = ata(l.toMint, d.to);
+      ixs.push(
+        createAssociatedTokenAccountIdempotentInstruction(user, poolAccount, d.to, l.toMint),
+        createTransferCheckedInstruction(out, l.toMint, poolAccount, user, d.units, l.toDecimals),
+      );
+    }
+  }
+  const { blockhash } = await chain.rpc.getLatestBlockhash();
+  const tx = buildAndSignTx(ixs, l.user, blockhash, signers);
+  return { tx, signature: bs58.encode(tx.signatures[0]!) };
 }

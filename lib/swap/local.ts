@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
+import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
 import { createMint, mintInfo, mintTo, NotAMint } from '#lib/chains/chain-a/operations.ts';
 import { acquirePoolLease, releasePoolLease } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
-import { checkInput, reserveOf, swapTransaction, wrapNative, WSOL } from './chain.ts';
+import { checkInput, reserveOf, signedSwap, wrapNative, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { minOut, price, PricingError, type Priced } from './pricing.ts';
 import { serviceKey, type ServiceKey } from '#lib/rewards/service-keys.ts';
@@ -135,6 +135,22 @@ export interface Execution {
   to: string;
   amountIn: bigint;
   minAmountOut: bigint;
+  /** The output funds a shielded-pool deposit in the same transaction (see `ShieldedLeg`). */
+  shielded?: ShieldedLeg;
+  /** Told the signature and the priced output before the send (the reward accrual's note), and of a refusal. */
+  journal?: { beforeSend(signature: string, amountOut: bigint): Promise<void>; refused(): Promise<void> };
+}
+
+/**
+ * A deposit paid from the swap's output: `units` to the pool account `to`. `record` is called
+ * with the transaction's signature before it is sent (the deposit's journal: lib/transfer), and
+ * `refused` when the chain refused it (nothing moved: the reservation goes).
+ */
+export interface ShieldedLeg {
+  to: PublicKey;
+  units: bigint;
+  record(signature: string): Promise<void>;
+  refused(): Promise<void>;
 }
 
 /**
@@ -153,7 +169,8 @@ export async function executeLocal(x: Execution) {
       throw errors.slippageExceeded(`the pool now gives ${priced.amountOut}, below the quote's minimum ${x.minAmountOut} (smallest units); ask for a new quote`);
     }
     await checkInput(chain, { owner: x.user.publicKey, fromMint: tokenIn.mint, amountIn: x.amountIn });
-    const sent = await swapTransaction(chain, {
+    if (x.shielded && priced.amountOut < x.shielded.units) throw errors.slippageExceeded('the pool now gives less than the deposit\'s denomination; ask for a new quote');
+    const signed = await signedSwap(chain, {
       user: x.user,
       pool: await pair.pool.signer(),
       recipient: x.recipient,
@@ -163,7 +180,19 @@ export async function executeLocal(x: Execution) {
       toDecimals: tokenOut.decimals,
       amountIn: x.amountIn,
       amountOut: priced.amountOut,
+      ...(x.shielded ? { deposit: { to: x.shielded.to, units: x.shielded.units } } : {}),
     });
+    await x.journal?.beforeSend(signed.signature, priced.amountOut);
+    await x.shielded?.record(signed.signature);
+    let sent;
+    try {
+      sent = await chain.sendAndConfirm(signed.tx);
+    } catch (e) {
+      // Refused: nothing moved. Anything else: the outcome is unknown; the deposit's record stays
+      // for the transfer retry job, which asks the chain about this signature.
+      if (e instanceof ChainRejected) await Promise.all([x.shielded?.refused(), x.journal?.refused()]);
+      throw e;
+    }
     return { ...sent, amountOut: priced.amountOut, fee: priced.fee, reservesBefore: r };
   });
 }

@@ -51,3 +51,28 @@ export const minOut = (amountOut: bigint, slippageBps: number): bigint => ceilDi
 
 /** k = x · y, the invariant. */
 export const invariant = (a: bigint, b: bigint): bigint => a * b;
+
+/**
+ * The least `amountIn` whose output, after `slippageBps`, is still at least `wantOut`: the inverse
+ * of `price` and `minOut`, for the shielded-output refusal's hint. Undefined when the pool cannot
+ * give that much. Each step is the exact inverse of its rounding (so the answer is the least such
+ * input); `price` itself confirms it, walking up a few units should that ever disagree.
+ */
+export function inputForMinOut(r: Reserves, wantOut: bigint, feeBps: bigint, slippageBps: number): bigint | undefined {
+  // minOut(out) = ceil(out · slip / 10000) >= wantOut  ⇔  out · slip > (wantOut − 1) · 10000
+  const slip = BPS - BigInt(slippageBps);
+  if (slip <= 0n || wantOut <= 0n) return undefined;
+  const out = ((wantOut - 1n) * BPS) / slip + 1n;
+  if (out >= r.reserveOut || r.reserveIn <= 0n) return undefined;
+  const net = ceilDiv(r.reserveIn * out, r.reserveOut - out);
+  let amountIn = feeBps >= BPS ? undefined : ceilDiv(net * BPS, BPS - feeBps);
+  for (let i = 0; amountIn !== undefined && i < 8; i++, amountIn++) {
+    if (amountIn > r.reserveIn) return undefined;
+    try {
+      if (minOut(price(r, amountIn, feeBps).amountOut, slippageBps) >= wantOut) return amountIn;
+    } catch (e) {
+      if (!(e instanceof PricingError)) throw e;
+    }
+  }
+  return undefined;
+}

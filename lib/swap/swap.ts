@@ -4,10 +4,13 @@ import * as z from 'zod';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import * as orders from '#lib/data/swap-orders.ts';
+import { getDeposit, type DepositRecord } from '#lib/data/shielded-pools.ts';
 import type { OrderRecord } from '#lib/data/swap-orders.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors, isAppError } from '#lib/errors.ts';
-import { accrueAfter } from '#lib/rewards/accrue.ts';
+import { logger } from '#lib/log.ts';
+import { accrueAfter, forgetOwed, noteOwed, type AccrueInput } from '#lib/rewards/accrue.ts';
+import { completeDeposit } from '#lib/transfer/deposits.ts';
 import { amountInput, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { keyVault } from '#lib/wallets/config.ts';
@@ -18,6 +21,7 @@ import { executeViaJupiter, quoteViaJupiter } from './aggregator.ts';
 import { checkInput, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { executeLocal, findPair, localPairs, minOut, priceOrRefuse, reserves } from './local.ts';
+import { checkShieldedQuote, shieldedLeg } from './shielded.ts';
 
 /**
  * Privacy swaps (README "Swap"): quote, then execute the quote once. The local adapter's pools
@@ -33,15 +37,44 @@ export const quoteInput = z.object({
   to: str('token symbol or mint address').min(1).max(64),
   amount: amountInput,
   slippageBps: z.number({ error: 'must be an integer 0–5000' }).int('must be an integer').min(0).max(5000),
-  /** `one-time`: the output goes to a fresh address of the user's (see `privacy`). */
-  output: z.enum(['wallet', 'one-time'], { error: 'must be "wallet" or "one-time"' }).default('wallet'),
+  /**
+   * `one-time`: the output goes to a fresh address of the user's; `{type: "shielded", pool,
+   * commitment}`: into that shielded pool's deposit, the commitment computed by the client (the
+   * note's secret never reaches the service), as `POST /api/transfer/deposit` takes it. See `privacy`.
+   */
+  output: z
+    .union(
+      [
+        z.enum(['wallet', 'one-time']),
+        z.object({
+          type: z.literal('shielded'),
+          pool: str('string').min(1).max(64),
+          commitment: str('string').regex(/^\d{1,78}$/, 'must be a decimal string of at most 78 digits'),
+        }),
+      ],
+      { error: 'must be "wallet", "one-time" or {type: "shielded", pool, commitment}' },
+    )
+    .default('wallet'),
 });
+type OutputKind = 'wallet' | 'one-time' | 'shielded';
+const kindOf = (o: z.infer<typeof quoteInput>['output']): OutputKind => (typeof o === 'string' ? o : o.type);
 export const executeInput = z.object({ quoteId: str('string').min(1).max(64) });
 export const orderParams = z.object({ id: z.string().min(1).max(64) });
 
 const units = z.string().regex(/^\d+$/);
 const tokenView = z.object({ symbol: z.string(), mint: z.string(), decimals: z.number() });
-export const privacyView = z.object({ output: z.enum(['wallet', 'one-time']), hides: z.array(z.string()), doesNotHide: z.array(z.string()) });
+export const privacyView = z.object({ output: z.enum(['wallet', 'one-time', 'shielded']), hides: z.array(z.string()), doesNotHide: z.array(z.string()) });
+/** The shielded deposit a swap pays: quoted (pool, denomination, surplus to the wallet), then executed (its deposit). */
+const quoteDepositView = z.object({ pool: z.string(), commitment: z.string(), denomination: units, surplus: units, minSurplus: units });
+const depositDoneView = z.object({
+  id: z.string(),
+  pool: z.string(),
+  commitment: z.string(),
+  denomination: units,
+  status: z.enum(['transferred', 'complete']),
+  leafIndex: z.number().optional(),
+  root: z.string().optional(),
+});
 export const quoteView = z.object({
   quoteId: z.string(),
   walletId: z.string(),
@@ -64,8 +97,17 @@ export const quoteView = z.object({
   }),
   expiresAt: z.string(),
   privacy: privacyView,
+  deposit: quoteDepositView.optional(),
 });
-export const executeView = z.object({ orderId: z.string(), txHash: z.string(), amountIn: units, amountOut: units, outputAddress: z.string(), explorerUrl: z.string() });
+export const executeView = z.object({
+  orderId: z.string(),
+  txHash: z.string(),
+  amountIn: units,
+  amountOut: units,
+  outputAddress: z.string(),
+  explorerUrl: z.string(),
+  deposit: depositDoneView.optional(),
+});
 export const orderView = z.object({
   id: z.string(),
   status: z.enum(['quoted', 'executing', 'executed', 'failed']),
@@ -77,8 +119,9 @@ export const orderView = z.object({
   minAmountOut: units,
   fee: units,
   priceImpactBps: z.number(),
-  output: z.enum(['wallet', 'one-time']),
+  output: z.enum(['wallet', 'one-time', 'shielded']),
   outputAddress: z.string().optional(),
+  deposit: z.object({ pool: z.string(), commitment: z.string(), denomination: units, id: z.string().optional(), leafIndex: z.number().optional(), root: z.string().optional() }).optional(),
   txHash: z.string().optional(),
   failure: z.string().optional(),
   createdAt: z.string(),
@@ -93,11 +136,26 @@ export const pairsView = z.object({
 export const addressesView = z.object({ addresses: z.array(z.object({ address: z.string(), orderId: z.string(), createdAt: z.string() })) });
 
 /** What the swap hides and what it does not, said plainly. */
-export function privacyOf(output: 'wallet' | 'one-time'): z.infer<typeof privacyView> {
+export function privacyOf(output: OutputKind): z.infer<typeof privacyView> {
   const common = [
     'The swap is one public chain A transaction: its amounts, the two tokens, the pool and the time are visible to anyone.',
     'Your wallet address is visible as the payer and as the sender of the input.',
   ];
+  if (output === 'shielded') {
+    return {
+      output,
+      hides: [
+        'Who later receives the output: exactly the pool\'s denomination goes into the shielded pool in this same transaction and your commitment joins the pool\'s tree; a withdrawal proves with a zero-knowledge proof that it spends one of the pool\'s notes without saying which, so it is not linked to this swap or your wallet.',
+        'The note\'s secret: only its commitment reaches the service, which therefore cannot tell which withdrawal is yours.',
+      ],
+      doesNotHide: [
+        ...common,
+        'That your wallet deposited into this pool at this time: the deposit is public and tied to your address, like a direct deposit.',
+        'The surplus above the denomination: it is paid to your wallet address in this transaction.',
+        'Your withdrawal hides among the pool\'s deposits of this denomination only: in a pool with few deposits, or withdrawing soon after, to an address tied to you, or with an unusual fee, links them again.',
+      ],
+    };
+  }
   if (output === 'wallet') {
     return { output, hides: [], doesNotHide: [...common, 'The output is paid to your wallet address: the swap links your address to what you receive.'] };
   }
@@ -109,7 +167,7 @@ export function privacyOf(output: 'wallet' | 'one-time'): z.infer<typeof privacy
     doesNotHide: [
       ...common,
       'The fresh address appears in the same transaction as your wallet: anyone reading this transaction can link the two.',
-      'Shielded-pool deposits (which would break that link) are not offered by this adapter yet.',
+      'A shielded-pool output (`output: {type: "shielded", pool, commitment}`) breaks that link; this one does not.',
     ],
   };
 }
@@ -138,10 +196,12 @@ export async function pairs() {
 
 export async function quote(userId: string, input: z.infer<typeof quoteInput>): Promise<z.infer<typeof quoteView>> {
   const w = await chainAWallet(userId, input.walletId);
+  const kind = kindOf(input.output);
   if (swapConfig.adapter === 'jupiter') {
-    const j = await quoteViaJupiter(userId, w, input);
+    if (kind === 'shielded') throw errors.invalidInput('output: shielded deposits are offered by the local pools only');
+    const j = await quoteViaJupiter(userId, w, { ...input, output: kind });
     await orders.insertQuote(j.record);
-    return quoteAnswer(j.record, j.tokenIn, j.tokenOut, { adapter: 'jupiter', pairId: j.record.pairId, hops: j.hops }, input.output);
+    return quoteAnswer(j.record, j.tokenIn, j.tokenOut, { adapter: 'jupiter', pairId: j.record.pairId, hops: j.hops });
   }
   const { pair, tokenIn, tokenOut } = await onChainA(() => findPair(input.from, input.to));
   const amountIn = toUnits(input.amount, tokenIn.decimals);
@@ -149,6 +209,11 @@ export async function quote(userId: string, input: z.infer<typeof quoteInput>): 
   const priced = priceOrRefuse(r, amountIn, pair.feeBps);
   const chain = await chainA();
   await onChainA(() => checkInput(chain, { owner: new PublicKey(w.address), fromMint: tokenIn.mint, amountIn }));
+  const minAmountOut = minOut(priced.amountOut, input.slippageBps);
+  const shielded =
+    typeof input.output === 'object'
+      ? await checkShieldedQuote(input.output, { tokenIn, tokenOut, reserves: r, feeBps: pair.feeBps, slippageBps: input.slippageBps, minAmountOut })
+      : undefined;
   const record: OrderRecord = {
     id: randomUUID(),
     userId,
@@ -161,23 +226,26 @@ export async function quote(userId: string, input: z.infer<typeof quoteInput>): 
     toMint: tokenOut.mint.toBase58(),
     amountIn: amountIn.toString(),
     amountOut: priced.amountOut.toString(),
-    minAmountOut: minOut(priced.amountOut, input.slippageBps).toString(),
+    minAmountOut: minAmountOut.toString(),
     fee: priced.fee.toString(),
     priceImpactBps: priced.priceImpactBps,
     slippageBps: input.slippageBps,
-    privateOutput: input.output === 'one-time',
+    privateOutput: kind === 'one-time',
+    ...(shielded ? { shielded: { pool: shielded.pool.id, commitment: shielded.commitment, denomination: shielded.pool.denomination } } : {}),
     status: 'quoted',
     createdAt: clock.now().toISOString(),
     expiresAt: clock.nowMs() + swapConfig.SWAP_QUOTE_SECONDS * 1000,
   };
   await orders.insertQuote(record);
   const route = { adapter: 'local' as const, pairId: pair.pairId, pool: pair.pool.record.address, reserveIn: r.reserveIn.toString(), reserveOut: r.reserveOut.toString() };
-  return quoteAnswer(record, tokenIn, tokenOut, route, input.output);
+  return quoteAnswer(record, tokenIn, tokenOut, route);
 }
 
 type TokenOf = { symbol: string; mint: PublicKey; decimals: number };
 
-function quoteAnswer(o: OrderRecord, tokenIn: TokenOf, tokenOut: TokenOf, route: z.infer<typeof quoteView>['route'], output: 'wallet' | 'one-time'): z.infer<typeof quoteView> {
+const kindOfOrder = (o: OrderRecord): OutputKind => (o.shielded ? 'shielded' : o.privateOutput ? 'one-time' : 'wallet');
+
+function quoteAnswer(o: OrderRecord, tokenIn: TokenOf, tokenOut: TokenOf, route: z.infer<typeof quoteView>['route']): z.infer<typeof quoteView> {
   const token = (t: TokenOf) => ({ symbol: t.symbol, mint: t.mint.toBase58(), decimals: t.decimals });
   return {
     quoteId: o.id,
@@ -192,7 +260,18 @@ function quoteAnswer(o: OrderRecord, tokenIn: TokenOf, tokenOut: TokenOf, route:
     feeBps: route.adapter === 'local' ? swapConfig.SWAP_FEE_BPS : 0,
     route,
     expiresAt: new Date(o.expiresAt).toISOString(),
-    privacy: privacyOf(output),
+    privacy: privacyOf(kindOfOrder(o)),
+    ...(o.shielded
+      ? {
+          deposit: {
+            pool: o.shielded.pool,
+            commitment: o.shielded.commitment,
+            denomination: o.shielded.denomination,
+            surplus: (BigInt(o.amountOut) - BigInt(o.shielded.denomination)).toString(),
+            minSurplus: (BigInt(o.minAmountOut) - BigInt(o.shielded.denomination)).toString(),
+          },
+        }
+      : {}),
   };
 }
 
@@ -217,15 +296,36 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
   const order = claimed.order;
   let sent: { signature: string; slot: number; amountOut: bigint };
   let recipient: Keypair;
+  let shielded: Awaited<ReturnType<typeof shieldedLeg>> | undefined;
   try {
     const w = await chainAWallet(userId, order.walletId);
     const user = await chainASigner(w);
+    shielded = order.shielded ? await shieldedLeg(order) : undefined;
     recipient = order.privateOutput ? await oneTimeRecipient(userId, order.id) : user;
     const to = recipient;
+    const leg = shielded?.leg;
+    // The swap's points are noted as owed before the send: a crash after it loses nothing.
+    let noted: AccrueInput | undefined;
+    const journal = {
+      beforeSend: async (signature: string, amountOut: bigint) => noteOwed((noted = swapAccrual(userId, order, signature, amountOut))),
+      refused: async () => (noted ? forgetOwed(noted) : undefined),
+    };
     sent = await withWalletLock(w, () =>
       order.adapter === 'jupiter'
         ? executeViaJupiter(order, user)
-        : onChainA(() => executeLocal({ user, recipient: to, pairId: order.pairId, from: order.fromMint, to: order.toMint, amountIn: BigInt(order.amountIn), minAmountOut: BigInt(order.minAmountOut) })),
+        : onChainA(() =>
+            executeLocal({
+              user,
+              recipient: to,
+              pairId: order.pairId,
+              from: order.fromMint,
+              to: order.toMint,
+              amountIn: BigInt(order.amountIn),
+              minAmountOut: BigInt(order.minAmountOut),
+              ...(leg ? { shielded: leg } : {}),
+              journal,
+            }),
+          ),
     );
   } catch (e) {
     // A busy wallet or pool turned it away before anything was built: the quote may be retried
@@ -234,20 +334,52 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     else await orders.markFailed(order, isAppError(e) ? e.code : 'INTERNAL');
     throw e;
   }
-  const outputAddress = recipient.publicKey.toBase58();
+  const outputAddress = shielded ? shielded.pool.address : recipient.publicKey.toBase58();
+  const deposit = shielded ? await finishShielded(order, shielded.deposit()) : undefined;
   await Promise.all([
-    orders.markExecuted(order, { txHash: sent.signature, executedAmountOut: sent.amountOut.toString(), outputAddress }),
-    accrueSwap(userId, order, sent.signature, sent.amountOut),
+    orders.markExecuted(order, {
+      txHash: sent.signature,
+      executedAmountOut: sent.amountOut.toString(),
+      outputAddress,
+      ...(deposit
+        ? { shielded: { ...order.shielded!, depositId: deposit.id, ...(deposit.leafIndex !== undefined ? { leafIndex: deposit.leafIndex, root: deposit.root! } : {}) } }
+        : {}),
+    }),
+    accrueAfter(swapAccrual(userId, order, sent.signature, sent.amountOut)),
   ]);
   const chain = await chainA();
-  return { orderId: order.id, txHash: sent.signature, amountIn: order.amountIn, amountOut: sent.amountOut.toString(), outputAddress, explorerUrl: chain.explorerUrl(sent.signature) };
+  return {
+    orderId: order.id,
+    txHash: sent.signature,
+    amountIn: order.amountIn,
+    amountOut: sent.amountOut.toString(),
+    outputAddress,
+    explorerUrl: chain.explorerUrl(sent.signature),
+    ...(deposit ? { deposit } : {}),
+  };
 }
 
-/** Points for the swap's native-coin leg (rewards rule; none: per transaction); a failure there never undoes the swap. */
-async function accrueSwap(userId: string, o: OrderRecord, txHash: string, amountOut: bigint) {
+/**
+ * The swap landed with its deposit: the commitment goes into the tree. A failure there (a busy
+ * tree, a store outage) never undoes the swap: the deposit is left `transferred` for the transfer
+ * retry job, which appends it, and the answer says so.
+ */
+async function finishShielded(o: OrderRecord, d: DepositRecord): Promise<z.infer<typeof depositDoneView>> {
+  const base = { id: d.id, pool: d.poolId, commitment: d.commitment, denomination: o.shielded!.denomination };
+  try {
+    const done = await completeDeposit(d);
+    return { ...base, status: 'complete', ...(done.leafIndex !== undefined ? { leafIndex: done.leafIndex } : {}), ...(done.root !== undefined ? { root: done.root } : {}) };
+  } catch (e) {
+    logger.warn('swap deposit landed, its append is left to the transfer retry job', { depositId: d.id, error: e instanceof Error ? e.message : String(e) });
+    return { ...base, status: 'transferred' };
+  }
+}
+
+/** The swap's accrual: its native-coin leg counts (rewards rule; none: per transaction). A failure there never undoes the swap. */
+function swapAccrual(userId: string, o: OrderRecord, txHash: string, amountOut: bigint): AccrueInput {
   const sol = WSOL.toBase58();
   const lamports = o.fromMint === sol ? BigInt(o.amountIn) : o.toMint === sol ? amountOut : undefined;
-  await accrueAfter({ userId, source: 'swap', txHash, ...(lamports !== undefined ? { lamports } : {}) });
+  return { userId, source: 'swap', txHash, ...(lamports !== undefined ? { lamports } : {}) };
 }
 
 const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({
@@ -261,7 +393,18 @@ const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({
   minAmountOut: o.minAmountOut,
   fee: o.fee,
   priceImpactBps: o.priceImpactBps,
-  output: o.privateOutput ? 'one-time' : 'wallet',
+  output: kindOfOrder(o),
+  ...(o.shielded
+    ? {
+        deposit: {
+          pool: o.shielded.pool,
+          commitment: o.shielded.commitment,
+          denomination: o.shielded.denomination,
+          ...(o.shielded.depositId ? { id: o.shielded.depositId } : {}),
+          ...(o.shielded.leafIndex !== undefined ? { leafIndex: o.shielded.leafIndex, root: o.shielded.root! } : {}),
+        },
+      }
+    : {}),
   ...(o.outputAddress ? { outputAddress: o.outputAddress } : {}),
   ...(o.txHash ? { txHash: o.txHash } : {}),
   ...(o.failure ? { failure: o.failure } : {}),
@@ -276,7 +419,15 @@ export async function listOrders(userId: string) {
 export async function getOrder(userId: string, id: string) {
   const o = z.uuid().safeParse(id).success ? await orders.getOrder(userId, id) : undefined;
   if (!o) throw errors.notFound('order not found');
-  return { order: viewOrder(o) };
+  return { order: viewOrder(await withDepositNow(o)) };
+}
+
+/** A deposit whose append was left to the retry job: the order shows where it is now. */
+async function withDepositNow(o: OrderRecord): Promise<OrderRecord> {
+  const s = o.shielded;
+  if (!s?.depositId || s.leafIndex !== undefined) return o;
+  const d = await getDeposit(o.userId, s.depositId);
+  return d?.status === 'complete' && d.leafIndex !== undefined ? { ...o, shielded: { ...s, leafIndex: d.leafIndex, root: d.root! } } : o;
 }
 
 export async function listOneTimeAddresses(userId: string) {

@@ -5,7 +5,7 @@ import { chainA, ChainRejected } from '#lib/chains/chain-a/index.ts';
 import { nativeBalance, NotEnough, tokenBalance } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/shielded-pools.ts';
-import type { DepositRecord } from '#lib/data/shielded-pools.ts';
+import type { DepositRecord, PoolRecord } from '#lib/data/shielded-pools.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
@@ -15,7 +15,8 @@ import { SIGNATURE_FEE, signedTransfer } from './chain.ts';
 import { assetOf, poolOrThrow } from './pools.ts';
 import type { depositInput, DepositView } from './schemas.ts';
 import { isFieldElement } from './statement.ts';
-import { appendToTree } from './tree.ts';
+import { appendToTree, depositAccrual } from './tree.ts';
+import { forgetOwed, noteOwed } from '#lib/rewards/accrue.ts';
 
 /**
  * A deposit: the denomination (native coin, or the pool's token between associated token
@@ -38,13 +39,48 @@ export const view = (d: DepositRecord): DepositView => ({
   createdAt: d.createdAt,
 });
 
-export async function deposit(userId: string, input: z.infer<typeof depositInput>): Promise<{ deposit: DepositView }> {
-  const pool = await poolOrThrow(input.pool);
-  if (!isFieldElement(input.commitment) || BigInt(input.commitment) === 0n) {
+/** The commitment in canonical form (no leading zeros), or 400 INVALID_COMMITMENT: not a non-zero field element, or already in the pool. */
+export async function freshCommitment(pool: PoolRecord, commitment: string): Promise<string> {
+  if (!isFieldElement(commitment) || BigInt(commitment) === 0n) {
     throw errors.invalidCommitment('commitment: must be a non-zero field element below the BN254 scalar field order');
   }
-  const commitment = BigInt(input.commitment).toString(); // canonical: no leading zeros
-  if (await repo.commitmentExists(pool.id, commitment)) throw errors.invalidCommitment('commitment: already in this pool');
+  const canonical = BigInt(commitment).toString();
+  if (await repo.commitmentExists(pool.id, canonical)) throw errors.invalidCommitment('commitment: already in this pool');
+  return canonical;
+}
+
+/**
+ * Records a pending deposit and reserves its commitment, before its transfer is sent: the journal
+ * the retry job (retry.ts) finishes from; its reward points are noted as owed then too (lib/rewards
+ * records them once the transfer is seen on chain). Also used by swaps whose output is a deposit (lib/swap).
+ */
+export async function reserveDeposit(pool: PoolRecord, d: DepositRecord): Promise<void> {
+  await noteOwed(depositAccrual(pool, d));
+  try {
+    await repo.insertPendingDeposit(d);
+  } catch (e) {
+    await forgetOwed(depositAccrual(pool, d));
+    if (e instanceof repo.CommitmentTaken) throw errors.invalidCommitment('commitment: already in this pool');
+    throw e;
+  }
+}
+
+/** The transfer never landed (refused): the reservation and the owed points go. */
+export async function dropDeposit(pool: PoolRecord, d: DepositRecord): Promise<void> {
+  await repo.dropPendingDeposit(d);
+  await forgetOwed(depositAccrual(pool, d));
+}
+
+/** The deposit's transfer landed: marked so, then its commitment appended to the tree. */
+export async function completeDeposit(d: DepositRecord): Promise<DepositView> {
+  await repo.markDepositTransferred(d);
+  const { leafIndex, root } = await appendToTree({ ...d, status: 'transferred' });
+  return view({ ...d, status: 'complete', leafIndex, root });
+}
+
+export async function deposit(userId: string, input: z.infer<typeof depositInput>): Promise<{ deposit: DepositView }> {
+  const pool = await poolOrThrow(input.pool);
+  const commitment = await freshCommitment(pool, input.commitment);
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'a') throw errors.invalidInput('walletId: deposits need a chain A wallet');
   const chain = await chainA();
@@ -73,19 +109,14 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
       signedTx: signed.bytes,
       createdAt: clock.now().toISOString(),
     };
-    try {
-      await repo.insertPendingDeposit(d);
-    } catch (e) {
-      if (e instanceof repo.CommitmentTaken) throw errors.invalidCommitment('commitment: already in this pool');
-      throw e;
-    }
+    await reserveDeposit(pool, d);
     let slot: number;
     try {
       slot = (await chain.sendAndConfirm(signed.tx)).slot;
     } catch (e) {
       // Refused: nothing moved, the reservation goes. Anything else: the outcome is unknown and
       // the record stays for the retry job, which asks the chain.
-      if (e instanceof ChainRejected || e instanceof NotEnough) await repo.dropPendingDeposit(d);
+      if (e instanceof ChainRejected || e instanceof NotEnough) await dropDeposit(pool, d);
       else logger.warn('deposit transfer outcome unknown; left to the retry job', { depositId: d.id });
       return onChainA(() => Promise.reject(e));
     }

@@ -3,6 +3,7 @@ import { clock } from '#lib/clock.ts';
 import * as deposits from '#lib/data/shielded-pools.ts';
 import { listOpenJobs } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
+import { forgetOwed } from '#lib/rewards/accrue.ts';
 import { decodeSignedTransfer, isAlreadyProcessed, isExpired, landing } from './chain.ts';
 import { transferConfig } from './config.ts';
 import { payJob } from './payouts.ts';
@@ -49,6 +50,12 @@ export async function retryTransfersOnce(): Promise<RetryReport> {
   return report;
 }
 
+/** Its transfer never landed: the reservation goes, and so do the points noted as owed before the send. */
+async function dropDeposit(d: deposits.DepositRecord): Promise<void> {
+  await deposits.dropPendingDeposit(d);
+  await forgetOwed({ source: 'shielded-deposit', txHash: d.txHash });
+}
+
 /** A pending deposit's transfer: landed → append; never sent or expired → drop the reservation. */
 async function finishDeposit(open: deposits.DepositRecord): Promise<'appended' | 'dropped' | 'skipped'> {
   const d = await deposits.getDeposit(open.userId, open.id); // the index may lag
@@ -58,7 +65,7 @@ async function finishDeposit(open: deposits.DepositRecord): Promise<'appended' |
     const seen = await landing(chain, d.txHash);
     if (!seen.landed) {
       if (seen.failed || !d.signedTx) {
-        await deposits.dropPendingDeposit(d);
+        await dropDeposit(d);
         return 'dropped';
       }
       try {
@@ -66,7 +73,7 @@ async function finishDeposit(open: deposits.DepositRecord): Promise<'appended' |
       } catch (e) {
         if (isExpired(e) || (e instanceof ChainRejected && !isAlreadyProcessed(e))) {
           // refused: nothing moved
-          await deposits.dropPendingDeposit(d);
+          await dropDeposit(d);
           return 'dropped';
         }
         if (!isAlreadyProcessed(e)) throw e;

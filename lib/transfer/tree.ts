@@ -1,6 +1,7 @@
 import * as repo from '#lib/data/shielded-pools.ts';
-import type { DepositRecord } from '#lib/data/shielded-pools.ts';
+import type { DepositRecord, PoolRecord } from '#lib/data/shielded-pools.ts';
 import { errors } from '#lib/errors.ts';
+import { accrueAfter, type AccrueInput } from '#lib/rewards/accrue.ts';
 import { transferConfig } from './config.ts';
 import { appendLeaf, poseidonHash2 } from './merkle.ts';
 
@@ -10,6 +11,18 @@ import { appendLeaf, poseidonHash2 } from './merkle.ts';
  * size that was read; a concurrent append makes the write fail cleanly and this one read again.
  */
 const MAX_ATTEMPTS = 25;
+
+/**
+ * Reward points for a confirmed deposit, keyed by its transfer (direct, or the swap that paid it):
+ * once, whatever the retries (lib/rewards). The native coin counts by the denomination.
+ */
+export const depositAccrual = (pool: PoolRecord, d: DepositRecord): AccrueInput => ({
+  userId: d.userId,
+  source: 'shielded-deposit',
+  txHash: d.txHash,
+  ...(pool.mint ? {} : { lamports: BigInt(pool.denomination) }),
+});
+const accrueDeposit = (pool: PoolRecord, d: DepositRecord) => accrueAfter(depositAccrual(pool, d));
 
 export async function appendToTree(d: DepositRecord): Promise<{ leafIndex: number; root: string }> {
   const h = await poseidonHash2();
@@ -23,10 +36,16 @@ export async function appendToTree(d: DepositRecord): Promise<{ leafIndex: numbe
       filled: next.filled.map(String),
       roots: [...pool.roots, root].slice(-transferConfig.TRANSFER_ROOT_HISTORY),
     });
-    if (outcome === 'appended') return { leafIndex: pool.size, root };
+    if (outcome === 'appended') {
+      await accrueDeposit(pool, d);
+      return { leafIndex: pool.size, root };
+    }
     if (outcome === 'done') {
       const done = await repo.getDeposit(d.userId, d.id);
-      if (done?.status === 'complete') return { leafIndex: done.leafIndex!, root: done.root! };
+      if (done?.status === 'complete') {
+        await accrueDeposit(pool, d); // a retry after a crash between the append and the accrual
+        return { leafIndex: done.leafIndex!, root: done.root! };
+      }
       throw new Error(`deposit ${d.id} is not ready for its append (${done?.status ?? 'gone'})`);
     }
     await new Promise((ok) => setTimeout(ok, 5 + Math.random() * 20 * (attempt + 1)));

@@ -5,7 +5,9 @@
  * wallet's and the pool's leases, the key unsealed, the reserves read again, one two-signer
  * transaction executed by LiteSVM's SPL token program, the ledger snapshot written, the order
  * and the reward accrual written), one client at a time and with WORKERS wallets at once on the
- * one pool. Prints numbers, asserts nothing.
+ * one pool; then swaps whose output is a shielded deposit into pool sol-0.1 (the same, plus the
+ * deposit's journal, the Poseidon tree append and the deposit's accrual). Prints numbers, asserts
+ * nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,10 +80,29 @@ try {
   );
   const parallelPerSecond = done / ((performance.now() - t0) / 1000);
 
+  // swaps into a shielded deposit: sUSD → exactly 0.1 SOL into pool sol-0.1 (the surplus to the wallet)
+  const { createNote, noteCommitment } = await import('#lib/client/transfer-note.ts');
+  await api('GET', '/api/transfer/pools');
+  await api('POST', '/api/swap/execute', { quoteId: (await api('POST', '/api/swap/quote', { walletId: wallets[0]!, from: 'SOL', to: 'sUSD', amount: 4, slippageBps: 300 })).quoteId });
+  const shieldedMs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const output = { type: 'shielded', pool: 'sol-0.1', commitment: await noteCommitment(createNote('sol-0.1')) };
+    const q = await api('POST', '/api/swap/quote', { walletId: wallets[0]!, from: 'sUSD', to: 'SOL', amount: 16, slippageBps: 300, output });
+    const t = performance.now();
+    await api('POST', '/api/swap/execute', { quoteId: q.quoteId });
+    shieldedMs.push(performance.now() - t);
+  }
+
   console.log(`swap through the local runtime, ${ROUNDS} rounds (local chain A, one SOL/sUSD pool)`);
   console.table([
     { operation: 'POST /api/swap/quote', 'median ms': stats(quoteMs).median.toFixed(1), 'p95 ms': stats(quoteMs).p95.toFixed(1), 'per second (one client)': quotesPerSecond.toFixed(1) },
     { operation: 'POST /api/swap/execute', 'median ms': stats(execMs).median.toFixed(1), 'p95 ms': stats(execMs).p95.toFixed(1), 'per second (one client)': (1000 / stats(execMs).median).toFixed(1) },
+    {
+      operation: 'POST /api/swap/execute (into a shielded deposit)',
+      'median ms': stats(shieldedMs).median.toFixed(1),
+      'p95 ms': stats(shieldedMs).p95.toFixed(1),
+      'per second (one client)': (1000 / stats(shieldedMs).median).toFixed(1),
+    },
   ]);
   console.log(`quote + execute, one client: ${swapsPerSecond.toFixed(1)} swaps/s; ${WORKERS} wallets at once on the pool: ${parallelPerSecond.toFixed(1)} swaps/s (${done} swaps)`);
 } finally {

@@ -40,7 +40,8 @@ export interface WebHostingProps {
  * whose `/api/*` behaviour forwards everything to the HTTP API uncached, so the page's requests
  * and the session cookie stay same-origin. The site is built at synth time by lib/web/site.ts (the
  * same esbuild bundle the local runtime serves): content-hashed assets cached for a year, the
- * page never cached. Security headers (the page's CSP, HSTS, frame-deny) come from a response
+ * page `no-cache` (revalidated; the edge keeps it at most the policy's 1 s minimum) and invalidated
+ * at each deploy. Security headers (the page's CSP, HSTS, frame-deny) come from a response
  * headers policy; an origin's own CSP (the API reference page) is kept.
  */
 export class WebHosting extends Construct {
@@ -166,7 +167,7 @@ export class WebHosting extends Construct {
       this,
       [
         { id: 'AwsSolutions-CFR1', reason: 'A public product: no geographic restriction.' },
-        { id: 'AwsSolutions-CFR2', reason: 'No WAF yet: the API limits rates per session and address itself (lib/http rate limits).' },
+        { id: 'AwsSolutions-CFR2', reason: 'No WAF yet: rate limits are the API\'s own (lib/http); see the README on addresses behind CloudFront.' },
         { id: 'AwsSolutions-CFR4', reason: 'The default *.cloudfront.net certificate: CloudFront then allows TLSv1 whatever the minimum; a custom domain with its certificate gets TLS_V1_2_2021.' },
       ],
       true,

@@ -165,6 +165,8 @@ export class ShroudStack extends Stack {
 
     // Alarms notify an SNS topic when the `alarmEmail` context is set (see cdk/monitoring.ts).
     const topic = alarmTopic(this, stage);
+    // The API's functions also learn the origin secret, to believe CloudFront's viewer address (lib/http/client-address.ts).
+    const apiEnvironment = { ...environment, ...web.apiEnvironment };
     const byGroup = new Map<GroupName, Route[]>();
     for (const route of routes) byGroup.set(route.group, [...(byGroup.get(route.group) ?? []), route]);
     const groupStacks: GroupStack[] = [];
@@ -180,10 +182,10 @@ export class ShroudStack extends Stack {
           bucket,
           circuitsLayer,
           environment: signs
-            ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn }
+            ? { ...apiEnvironment, WALLET_KMS_KEY_ID: walletKey.keyArn }
             : group === 'attest' && attestCiphertext
-              ? { ...environment, ATTEST_ISSUER_KEY_CIPHERTEXT: attestCiphertext }
-              : environment,
+              ? { ...apiEnvironment, ATTEST_ISSUER_KEY_CIPHERTEXT: attestCiphertext }
+              : apiEnvironment,
           topic,
           walletKey: signs ? walletKey : undefined,
           replicas,
@@ -191,7 +193,7 @@ export class ShroudStack extends Stack {
         }),
       );
     }
-    groupStacks.push(new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment, topic }));
+    groupStacks.push(new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment: apiEnvironment, topic }));
 
     apiErrorRateAlarm(this, 'ApiErrorRateAlarm', { stage, api: this.api, topic });
     dashboard(this, { stage, api: this.api, groups: groupStacks.map((g) => ({ name: g.group, functionNames: g.functionNames })) });

@@ -6,6 +6,10 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
@@ -18,10 +22,12 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.ts';
 import { WEB_POLICY } from '../../lib/web/bundle.ts';
 import { ASSET_PREFIX, INDEX } from '../../lib/web/site.ts';
 import { repoRoot } from './api-function.ts';
@@ -48,6 +54,12 @@ export class WebHosting extends Construct {
   readonly distribution: Distribution;
   /** `https://<id>.cloudfront.net`: the public base URL of the page and the API. */
   readonly url: string;
+  /**
+   * What the API's functions need to believe the viewer's address (lib/http/client-address.ts):
+   * `CLOUDFRONT_ORIGIN_SECRET` as a CloudFormation dynamic reference to the generated secret,
+   * resolved by CloudFormation at deploy, never a plain value in the template.
+   */
+  readonly apiEnvironment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: WebHostingProps) {
     super(scope, id);
@@ -91,10 +103,29 @@ export class WebHosting extends Construct {
       },
     });
 
+    // The viewer's address for the API's per-address rate limits: API Gateway's sourceIp is the
+    // edge's. The function overwrites whatever a client sent in the header; the origin's secret
+    // header tells the API that the request came through this distribution (the execute-api
+    // endpoint stays public, where the address header alone could be forged).
+    const viewerAddress = new CloudFrontFunction(this, 'ViewerAddress', {
+      functionName: `shroud-${stage}-viewer-address`,
+      comment: `Sets ${VIEWER_ADDRESS_HEADER} to the viewer's address for /api/*`,
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(VIEWER_ADDRESS_FUNCTION),
+    });
+    const originSecret = new Secret(this, 'OriginSecret', {
+      description: `Shroud ${stage}: sent by CloudFront to the API as ${ORIGIN_SECRET_HEADER}`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const originSecretValue = originSecret.secretValue.unsafeUnwrap(); // a {{resolve:secretsmanager:...}} reference
+    this.apiEnvironment = { CLOUDFRONT_ORIGIN_SECRET: originSecretValue };
+
     const apiOrigin = new HttpOrigin(apiHostOf(props.api), {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
       readTimeout: Duration.seconds(30),
+      customHeaders: { [ORIGIN_SECRET_HEADER]: originSecretValue },
     });
 
     this.distribution = new Distribution(this, 'Distribution', {
@@ -124,6 +155,7 @@ export class WebHosting extends Construct {
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: securityHeaders,
           compress: true,
+          functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
       },
     });
@@ -167,7 +199,8 @@ export class WebHosting extends Construct {
       this,
       [
         { id: 'AwsSolutions-CFR1', reason: 'A public product: no geographic restriction.' },
-        { id: 'AwsSolutions-CFR2', reason: 'No WAF yet: rate limits are the API\'s own (lib/http); see the README on addresses behind CloudFront.' },
+        { id: 'AwsSolutions-CFR2', reason: 'No WAF yet: rate limits are the API\'s own (lib/http), per viewer address through the viewer-request function and the origin secret.' },
+        { id: 'AwsSolutions-SMG4', reason: 'The origin secret is resolved into CloudFront and the functions at deploy (dynamic references): rotation means a redeploy, by replacing the secret (README).' },
         { id: 'AwsSolutions-CFR4', reason: 'The default *.cloudfront.net certificate: CloudFront then allows TLSv1 whatever the minimum; a custom domain with its certificate gets TLS_V1_2_2021.' },
       ],
       true,
@@ -186,6 +219,16 @@ export class WebHosting extends Construct {
     }
   }
 }
+
+/**
+ * The viewer-request function of `/api/*` (CloudFront Functions, cloudfront-js-2.0): the viewer's
+ * address, as CloudFront saw the connection, in a header of our own, replacing any the client sent.
+ */
+export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
+  return request;
+}`;
 
 /** The API's host name as a CloudFormation expression (the endpoint is a token at synth). */
 function apiHostOf(api: IHttpApi): string {

@@ -15,7 +15,7 @@ import { readConfig } from '#lib/config.ts';
 export const VIEWER_ADDRESS_HEADER = 'x-shroud-viewer-address';
 export const ORIGIN_SECRET_HEADER = 'x-shroud-origin-secret';
 
-const originConfig = z.object({
+export const originSecretConfig = z.object({
   /** Set on AWS from Secrets Manager (a dynamic reference): the value CloudFront's origin sends. */
   CLOUDFRONT_ORIGIN_SECRET: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -87,4 +87,4 @@ function expandIpv6(ip: string): string[] | undefined {
 }
 
 /** Read and checked once, at cold start. */
-export const resolveClientAddress: ClientAddressResolver = clientAddressResolver(readConfig(originConfig).CLOUDFRONT_ORIGIN_SECRET);
+export const resolveClientAddress: ClientAddressResolver = clientAddressResolver(readConfig(originSecretConfig).CLOUDFRONT_ORIGIN_SECRET);

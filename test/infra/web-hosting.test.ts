@@ -6,7 +6,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks, NagSuppressions } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WebHosting } from '../../cdk/constructs/web-hosting.ts';
+import { VIEWER_ADDRESS_FUNCTION, WebHosting } from '../../cdk/constructs/web-hosting.ts';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { WEB_POLICY } from '../../lib/web/bundle.ts';
 
@@ -140,6 +140,45 @@ describe('the browser terminal on S3 + CloudFront', () => {
     expect(readFileSync(join(root, css!), 'utf8')).toContain('.xterm');
   });
 
+  it('tells the API the viewer\'s address: a viewer-request function on /api/* only, and the origin secret as a dynamic reference', () => {
+    const c = distribution().Properties.DistributionConfig;
+    const [fnId, ...others] = Object.keys(t.findResources('AWS::CloudFront::Function'));
+    expect(others).toEqual([]);
+    t.hasResourceProperties('AWS::CloudFront::Function', {
+      Name: 'shroud-ci-viewer-address',
+      AutoPublish: true,
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+      FunctionCode: VIEWER_ADDRESS_FUNCTION,
+    });
+    expect(c.CacheBehaviors[0].FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } }]);
+    expect(c.DefaultCacheBehavior.FunctionAssociations ?? []).toEqual([]);
+
+    // The API origin (only) sends the secret: a {{resolve:secretsmanager:...}} of the generated secret.
+    const origins = c.Origins as Record<string, any>[];
+    const custom = origins.find((o) => o.CustomOriginConfig)!;
+    expect(custom.OriginCustomHeaders).toHaveLength(1);
+    expect(custom.OriginCustomHeaders[0].HeaderName).toBe('x-shroud-origin-secret');
+    const [secretId, ...moreSecrets] = Object.keys(t.findResources('AWS::SecretsManager::Secret'));
+    expect(moreSecrets).toEqual([]);
+    expect(custom.OriginCustomHeaders[0].HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
+    expect(origins.find((o) => o.S3OriginConfig)!.OriginCustomHeaders ?? []).toEqual([]);
+    t.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64, ExcludePunctuation: true, IncludeSpace: false }),
+      SecretString: Match.absent(),
+    });
+  });
+
+  it('runs a viewer-request function that overwrites the address header with the viewer\'s, whatever the client sent', () => {
+    // The function's own source, run as CloudFront would call it (cloudfront-js-2.0 is ES5-compatible JavaScript).
+    const handler = new Function(`${VIEWER_ADDRESS_FUNCTION}; return handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
+    const out = handler({
+      viewer: { ip: '2001:db8::42' },
+      request: { method: 'POST', uri: '/api/auth/login', headers: { 'x-shroud-viewer-address': { value: '10.0.0.1' }, accept: { value: '*/*' } } },
+    });
+    expect(out.headers['x-shroud-viewer-address']).toEqual({ value: '2001:db8::42' });
+    expect(out.headers.accept).toEqual({ value: '*/*' });
+  });
+
   it('passes cdk-nag AwsSolutions with only explained suppressions', () => {
     const errors = Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
     expect(errors.map((e) => `${e.id}: ${String(e.entry.data).slice(0, 160)}`)).toEqual([]);
@@ -155,5 +194,29 @@ describe('the Shroud stack with the web hosting', () => {
     expect(json).toMatch(/"https:\/\/",\{"Fn::GetAtt":\["WebDistribution[0-9A-F]+","DomainName"\]\}/);
     Template.fromStack(root).hasOutput('WebUrl', Match.anyValue());
     expect(json).not.toMatch(/PUBLIC_BASE_URL[^}]*ApiEndpoint/);
+  });
+
+  it('gives every API function the origin secret as a dynamic reference, never its value; the scheduled jobs not at all', () => {
+    const shroudApp = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
+    const root = new ShroudStack(shroudApp, 'Shroud-ci', { stage: 'ci' });
+    const nested = root.node.children.filter((c): c is Stack => c instanceof Stack).map((s) => Template.fromStack(s));
+    expect(nested.length).toBeGreaterThan(5);
+    let functions = 0;
+    for (const group of nested) {
+      for (const [id, fn] of Object.entries(group.findResources('AWS::Lambda::Function')) as [string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }][]) {
+        const value = fn.Properties.Environment?.Variables?.CLOUDFRONT_ORIGIN_SECRET;
+        expect(value, id).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: expect.any(String) }, ':SecretString:::}}']] });
+        functions++;
+      }
+    }
+    expect(functions).toBeGreaterThan(20);
+    const rootTemplate = Template.fromStack(root);
+    for (const fn of Object.values(rootTemplate.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[]) {
+      expect(fn.Properties.Environment?.Variables?.CLOUDFRONT_ORIGIN_SECRET).toBeUndefined();
+    }
+    // Nowhere a literal: the one secret is generated by Secrets Manager at deploy.
+    const everything = JSON.stringify([rootTemplate.toJSON(), ...nested.map((n) => n.toJSON())]);
+    expect(everything).not.toMatch(/"CLOUDFRONT_ORIGIN_SECRET":"/);
+    expect(everything).not.toMatch(/"HeaderValue":"/);
   });
 });

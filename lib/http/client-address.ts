@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as z from 'zod';
-import { readConfig } from '#lib/config.ts';
 
 /**
  * Whose address a request comes from, for the per-address rate limits of requests without a
@@ -15,7 +14,7 @@ import { readConfig } from '#lib/config.ts';
 export const VIEWER_ADDRESS_HEADER = 'x-shroud-viewer-address';
 export const ORIGIN_SECRET_HEADER = 'x-shroud-origin-secret';
 
-export const originSecretConfig = z.object({
+const originSecretConfig = z.object({
   /** Set on AWS from Secrets Manager (a dynamic reference): the value CloudFront's origin sends. */
   CLOUDFRONT_ORIGIN_SECRET: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -86,5 +85,19 @@ function expandIpv6(ip: string): string[] | undefined {
   return groups.map((g) => g.replace(/^0+(?=.)/, ''));
 }
 
+/**
+ * The configured secret, checked as lib/config.ts's `readConfig` checks (same message, never the
+ * value). Not through `readConfig` itself: importing lib/config.ts evaluates the platform config,
+ * and this module loads with the http state, which tests import before the local runtime has set
+ * its environment (the data clients would then be built for AWS).
+ */
+export function readOriginSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const parsed = originSecretConfig.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data.CLOUDFRONT_ORIGIN_SECRET;
+}
+
 /** Read and checked once, at cold start. */
-export const resolveClientAddress: ClientAddressResolver = clientAddressResolver(readConfig(originSecretConfig).CLOUDFRONT_ORIGIN_SECRET);
+export const resolveClientAddress: ClientAddressResolver = clientAddressResolver(readOriginSecret());

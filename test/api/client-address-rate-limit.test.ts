@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-// The header names as CloudFront sends them (lib/http/client-address.ts), spelled out: importing lib before the runtime starts would build its clients too early.
-const ORIGIN_SECRET_HEADER = 'x-shroud-origin-secret';
-const VIEWER_ADDRESS_HEADER = 'x-shroud-viewer-address';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '#lib/http/client-address.ts';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 
 /**
@@ -32,7 +30,7 @@ describe('per-address rate limits behind CloudFront', () => {
   it('gives two viewers behind one edge their own limits; a forged address without the secret counts as the edge', async () => {
     const { advanceClock, clock } = await import('#lib/clock.ts');
     advanceClock(60_000 - (clock.nowMs() % 60_000) + 100);
-    const statuses = async (n: number, opts: (i: number) => ReturnType<typeof viaCloudFront>) => {
+    const statuses = async (n: number, opts: (i: number) => { headers: Record<string, string> }) => {
       const out: number[] = [];
       for (let i = 0; i < n; i++) out.push((await rt.client().get('/api/auth/session', opts(i))).status);
       return out;

@@ -25,14 +25,13 @@ vi.mock('node:crypto', async (importOriginal) => {
   };
 });
 
-const { readConfig } = await import('#lib/config.ts');
 const {
   ORIGIN_SECRET_HEADER,
   VIEWER_ADDRESS_HEADER,
   addressOf,
   clientAddressResolver,
-  originSecretConfig,
   rateKeyOfAddress,
+  readOriginSecret,
   resolveClientAddress,
   secretMatches,
 } = await import('#lib/http/client-address.ts');
@@ -95,13 +94,13 @@ describe('the client address', () => {
   });
 
   it('checks the configured secret at cold start: too short or not a header value stops the function; the message never holds the value', () => {
-    expect(readConfig(originSecretConfig, {}).CLOUDFRONT_ORIGIN_SECRET).toBeUndefined();
-    expect(readConfig(originSecretConfig, { CLOUDFRONT_ORIGIN_SECRET: '' }).CLOUDFRONT_ORIGIN_SECRET).toBeUndefined();
-    expect(readConfig(originSecretConfig, { CLOUDFRONT_ORIGIN_SECRET: SECRET }).CLOUDFRONT_ORIGIN_SECRET).toBe(SECRET);
+    expect(readOriginSecret({})).toBeUndefined();
+    expect(readOriginSecret({ CLOUDFRONT_ORIGIN_SECRET: '' })).toBeUndefined();
+    expect(readOriginSecret({ CLOUDFRONT_ORIGIN_SECRET: SECRET })).toBe(SECRET);
     for (const bad of ['short-secret-1234', `${'a'.repeat(40)} b`, `${'a'.repeat(40)}\n`, 'é'.repeat(40)]) {
       let message = '';
       try {
-        readConfig(originSecretConfig, { CLOUDFRONT_ORIGIN_SECRET: bad });
+        readOriginSecret({ CLOUDFRONT_ORIGIN_SECRET: bad });
       } catch (e) {
         message = (e as Error).message;
       }

@@ -12,6 +12,7 @@ import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
 import { ScheduledJob } from './constructs/scheduled-job.ts';
+import { WebHosting } from './constructs/web-hosting.ts';
 import { grantBedrockModel, streamingUrl } from './ai.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
@@ -128,6 +129,9 @@ export class ShroudStack extends Stack {
       accessLogSettings: { destination: new LogGroupLogDestination(apiLogs) },
     });
 
+    // The browser terminal and the API on one CloudFront origin: the public base URL (OAuth callbacks).
+    const web = new WebHosting(this, 'Web', { stage, api: this.api, accessLogs });
+
     // Replicated pinning only with storage targets configured (`-c replicaTargets=[...]`).
     const replicaTargets = replicaTargetsOf(this);
     const replicas = replicaTargets.length ? new ReplicaPinning(this, 'Replicas', { stage, table, bucket, targets: replicaTargets }) : undefined;
@@ -138,7 +142,7 @@ export class ShroudStack extends Stack {
       TABLE_NAME: table.tableName,
       BUCKET_NAME: bucket.bucketName,
       CORS_ORIGINS: corsOrigins.join(','),
-      ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: this.api.apiEndpoint }),
+      ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: web.url }),
     };
 
     // Wallet keys at rest: envelope encryption with data keys from this key (lib/wallets).
@@ -161,6 +165,8 @@ export class ShroudStack extends Stack {
 
     // Alarms notify an SNS topic when the `alarmEmail` context is set (see cdk/monitoring.ts).
     const topic = alarmTopic(this, stage);
+    // The API's functions also learn the origin secret, to believe CloudFront's viewer address (lib/http/client-address.ts).
+    const apiEnvironment = { ...environment, ...web.apiEnvironment };
     const byGroup = new Map<GroupName, Route[]>();
     for (const route of routes) byGroup.set(route.group, [...(byGroup.get(route.group) ?? []), route]);
     const groupStacks: GroupStack[] = [];
@@ -176,10 +182,10 @@ export class ShroudStack extends Stack {
           bucket,
           circuitsLayer,
           environment: signs
-            ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn }
+            ? { ...apiEnvironment, WALLET_KMS_KEY_ID: walletKey.keyArn }
             : group === 'attest' && attestCiphertext
-              ? { ...environment, ATTEST_ISSUER_KEY_CIPHERTEXT: attestCiphertext }
-              : environment,
+              ? { ...apiEnvironment, ATTEST_ISSUER_KEY_CIPHERTEXT: attestCiphertext }
+              : apiEnvironment,
           topic,
           walletKey: signs ? walletKey : undefined,
           replicas,
@@ -187,7 +193,7 @@ export class ShroudStack extends Stack {
         }),
       );
     }
-    groupStacks.push(new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment, topic }));
+    groupStacks.push(new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment: apiEnvironment, topic }));
 
     apiErrorRateAlarm(this, 'ApiErrorRateAlarm', { stage, api: this.api, topic });
     dashboard(this, { stage, api: this.api, groups: groupStacks.map((g) => ({ name: g.group, functionNames: g.functionNames })) });
@@ -247,7 +253,8 @@ export class ShroudStack extends Stack {
  * - `secretName` + `secretKeys`: a Secrets Manager secret (a JSON object) whose listed keys become
  *   environment variables through CloudFormation dynamic references, so no secret value is in the
  *   template or the repository (e.g. `CHAINB_PRIVATE_KEY`, `OAUTH_GITHUB_CLIENT_SECRET`, `PINATA_JWT`).
- * - `publicBaseUrl`: the API's public URL when a custom domain fronts it (else the API endpoint).
+ * - `publicBaseUrl`: the public URL when a custom domain fronts the distribution (else the
+ *   distribution's https://<id>.cloudfront.net, which serves the page and `/api/*`).
  */
 function deploymentEnvironment(scope: Construct): Record<string, string> {
   const ctx = (k: string) => scope.node.tryGetContext(k);

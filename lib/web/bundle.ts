@@ -23,23 +23,30 @@ export const webAssetParams = z.object({ asset: z.enum(Object.keys(WEB_ASSETS) a
 export const WEB_POLICY =
   "default-src 'none'; script-src 'self' 'wasm-unsafe-eval' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' blob:; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-const PAGE = `<!doctype html>
+/** Where the page finds its script and style sheet: `/web/<name>` locally, content-hashed names on S3. */
+export interface PageAssets {
+  script: string;
+  css: string;
+}
+const LOCAL_ASSETS: PageAssets = { script: '/web/terminal.js', css: '/web/xterm.css' };
+
+const page = (a: PageAssets) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>Shroud</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/web/xterm.css">
+<link rel="stylesheet" href="${a.css}">
 <style>html,body{margin:0;height:100%;background:#0b0f14}#terminal{height:100vh;padding:8px;box-sizing:border-box}#file-input{display:none}</style>
 </head>
 <body>
 <div id="terminal"></div>
 <input type="file" id="file-input" multiple>
-<script type="module" src="/web/terminal.js"></script>
+<script type="module" src="${a.script}"></script>
 </body>
 </html>
 `;
-export const webPage = () => Buffer.from(PAGE);
+export const webPage = (assets: PageAssets = LOCAL_ASSETS) => Buffer.from(page(assets));
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builtins = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);

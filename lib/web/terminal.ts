@@ -2,11 +2,13 @@
  * The browser terminal (bundled by lib/web/bundle.ts): xterm.js running the same command
  * definitions as `shroud` (lib/cli/commands.ts) over the typed client; the session is the
  * browser's same-origin cookie. Files come by drag and drop or the file picker, and downloads are
- * saved by the browser.
+ * saved by the browser. `login --provider <id>` signs in by redirect (lib/web/oauth.ts): the page
+ * goes through the API's OAuth flow and comes back here, signed in.
  */
 import { Terminal } from '@xterm/xterm';
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
 import { commands, type Io, type ProgressBar } from '#lib/cli/commands.ts';
+import { checkProvider, loginChoices, loginUrl, oauthLoginOf, returnError, returnOf, withProviderHelp, type OAuthLogin } from './oauth.ts';
 import { helpText, parseLine, renderOutput, words } from './shell.ts';
 
 const term = new Terminal({ cursorBlink: true, convertEol: true, fontSize: 14, theme: { background: '#0b0f14' } });
@@ -18,7 +20,7 @@ const PROMPT = '\x1b[32mshroud\x1b[0m$ ';
 let line = '';
 let masked = false;
 let onLine: ((text: string) => void) | null = null;
-const history: string[] = [];
+const typed: string[] = [];
 let back = 0;
 
 term.onData((data) => {
@@ -39,9 +41,9 @@ term.onData((data) => {
     }
   }
   if (data === '\x1b[A' || data === '\x1b[B') {
-    back = Math.max(0, Math.min(history.length, back + (data === '\x1b[A' ? 1 : -1)));
+    back = Math.max(0, Math.min(typed.length, back + (data === '\x1b[A' ? 1 : -1)));
     term.write('\b \b'.repeat(line.length));
-    line = history[history.length - back] ?? '';
+    line = typed[typed.length - back] ?? '';
     term.write(line);
   }
 });
@@ -104,30 +106,59 @@ const io: Io = {
   async clearSession() {},
 };
 
+/** Leaves for the provider; the callback brings the page back signed in (see showReturn). */
+async function signInWith(login: OAuthLogin): Promise<never> {
+  const { providers } = await client.api.zkauthProviders();
+  const provider = checkProvider(login.provider, providers);
+  term.write(`signing in with ${provider.name}…\n`);
+  location.assign(loginUrl(login));
+  return new Promise<never>(() => {}); // the page is leaving
+}
+
+/** After the OAuth callback sent the page back: who is signed in now, or why not. */
+async function showReturn() {
+  const returned = returnOf(location.href);
+  if (!returned) return;
+  history.replaceState(null, '', returned.cleanUrl); // a reload does not repeat the message
+  if (returned.error) throw new ShroudError(returned.error, 0, returnError(returned));
+  const s = await client.api.zkauthStatus();
+  if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, 'the sign-in did not leave a session in this browser (are cookies blocked?)');
+  term.write(`${renderOutput({ data: s, fields: [['signed in with', s.provider], ['name', s.name], ['email', s.email]] }, false)}\n`);
+  await runLine('whoami');
+}
+
 async function runLine(text: string) {
   const w = words(text);
-  if (w[0] === 'help' || w[0] === '--help') return term.write(`${helpText(commands, w.slice(1).join(' ') || undefined).replace(/\n/g, '\r\n')}\r\n`);
+  const oauth = oauthLoginOf(w);
+  if (oauth) return signInWith(oauth);
+  if (w.length === 1 && w[0] === 'login') return term.write(`${loginChoices((await client.api.zkauthProviders()).providers)}\n`);
+  if (w[0] === 'help' || w[0] === '--help') return term.write(`${withProviderHelp(helpText(commands, w.slice(1).join(' ') || undefined)).replace(/\n/g, '\r\n')}\r\n`);
   if (w[0] === 'clear') return term.clear();
-  if (w.includes('--help')) return term.write(`${helpText(commands, w.filter((x) => x !== '--help').slice(0, 2).join(' '))}\n`);
+  if (w.includes('--help')) return term.write(`${withProviderHelp(helpText(commands, w.filter((x) => x !== '--help').slice(0, 2).join(' ')))}\n`);
   const parsed = parseLine(text, commands);
   if (!parsed) return;
   const out = await parsed.def.run({ client, io, args: parsed.args, opts: parsed.opts });
   term.write(`${renderOutput(out, parsed.json)}\n`);
 }
 
+async function runShown(work: () => Promise<unknown>) {
+  try {
+    await work();
+  } catch (e) {
+    const err = e instanceof ShroudError ? `${e.code}: ${e.message}` : (e as Error).message;
+    term.write(`\x1b[31merror\x1b[0m ${err}\n`);
+  }
+}
+
 async function loop() {
   term.write('\x1b[1mShroud\x1b[0m: the terminal in your browser. Type \x1b[36mhelp\x1b[0m; drop a file here to upload it.\r\n');
+  await runShown(showReturn);
   for (;;) {
     term.write(PROMPT);
     const text = await readLine(false);
-    if (text.trim()) history.push(text);
+    if (text.trim()) typed.push(text);
     back = 0;
-    try {
-      await runLine(text);
-    } catch (e) {
-      const err = e instanceof ShroudError ? `${e.code}: ${e.message}` : (e as Error).message;
-      term.write(`\x1b[31merror\x1b[0m ${err}\n`);
-    }
+    await runShown(() => runLine(text));
     await new Promise<void>((ok) => term.write('', ok));
     document.body.dataset.idle = String(Date.now()); // for the browser test: a command finished
   }

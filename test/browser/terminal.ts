@@ -1,7 +1,9 @@
 /**
  * The browser terminal in a real headless Chromium (Debian's, driven by playwright-core) against
  * the local runtime: register, log in, upload a file (encrypted and proved in the page), see it
- * listed, download it and compare the bytes, run a toolkit command. Saves screenshots under docs/.
+ * listed, download it and compare the bytes, run a toolkit command; then sign in with OAuth by
+ * redirect through the runtime's local OpenID provider (oauth2-mock-server on loopback), and see a
+ * failed callback reported. Saves screenshots under docs/.
  * `npm run test:browser`; exits non-zero on the first failure.
  */
 import assert from 'node:assert/strict';
@@ -103,8 +105,35 @@ try {
   await type(page, 'logout');
   await type(page, 'whoami');
   await expectScreen(page, /UNAUTHENTICATED|not signed in/);
+
+  // OAuth by redirect: the page leaves for /api/zkauth/login, the local provider signs `ada` in
+  // at once, the callback sets the session cookie and sends the page back to the terminal.
+  await type(page, 'clear');
+  await type(page, 'login');
+  await expectScreen(page, /login --provider google/);
+  await type(page, 'help login');
+  await expectScreen(page, /--provider <id> \[account\]\s+sign in with a provider, by redirect/);
+  const returned = page.waitForURL((u) => u.searchParams.get('login') === 'google', { waitUntil: 'commit', timeout: 30_000 });
+  await page.keyboard.type('login --provider google ada');
+  await page.keyboard.press('Enter');
+  await returned;
+  await page.waitForSelector('.xterm-rows');
+  await expectScreen(page, /signed in with\s+google[\s\S]*name\s+Ada[\s\S]*email\s+ada@example\.com[\s\S]*id\s+[0-9a-f-]{36}/);
+  await page.waitForFunction(() => (document.querySelector('.xterm-rows') as HTMLElement).innerText.trimEnd().endsWith('shroud$'));
+  assert.equal(new URL(page.url()).search, '', 'the return marks stay in the address bar');
+  await page.click('#terminal');
+  await type(page, 'whoami');
+  await expectScreen(page, /whoami[\s\S]*id\s+[0-9a-f-]{36}/);
+  await page.screenshot({ path: 'docs/terminal-oauth.png' });
+  // A callback this browser did not start (no state cookie) comes back with ?error=, shown here.
+  await page.goto(`${runtime.url}/api/zkauth/callback/google?state=forged&code=forged`);
+  await page.waitForSelector('.xterm-rows');
+  await expectScreen(page, /error AUTH_FAILED: the sign-in did not complete/);
+  await page.click('#terminal');
+  await type(page, 'whoami');
+  await expectScreen(page, /id\s+[0-9a-f-]{36}/); // the refused callback ended nothing
   assert.deepEqual(errors, []);
-  console.log('browser terminal: ok (register, login, whoami, upload, files, download, toolkit, logout)');
+  console.log('browser terminal: ok (register, login, whoami, upload, files, download, toolkit, logout, OAuth login by redirect, OAuth error)');
 } catch (e) {
   failed = true;
   console.error(e);

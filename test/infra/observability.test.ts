@@ -23,8 +23,9 @@ function synth(context: Record<string, unknown>, nag = false) {
   if (nag) Aspects.of(app).add(new AwsSolutionsChecks());
   const stacks: Stack[] = [root, ...root.node.children.filter((c): c is NestedStack => c instanceof NestedStack)];
   const templates = stacks.map((s) => Template.fromStack(s));
+  // Without CDK's own BucketDeployment handler (it uploads the browser terminal's site; not ours to trace).
   const resources = (type: string) =>
-    templates.flatMap((t) => Object.values(t.findResources(type)) as Resource[]);
+    templates.flatMap((t) => Object.entries(t.findResources(type)).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment')).map(([, r]) => r) as Resource[]);
   return { root, rootTemplate: templates[0]!, templates, resources };
 }
 

@@ -12,6 +12,9 @@ import { routes } from '../../functions/routes.ts';
 let root: ShroudStack;
 let nested: NestedStack[];
 const templates = new Map<Stack, Template>();
+/** CDK's own BucketDeployment handler (a Python Lambda and its role) that uploads the browser terminal's site. */
+const cdkProvided = (logicalId: string) => logicalId.startsWith('CustomCDKBucketDeployment');
+const ours = (resources: Record<string, unknown>) => Object.entries(resources).filter(([id]) => !cdkProvided(id)).map(([, r]) => r);
 
 beforeAll(() => {
   process.env.CDK_VALIDATION = 'false';
@@ -28,9 +31,9 @@ describe('the CDK stack', () => {
     let functions = 0;
     const handlers: string[] = [];
     for (const t of templates.values()) {
-      const fns = t.findResources('AWS::Lambda::Function');
-      functions += Object.keys(fns).length;
-      for (const f of Object.values(fns)) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
+      const fns = ours(t.findResources('AWS::Lambda::Function'));
+      functions += fns.length;
+      for (const f of fns) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
     }
     // streaming routes (`stream`) have a second, function-URL function (cdk/ai.ts)
     expect(functions).toBe(routes.length + 6 + routes.filter((r) => r.stream).length);
@@ -49,7 +52,7 @@ describe('the CDK stack', () => {
 
   it('runs every function on nodejs22.x, ARM64', () => {
     for (const t of templates.values()) {
-      for (const f of Object.values(t.findResources('AWS::Lambda::Function'))) {
+      for (const f of ours(t.findResources('AWS::Lambda::Function'))) {
         const p = (f as { Properties: Record<string, unknown> }).Properties;
         expect(p.Runtime).toBe('nodejs22.x');
         expect(p.Architectures).toEqual(['arm64']);
@@ -69,7 +72,8 @@ describe('the CDK stack', () => {
 
   it('has the circuits layer and the blocked, encrypted bucket', () => {
     const t = templates.get(root)!;
-    t.resourceCountIs('AWS::Lambda::LayerVersion', 1);
+    t.resourceCountIs('AWS::Lambda::LayerVersion', 3); // + the AWS CLI layers of the web site's two BucketDeployments
+    t.hasResourceProperties('AWS::Lambda::LayerVersion', { LayerName: 'shroud-ci-circuits' });
     t.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: Match.anyValue(),
@@ -79,7 +83,7 @@ describe('the CDK stack', () => {
   it('shares one role per route group', () => {
     const groups = new Set(routes.map((r) => r.group));
     let roles = 0;
-    for (const t of templates.values()) roles += Object.keys(t.findResources('AWS::IAM::Role')).length;
+    for (const t of templates.values()) roles += ours(t.findResources('AWS::IAM::Role')).length;
     expect(roles).toBe(groups.size + 6); // + the fallback's, the sweeper's, the transfer retry job's, the reward accrual retry job's, the reward epochs' and the bridge relayer's
   });
 

@@ -1,6 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Session } from '#lib/data/sessions.ts';
+import { ORIGIN_SECRET_HEADER, rateKeyOfAddress, resolveClientAddress } from '../client-address.ts';
 import type { RateLimitState } from '../rate-limit.ts';
 import type { Route } from '../route.ts';
 
@@ -22,7 +23,10 @@ export type HttpState = {
   /** The live session, or null (`sessionState` tells expired from none). */
   session: Session | null;
   sessionState: 'none' | 'expired' | 'active';
-  /** Who the rate limit counts: the user when signed in, else the source IP. */
+  /**
+   * Who the rate limit counts: the user when signed in, else the client's address (the viewer's
+   * behind CloudFront, lib/http/client-address.ts; an IPv6 address by its /64).
+   */
   client: { ip: string; key: string };
   rate?: RateLimitState;
   /** The validated body, query and path parameters. */
@@ -51,7 +55,10 @@ export function initialState(route: Route, event: Event, now = Date.now()): Http
 function freshState(route: Route, event: Event, now: number): HttpState {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
-  const ip = event.requestContext?.http?.sourceIp ?? 'unknown';
+  const ip = resolveClientAddress(event.requestContext?.http?.sourceIp ?? 'unknown', headers);
+  // The origin secret has done its work: no handler, log or echo ever sees it.
+  delete headers[ORIGIN_SECRET_HEADER];
+  for (const k of Object.keys(event.headers ?? {})) if (k.toLowerCase() === ORIGIN_SECRET_HEADER) delete event.headers[k];
   return {
     route,
     started: now,
@@ -60,7 +67,7 @@ function freshState(route: Route, event: Event, now: number): HttpState {
     cookies: {},
     session: null,
     sessionState: 'none',
-    client: { ip, key: `ip:${ip}` },
+    client: { ip, key: rateKeyOfAddress(ip) },
     input: { body: undefined, query: {}, params: {} },
   };
 }

@@ -18,6 +18,8 @@ const pinRefSchema = z.object({
   /** s3: every block of the DAG, so unpinning needs no DAG walk, and the upload owning their index entries. */
   blocks: z.array(z.string()).optional(),
   owner: z.string().optional(),
+  /** s3, CAR layout: how many shards `shards/<owner>/` holds (no `blocks`: the shard index lists them). */
+  shards: z.number().int().nonnegative().optional(),
   /** pinata: its file id (for unpinning) and the CID Pinata computed (for the gateway). */
   pinataId: z.string().optional(),
   pinataCid: z.string().optional(),

@@ -21,7 +21,16 @@ export class BlockCorruptError extends Error {
   }
 }
 
-const isMissing = (e: unknown) => {
+/** `bytes`, after checking that they hash to `cid` (sha2-256 CIDs; the profile makes no other). */
+export function checkBlock(cid: CID, bytes: Uint8Array): Uint8Array {
+  if (cid.multihash.code === SHA2_256) {
+    const digest = createHash('sha256').update(bytes).digest();
+    if (!digest.equals(cid.multihash.digest)) throw new BlockCorruptError(cid.toString());
+  }
+  return bytes;
+}
+
+export const isMissing = (e: unknown) => {
   const name = (e as { name?: string })?.name;
   const status = (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
   return name === 'NoSuchKey' || name === 'NotFound' || status === 404;
@@ -72,11 +81,7 @@ export class S3Blockstore {
       if (isMissing(e)) throw new BlockNotFoundError(cid.toString());
       throw e;
     }
-    if (cid.multihash.code === SHA2_256) {
-      const digest = createHash('sha256').update(bytes).digest();
-      if (!digest.equals(cid.multihash.digest)) throw new BlockCorruptError(cid.toString());
-    }
-    return bytes;
+    return checkBlock(cid, bytes);
   }
 
   async has(cid: CID | string): Promise<boolean> {

@@ -1,12 +1,4 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import { errors } from '#lib/errors.ts';
@@ -18,6 +10,7 @@ import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.t
 import { mapReadError, pinning } from './pinning.ts';
 import { PASSWORD_CIRCUIT, requireProof } from './proof.ts';
 import { recordGroth16 } from '#lib/proofs/history.ts';
+import { writeMultipart } from './multipart-writer.ts';
 import { bucket, s3 } from './s3.ts';
 import { s3BodyChunks } from './streams.ts';
 
@@ -106,55 +99,35 @@ async function exists(key: string): Promise<boolean> {
   }
 }
 
-const PART_BYTES = 8 * 1024 * 1024;
-
 /**
- * Builds `files/<cid>` from the pinned content with an S3 multipart upload (8 MiB parts, so
- * memory stays at one part), hashing as it goes; only a copy that matches the checksum is completed.
+ * Builds `files/<cid>` from the pinned content (multipart, memory bounded at two parts), every
+ * block checked against its CID as it is read and the whole hashed; only a copy that matches the
+ * record's checksum is completed.
  */
 async function assemble(file: FileRecord, pin: Pin): Promise<void> {
-  const key = assembledKey(file.cid);
   const adapter = await pinning();
-  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'application/octet-stream' }));
-  const parts: { ETag: string; PartNumber: number }[] = [];
   const hash = createHash('sha256');
-  let buffered: Buffer[] = [];
-  let bufferedBytes = 0;
-  const flush = async () => {
-    if (!bufferedBytes) return;
-    const body = Buffer.concat(buffered, bufferedBytes);
-    buffered = [];
-    bufferedBytes = 0;
-    const PartNumber = parts.length + 1;
-    const out = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
-    parts.push({ ETag: out.ETag!, PartNumber });
-  };
-  try {
-    let size = 0;
+  let size = 0;
+  async function* content() {
     try {
       for await (const chunk of adapter.cat(file.cid, pin.ref)) {
         hash.update(chunk);
         size += chunk.length;
-        buffered.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
-        bufferedBytes += chunk.length;
-        if (bufferedBytes >= PART_BYTES) await flush();
+        yield chunk;
       }
     } catch (e) {
       throw mapReadError(e);
     }
+  }
+  await writeMultipart(assembledKey(file.cid), 'application/octet-stream', content(), () => {
     const got = hash.digest('hex');
     if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
-    await flush();
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
-  } catch (e) {
-    await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId })).catch(() => undefined);
-    throw e;
-  }
+  });
   await markAssembled(file.cid).catch(() => undefined);
   // Unpinned meanwhile: the copy must not outlive its pin.
   const still = await getPin(file.cid);
   if (!still || still.state !== 'pinned') {
-    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: assembledKey(file.cid) }));
     throw errors.cidNotFound();
   }
 }

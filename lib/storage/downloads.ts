@@ -10,7 +10,7 @@ import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.t
 import { mapReadError, pinning } from './pinning.ts';
 import { PASSWORD_CIRCUIT, requireProof } from './proof.ts';
 import { recordGroth16 } from '#lib/proofs/history.ts';
-import { writeMultipart } from './multipart-writer.ts';
+import { writeObject } from './object-writer.ts';
 import { bucket, s3 } from './s3.ts';
 import { s3BodyChunks } from './streams.ts';
 
@@ -100,7 +100,7 @@ async function exists(key: string): Promise<boolean> {
 }
 
 /**
- * Builds `files/<cid>` from the pinned content (multipart, memory bounded at two parts), every
+ * Builds `files/<cid>` from the pinned content (one streamed PUT, memory bounded), every
  * block checked against its CID as it is read and the whole hashed; only a copy that matches the
  * record's checksum is completed.
  */
@@ -119,9 +119,13 @@ async function assemble(file: FileRecord, pin: Pin): Promise<void> {
       throw mapReadError(e);
     }
   }
-  await writeMultipart(assembledKey(file.cid), 'application/octet-stream', content(), () => {
-    const got = hash.digest('hex');
-    if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
+  await writeObject(assembledKey(file.cid), content(), {
+    contentType: 'application/octet-stream',
+    size: file.size,
+    beforeComplete: () => {
+      const got = hash.digest('hex');
+      if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
+    },
   });
   await markAssembled(file.cid).catch(() => undefined);
   // Unpinned meanwhile: the copy must not outlive its pin.

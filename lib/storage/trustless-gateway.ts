@@ -10,7 +10,7 @@ import { storageConfig } from './config.ts';
 import { dagBlocks } from './dag.ts';
 import { carKey, livePin } from './pins.ts';
 import { mapReadError } from './pinning.ts';
-import { writeMultipart } from './multipart-writer.ts';
+import { writeObject } from './object-writer.ts';
 import type { BlockSource } from './pinning-s3.ts';
 import { bucket, s3 } from './s3.ts';
 import { ShardedBlockstore } from './shards.ts';
@@ -120,7 +120,7 @@ async function exists(key: string): Promise<boolean> {
   }
 }
 
-/** Writes `cars/<cid>` (multipart, one 8 MiB part in memory at a time). */
+/** Writes `cars/<cid>` (multipart: its size is known only at the end; one 8 MiB part in memory at a time). */
 async function assembleCar(cid: string): Promise<void> {
-  await writeMultipart(carKey(cid), CAR_TYPE, carSections(cid));
+  await writeObject(carKey(cid), carSections(cid), { contentType: CAR_TYPE });
 }

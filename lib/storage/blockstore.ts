@@ -23,11 +23,16 @@ export class BlockCorruptError extends Error {
 
 /** `bytes`, after checking that they hash to `cid` (sha2-256 CIDs; the profile makes no other). */
 export function checkBlock(cid: CID, bytes: Uint8Array): Uint8Array {
-  if (cid.multihash.code === SHA2_256) {
-    const digest = createHash('sha256').update(bytes).digest();
-    if (!digest.equals(cid.multihash.digest)) throw new BlockCorruptError(cid.toString());
-  }
+  checkBlockParts(cid, [bytes]);
   return bytes;
+}
+
+/** The same for a block that arrived in pieces (hashed piece by piece: no copy into one buffer). */
+export function checkBlockParts(cid: CID, parts: readonly Uint8Array[]): void {
+  if (cid.multihash.code !== SHA2_256) return;
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  if (!hash.digest().equals(cid.multihash.digest)) throw new BlockCorruptError(cid.toString());
 }
 
 export const isMissing = (e: unknown) => {

@@ -41,5 +41,5 @@ export async function* fileContent(root: string, store: ShardedBlockstore): Asyn
     yield* exportContent(cid, store);
     return;
   }
-  for await (const { bytes } of store.blocks(leaves)) yield bytes;
+  for await (const { parts } of store.blocks(leaves)) yield* parts;
 }

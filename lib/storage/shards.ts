@@ -2,7 +2,7 @@ import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObject
 import { addBlock, blockLength, close, createWriter, headerLength } from '@ipld/car/buffer-writer';
 import { CID } from 'multiformats/cid';
 import * as z from 'zod';
-import { BlockNotFoundError, checkBlock, isMissing, S3Blockstore } from './blockstore.ts';
+import { BlockNotFoundError, checkBlock, checkBlockParts, isMissing, S3Blockstore } from './blockstore.ts';
 import { s3BodyChunks } from './streams.ts';
 
 /**
@@ -167,6 +167,13 @@ export async function* shardUploadPages(client: S3Client, bucket: string): Async
   } while (token);
 }
 
+/** A block checked against its CID, in the pieces it was read in. */
+export interface StoredBlock {
+  cid: CID;
+  length: number;
+  parts: Uint8Array[];
+}
+
 interface Run {
   shard: number;
   start: number;
@@ -236,9 +243,10 @@ export class ShardedBlockstore {
 
   /**
    * The blocks `cids`, in that order, each checked before it is yielded: neighbours in a shard
-   * come from one ranged GET, and the next range is requested while this one is read.
+   * come from one ranged GET, and the next range is requested while this one is read. A block
+   * comes as the pieces the response brought (`parts`, in order), not copied into one buffer.
    */
-  async *blocks(cids: readonly CID[]): AsyncGenerator<{ cid: CID; bytes: Uint8Array }> {
+  async *blocks(cids: readonly CID[]): AsyncGenerator<StoredBlock> {
     const index = await this.loadIndex();
     const runs: (Run | CID)[] = [];
     for (const cid of cids) {
@@ -266,8 +274,10 @@ export class ShardedBlockstore {
         const run = runs[i]!;
         const current = next;
         next = request(runs[i + 1]);
-        if (run instanceof CID) yield { cid: run, bytes: await this.legacy.getBytes(run) };
-        else yield* readRun(run, current && (await current).Body);
+        if (run instanceof CID) {
+          const bytes = await this.legacy.getBytes(run);
+          yield { cid: run, length: bytes.length, parts: [bytes] };
+        } else yield* readRun(run, current && (await current).Body);
       }
     } finally {
       // Stopped early (a bad block, the reader gone): drop the range already requested.
@@ -277,15 +287,20 @@ export class ShardedBlockstore {
 }
 
 /** Cuts a run's blocks out of its ranged body, checking each against its CID. */
-async function* readRun(run: Run, body: Parameters<typeof s3BodyChunks>[0] | undefined): AsyncGenerator<{ cid: CID; bytes: Uint8Array }> {
+async function* readRun(run: Run, body: Parameters<typeof s3BodyChunks>[0] | undefined): AsyncGenerator<StoredBlock> {
   let pos = run.start;
   let b = 0;
   let parts: Uint8Array[] = [];
   let have = 0;
-  const emit = function* () {
-    while (b < run.blocks.length && run.blocks[b]!.length === 0) yield { cid: run.blocks[b]!.cid, bytes: checkBlock(run.blocks[b++]!.cid, new Uint8Array(0)) };
+  const done = function* (): Generator<StoredBlock> {
+    // Zero-length blocks take no bytes: they are complete as soon as their turn comes.
+    while (b < run.blocks.length && run.blocks[b]!.length === 0) {
+      const { cid } = run.blocks[b++]!;
+      checkBlockParts(cid, []);
+      yield { cid, length: 0, parts: [] };
+    }
   };
-  yield* emit();
+  yield* done();
   if (body) {
     for await (let chunk of s3BodyChunks(body)) {
       while (chunk.length && b < run.blocks.length) {
@@ -302,12 +317,12 @@ async function* readRun(run: Run, body: Parameters<typeof s3BodyChunks>[0] | und
         pos += take;
         chunk = chunk.subarray(take);
         if (have === block.length) {
-          const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
+          checkBlockParts(block.cid, parts);
+          yield { cid: block.cid, length: have, parts };
           parts = [];
           have = 0;
           b++;
-          yield { cid: block.cid, bytes: checkBlock(block.cid, bytes) };
-          yield* emit();
+          yield* done();
         }
       }
     }

@@ -13,7 +13,7 @@ import { mapReadError } from './pinning.ts';
 import { writeObject } from './object-writer.ts';
 import type { BlockSource } from './pinning-s3.ts';
 import { bucket, s3 } from './s3.ts';
-import { ShardedBlockstore } from './shards.ts';
+import { ShardedBlockstore, type StoredBlock } from './shards.ts';
 import { resolveShare } from './share-links.ts';
 
 /**
@@ -58,8 +58,11 @@ export function carHeader(root: CID): Uint8Array {
   return Uint8Array.from([...varint(cbor.length), ...cbor]);
 }
 
-async function* perBlock(cids: CID[], store: BlockSource) {
-  for (const cid of cids) yield { cid, bytes: await store.getBytes(cid) };
+async function* perBlock(cids: CID[], store: BlockSource): AsyncGenerator<StoredBlock> {
+  for (const cid of cids) {
+    const bytes = await store.getBytes(cid);
+    yield { cid, length: bytes.length, parts: [bytes] };
+  }
 }
 
 /** The CAR's sections: the header, then each block as varint(length) ‖ CID ‖ bytes, every block checked against its CID on the way. */
@@ -70,10 +73,10 @@ export async function* carSections(root: string): AsyncGenerator<Uint8Array> {
   const order = (await dagBlocks(root, (c) => store.getBytes(c))).map((b) => CID.parse(b));
   // From shards: neighbouring blocks in one ranged read; older pins: one read per block.
   const blocks = store instanceof ShardedBlockstore ? store.blocks(order) : perBlock(order, store);
-  for await (const { cid, bytes } of blocks) {
-    yield varint(cid.bytes.length + bytes.length);
+  for await (const { cid, length, parts } of blocks) {
+    yield varint(cid.bytes.length + length);
     yield cid.bytes;
-    yield bytes;
+    yield* parts;
   }
 }
 

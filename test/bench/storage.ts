@@ -115,9 +115,19 @@ try {
     const [down, downRss] = await withPeakRss(() =>
       runClient<{ downloadMs: number; download2Ms: number; redirected: boolean }>([path, proofFile, checksum, 'download', up.cid, String(bytes.length)]),
     );
-    // Then the AWS way for large files (after the download, which must find no copy yet): presigned PUT to S3, then the server imports it from S3 (streamed).
-    const [pre, preRss] = await withPeakRss(() => runClient<{ uploadMs: number; putMs: number; cid: string }>([path, proofFile, checksum, 'presigned']));
-    if (pre.cid !== root.toString()) throw new Error('the server computed another CID (presigned)');
+    // The AWS way for large files (API Gateway takes at most 10 MB), with other bytes of the same
+    // size: presigned PUT to S3, the finalising POST imports it from S3 (streamed) and keeps the
+    // staged object as the download copy; then a download of it.
+    const other = randomBytes(size * MB);
+    const otherPath = join(dir, `other-${size}.bin`);
+    writeFileSync(otherPath, other);
+    const otherSum = `sha256:${createHash('sha256').update(other).digest('hex')}`;
+    const otherCid = (await importContent([other], { put: async (c: CID) => c })).cid.toString();
+    const [pre, preRss] = await withPeakRss(() => runClient<{ uploadMs: number; putMs: number; cid: string }>([otherPath, proofFile, otherSum, 'presigned']));
+    if (pre.cid !== otherCid) throw new Error('the server computed another CID (presigned)');
+    const [preDown, preDownRss] = await withPeakRss(() =>
+      runClient<{ downloadMs: number; download2Ms: number; redirected: boolean }>([otherPath, proofFile, otherSum, 'download', pre.cid, String(other.length)]),
+    );
     rows.push({
       size: `${size} MB`,
       'upload floor': fmt(bytes.length, floorMs),
@@ -129,9 +139,11 @@ try {
       'download (again)': fmt(bytes.length, down.download2Ms),
       redirected: String(down.redirected),
       'RSS + upload': `${(upRss / MB).toFixed(0)} MB`,
-      'presigned finalise': fmt(bytes.length, pre.uploadMs - pre.putMs),
+      'presigned: finalise': fmt(bytes.length, pre.uploadMs - pre.putMs),
       'finalise/floor': pct(floorMs, pre.uploadMs - pre.putMs),
-      'RSS + presigned': `${(preRss / MB).toFixed(0)} MB`,
+      'presigned: download': fmt(bytes.length, preDown.downloadMs),
+      'its download/floor': pct(readFloorMs, preDown.downloadMs),
+      'RSS + presigned up / down': `${(preRss / MB).toFixed(0)} / ${(preDownRss / MB).toFixed(0)} MB`,
       'RSS + download': `${(downRss / MB).toFixed(0)} MB`,
     });
   }
@@ -140,7 +152,8 @@ try {
   console.log('upload floor = SHA-256 + ipfs-unixfs-importer (CIDv1, unixfs-v1-2025) into memory, in-process;');
   console.log('read floor = the same blocks read back from memory by ipfs-unixfs-exporter, each checked against its CID;');
   console.log('upload = multipart POST through the emulator: proof check, import into CAR shards (s3rver on disk), pin records;');
-  console.log('presigned finalise = the POST that imports a presigned-PUT object from S3 (streamed) into shards; RSS + presigned covers the PUT into the in-process s3rver too;');
+  console.log('presigned (the AWS path for large files, other bytes of the same size): finalise = the POST that imports the PUT object from S3 (streamed) into shards and copies it');
+  console.log('  server-side as the download copy; its download = 302 to that copy (hashed again before the URL is handed out); RSS + up covers the PUT into the in-process s3rver;');
   console.log('download = proof check, shard ranges read and every block checked (<= 4 MiB), or 302 to the verified copy (first time: assembled from the shards);');
   console.log('RSS + = the server process\'s peak RSS during the request minus its RSS before (API, emulator and s3rver share the process).');
 } finally {

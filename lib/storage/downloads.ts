@@ -63,19 +63,25 @@ export async function download(file: FileRecord, proof: unknown, publicSignals: 
   return { kind: 'bytes', bytes: Buffer.concat(parts, size), filename: file.filename, checksum: got };
 }
 
+/**
+ * The copy behind a 302 is handed out only as an object whose bytes were checked against the
+ * file's checksum: written from verified blocks (`assemble`), or read back and hashed once — and
+ * its ETag at that moment recorded on the pin. Later downloads compare the copy's current ETag
+ * with the recorded one (a HEAD) instead of reading 100 MB again; a copy that changed since
+ * (another ETag) is hashed again, and a wrong one is refused.
+ */
 async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
   const key = assembledKey(file.cid);
-  let verified = false;
-  if (!pin.assembled || !(await exists(key))) {
-    await assemble(file, pin);
-    verified = true; // hashed while assembling
-  }
-  if (!verified) {
+  const current = pin.assembled ? await etagOf(key) : undefined;
+  if (!current) await assemble(file, pin);
+  else if (current !== pin.assembledEtag) {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const hash = createHash('sha256');
     for await (const chunk of s3BodyChunks(object.Body)) hash.update(chunk);
     const got = hash.digest('hex');
     if (got !== file.checksum) mismatch(file, key, got);
+    // The ETag of the very bytes just hashed (the GET's own), not of a later HEAD.
+    if (object.ETag) await markAssembled(file.cid, object.ETag).catch(() => undefined);
   }
   const url = await getSignedUrl(
     s3,
@@ -90,12 +96,12 @@ async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
   return { kind: 'redirect', url, filename: file.filename, checksum: file.checksum };
 }
 
-async function exists(key: string): Promise<boolean> {
+/** The object's ETag, or undefined when there is none. */
+async function etagOf(key: string): Promise<string | undefined> {
   try {
-    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return true;
+    return (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -119,7 +125,7 @@ async function assemble(file: FileRecord, pin: Pin): Promise<void> {
       throw mapReadError(e);
     }
   }
-  await writeObject(assembledKey(file.cid), content(), {
+  const etag = await writeObject(assembledKey(file.cid), content(), {
     contentType: 'application/octet-stream',
     size: file.size,
     beforeComplete: () => {
@@ -127,7 +133,7 @@ async function assemble(file: FileRecord, pin: Pin): Promise<void> {
       if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
     },
   });
-  await markAssembled(file.cid).catch(() => undefined);
+  await markAssembled(file.cid, etag).catch(() => undefined);
   // Unpinned meanwhile: the copy must not outlive its pin.
   const still = await getPin(file.cid);
   if (!still || still.state !== 'pinned') {

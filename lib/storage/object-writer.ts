@@ -32,7 +32,8 @@ export interface WriteOptions {
  * - Size unknown: a multipart upload in 8 MiB parts, one on its way while the next fills;
  *   completed only after `beforeComplete`, aborted on any failure.
  */
-export async function writeObject(key: string, chunks: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<void> {
+/** Returns the new object's ETag. */
+export async function writeObject(key: string, chunks: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<string | undefined> {
   if (options.size === undefined) return writeMultipart(key, chunks, options);
   const size = options.size;
   // A failure inside the body must not surface as a stream error (the HTTP handler would wait for
@@ -58,7 +59,7 @@ export async function writeObject(key: string, chunks: AsyncIterable<Uint8Array>
     }
   }
   try {
-    await s3.send(
+    const out = await s3.send(
       new PutObjectCommand({
         Bucket: bucket,
         Key: key,
@@ -69,6 +70,7 @@ export async function writeObject(key: string, chunks: AsyncIterable<Uint8Array>
       { abortSignal: abort.signal },
     );
     if (failure) throw failure;
+    return out.ETag;
   } catch (e) {
     // S3 keeps nothing of a body cut short; a store that does (a local emulator) must not either.
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(() => undefined);
@@ -76,7 +78,7 @@ export async function writeObject(key: string, chunks: AsyncIterable<Uint8Array>
   }
 }
 
-async function writeMultipart(key: string, chunks: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<void> {
+async function writeMultipart(key: string, chunks: AsyncIterable<Uint8Array>, options: WriteOptions): Promise<string | undefined> {
   const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: options.contentType }));
   const parts: { ETag: string; PartNumber: number }[] = [];
   let pending: Uint8Array[] = [];
@@ -104,7 +106,8 @@ async function writeMultipart(key: string, chunks: AsyncIterable<Uint8Array>, op
     await options.beforeComplete?.();
     await flush();
     await sending;
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+    const done = await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+    return done.ETag;
   } catch (e) {
     await sending?.catch(() => undefined);
     await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId })).catch(() => undefined);

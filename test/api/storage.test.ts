@@ -463,8 +463,13 @@ describe('presigned upload and redirected download (local S3)', () => {
     const again = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
     expect(again.status).toBe(404);
 
+    // The staged object became the copy; its ETag is recorded only once a download has hashed it.
+    const { getPin } = await import('#lib/storage/pins.ts');
+    expect((await getPin(fin.json.cid))!).toMatchObject({ assembled: true });
+    expect((await getPin(fin.json.cid))!.assembledEtag).toBeUndefined();
     const dl = await alice.get(`/api/storage/download/${fin.json.cid}`, { headers: await proofHeaders() });
     expect(dl.status).toBe(302);
+    expect((await getPin(fin.json.cid))!.assembledEtag).toBeDefined();
     expect(dl.headers.get('x-checksum-sha256')).toBe(`sha256:${sha256(bytes)}`);
     const got = await fetch(dl.headers.get('location')!);
     expect(got.status).toBe(200);
@@ -495,6 +500,17 @@ describe('presigned upload and redirected download (local S3)', () => {
     expect(dl.status).toBe(302);
     const got = await fetch(dl.headers.get('location')!);
     expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
+    // The copy's ETag at its check is on the pin: an unchanged copy is trusted by it, a changed one is hashed again.
+    const { getPin } = await import('#lib/storage/pins.ts');
+    const pin = (await getPin(up.cid))!;
+    expect(pin.assembledEtag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect((await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) })).status).toBe(302);
+    const restore = await corruptByte(`files/${up.cid}`, 12345);
+    const bad = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error).toBe('CHECKSUM_MISMATCH');
+    await restore();
+    expect((await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) })).status).toBe(302);
     await alice.delete(`/api/storage/files/${up.fileId}`);
     expect(await objectKeys(`files/${up.cid}`)).toEqual([]);
   });

@@ -137,6 +137,7 @@ try {
       'download (first)': fmt(bytes.length, down.downloadMs),
       'download/floor': pct(readFloorMs, down.downloadMs),
       'download (again)': fmt(bytes.length, down.download2Ms),
+      'again/floor': pct(readFloorMs, down.download2Ms),
       redirected: String(down.redirected),
       'RSS + upload': `${(upRss / MB).toFixed(0)} MB`,
       'presigned: finalise': fmt(bytes.length, pre.uploadMs - pre.putMs),
@@ -153,8 +154,9 @@ try {
   console.log('read floor = the same blocks read back from memory by ipfs-unixfs-exporter, each checked against its CID;');
   console.log('upload = multipart POST through the emulator: proof check, import into CAR shards (s3rver on disk), pin records;');
   console.log('presigned (the AWS path for large files, other bytes of the same size): finalise = the POST that imports the PUT object from S3 (streamed) into shards and copies it');
-  console.log('  server-side as the download copy; its download = 302 to that copy (hashed again before the URL is handed out); RSS + up covers the PUT into the in-process s3rver;');
-  console.log('download = proof check, shard ranges read and every block checked (<= 4 MiB), or 302 to the verified copy (first time: assembled from the shards);');
+  console.log('  server-side as the download copy; its download = 302 to that copy, hashed once (then its ETag is kept); RSS + up covers the PUT into the in-process s3rver;');
+  console.log('download = proof check, shard ranges read and every block checked (<= 4 MiB), or 302 to the verified copy (first time: assembled from the checked shard stream;');
+  console.log('  again: the copy\'s ETag compared with the one recorded at its check), both timed to the last byte the client read;');
   console.log('RSS + = the server process\'s peak RSS during the request minus its RSS before (API, emulator and s3rver share the process).');
 } finally {
   await rt.stop();

@@ -315,6 +315,36 @@ describe('errors', () => {
     expect(sha256(new Uint8Array(await (await fetch(ok.headers.get('location')!)).arrayBuffer()))).toBe(sha256(bytes));
   });
 
+  it('the object writer makes only whole, checked objects visible (streamed PUT and multipart)', async () => {
+    const { writeObject } = await import('#lib/storage/object-writer.ts');
+    const bytes = randomBytesOf(9 * 1024 * 1024 + 3, 40);
+    const pieces = async function* (failAt?: number) {
+      for (let i = 0; i < bytes.length; i += 1 << 20) {
+        if (failAt !== undefined && i >= failAt) throw new Error('source failed');
+        yield bytes.subarray(i, i + (1 << 20));
+      }
+    };
+    const refuse = () => {
+      throw new Error('check failed');
+    };
+    for (const size of [bytes.length, undefined]) {
+      const key = `test-writer/${size ?? 'multipart'}`;
+      // A check that fails after the last chunk, a source that fails midway, a wrong declared size: nothing.
+      await expect(writeObject(key, pieces(), { contentType: 'application/octet-stream', size, beforeComplete: refuse })).rejects.toThrow('check failed');
+      expect(await objectKeys(key)).toEqual([]);
+      await expect(writeObject(key, pieces(5 << 20), { contentType: 'application/octet-stream', size })).rejects.toThrow('source failed');
+      expect(await objectKeys(key)).toEqual([]);
+      if (size) {
+        await expect(writeObject(key, pieces(), { contentType: 'application/octet-stream', size: size + 1 })).rejects.toThrow(/not the declared/);
+        expect(await objectKeys(key)).toEqual([]);
+      }
+      const etag = await writeObject(key, pieces(), { contentType: 'application/octet-stream', size, beforeComplete: () => undefined });
+      expect(etag).toMatch(/^"[0-9a-f-]+"$/);
+      const stored = await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }))).Body!.transformToByteArray();
+      expect(sha256(stored)).toBe(sha256(bytes));
+    }
+  });
+
   it('files stored in the per-block layout (before shards) are read, shared and deleted as before', async () => {
     const { setPinning } = await import('#lib/storage/pinning.ts');
     const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');

@@ -32,9 +32,9 @@ function mismatch(file: FileRecord, where: string, got: string): never {
 
 /**
  * A download: the owner's file, the proof checked against the file's commitment, the bytes read
- * back from the pinning service and hashed before anything is sent. Above the redirect threshold
- * the answer is a presigned GET of `files/<cid>`, the assembled copy, itself hashed in full and
- * compared before the URL is handed out.
+ * back from the pinning service (every block checked against its CID as it streams) and hashed
+ * before anything is sent. Above the redirect threshold the answer is a presigned GET of
+ * `files/<cid>`, a copy whose bytes were checked against the checksum (`redirectTo`).
  */
 export async function download(file: FileRecord, proof: unknown, publicSignals: unknown): Promise<Download> {
   if (file.zkEnabled) await requireProof(proof, publicSignals, file.commitment!);

@@ -18,6 +18,8 @@ const pinRefSchema = z.object({
   /** s3: every block of the DAG, so unpinning needs no DAG walk, and the upload owning their index entries. */
   blocks: z.array(z.string()).optional(),
   owner: z.string().optional(),
+  /** s3, CAR layout: how many shards `shards/<owner>/` holds (no `blocks`: the shard index lists them). */
+  shards: z.number().int().nonnegative().optional(),
   /** pinata: its file id (for unpinning) and the CID Pinata computed (for the gateway). */
   pinataId: z.string().optional(),
   pinataCid: z.string().optional(),
@@ -37,6 +39,8 @@ const pinSchema = z.object({
   createdBy: z.string(),
   /** `files/<cid>` exists: the assembled copy large downloads are redirected to. */
   assembled: z.boolean().optional(),
+  /** The ETag of `files/<cid>` as it was when its bytes were checked against the checksum. */
+  assembledEtag: z.string().optional(),
   unpinAt: z.number().optional(),
 });
 export type Pin = z.infer<typeof pinSchema>;
@@ -153,15 +157,15 @@ export async function deleteUnpinnedPin(cid: string): Promise<void> {
 }
 
 /** Records that `files/<cid>` (the assembled copy) exists, while the pin is pinned. */
-export async function markAssembled(cid: string): Promise<void> {
+export async function markAssembled(cid: string, verifiedEtag?: string): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: tableName,
       Key: pinKey(cid),
-      UpdateExpression: 'SET assembled = :t',
+      UpdateExpression: verifiedEtag ? 'SET assembled = :t, assembledEtag = :etag' : 'SET assembled = :t REMOVE assembledEtag',
       ConditionExpression: 'attribute_exists(pk) AND #state = :pinned',
       ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':t': true, ':pinned': 'pinned' },
+      ExpressionAttributeValues: { ':t': true, ':pinned': 'pinned', ...(verifiedEtag ? { ':etag': verifiedEtag } : {}) },
     }),
   );
 }

@@ -21,7 +21,21 @@ export class BlockCorruptError extends Error {
   }
 }
 
-const isMissing = (e: unknown) => {
+/** `bytes`, after checking that they hash to `cid` (sha2-256 CIDs; the profile makes no other). */
+export function checkBlock(cid: CID, bytes: Uint8Array): Uint8Array {
+  checkBlockParts(cid, [bytes]);
+  return bytes;
+}
+
+/** The same for a block that arrived in pieces (hashed piece by piece: no copy into one buffer). */
+export function checkBlockParts(cid: CID, parts: readonly Uint8Array[]): void {
+  if (cid.multihash.code !== SHA2_256) return;
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  if (!hash.digest().equals(cid.multihash.digest)) throw new BlockCorruptError(cid.toString());
+}
+
+export const isMissing = (e: unknown) => {
   const name = (e as { name?: string })?.name;
   const status = (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
   return name === 'NoSuchKey' || name === 'NotFound' || status === 404;
@@ -72,11 +86,7 @@ export class S3Blockstore {
       if (isMissing(e)) throw new BlockNotFoundError(cid.toString());
       throw e;
     }
-    if (cid.multihash.code === SHA2_256) {
-      const digest = createHash('sha256').update(bytes).digest();
-      if (!digest.equals(cid.multihash.digest)) throw new BlockCorruptError(cid.toString());
-    }
-    return bytes;
+    return checkBlock(cid, bytes);
   }
 
   async has(cid: CID | string): Promise<boolean> {

@@ -1,12 +1,4 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash } from 'node:crypto';
 import { errors } from '#lib/errors.ts';
@@ -18,6 +10,7 @@ import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.t
 import { mapReadError, pinning } from './pinning.ts';
 import { PASSWORD_CIRCUIT, requireProof } from './proof.ts';
 import { recordGroth16 } from '#lib/proofs/history.ts';
+import { writeObject } from './object-writer.ts';
 import { bucket, s3 } from './s3.ts';
 import { s3BodyChunks } from './streams.ts';
 
@@ -39,9 +32,9 @@ function mismatch(file: FileRecord, where: string, got: string): never {
 
 /**
  * A download: the owner's file, the proof checked against the file's commitment, the bytes read
- * back from the pinning service and hashed before anything is sent. Above the redirect threshold
- * the answer is a presigned GET of `files/<cid>`, the assembled copy, itself hashed in full and
- * compared before the URL is handed out.
+ * back from the pinning service (every block checked against its CID as it streams) and hashed
+ * before anything is sent. Above the redirect threshold the answer is a presigned GET of
+ * `files/<cid>`, a copy whose bytes were checked against the checksum (`redirectTo`).
  */
 export async function download(file: FileRecord, proof: unknown, publicSignals: unknown): Promise<Download> {
   if (file.zkEnabled) await requireProof(proof, publicSignals, file.commitment!);
@@ -70,19 +63,25 @@ export async function download(file: FileRecord, proof: unknown, publicSignals: 
   return { kind: 'bytes', bytes: Buffer.concat(parts, size), filename: file.filename, checksum: got };
 }
 
+/**
+ * The copy behind a 302 is handed out only as an object whose bytes were checked against the
+ * file's checksum: written from verified blocks (`assemble`), or read back and hashed once — and
+ * its ETag at that moment recorded on the pin. Later downloads compare the copy's current ETag
+ * with the recorded one (a HEAD) instead of reading 100 MB again; a copy that changed since
+ * (another ETag) is hashed again, and a wrong one is refused.
+ */
 async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
   const key = assembledKey(file.cid);
-  let verified = false;
-  if (!pin.assembled || !(await exists(key))) {
-    await assemble(file, pin);
-    verified = true; // hashed while assembling
-  }
-  if (!verified) {
+  const current = pin.assembled ? await etagOf(key) : undefined;
+  if (!current) await assemble(file, pin);
+  else if (current !== pin.assembledEtag) {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const hash = createHash('sha256');
     for await (const chunk of s3BodyChunks(object.Body)) hash.update(chunk);
     const got = hash.digest('hex');
     if (got !== file.checksum) mismatch(file, key, got);
+    // The ETag of the very bytes just hashed (the GET's own), not of a later HEAD.
+    if (object.ETag) await markAssembled(file.cid, object.ETag).catch(() => undefined);
   }
   const url = await getSignedUrl(
     s3,
@@ -97,64 +96,48 @@ async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
   return { kind: 'redirect', url, filename: file.filename, checksum: file.checksum };
 }
 
-async function exists(key: string): Promise<boolean> {
+/** The object's ETag, or undefined when there is none. */
+async function etagOf(key: string): Promise<string | undefined> {
   try {
-    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return true;
+    return (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-const PART_BYTES = 8 * 1024 * 1024;
-
 /**
- * Builds `files/<cid>` from the pinned content with an S3 multipart upload (8 MiB parts, so
- * memory stays at one part), hashing as it goes; only a copy that matches the checksum is completed.
+ * Builds `files/<cid>` from the pinned content (one streamed PUT, memory bounded), every
+ * block checked against its CID as it is read and the whole hashed; only a copy that matches the
+ * record's checksum is completed.
  */
 async function assemble(file: FileRecord, pin: Pin): Promise<void> {
-  const key = assembledKey(file.cid);
   const adapter = await pinning();
-  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'application/octet-stream' }));
-  const parts: { ETag: string; PartNumber: number }[] = [];
   const hash = createHash('sha256');
-  let buffered: Buffer[] = [];
-  let bufferedBytes = 0;
-  const flush = async () => {
-    if (!bufferedBytes) return;
-    const body = Buffer.concat(buffered, bufferedBytes);
-    buffered = [];
-    bufferedBytes = 0;
-    const PartNumber = parts.length + 1;
-    const out = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
-    parts.push({ ETag: out.ETag!, PartNumber });
-  };
-  try {
-    let size = 0;
+  let size = 0;
+  async function* content() {
     try {
       for await (const chunk of adapter.cat(file.cid, pin.ref)) {
         hash.update(chunk);
         size += chunk.length;
-        buffered.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
-        bufferedBytes += chunk.length;
-        if (bufferedBytes >= PART_BYTES) await flush();
+        yield chunk;
       }
     } catch (e) {
       throw mapReadError(e);
     }
-    const got = hash.digest('hex');
-    if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
-    await flush();
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
-  } catch (e) {
-    await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId })).catch(() => undefined);
-    throw e;
   }
-  await markAssembled(file.cid).catch(() => undefined);
+  const etag = await writeObject(assembledKey(file.cid), content(), {
+    contentType: 'application/octet-stream',
+    size: file.size,
+    beforeComplete: () => {
+      const got = hash.digest('hex');
+      if (size !== file.size || got !== file.checksum) mismatch(file, 'content', got);
+    },
+  });
+  await markAssembled(file.cid, etag).catch(() => undefined);
   // Unpinned meanwhile: the copy must not outlive its pin.
   const still = await getPin(file.cid);
   if (!still || still.state !== 'pinned') {
-    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: assembledKey(file.cid) }));
     throw errors.cidNotFound();
   }
 }

@@ -1,11 +1,31 @@
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CID } from 'multiformats/cid';
 import { addBlockEntries, holdersOf, removeBlockEntries } from '#lib/data/block-index.ts';
 import { AppError, errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from './blockstore.ts';
+import { BlockCorruptError, BlockNotFoundError, isMissing, S3Blockstore } from './blockstore.ts';
 import { exportContent, importContent } from './cid.ts';
+import { fileContent } from './content.ts';
 import { mapLimit, pinningCall, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
+import { bucket as defaultBucket, s3 as defaultClient } from './s3.ts';
+import { deleteShards, shardIndexKey, shardUploadPages, ShardedBlockstore, ShardWriter } from './shards.ts';
+
+/** A read-only view of stored blocks: the CAR layout's shards or the per-block objects. */
+export type BlockSource = Pick<S3Blockstore, 'get' | 'getBytes' | 'has'>;
+
+/** Shard indexes are immutable once written: the stores of recently read uploads are kept. */
+const SHARD_STORES_KEPT = 64;
+
 /**
+ * Two layouts, read side by side:
+ *
+ * - `car` (every upload since issue 14, shards.ts): an upload's blocks in CAR shards under
+ *   `shards/<uploadId>/`, which belong to that upload alone; the pin's ref names the upload
+ *   (`owner`) and the number of shards. Unpinning or discarding deletes the upload's prefix.
+ * - `blocks` (before): one object `blocks/<cid>` per block, shared between DAGs. What follows is
+ *   about this layout, which stays readable (a pin's ref without `shards`) and deletable as it
+ *   was, with no migration; the `blocks` layout can still be written (tests of old data).
+ *
  * Blocks are shared between DAGs whenever two files contain an identical 1 MiB chunk, so a
  * block may only go when no pinned content uses it. The block index says who does: one item per
  * (block, upload that stored it), removed when that upload fails, joins an existing pin, or its
@@ -19,9 +39,43 @@ import { mapLimit, pinningCall, type Added, type PinningAdapter, type PinRef } f
  */
 export class S3Pinning implements PinningAdapter {
   readonly name = 's3' as const;
-  constructor(readonly store = new S3Blockstore()) {}
+  private readonly shardStores = new Map<string, ShardedBlockstore>();
+
+  constructor(
+    /** The per-block layout's objects. */
+    readonly store = new S3Blockstore(),
+    readonly layout: 'car' | 'blocks' = 'car',
+    private readonly client: S3Client = defaultClient,
+    private readonly bucket: string = defaultBucket,
+  ) {}
+
+  /** Where a pinned CID's blocks are read from. */
+  storeFor(ref: PinRef): BlockSource {
+    if (ref.shards === undefined || !ref.owner) return this.store;
+    let store = this.shardStores.get(ref.owner);
+    if (!store) {
+      store = new ShardedBlockstore(this.client, this.bucket, ref.owner, this.store);
+      if (this.shardStores.size >= SHARD_STORES_KEPT) this.shardStores.delete(this.shardStores.keys().next().value!);
+      this.shardStores.set(ref.owner, store);
+    }
+    return store;
+  }
 
   async add(source: AsyncIterable<Uint8Array>, meta: { uploadId: string }): Promise<Added> {
+    if (this.layout === 'blocks') return this.addBlocks(source, meta);
+    const shards = new ShardWriter(this.client, this.bucket, meta.uploadId);
+    try {
+      const { cid, size } = await pinningCall('import', () => importContent(source, shards));
+      await pinningCall('import', () => shards.finish(cid));
+      return { cid: cid.toString(), size, ref: { owner: meta.uploadId, shards: shards.shards } };
+    } catch (e) {
+      // The upload failed while streaming (too large, aborted): drop what it wrote.
+      await shards.abort().catch((err: unknown) => logger.error('shard cleanup failed', { error: err as Error }));
+      throw e;
+    }
+  }
+
+  private async addBlocks(source: AsyncIterable<Uint8Array>, meta: { uploadId: string }): Promise<Added> {
     const owner = meta.uploadId;
     const written: string[] = [];
     // One entry per distinct block (a chunk may repeat within the file); a repeat waits for it.
@@ -52,6 +106,8 @@ export class S3Pinning implements PinningAdapter {
   }
 
   async discard(added: Added, existing?: PinRef): Promise<void> {
+    // Shards are never shared: whatever pin exists, this upload's own go.
+    if (added.ref.shards !== undefined) return deleteShards(this.client, this.bucket, added.ref.owner!);
     const blocks = added.ref.blocks ?? [];
     const owner = added.ref.owner!;
     if (existing) {
@@ -96,17 +152,41 @@ export class S3Pinning implements PinningAdapter {
   }
 
   async unpin(cid: string, ref: PinRef): Promise<void> {
+    if (ref.shards !== undefined) return pinningCall('unpin', () => deleteShards(this.client, this.bucket, ref.owner!));
     await pinningCall('unpin', () => this.dropUnused(ref.blocks ?? [], ref.owner ?? ''));
   }
 
   async present(_cid: string, ref: PinRef): Promise<boolean> {
+    // The index is written after every shard, and only this upload deletes them.
+    if (ref.shards !== undefined) return this.exists(shardIndexKey(ref.owner!));
     const found = await mapLimit(ref.blocks ?? [], 32, (b) => this.store.has(b));
     return found.every(Boolean);
   }
 
-  async *cat(cid: string): AsyncIterable<Uint8Array> {
+  /** The uploads that have shards, a page at a time (the sweeper). */
+  shardUploads(): AsyncGenerator<string[]> {
+    return shardUploadPages(this.client, this.bucket);
+  }
+
+  /** Deletes an upload's shards (the sweeper, for an upload that died). */
+  dropShards(uploadId: string): Promise<void> {
+    return deleteShards(this.client, this.bucket, uploadId);
+  }
+
+  private async exists(key: string): Promise<boolean> {
     try {
-      yield* exportContent(cid, this.store);
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (e) {
+      if (isMissing(e)) return false;
+      throw e;
+    }
+  }
+
+  async *cat(cid: string, ref: PinRef): AsyncIterable<Uint8Array> {
+    try {
+      const store = this.storeFor(ref);
+      yield* store instanceof ShardedBlockstore ? fileContent(cid, store) : exportContent(cid, this.store);
     } catch (e) {
       throw mapReadError(e);
     }

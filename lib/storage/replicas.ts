@@ -19,7 +19,7 @@ import {
 } from '#lib/data/replica-pins.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { S3Blockstore } from './blockstore.ts';
+import { blockSourceOf } from './block-source.ts';
 import { storageConfig } from './config.ts';
 import { dagBlocks } from './dag.ts';
 import { listFiles, ownedFileByCid } from './files.ts';
@@ -72,7 +72,6 @@ export type ReplicaStatusView = z.infer<typeof replicaStatusSchema>;
 /** Test hooks into the worker (a crash between two blocks). */
 export const replicaHooks: { afterBlock?: (target: string, index: number) => Promise<void> | void } = {};
 
-const primary = new S3Blockstore();
 const iso = (ms: number) => new Date(ms).toISOString();
 
 // ---------------------------------------------------------------------------------------------
@@ -253,7 +252,7 @@ export async function handleReplicaJob(job: ReplicaJob): Promise<void> {
 /** A block's verified bytes: the project's own store first, then any replica but `except`. */
 async function sourceBlock(pin: ReplicaPin, block: string, except?: string): Promise<Uint8Array> {
   try {
-    return await primary.getBytes(CID.parse(block));
+    return await (await blockSourceOf(pin.cid)).getBytes(CID.parse(block));
   } catch {
     for (const name of pin.placements) {
       if (name === except) continue;
@@ -285,7 +284,8 @@ async function copyReplicas(cid: string): Promise<void> {
   let blocks = start.blocks;
   if (!blocks) {
     try {
-      blocks = await dagBlocks(cid, (c) => primary.getBytes(c));
+      const store = await blockSourceOf(cid);
+      blocks = await dagBlocks(cid, (c) => store.getBytes(c));
     } catch (e) {
       await updatePin(cid, (p) => ({ ...p, status: 'failed', reason: `the content could not be read: ${(e as Error).message}` }));
       return;

@@ -27,6 +27,10 @@ import { getPin } from './pins.ts';
  *    upload re-using the block is always seen by the second look, and a referenced block is never
  *    deleted.
  *
+ * The CAR layout (shards.ts) is simpler: an upload's shards are its own, so they go exactly when
+ * the upload is judged dead as in 1. (its journal older than ORPHAN_AGE_SECONDS and not the owner
+ * of a live pin).
+ *
  * Journals of dead uploads are kept (a few bytes per crash): an entry of such an upload that a
  * later pass meets again is still recognised as dead.
  */
@@ -36,6 +40,9 @@ export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 export interface SweepReport {
   blocksSeen: number;
   blocksDeleted: number;
+  /** Uploads (CAR layout) whose shards were looked at, and those whose shards were deleted. */
+  shardSetsSeen: number;
+  shardSetsDeleted: number;
   entriesRemoved: number;
   /** Committed uploads whose journal a crash left open (their pin is theirs): closed. */
   journalsClosed: number;
@@ -51,7 +58,7 @@ export interface SweepOptions {
 type Verdict = 'live' | 'dead';
 
 export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport> {
-  const report: SweepReport = { blocksSeen: 0, blocksDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 };
+  const report: SweepReport = { blocksSeen: 0, blocksDeleted: 0, shardSetsSeen: 0, shardSetsDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 };
   const adapter = await pinning();
   if (!(adapter instanceof S3Pinning)) return report; // another service keeps its own blocks
   const nowSeconds = clock.nowSeconds();
@@ -74,7 +81,22 @@ export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport
       }
     });
   }
-  if (report.blocksDeleted || report.entriesRemoved || report.failures) logger.info('orphan sweep', { ...report });
+  for await (const page of adapter.shardUploads()) {
+    await mapLimit(page, 16, async (uploadId) => {
+      report.shardSetsSeen++;
+      try {
+        // Shards belong to their upload alone: they live and die with its verdict.
+        if ((await verdictOf(uploadId)) === 'dead') {
+          await adapter.dropShards(uploadId);
+          report.shardSetsDeleted++;
+        }
+      } catch (e) {
+        report.failures++;
+        logger.warn('orphan sweep: shards left for the next pass', { uploadId, error: e as Error });
+      }
+    });
+  }
+  if (report.blocksDeleted || report.shardSetsDeleted || report.entriesRemoved || report.failures) logger.info('orphan sweep', { ...report });
   return report;
 }
 

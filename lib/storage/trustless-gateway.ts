@@ -1,23 +1,19 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { CID } from 'multiformats/cid';
 import * as z from 'zod';
 import { errors } from '#lib/errors.ts';
 import { binary, redirect, type Reply } from '#lib/http/reply.ts';
-import { S3Blockstore } from './blockstore.ts';
+import { blockSourceOf } from './block-source.ts';
 import { parseCid } from './cid.ts';
 import { storageConfig } from './config.ts';
 import { dagBlocks } from './dag.ts';
 import { carKey, livePin } from './pins.ts';
 import { mapReadError } from './pinning.ts';
+import { writeObject } from './object-writer.ts';
+import type { BlockSource } from './pinning-s3.ts';
 import { bucket, s3 } from './s3.ts';
+import { ShardedBlockstore, type StoredBlock } from './shards.ts';
 import { resolveShare } from './share-links.ts';
 
 /**
@@ -34,8 +30,6 @@ export const ipfsQuery = z.object({
   token: z.string().min(1).max(64),
   format: z.enum(['car']).optional(),
 });
-
-const primary = new S3Blockstore();
 
 /** Unsigned LEB128, as CAR section lengths are written. */
 function varint(n: number): Uint8Array {
@@ -64,16 +58,25 @@ export function carHeader(root: CID): Uint8Array {
   return Uint8Array.from([...varint(cbor.length), ...cbor]);
 }
 
+async function* perBlock(cids: CID[], store: BlockSource): AsyncGenerator<StoredBlock> {
+  for (const cid of cids) {
+    const bytes = await store.getBytes(cid);
+    yield { cid, length: bytes.length, parts: [bytes] };
+  }
+}
+
 /** The CAR's sections: the header, then each block as varint(length) ‖ CID ‖ bytes, every block checked against its CID on the way. */
 export async function* carSections(root: string): AsyncGenerator<Uint8Array> {
   const rootCid = CID.parse(root);
+  const store = await blockSourceOf(root);
   yield carHeader(rootCid);
-  for (const block of await dagBlocks(root, (c) => primary.getBytes(c))) {
-    const cid = CID.parse(block);
-    const bytes = await primary.getBytes(cid);
-    yield varint(cid.bytes.length + bytes.length);
+  const order = (await dagBlocks(root, (c) => store.getBytes(c))).map((b) => CID.parse(b));
+  // From shards: neighbouring blocks in one ranged read; older pins: one read per block.
+  const blocks = store instanceof ShardedBlockstore ? store.blocks(order) : perBlock(order, store);
+  for await (const { cid, length, parts } of blocks) {
+    yield varint(cid.bytes.length + length);
     yield cid.bytes;
-    yield bytes;
+    yield* parts;
   }
 }
 
@@ -120,34 +123,7 @@ async function exists(key: string): Promise<boolean> {
   }
 }
 
-const PART_BYTES = 8 * 1024 * 1024;
-
-/** Writes `cars/<cid>` by multipart upload, one 8 MiB part in memory at a time. */
+/** Writes `cars/<cid>` (multipart: its size is known only at the end; one 8 MiB part in memory at a time). */
 async function assembleCar(cid: string): Promise<void> {
-  const key = carKey(cid);
-  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: CAR_TYPE }));
-  const parts: { ETag: string; PartNumber: number }[] = [];
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  const flush = async () => {
-    if (!pendingBytes) return;
-    const body = Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    const PartNumber = parts.length + 1;
-    const out = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
-    parts.push({ ETag: out.ETag!, PartNumber });
-  };
-  try {
-    for await (const s of carSections(cid)) {
-      pending.push(s);
-      pendingBytes += s.length;
-      if (pendingBytes >= PART_BYTES) await flush();
-    }
-    await flush();
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
-  } catch (e) {
-    await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId })).catch(() => undefined);
-    throw e;
-  }
+  await writeObject(carKey(cid), carSections(cid), { contentType: CAR_TYPE });
 }

@@ -267,6 +267,8 @@ async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 
       const pin = await getPin(record.cid);
       if (pin && !pin.assembled) {
         await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: assembledKey(record.cid), CopySource: `${bucket}/${key}` }));
+        // No ETag recorded: the staging URL may have been written again after the import read it,
+        // so the first download hashes this copy and records the ETag of what it checked.
         await markAssembled(record.cid).catch(() => undefined);
       }
     }

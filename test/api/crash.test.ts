@@ -129,12 +129,20 @@ describe('SIGKILL during uploads and share creation', () => {
     const { ORPHAN_AGE_SECONDS, sweepOnce } = await import('#lib/storage/sweeper.ts');
     const { getPin } = await import('#lib/data/pins.ts');
     const reachable = new Set<string>();
-    for (const f of files) for (const block of (await getPin((await getFile(f.id))!.cid))?.ref.blocks ?? []) reachable.add(`blocks/${block}`);
+    const liveShards = new Set<string>(); // CAR layout: the uploads whose shards a pin names
+    for (const f of files) {
+      const ref = (await getPin((await getFile(f.id))!.cid))?.ref;
+      for (const block of ref?.blocks ?? []) reachable.add(`blocks/${block}`);
+      if (ref?.shards !== undefined) liveShards.add(`shards/${ref.owner}/`);
+    }
     advanceClock((ORPHAN_AGE_SECONDS + 60) * 1000);
     const report = await sweepOnce();
     expect(report.failures).toBe(0);
     const blocksAfter = await objectKeys('blocks/');
     expect(blocksAfter.filter((k) => !reachable.has(k)), 'orphan blocks left after the sweep').toEqual([]);
     expect([...reachable].filter((k) => !blocksAfter.includes(k)), 'referenced blocks the sweep deleted').toEqual([]);
+    const shardsAfter = await objectKeys('shards/');
+    expect(shardsAfter.filter((k) => ![...liveShards].some((p) => k.startsWith(p))), 'orphan shards left after the sweep').toEqual([]);
+    expect([...liveShards].filter((p) => !shardsAfter.includes(`${p}index.json`)), 'referenced shards the sweep deleted').toEqual([]);
   });
 });

@@ -35,11 +35,12 @@ describe('100 MB', () => {
 
   it('refuses 100 MB + 1 byte with 413 FILE_TOO_LARGE and stores nothing', async () => {
     const bytes = randomBytesOf(MAX_FILE_BYTES + 1, 8);
-    const before = await objectKeys('blocks/');
+    const stored = async () => [...(await objectKeys('shards/')), ...(await objectKeys('blocks/'))];
+    const before = await stored();
     const res = await upload(alice, { file: { bytes }, fields: await partsA(bytes) });
     expect(res.status).toBe(413);
     expect(res.json.error).toBe('FILE_TOO_LARGE');
-    expect(await objectKeys('blocks/')).toEqual(before);
+    expect(await stored()).toEqual(before);
     expect((await alice.get('/api/storage/list')).json.files).toHaveLength(1);
   });
 });

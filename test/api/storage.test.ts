@@ -33,6 +33,26 @@ const proofBody = async (password = 'pw-alpha') => {
   return { proof: p.proof, publicSignals: p.publicSignals };
 };
 const bytesOf = async (res: { res: Response }) => new Uint8Array(await res.res.arrayBuffer());
+/** Every stored content object: the CAR layout's shards and the per-block layout's blocks. */
+const storedObjects = async () => [...(await objectKeys('shards/')), ...(await objectKeys('blocks/'))];
+
+/** Where a pinned CID's leaf (the `nth` raw block of the shard index) is: its shard's key, offset and length. */
+async function leafLocation(cid: string, nth = 0) {
+  const { getPin } = await import('#lib/storage/pins.ts');
+  const owner = (await getPin(cid))!.ref.owner!;
+  const index = JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: `shards/${owner}/index.json` }))).Body!.transformToString());
+  const [leaf, [shard, offset, length]] = Object.entries(index.blocks as Record<string, [number, number, number]>).filter(([b]) => b.startsWith('bafkrei'))[nth]!;
+  return { owner, leaf, key: `shards/${owner}/${shard}.car`, offset, length };
+}
+
+/** Flips one byte of a stored object; returns the undo. */
+async function corruptByte(key: string, at: number) {
+  const original = await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }))).Body!.transformToByteArray();
+  const corrupted = original.slice();
+  corrupted[at] ^= 0xff;
+  await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: key, Body: corrupted }));
+  return () => s3.send(new PutObjectCommand({ Bucket: bucketName, Key: key, Body: original }));
+}
 
 async function uploadA(client: HttpClient, bytes: Uint8Array, name = 'cipher.bin') {
   const res = await upload(client, { file: { bytes, name }, fields: await partsA(bytes) });
@@ -130,12 +150,12 @@ describe('round trips', () => {
 
   it('verifies the proof before storing anything, whatever the order of the parts', async () => {
     const bytes = randomBytesOf(40_000, 16);
-    const before = await objectKeys('blocks/');
+    const before = await storedObjects();
     const bad = { ...(await partsA(bytes)), commitment: (await proofOf('someone-else')).commitment };
     const res = await upload(alice, { file: { bytes }, fields: bad, fileFirst: true });
     expect(res.status).toBe(401);
     expect(res.json.error).toBe('INVALID_PROOF');
-    expect(await objectKeys('blocks/')).toEqual(before);
+    expect(await storedObjects()).toEqual(before);
     const ok = await upload(alice, { file: { bytes }, fields: await partsA(bytes), fileFirst: true });
     expect(ok.status).toBe(201);
   });
@@ -152,12 +172,12 @@ describe('round trips', () => {
 describe('errors', () => {
   it('CHECKSUM_MISMATCH on upload leaves no block, record or pin behind', async () => {
     const bytes = randomBytesOf(2_500_000, 31); // three blocks
-    const blocksBefore = await objectKeys('blocks/');
+    const blocksBefore = await storedObjects();
     const filesBefore = (await alice.get('/api/storage/list')).json.files.length;
     const res = await upload(alice, { file: { bytes }, fields: { ...(await partsA(bytes)), checksum: sha256(new Uint8Array([1])) } });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({ error: 'CHECKSUM_MISMATCH', message: expect.any(String) });
-    expect(await objectKeys('blocks/')).toEqual(blocksBefore);
+    expect(await storedObjects()).toEqual(blocksBefore);
     expect((await alice.get('/api/storage/list')).json.files.length).toBe(filesBefore);
     const { getPin } = await import('#lib/storage/pins.ts');
     const { cidOf } = await import('#lib/storage/cid.ts');
@@ -240,21 +260,127 @@ describe('errors', () => {
     expect(res.json.error).toBe('FILE_TOO_LARGE');
   });
 
-  it('CHECKSUM_MISMATCH on download when a stored block was corrupted (and it is logged)', async () => {
-    const bytes = randomBytesOf(2_200_000, 35); // raw leaves + a dag-pb root
+  it('CHECKSUM_MISMATCH on download when a byte of a shard was corrupted', async () => {
+    const bytes = randomBytesOf(2_200_000, 35); // raw leaves + a dag-pb root, in one shard
     const up = await uploadA(alice, bytes);
-    const { getPin } = await import('#lib/storage/pins.ts');
-    const leaf = (await getPin(up.cid))!.ref.blocks!.find((b) => b.startsWith('bafkrei'))!;
-    const key = `blocks/${leaf}`;
-    const original = await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }))).Body!.transformToByteArray();
-    const corrupted = original.slice();
-    corrupted[100] ^= 0xff;
-    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: key, Body: corrupted }));
+    const at = await leafLocation(up.cid, 1);
+    const restore = await corruptByte(at.key, at.offset + 100);
     const res = await alice.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('CHECKSUM_MISMATCH');
-    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: key, Body: original }));
-    expect((await alice.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) })).status).toBe(200);
+    await restore();
+    const again = await alice.post('/api/storage/download', { fileId: up.id, ...(await proofBody()) });
+    expect(again.status).toBe(200);
+    expect(sha256(await bytesOf(again))).toBe(sha256(bytes));
+  });
+
+  it('the stream stops at the corrupted block: the blocks before it go out, none of its bytes do', async () => {
+    const MiB = 1024 * 1024;
+    const bytes = randomBytesOf(3 * MiB + 5000, 37); // leaves of 1 MiB: the second one is corrupted
+    const up = await uploadA(alice, bytes);
+    const at = await leafLocation(up.cid, 1);
+    const restore = await corruptByte(at.key, at.offset + 7);
+    try {
+      const { getPin } = await import('#lib/storage/pins.ts');
+      const { pinning } = await import('#lib/storage/pinning.ts');
+      const { mapReadError } = await import('#lib/storage/pinning-s3.ts');
+      const delivered: Uint8Array[] = [];
+      let failure: unknown;
+      try {
+        for await (const chunk of (await pinning()).cat(up.cid, (await getPin(up.cid))!.ref)) delivered.push(chunk);
+      } catch (e) {
+        failure = mapReadError(e);
+      }
+      expect((failure as { code?: string })?.code).toBe('CHECKSUM_MISMATCH');
+      const out = Buffer.concat(delivered);
+      expect(out.length).toBe(MiB); // the first leaf only
+      expect(sha256(out)).toBe(sha256(bytes.subarray(0, MiB)));
+    } finally {
+      await restore();
+    }
+  });
+
+  it('a corrupted shard behind a large download: 422, and no copy is left to redirect to', async () => {
+    const bytes = randomBytesOf(5 * 1024 * 1024, 38); // above the 4 MiB redirect threshold
+    const up = await uploadA(alice, bytes);
+    const at = await leafLocation(up.cid, 3);
+    const restore = await corruptByte(at.key, at.offset + at.length - 1);
+    const res = await alice.get(`/api/storage/download/${up.cid}`, { headers: await proofHeaders() });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('CHECKSUM_MISMATCH');
+    expect(await objectKeys(`files/${up.cid}`)).toEqual([]);
+    await restore();
+    const ok = await alice.get(`/api/storage/download/${up.cid}`, { headers: await proofHeaders() });
+    expect(ok.status).toBe(302);
+    expect(sha256(new Uint8Array(await (await fetch(ok.headers.get('location')!)).arrayBuffer()))).toBe(sha256(bytes));
+  });
+
+  it('the object writer makes only whole, checked objects visible (streamed PUT and multipart)', async () => {
+    const { writeObject } = await import('#lib/storage/object-writer.ts');
+    const bytes = randomBytesOf(9 * 1024 * 1024 + 3, 40);
+    const pieces = async function* (failAt?: number) {
+      for (let i = 0; i < bytes.length; i += 1 << 20) {
+        if (failAt !== undefined && i >= failAt) throw new Error('source failed');
+        yield bytes.subarray(i, i + (1 << 20));
+      }
+    };
+    const refuse = () => {
+      throw new Error('check failed');
+    };
+    for (const size of [bytes.length, undefined]) {
+      const key = `test-writer/${size ?? 'multipart'}`;
+      // A check that fails after the last chunk, a source that fails midway, a wrong declared size: nothing.
+      await expect(writeObject(key, pieces(), { contentType: 'application/octet-stream', size, beforeComplete: refuse })).rejects.toThrow('check failed');
+      expect(await objectKeys(key)).toEqual([]);
+      await expect(writeObject(key, pieces(5 << 20), { contentType: 'application/octet-stream', size })).rejects.toThrow('source failed');
+      expect(await objectKeys(key)).toEqual([]);
+      if (size) {
+        await expect(writeObject(key, pieces(), { contentType: 'application/octet-stream', size: size + 1 })).rejects.toThrow(/not the declared/);
+        expect(await objectKeys(key)).toEqual([]);
+      }
+      const etag = await writeObject(key, pieces(), { contentType: 'application/octet-stream', size, beforeComplete: () => undefined });
+      expect(etag).toMatch(/^"[0-9a-f-]+"$/);
+      const stored = await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }))).Body!.transformToByteArray();
+      expect(sha256(stored)).toBe(sha256(bytes));
+    }
+  });
+
+  it('files stored in the per-block layout (before shards) are read, shared and deleted as before', async () => {
+    const { setPinning } = await import('#lib/storage/pinning.ts');
+    const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');
+    const { getPin } = await import('#lib/storage/pins.ts');
+    const bytes = randomBytesOf(2_100_000, 39);
+    setPinning(new S3Pinning(undefined, 'blocks'));
+    let old: Awaited<ReturnType<typeof uploadA>>;
+    try {
+      old = await uploadA(alice, bytes);
+    } finally {
+      setPinning(undefined);
+    }
+    const ref = (await getPin(old.cid))!.ref;
+    expect(ref.shards).toBeUndefined();
+    expect(ref.blocks!.length).toBe(4);
+    expect(await objectKeys(`shards/${ref.owner}/`)).toEqual([]);
+    // Read by today's code, with each block checked: a corrupted one is caught too.
+    const dl = await alice.post('/api/storage/download', { fileId: old.id, ...(await proofBody()) });
+    expect(sha256(await bytesOf(dl))).toBe(sha256(bytes));
+    const leaf = ref.blocks!.find((b) => b.startsWith('bafkrei'))!;
+    const restore = await corruptByte(`blocks/${leaf}`, 100);
+    const bad = await alice.post('/api/storage/download', { fileId: old.id, ...(await proofBody()) });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error).toBe('CHECKSUM_MISMATCH');
+    await restore();
+    // The same content uploaded now joins the old pin (its own shards discarded); deleting both removes the old blocks.
+    const shardsBefore = await objectKeys('shards/');
+    const again = await uploadB(bob, bytes);
+    expect(again.cid).toBe(old.cid);
+    expect(await objectKeys('shards/')).toEqual(shardsBefore);
+    expect((await getPin(old.cid))!.ref).toEqual(ref);
+    await alice.delete(`/api/storage/${old.id}`);
+    await bob.delete(`/api/storage/files/${again.fileId}`);
+    expect(await getPin(old.cid)).toBeUndefined();
+    const keys = new Set(await objectKeys('blocks/'));
+    expect(ref.blocks!.filter((b) => keys.has(`blocks/${b}`))).toEqual([]);
   });
 
   it('PINNING_ERROR when the pinning service fails', async () => {
@@ -280,7 +406,8 @@ describe('delete with a shared CID', () => {
     expect(two.cid).toBe(one.cid);
     const { getPin } = await import('#lib/storage/pins.ts');
     expect((await getPin(one.cid))!.refs).toBe(2);
-    const blocks = (await getPin(one.cid))!.ref.blocks!;
+    const owner = (await getPin(one.cid))!.ref.owner!;
+    expect(await objectKeys(`shards/${owner}/`)).not.toEqual([]);
 
     await alice.delete(`/api/storage/${one.id}`);
     expect((await getPin(one.cid))!.refs).toBe(1);
@@ -289,8 +416,7 @@ describe('delete with a shared CID', () => {
 
     await bob.delete(`/api/storage/files/${two.fileId}`);
     expect(await getPin(one.cid)).toBeUndefined();
-    const keys = new Set(await objectKeys('blocks/'));
-    expect(blocks.filter((b) => keys.has(`blocks/${b}`))).toEqual([]);
+    expect(await objectKeys(`shards/${owner}/`)).toEqual([]);
   });
 
   it('keeps a block another pinned file shares', async () => {
@@ -367,8 +493,13 @@ describe('presigned upload and redirected download (local S3)', () => {
     const again = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
     expect(again.status).toBe(404);
 
+    // The staged object became the copy; its ETag is recorded only once a download has hashed it.
+    const { getPin } = await import('#lib/storage/pins.ts');
+    expect((await getPin(fin.json.cid))!).toMatchObject({ assembled: true });
+    expect((await getPin(fin.json.cid))!.assembledEtag).toBeUndefined();
     const dl = await alice.get(`/api/storage/download/${fin.json.cid}`, { headers: await proofHeaders() });
     expect(dl.status).toBe(302);
+    expect((await getPin(fin.json.cid))!.assembledEtag).toBeDefined();
     expect(dl.headers.get('x-checksum-sha256')).toBe(`sha256:${sha256(bytes)}`);
     const got = await fetch(dl.headers.get('location')!);
     expect(got.status).toBe(200);
@@ -385,11 +516,11 @@ describe('presigned upload and redirected download (local S3)', () => {
     const bytes = randomBytesOf(200_000, 63);
     const u = await alice.post('/api/storage/upload-url', { size: bytes.length });
     await fetch(u.json.url, { method: 'PUT', body: bytes });
-    const blocksBefore = await objectKeys('blocks/');
+    const blocksBefore = await storedObjects();
     const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), checksum: sha256(new Uint8Array(3)), uploadId: u.json.uploadId } }) });
     expect(fin.status).toBe(422);
     expect(await objectKeys(`uploads/${u.json.uploadId}`)).toEqual([]);
-    expect(await objectKeys('blocks/')).toEqual(blocksBefore);
+    expect(await storedObjects()).toEqual(blocksBefore);
   });
 
   it('a large direct upload is also served by redirect (the copy is assembled on first download)', async () => {
@@ -399,6 +530,17 @@ describe('presigned upload and redirected download (local S3)', () => {
     expect(dl.status).toBe(302);
     const got = await fetch(dl.headers.get('location')!);
     expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
+    // The copy's ETag at its check is on the pin: an unchanged copy is trusted by it, a changed one is hashed again.
+    const { getPin } = await import('#lib/storage/pins.ts');
+    const pin = (await getPin(up.cid))!;
+    expect(pin.assembledEtag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect((await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) })).status).toBe(302);
+    const restore = await corruptByte(`files/${up.cid}`, 12345);
+    const bad = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error).toBe('CHECKSUM_MISMATCH');
+    await restore();
+    expect((await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) })).status).toBe(302);
     await alice.delete(`/api/storage/files/${up.fileId}`);
     expect(await objectKeys(`files/${up.cid}`)).toEqual([]);
   });

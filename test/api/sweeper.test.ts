@@ -36,8 +36,12 @@ beforeAll(async () => {
     journal: await import('#lib/data/upload-journal.ts'),
     s3pinning: await import('#lib/storage/pinning-s3.ts'),
   };
+  // These tests are about the per-block layout (files stored before CAR shards, whose blocks are
+  // shared between DAGs); the CAR layout's own sweep is the last describe.
+  storage.pinning.setPinning(new storage.s3pinning.S3Pinning(undefined, 'blocks'));
 });
 afterAll(async () => {
+  storage?.pinning.setPinning(undefined);
   await rt?.stop();
   await (await import('#lib/zk/groth16.ts')).terminateCurves();
 });
@@ -189,5 +193,47 @@ describe('a concurrent upload re-using an orphan block', () => {
     advanceClock(2 * HOUR);
     await storage.sweeper.sweepOnce();
     for (const [i, up] of ups.entries()) expect(sha256(await download(i % 2 ? alice : bob, up.fileId))).toBe(sha256(contents[i]!));
+  });
+});
+
+describe('CAR shards', () => {
+  beforeAll(() => storage.pinning.setPinning(undefined));
+  const shardKeys = async (uploadId: string) => {
+    const { objectKeys } = await import('../support/storage.ts');
+    return objectKeys(`shards/${uploadId}/`);
+  };
+
+  it('removes the shards of an upload that crashed before its record once it is an hour old; keeps those of stored files', async () => {
+    const a = await adapter();
+    expect(a.layout).toBe('car');
+    const kept = randomBytesOf(2 * MiB + 100, 551);
+    const file = await uploadB(alice, kept);
+    const keptOwner = (await storage.pins.getPin(file.cid))!.ref.owner!;
+    expect(await shardKeys(keptOwner)).not.toEqual([]);
+
+    const crashed = await crashedUpload(randomBytesOf(MiB + 500, 552));
+    expect(crashed.added.ref.shards).toBe(1);
+    expect(await shardKeys(crashed.uploadId)).toEqual([`shards/${crashed.uploadId}/0.car`, `shards/${crashed.uploadId}/index.json`]);
+
+    // Crash after the commit: the record and pin are written, the journal was never closed.
+    const late = randomBytesOf(300_000, 553);
+    const lateId = randomUUID();
+    await storage.journal.openJournal(lateId);
+    const added = await a.add((async function* () { yield late; })(), { uploadId: lateId });
+    const record = storage.files.newFileRecord({ userId: bob.userId, cid: added.cid, filename: 'late.bin', size: late.length, checksum: sha256(late), zkEnabled: false, variant: 'B' });
+    await storage.pins.commitRecord(record, added, lateId, 's3');
+
+    const early = await storage.sweeper.sweepOnce();
+    expect(early.shardSetsDeleted).toBe(0);
+    expect(await shardKeys(crashed.uploadId)).not.toEqual([]);
+
+    advanceClock(HOUR + 60_000);
+    const report = await storage.sweeper.sweepOnce();
+    expect(report.shardSetsDeleted).toBeGreaterThanOrEqual(1);
+    expect(await shardKeys(crashed.uploadId)).toEqual([]);
+    expect(await shardKeys(keptOwner)).not.toEqual([]);
+    expect(await shardKeys(lateId)).not.toEqual([]);
+    expect(sha256(await download(alice, file.fileId))).toBe(sha256(kept));
+    expect(sha256(await download(bob, record.id))).toBe(sha256(late));
   });
 });

@@ -1,52 +1,71 @@
 /**
  * The client half of the storage benchmark, in its own process so that the server's memory is
- * measured alone: uploads a file from disk (streamed from a disk-backed Blob), downloads it back
- * (following the redirect), and prints the timings as JSON.
+ * measured alone. `presigned`: the same through upload-url, a PUT to S3 and the finalising POST.
+ * `upload`: uploads a file from disk (streamed from a disk-backed Blob) and
+ * prints {uploadMs, cid, size}. `download <cid> <size>`: downloads it (following the redirect),
+ * checks it, then downloads it again (the steady state), and prints {downloadMs, download2Ms, redirected}.
  */
 import { createHash } from 'node:crypto';
 import { openAsBlob, readFileSync } from 'node:fs';
 
-const [base, cookie, path, proofFile, checksum] = process.argv.slice(2) as [string, string, string, string, string];
-const p = JSON.parse(readFileSync(proofFile, 'utf8')) as { proof: unknown; publicSignals: string[]; commitment: string };
+const [base, cookie, path, proofFile, checksum, mode = 'upload', cid = '', size = '0'] = process.argv.slice(2) as string[];
+const p = JSON.parse(readFileSync(proofFile!, 'utf8')) as { proof: unknown; publicSignals: string[]; commitment: string };
 const headers = { cookie: `shroud_session=${cookie}` };
+const proofHeaders = { ...headers, 'x-zk-proof': JSON.stringify(p.proof), 'x-zk-public-signals': JSON.stringify(p.publicSignals) };
 
-const blob = await openAsBlob(path);
-const form = new FormData();
-form.append('proof', JSON.stringify(p.proof));
-form.append('publicSignals', JSON.stringify(p.publicSignals));
-form.append('commitment', p.commitment);
-form.append('checksum', checksum);
-form.append('file', blob, 'bench.bin');
+if (mode === 'upload') {
+  const blob = await openAsBlob(path!);
+  const form = new FormData();
+  form.append('proof', JSON.stringify(p.proof));
+  form.append('publicSignals', JSON.stringify(p.publicSignals));
+  form.append('commitment', p.commitment);
+  form.append('checksum', checksum!);
+  form.append('file', blob, 'bench.bin');
+  const t = performance.now();
+  const up = await fetch(new URL('/api/storage/upload', base), { method: 'POST', body: form, headers });
+  const upJson = (await up.json()) as { cid: string; size: number };
+  const uploadMs = performance.now() - t;
+  if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(upJson)}`);
+  console.log(JSON.stringify({ uploadMs, cid: upJson.cid, size: upJson.size }));
+} else if (mode === 'presigned') {
+  // The way a large file goes on AWS (API Gateway takes at most 10 MB): upload-url, PUT, finalise.
+  const size = (await openAsBlob(path!)).size;
+  const t = performance.now();
+  const url = await fetch(new URL('/api/storage/upload-url', base), { method: 'POST', body: JSON.stringify({ size }), headers: { ...headers, 'content-type': 'application/json' } });
+  const u = (await url.json()) as { uploadId: string; url: string };
+  if (url.status !== 200) throw new Error(`upload-url: ${url.status} ${JSON.stringify(u)}`);
+  const put = await fetch(u.url, { method: 'PUT', body: await openAsBlob(path!), headers: { 'content-type': 'application/octet-stream' } });
+  if (!put.ok) throw new Error(`presigned PUT: ${put.status}`);
+  const putMs = performance.now() - t;
+  const form = new FormData();
+  form.append('proof', JSON.stringify(p.proof));
+  form.append('publicSignals', JSON.stringify(p.publicSignals));
+  form.append('commitment', p.commitment);
+  form.append('checksum', checksum!);
+  form.append('uploadId', u.uploadId);
+  const fin = await fetch(new URL('/api/storage/upload', base), { method: 'POST', body: form, headers });
+  const finJson = (await fin.json()) as { cid: string; size: number };
+  const uploadMs = performance.now() - t;
+  if (fin.status !== 201) throw new Error(`finalise: ${fin.status} ${JSON.stringify(finJson)}`);
+  console.log(JSON.stringify({ uploadMs, putMs, cid: finJson.cid, size: finJson.size }));
+} else {
+  let t = performance.now();
+  const dl = await fetch(new URL(`/api/storage/download/${cid}`, base), { headers: proofHeaders, redirect: 'manual' });
+  const res = dl.status === 302 ? await fetch(dl.headers.get('location')!) : dl;
+  const hash = createHash('sha256');
+  let got = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    hash.update(chunk);
+    got += chunk.length;
+  }
+  const downloadMs = performance.now() - t;
+  if (`sha256:${hash.digest('hex')}` !== checksum || got !== Number(size)) throw new Error(`download: bytes differ (${dl.status})`);
 
-let t = performance.now();
-const up = await fetch(new URL('/api/storage/upload', base), { method: 'POST', body: form, headers });
-const upJson = (await up.json()) as { cid: string; size: number };
-const uploadMs = performance.now() - t;
-if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(upJson)}`);
-
-t = performance.now();
-const dl = await fetch(new URL(`/api/storage/download/${upJson.cid}`, base), {
-  headers: { ...headers, 'x-zk-proof': JSON.stringify(p.proof), 'x-zk-public-signals': JSON.stringify(p.publicSignals) },
-  redirect: 'manual',
-});
-const res = dl.status === 302 ? await fetch(dl.headers.get('location')!) : dl;
-const hash = createHash('sha256');
-let size = 0;
-for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-  hash.update(chunk);
-  size += chunk.length;
+  // A second download: the redirect copy now exists, so this is the steady state.
+  t = performance.now();
+  const dl2 = await fetch(new URL(`/api/storage/download/${cid}`, base), { headers: proofHeaders, redirect: 'manual' });
+  const res2 = dl2.status === 302 ? await fetch(dl2.headers.get('location')!) : dl2;
+  await res2.arrayBuffer();
+  const download2Ms = performance.now() - t;
+  console.log(JSON.stringify({ downloadMs, download2Ms, redirected: dl.status === 302 }));
 }
-const downloadMs = performance.now() - t;
-if (`sha256:${hash.digest('hex')}` !== checksum || size !== upJson.size) throw new Error('download: bytes differ');
-
-// A second download: the redirect copy now exists, so this is the steady state.
-t = performance.now();
-const dl2 = await fetch(new URL(`/api/storage/download/${upJson.cid}`, base), {
-  headers: { ...headers, 'x-zk-proof': JSON.stringify(p.proof), 'x-zk-public-signals': JSON.stringify(p.publicSignals) },
-  redirect: 'manual',
-});
-const res2 = dl2.status === 302 ? await fetch(dl2.headers.get('location')!) : dl2;
-await res2.arrayBuffer();
-const download2Ms = performance.now() - t;
-
-console.log(JSON.stringify({ uploadMs, downloadMs, download2Ms, redirected: dl.status === 302, cid: upJson.cid }));

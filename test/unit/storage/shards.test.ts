@@ -1,0 +1,147 @@
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CarIndexer } from '@ipld/car/indexer';
+import { CarReader } from '@ipld/car/reader';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CID } from 'multiformats/cid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startS3Local } from '#lib/local/s3-local.ts';
+import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from '#lib/storage/blockstore.ts';
+import { discardingStore, importContent } from '#lib/storage/cid.ts';
+import { fileContent } from '#lib/storage/content.ts';
+import { deleteShards, SHARD_BYTES, ShardedBlockstore, ShardWriter, shardIndexKey, shardKey } from '#lib/storage/shards.ts';
+
+const BUCKET = 'shards-test';
+const MiB = 1024 * 1024;
+let dir: string;
+let server: Awaited<ReturnType<typeof startS3Local>>;
+let client: S3Client;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'shroud-shards-'));
+  server = await startS3Local(dir);
+  client = new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+});
+afterAll(async () => {
+  client?.destroy();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const objectBytes = async (key: string) => (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray();
+const keysUnder = async (prefix: string) => ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** Imports `bytes` into a fresh upload's shards; the CID must be the hash-only import's. */
+async function stored(bytes: Uint8Array) {
+  const uploadId = randomUUID();
+  const writer = new ShardWriter(client, BUCKET, uploadId);
+  const { cid } = await importContent([bytes], writer);
+  const index = await writer.finish(cid);
+  expect(cid.toString()).toBe((await importContent([bytes], discardingStore)).cid.toString());
+  return { uploadId, cid, index, store: new ShardedBlockstore(client, BUCKET, uploadId, new S3Blockstore(client, BUCKET)) };
+}
+
+describe('ShardWriter', () => {
+  it('packs a 20 MiB file into 8 MiB CAR shards whose own framing agrees with the index', async () => {
+    const bytes = randomBytes(20 * MiB + 12_345);
+    const { uploadId, cid, index } = await stored(bytes);
+    expect(index.shards).toBe(3);
+    expect(index.root).toBe(cid.toString());
+    expect(Object.keys(index.blocks)).toHaveLength(22); // 21 raw leaves + the root
+    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([shardIndexKey(uploadId), ...[0, 1, 2].map((n) => shardKey(uploadId, n))].sort());
+    const seen = new Set<string>();
+    for (let n = 0; n < index.shards; n++) {
+      const car = await objectBytes(shardKey(uploadId, n));
+      expect(car.length).toBeLessThanOrEqual(SHARD_BYTES);
+      // Read by @ipld/car itself: every block where the index says, hashing to its CID.
+      const indexer = await CarIndexer.fromBytes(car);
+      for await (const entry of indexer) {
+        const at = index.blocks[entry.cid.toString()]!;
+        expect(at).toEqual([n, entry.blockOffset, entry.blockLength]);
+        const block = car.subarray(entry.blockOffset, entry.blockOffset + entry.blockLength);
+        expect(Buffer.from(createHash('sha256').update(block).digest()).equals(Buffer.from(entry.cid.multihash.digest))).toBe(true);
+        seen.add(entry.cid.toString());
+      }
+      const reader = await CarReader.fromBytes(car);
+      expect((await reader.getRoots()).length).toBe(1);
+    }
+    expect([...seen].sort()).toEqual(Object.keys(index.blocks).sort());
+  });
+
+  it('stores a repeated chunk once, and gives the file back byte for byte', async () => {
+    const chunk = randomBytes(MiB);
+    const bytes = Buffer.concat([chunk, chunk, chunk, randomBytes(777)]);
+    const { cid, index, store } = await stored(bytes);
+    expect(Object.keys(index.blocks)).toHaveLength(3); // one distinct full leaf, the tail, the root
+    const out: Uint8Array[] = [];
+    for await (const c of fileContent(cid.toString(), store)) out.push(c);
+    expect(sha256(Buffer.concat(out))).toBe(sha256(bytes));
+  });
+
+  it('handles an empty file (one zero-length raw block)', async () => {
+    const { cid, store } = await stored(new Uint8Array(0));
+    const out: Uint8Array[] = [];
+    for await (const c of fileContent(cid.toString(), store)) out.push(c);
+    expect(Buffer.concat(out).length).toBe(0);
+  });
+
+  it('abort removes every object the upload wrote', async () => {
+    const uploadId = randomUUID();
+    const writer = new ShardWriter(client, BUCKET, uploadId);
+    await importContent([randomBytes(9 * MiB)], writer).catch(() => undefined);
+    await writer.abort();
+    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
+  });
+});
+
+describe('ShardedBlockstore', () => {
+  it('reads single blocks by range and runs of blocks in order, each checked against its CID', async () => {
+    const bytes = randomBytes(10 * MiB + 5);
+    const { index, store } = await stored(bytes);
+    const leaves = Object.keys(index.blocks).filter((c) => c.startsWith('bafkrei')).map((c) => CID.parse(c));
+    const one = await store.getBytes(leaves[3]!);
+    expect(sha256(one)).toBe(sha256(bytes.subarray(3 * MiB, 4 * MiB)));
+    const got: string[] = [];
+    for await (const { cid, length, parts } of store.blocks(leaves)) {
+      const b = Buffer.concat(parts);
+      expect(b.length).toBe(length);
+      expect(Buffer.from(createHash('sha256').update(b).digest()).equals(Buffer.from(cid.multihash.digest))).toBe(true);
+      got.push(cid.toString());
+    }
+    expect(got).toEqual(leaves.map(String));
+    expect(await store.has(leaves[0]!)).toBe(true);
+  });
+
+  it('stops at a corrupted block: BlockCorruptError, and the blocks after it are never read', async () => {
+    const bytes = randomBytes(3 * MiB);
+    const { uploadId, index, store, cid } = await stored(bytes);
+    const leaves = Object.keys(index.blocks).filter((c) => c !== cid.toString());
+    const [shard, offset] = index.blocks[leaves[1]!]!;
+    const car = await objectBytes(shardKey(uploadId, shard));
+    car[offset + 10]! ^= 1;
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: shardKey(uploadId, shard), Body: car }));
+    const fresh = new ShardedBlockstore(client, BUCKET, uploadId, new S3Blockstore(client, BUCKET));
+    const out: Uint8Array[] = [];
+    await expect((async () => {
+      for await (const c of fileContent(cid.toString(), fresh)) out.push(c);
+    })()).rejects.toBeInstanceOf(BlockCorruptError);
+    expect(Buffer.concat(out).length).toBe(MiB); // the first leaf only
+    expect(sha256(Buffer.concat(out))).toBe(sha256(bytes.subarray(0, MiB)));
+    await expect(store.getBytes(CID.parse(leaves[1]!))).rejects.toBeInstanceOf(BlockCorruptError);
+  });
+
+  it('falls back to the per-block layout for a block the index does not list; a missing index is BlockNotFound', async () => {
+    const legacy = new S3Blockstore(client, BUCKET);
+    const old = randomBytes(5000);
+    const { cid: oldCid } = await importContent([old], legacy);
+    const { store, uploadId } = await stored(randomBytes(100));
+    expect(sha256(await store.getBytes(oldCid))).toBe(sha256(old));
+    await deleteShards(client, BUCKET, uploadId);
+    const gone = new ShardedBlockstore(client, BUCKET, uploadId, legacy);
+    await expect(gone.getBytes(oldCid)).rejects.toBeInstanceOf(BlockNotFoundError);
+  });
+});

@@ -71,12 +71,6 @@ export function loginChoices(providers: Provider[]): string {
   return lines.join('\n');
 }
 
-/** `help login` in the browser: the redirect login's form, unless the shared definition has one. */
-export function withProviderHelp(helpText: string): string {
-  if (!helpText.startsWith('usage: login') || helpText.includes('--provider')) return helpText;
-  return `${helpText}\n  ${'--provider <id> [account]'.padEnd(28)}sign in with a provider, by redirect (\`login\` alone lists them)`;
-}
-
 /** How the page was sent back by the callback, and the URL to show instead (without the marks). */
 export interface Return {
   provider?: string;

@@ -8,7 +8,7 @@
 import { Terminal } from '@xterm/xterm';
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
 import { commands, type Io, type ProgressBar } from '#lib/cli/commands.ts';
-import { checkProvider, loginChoices, loginUrl, oauthLoginOf, returnError, returnOf, withProviderHelp, type OAuthLogin } from './oauth.ts';
+import { checkProvider, loginChoices, loginUrl, oauthLoginOf, returnError, returnOf, type OAuthLogin } from './oauth.ts';
 import { helpText, parseLine, renderOutput, words } from './shell.ts';
 
 const term = new Terminal({ cursorBlink: true, convertEol: true, fontSize: 14, theme: { background: '#0b0f14' } });
@@ -132,9 +132,9 @@ async function runLine(text: string) {
   const oauth = oauthLoginOf(w);
   if (oauth) return signInWith(oauth);
   if (w.length === 1 && w[0] === 'login') return term.write(`${loginChoices((await client.api.zkauthProviders()).providers)}\n`);
-  if (w[0] === 'help' || w[0] === '--help') return term.write(`${withProviderHelp(helpText(commands, w.slice(1).join(' ') || undefined)).replace(/\n/g, '\r\n')}\r\n`);
+  if (w[0] === 'help' || w[0] === '--help') return term.write(`${helpText(commands, w.slice(1).join(' ') || undefined).replace(/\n/g, '\r\n')}\r\n`);
   if (w[0] === 'clear') return term.clear();
-  if (w.includes('--help')) return term.write(`${withProviderHelp(helpText(commands, w.filter((x) => x !== '--help').slice(0, 2).join(' ')))}\n`);
+  if (w.includes('--help')) return term.write(`${helpText(commands, w.filter((x) => x !== '--help').slice(0, 2).join(' '))}\n`);
   const parsed = parseLine(text, commands);
   if (!parsed) return;
   const out = await parsed.def.run({ client, io, args: parsed.args, opts: parsed.opts });

@@ -112,7 +112,7 @@ try {
   await type(page, 'login');
   await expectScreen(page, /login --provider google/);
   await type(page, 'help login');
-  await expectScreen(page, /--provider <id> \[account\]\s+sign in with a provider, by redirect/);
+  await expectScreen(page, /--provider <id>\s+sign in with an OAuth provider/);
   const returned = page.waitForURL((u) => u.searchParams.get('login') === 'google', { waitUntil: 'commit', timeout: 30_000 });
   await page.keyboard.type('login --provider google ada');
   await page.keyboard.press('Enter');

@@ -112,10 +112,10 @@ const passwordOption: OptionDef = { flags: '-p, --password <password>', descript
 const walletOption: OptionDef = { flags: '-w, --wallet <id>', description: 'the wallet (default: the active chain A wallet)' };
 
 /** A chain A wallet given by name or id. */
-async function walletByNameOrId(ctx: CommandContext, given: string): Promise<string> {
-  const { wallets } = await ctx.client.api.walletsList({ query: { chain: 'a' } });
+async function walletByNameOrId(ctx: CommandContext, given: string, chain: 'a' | 'b' = 'a'): Promise<string> {
+  const { wallets } = await ctx.client.api.walletsList({ query: { chain } });
   const found = wallets.find((w) => w.id === given) ?? wallets.find((w) => w.name === given);
-  if (!found) throw new ShroudError('WALLET_NOT_FOUND', 404, `no chain A wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``);
+  if (!found) throw new ShroudError('WALLET_NOT_FOUND', 404, `no chain ${chain.toUpperCase()} wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``);
   return found.id;
 }
 
@@ -426,30 +426,36 @@ export const commands: CommandDef[] = [
       return { data: out, fields: [['valid', out.valid], ['on chain B', out.starknet.verified], ['expires', out.proofExpiry]] };
     },
   },
-  // --- bridge (deposits into chain B)
+  // --- bridge (into chain B, and out of it)
   {
     name: 'bridge',
-    summary: 'bridge into chain B: shroud bridge <chaina-chainb|ethereum-chainb> <amount> <token> --to <address>',
+    summary: 'bridge into chain B (or out of it with --direction withdraw): shroud bridge <chaina-chainb|ethereum-chainb> <amount> <token> --to <address>',
     args: [
       { name: 'route', description: 'chaina-chainb (Hyperlane) or ethereum-chainb (StarkGate)' },
       { name: 'amount', description: 'whole units, a decimal (at most the token\'s decimals)' },
       { name: 'token', description: 'SOL, … on chaina-chainb; ETH, USDC, … on ethereum-chainb' },
     ],
     options: [
-      { flags: '-t, --to <address>', description: 'the chain B address to credit (0x…)' },
-      { flags: '-w, --wallet <wallet>', description: 'chaina-chainb: your chain A wallet (name or id) sends it now; without it, the steps to send it yourself' },
+      { flags: '-t, --to <address>', description: 'the address to credit: chain B (0x…) for a deposit, chain A for a withdrawal' },
+      { flags: '-w, --wallet <wallet>', description: 'chaina-chainb: your wallet (name or id) sends it now — chain A for a deposit, chain B for a withdrawal; without it, the steps to send it yourself' },
       { flags: '-d, --direction <direction>', description: 'deposit | withdraw', default: 'deposit' },
+      { flags: '-p, --password <password>', description: 'withdraw with --wallet: the chain B wallet\'s password (asked for when left out)' },
     ],
     async run(ctx) {
       const [route, amount, token] = ctx.args;
       const given = str(ctx.opts.wallet);
+      const direction = str(ctx.opts.direction) ?? 'deposit';
+      // a withdrawal is signed on chain B, whose keys are wrapped under the wallet's password
+      const withdrawing = direction === 'withdraw';
+      const wallet = given ? await walletByNameOrId(ctx, given, withdrawing ? 'b' : 'a') : undefined;
       const body = {
         bridgeType: need(route, 'route'),
-        direction: str(ctx.opts.direction) ?? 'deposit',
+        direction,
         token: need(token, 'token'),
         amount: need(amount, 'amount'),
         destAddress: need(str(ctx.opts.to), '--to <address>'),
-        ...(given ? { walletId: await walletByNameOrId(ctx, given) } : {}),
+        ...(wallet ? { walletId: wallet } : {}),
+        ...(wallet && withdrawing ? { password: await secret(ctx, 'password', 'chain B wallet password: ') } : {}),
       };
       const out = await ctx.client.api.bridgeInitiate({ body });
       const t = out.transaction;

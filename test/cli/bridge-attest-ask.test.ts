@@ -156,3 +156,16 @@ describe('the new commands in the shared table', () => {
     expect(bash).toMatch(/compgen -W "[^"]*\bask\b/);
   });
 });
+
+// last: a refused withdrawal leaves a failed record, which would change `ask`'s "latest transfer" above
+describe('shroud bridge --direction withdraw', () => {
+  it('withdraws from a chain B wallet with its password: the wallet is looked up on chain B and the password reaches the server', { timeout: 120_000 }, async () => {
+    const b = await json(['wallet', 'create', 'outbound', '--chain', 'b', '-p', 'b-wallet-pass']);
+    const a = await json(['wallet', 'create', 'landing']);
+    // the chain A name is not a chain B wallet
+    expect((await shroud(['bridge', 'chaina-chainb', '0.1', 'SOL', '--to', a.address, '--direction', 'withdraw', '--wallet', 'landing', '-p', 'x'])).stderr).toContain('WALLET_NOT_FOUND');
+    const wrong = await shroud(['bridge', 'chaina-chainb', '0.1', 'SOL', '--to', a.address, '--direction', 'withdraw', '--wallet', b.name, '-p', 'not-the-password']);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain('INVALID_PASSWORD');
+  });
+});

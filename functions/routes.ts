@@ -180,6 +180,9 @@ export const routes: Route[] = [
   r('GET', '/web/:asset', 'docs', 'web-asset', 'none'),
   // zkauth: the loopback login's code exchange (native apps, RFC 8252)
   r('POST', '/api/zkauth/exchange', 'zkauth', 'exchange', 'none'),
+  // storage: the owner's share links (issue 19)
+  r('GET', '/api/storage/shares', 'storage', 'shares', 'session'),
+  r('DELETE', '/api/storage/shares/:id', 'storage', 'shares-revoke', 'session'),
 ];
 
 /** The row a handler module belongs to. */

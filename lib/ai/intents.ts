@@ -35,7 +35,16 @@ export interface BridgeFact {
   createdAt: string;
   updatedAt: string;
 }
-export type Need = 'wallets' | 'files' | 'proofs' | 'bridges';
+export interface ShareLinkFact {
+  id: string;
+  fileId: string;
+  filename: string | null;
+  createdAt: string;
+  expiresAt: string;
+  status: 'active' | 'expired' | 'revoked';
+  accessCount: number;
+}
+export type Need = 'wallets' | 'files' | 'proofs' | 'bridges' | 'shares';
 
 export interface IntentContext {
   baseUrl: string;
@@ -44,6 +53,8 @@ export interface IntentContext {
   files?: FileFact[];
   /** The caller's bridge transfers, newest first. */
   bridges?: BridgeFact[];
+  /** The caller's share links, newest first. */
+  shares?: ShareLinkFact[];
   message: string;
 }
 
@@ -186,6 +197,34 @@ export const intents: Intent[] = [
       lead: `An upload is refused with 401 INVALID_PROOF when the proof does not verify against the password circuit with publicSignals[0] equal to the commitment, 422 CHECKSUM_MISMATCH when the checksum does not match the bytes received, 413 FILE_TOO_LARGE above 100 MB, and 429 past 30 storage requests a minute; a failed upload leaves nothing behind, so retry it.${ctx.files ? ` You have ${ctx.files.length} stored file${ctx.files.length === 1 ? '' : 's'}.` : ''}`,
       suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/files'), description: 'list your stored files to see what arrived' }],
     }),
+  },
+  {
+    id: 'share-links',
+    doc: 'encrypted-storage-apistorage',
+    test: /\b(my|which|what|when|list|show)\b.*\b(shared|share ?links?)\b|\b(shared|share ?links?)\b.*\b(expire\w*|active|revoke\w*|opened|accessed|list)\b/i,
+    unless: /\bfor \d+\s*(h|hours?|days?|d|minutes?|m)\b/i,
+    needs: ['shares'],
+    terms: 'share links list expiresAt revoke',
+    route: ['GET', '/api/storage/shares'],
+    build: (s, ctx) => {
+      const own = ctx.shares ?? [];
+      const lower = ctx.message.toLowerCase();
+      // A link named by its file (the message names it) or by its id, else all of them.
+      const named = own.filter((l) => (l.filename && l.filename.length >= 3 && lower.includes(l.filename.toLowerCase())) || lower.includes(l.id));
+      const shown = named.length ? named : own;
+      const active = shown.filter((l) => l.status === 'active');
+      const revoke = /\b(revoke|cancel|stop|unshare|disable)\b/i.test(ctx.message);
+      const safeId = (id: string) => (/^[0-9a-z]{21}$/.test(id) ? id : '<id>');
+      if (!own.length) return { lead: 'You have no share links (links made before share links were listed are not shown; they lapse on their own within 30 days).', suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/shares'), description: 'list your share links' }] };
+      // File names are the user's data: quoted as JSON strings in the text, never in a command.
+      const describe = (l: ShareLinkFact) =>
+        `${l.filename === null ? `file ${l.fileId} (deleted)` : JSON.stringify(l.filename)}: ${l.status === 'active' ? `expires ${l.expiresAt}` : l.status === 'expired' ? `expired ${l.expiresAt}` : 'revoked'}, opened ${l.accessCount} time${l.accessCount === 1 ? '' : 's'}`;
+      const lead = `${named.length ? 'That share link' : `You have ${own.length} share link${own.length === 1 ? '' : 's'}, ${active.length} active`}: ${shown.slice(0, 5).map(describe).join('; ')}${shown.length > 5 ? '; …' : ''}.`;
+      const target = active[0];
+      const suggestions = [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/shares'), description: 'list your share links' }];
+      if (revoke && target) suggestions.push({ command: curl(ctx.baseUrl, 'DELETE', `/api/storage/shares/${safeId(target.id)}`), description: 'revoke that share link (run it yourself)' });
+      return { lead, suggestions };
+    },
   },
   {
     id: 'list-files',

@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { clock } from '#lib/clock.ts';
 import { listFilesOf } from '#lib/data/files.ts';
 import { listProofHistory } from '#lib/data/proof-history.ts';
+import { pageShareLinks } from '#lib/data/shares.ts';
 import { activeWalletIds, listWallets } from '#lib/data/wallets.ts';
 import { isAppError } from '#lib/errors.ts';
 import { docsIndex } from './docs.ts';
@@ -117,6 +119,28 @@ export const tools: Record<string, Tool> = {
         .map((a) => ({ id: a.id, schema: a.schema, claims: a.claims, issuedAt: a.issuedAt, expiresAt: a.expiresAt, revoked: a.revoked }))
         .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt));
       return { summary: plural(data.length, 'attestation'), data };
+    },
+  }),
+  share_links: tool({
+    description: "The caller's share links, newest first: id, fileId, filename, createdAt, expiresAt, status (active, expired, revoked), accessCount. Never a token.",
+    parameters: noParameters,
+    args: none,
+    async run({ userId }) {
+      // lib/data directly, as list_files does: lib/storage would pull the pinning adapters (and an import cycle) into the assistant
+      const [{ links }, files] = await Promise.all([pageShareLinks(userId, 50), listFilesOf(userId)]);
+      const names = new Map(files.map((f) => [f.id, f.filename]));
+      const now = clock.nowMs();
+      const data = links.map((l) => ({
+        id: l.linkId,
+        fileId: l.fileId,
+        filename: names.get(l.fileId) ?? null,
+        createdAt: l.createdAt,
+        expiresAt: l.expiresAt,
+        status: l.revoked ? 'revoked' : now >= l.expiresAtMs ? 'expired' : 'active',
+        accessCount: l.accessCount,
+      }));
+      const active = data.filter((l) => l.status === 'active').length;
+      return { summary: `${plural(data.length, 'share link')} (${active} active)`, data };
     },
   }),
   search_docs: tool({

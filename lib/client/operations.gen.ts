@@ -2517,6 +2517,37 @@ export interface Operations {
       };
     };
   };
+  /** GET /api/storage/shares */
+  storageShares: {
+    params: undefined;
+    query: {
+      limit?: string;
+      cursor?: string;
+    };
+    body: undefined;
+    answer: {
+      shares: Array<{
+        id: string;
+        fileId: string;
+        filename: string | null;
+        createdAt: string;
+        expiresAt: string;
+        status: "active" | "expired" | "revoked";
+        accessCount: number;
+      }>;
+      nextCursor: string | null;
+    };
+  };
+  /** DELETE /api/storage/shares/:id */
+  storageSharesRevoke: {
+    params: { id: string };
+    query: undefined;
+    body: undefined;
+    answer: {
+      id: string;
+      revoked: true;
+    };
+  };
 }
 
 export const operations = {
@@ -2657,6 +2688,8 @@ export const operations = {
   docsWebPage: { method: 'GET', path: '/', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsWebAsset: { method: 'GET', path: '/web/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   zkauthExchange: { method: 'POST', path: '/api/zkauth/exchange', envelope: 'data', auth: 'none', idempotent: false, bare: false },
+  storageShares: { method: 'GET', path: '/api/storage/shares', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  storageSharesRevoke: { method: 'DELETE', path: '/api/storage/shares/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
 } as const;
 
 export type OperationId = keyof Operations;

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { getShare, putShare } from '#lib/data/shares.ts';
+import { BadCursor } from '#lib/data/attest-page.ts';
+import { countShareAccess, getShare, LINK_ID_PATTERN, pageShareLinks, putShare, revokeShareLink, type ShareLinkEntry } from '#lib/data/shares.ts';
 import { errors } from '#lib/errors.ts';
+import { queryInteger } from '#lib/http/validation.ts';
 import { storageConfig } from './config.ts';
 import { fileById, ownedFile } from './files.ts';
 import { livePin } from './pins.ts';
@@ -61,5 +63,59 @@ export async function resolveShare(token: string) {
   const file = await fileById(share.fileId);
   if (!file || file.userId !== share.userId) throw errors.cidNotFound();
   await livePin(file.cid);
+  await countShareAccess(share);
   return { file: { cid: file.cid, filename: file.filename, size: file.size }, expiresAt: share.expiresAt };
 }
+
+// ---- the owner's links: list and revoke ----------------------------------------------------
+
+export const shareLinksQuery = z.object({
+  limit: queryInteger(1, 100).default(20),
+  cursor: z.string().min(1).max(512).optional(),
+});
+export const shareLinkParams = z.object({ id: z.string().regex(LINK_ID_PATTERN, 'a share link id from GET /api/storage/shares') });
+
+/** A link as its owner sees it: never the token (the table does not have it), only the link's id. */
+export const shareLinkView = z.object({
+  id: z.string(),
+  fileId: z.string(),
+  filename: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  status: z.enum(['active', 'expired', 'revoked']),
+  accessCount: z.number().int(),
+});
+export const shareLinksAnswer = z.object({ shares: z.array(shareLinkView), nextCursor: z.string().nullable() });
+export const revokeShareAnswer = z.object({ id: z.string(), revoked: z.literal(true) });
+
+function ownerView(link: ShareLinkEntry, filename: string | null): z.infer<typeof shareLinkView> {
+  const status = link.revoked ? 'revoked' : clock.nowMs() >= link.expiresAtMs ? 'expired' : 'active';
+  return { id: link.linkId, fileId: link.fileId, filename, createdAt: link.createdAt, expiresAt: link.expiresAt, status, accessCount: link.accessCount };
+}
+
+/**
+ * The caller's share links, newest first, a page at a time, each with its file's name (null when
+ * the file has since been deleted). Links created before the per-user index are not listed.
+ */
+export async function listMine(userId: string, q: z.infer<typeof shareLinksQuery> = { limit: 20 }) {
+  let page;
+  try {
+    page = await pageShareLinks(userId, q.limit, q.cursor);
+  } catch (e) {
+    if (e instanceof BadCursor) throw errors.invalidInput(e.message);
+    throw e;
+  }
+  const files = await Promise.all(page.links.map((l) => fileById(l.fileId)));
+  const shares = page.links.map((l, i) => {
+    const f = files[i];
+    return ownerView(l, f && f.userId === userId ? f.filename : null);
+  });
+  return { shares, nextCursor: page.nextCursor };
+}
+
+/** Revokes one of the caller's links: its token stops resolving at once. Another user's id → 404 as an unknown one. */
+export async function revokeMine(userId: string, id: string) {
+  if (!(await revokeShareLink(userId, id))) throw errors.notFound('no such share link');
+  return { id, revoked: true as const };
+}
+

@@ -1,12 +1,12 @@
 import type MiniSearch from 'minisearch';
 import type { Passage } from '../corpus.ts';
 import type { Citation, ToolCall } from '../events.ts';
-import { matchIntent, parseSlots, type BridgeFact, type FileFact, type IntentContext, type Need, type WalletFact } from '../intents.ts';
+import { matchIntent, parseSlots, type BridgeFact, type FileFact, type IntentContext, type Need, type ShareLinkFact, type WalletFact } from '../intents.ts';
 import { processTerm, search, type Hit } from '../search.ts';
 import { estimateTokens, type Backend, type BackendEvent, type BackendRequest } from './port.ts';
 
 /** The read-only tool that supplies each kind of the caller's records a task needs. */
-const TOOL_OF_NEED: Record<Need, string> = { wallets: 'list_wallets', files: 'list_files', proofs: 'proof_history', bridges: 'bridge_transfers' };
+const TOOL_OF_NEED: Record<Need, string> = { wallets: 'list_wallets', files: 'list_files', proofs: 'proof_history', bridges: 'bridge_transfers', shares: 'share_links' };
 
 /**
  * The embedded backend, no model: a task matcher that fills in the command with the user's
@@ -113,6 +113,7 @@ export class RetrievalBackend implements Backend {
       if (name === 'list_wallets') ctx.wallets = r.data as WalletFact[];
       if (name === 'list_files') ctx.files = r.data as FileFact[];
       if (name === 'bridge_transfers') ctx.bridges = Array.isArray(r.data) ? (r.data as BridgeFact[]) : [];
+      if (name === 'share_links') ctx.shares = Array.isArray(r.data) ? (r.data as ShareLinkFact[]) : [];
     }
 
     const expansion = SYNONYMS.filter(([re]) => re.test(message)).map(([, terms]) => terms);

@@ -21,6 +21,9 @@ const records: Record<string, unknown> = {
     { id: 'f-holiday', filename: 'holiday.jpg.enc', size: 20, createdAt: '2026-11-22T10:00:00Z' },
   ],
   proof_history: [],
+  share_links: [
+    { id: 'mhx0a1b2c3d4e5f6a7b8c9', fileId: 'f-holiday', filename: 'holiday.jpg.enc', createdAt: '2026-11-23T09:00:00Z', expiresAt: '2026-11-24T09:00:00Z', status: 'active', accessCount: 2 },
+  ],
   bridge_transfers: [
     { id: '0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', token: 'SOL', amount: '2', status: 'submitted', sourceTxHash: '5srcTx', destTxHash: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:01:00Z' },
   ],

@@ -36,6 +36,7 @@ export const golden: Golden[] = [
   { q: 'show my compressed balance', cite: ['wallets-apiwallets', 'compression-apicompression'], suggest: '/api/compression/compressed-balance/w-main' },
   { q: 'transfer 10 tokens to 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', cite: ['compression-apicompression'], suggest: '/api/compression/transfer', values: ['"amount":10', '"to":"9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"'] },
   { q: 'create a new token with 6 decimals', cite: ['compression-apicompression'], suggest: '/api/compression/create-token', values: ['"decimals":6'] },
+  { q: 'which of my files are shared?', cite: ['encrypted-storage-apistorage'], suggest: '/api/storage/shares', text: 'holiday.jpg.enc' },
   { q: 'what is my bridge transfer doing?', cite: ['bridge-apibridge'], suggest: '/api/bridge/status/0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', text: 'is submitted' },
   { q: 'bridge 2 SOL to chain B', cite: ['bridge-apibridge', 'the-route-groups'], suggest: '/api/bridge/initiate', values: ['"amount":"2"', '"token":"SOL"'] },
   { q: 'submit an identity proof to chain B', cite: ['chain-b-identity-proofs-apichainb'], suggest: '/api/chainb/submit-proof' },

@@ -1,7 +1,7 @@
 /**
  * The documentation the `retrieval` backend answers from: the README cut into its sections (long
- * ones into paragraphs that keep their section's title) and one passage per route of the route
- * table. Built from what the repository holds, never from a copy, and indexed at build time
+ * ones into paragraphs that keep their section's title), one passage per route of the route
+ * table, and one per `shroud` command's help. Built from what the repository holds, never from a copy, and indexed at build time
  * (docs-index.generated.ts; a test rebuilds it and fails when it is stale).
  */
 export interface Passage {
@@ -137,4 +137,18 @@ export function routePassages(routes: readonly RouteSummary[], readme: string): 
   });
 }
 
-export const buildCorpus = (readme: string, routes: readonly RouteSummary[]): Passage[] => [...readmePassages(readme), ...routePassages(routes, readme)];
+/** What the corpus needs of a `shroud` command: its name and its `--help` text (handed in, like the routes). */
+export interface CommandHelp {
+  name: string;
+  help: string;
+}
+
+/** One passage per `shroud` command: its `--help`, so an answer can cite the command to type. */
+export const commandPassages = (commands: readonly CommandHelp[]): Passage[] =>
+  commands.map((c) => ({ id: `command:${c.name}`, document: 'shroud CLI', section: `shroud ${c.name}`, link: `shroud ${c.name} --help`, text: `shroud ${c.help}` }));
+
+export const buildCorpus = (readme: string, routes: readonly RouteSummary[], commands: readonly CommandHelp[] = []): Passage[] => [
+  ...readmePassages(readme),
+  ...routePassages(routes, readme),
+  ...commandPassages(commands),
+];

@@ -1,11 +1,13 @@
 import { groups } from '#lib/http/groups.ts';
+import { shroudCommand, wordOr } from './commands.ts';
 import { isSafeName, parseSlots, type Slots } from './slots.ts';
 
 /**
- * The common tasks, recognised in a message and answered with the command to run, filled in
- * with the user's values (amounts, names, ids) and, where a task needs one of the caller's own
- * resources, the id found by a read-only tool (a wallet by name, a file by name). Commands are
- * only ever suggestions: the service runs none of them.
+ * The common tasks, recognised in a message and answered with the command to run — the `shroud`
+ * command where the terminal program has one, else curl against the API — filled in with the
+ * user's values (amounts, names, ids) and, where a task needs one of the caller's own resources,
+ * the one found by a read-only tool (a wallet by name, a file by name). Commands are only ever
+ * suggestions: the service runs none of them. Secrets are never in a command: `shroud` asks.
  */
 export interface Suggestion {
   command: string;
@@ -94,13 +96,14 @@ const amountOr = (s: Slots, fallback: number) => (s.amount !== undefined && Numb
 const quoted = (s: string) => `"${s}"`;
 
 /** The wallet the message names, else the active one on the chain, else a placeholder. */
-function walletFor(s: Slots, ctx: IntentContext, chain: 'a' | 'b' = s.chain ?? 'a'): { id: string; label: string; found: boolean } {
+function walletFor(s: Slots, ctx: IntentContext, chain: 'a' | 'b' = s.chain ?? 'a'): { id: string; ref: string; label: string; found: boolean } {
   const own = ctx.wallets ?? [];
   const lower = ctx.message.toLowerCase();
   const byName = own.find((w) => (s.name && w.name.toLowerCase() === s.name.toLowerCase()) || (w.name.length >= 3 && new RegExp(`\\b${escapeRe(w.name.toLowerCase())}\\b`).test(lower)));
   const byId = s.uuid ? own.find((w) => w.id === s.uuid) : undefined;
   const w = byId ?? byName ?? own.find((x) => x.chain === chain && x.isActive) ?? own.find((x) => x.chain === chain);
-  return w ? { id: w.id, label: `wallet ${quoted(w.name)}`, found: true } : { id: '<walletId>', label: 'your wallet', found: false };
+  // `--wallet` takes a name or an id: the name when it is a plain word (names are the user's data).
+  return w ? { id: w.id, ref: wordOr(w.name, w.id), label: `wallet ${quoted(w.name)}`, found: true } : { id: '<walletId>', ref: '<wallet>', label: 'your wallet', found: false };
 }
 
 /** The file the message names (its id, or its name), else the newest one, else a placeholder. */
@@ -109,11 +112,11 @@ function fileFor(s: Slots, ctx: IntentContext): { id: string; label: string; fou
   const lower = ctx.message.toLowerCase();
   const f = (s.uuid ? own.find((x) => x.id === s.uuid) : undefined) ?? own.find((x) => x.filename.length >= 3 && lower.includes(x.filename.toLowerCase())) ?? own[0];
   // The file name is the user's data: it is quoted as data in the lead, never put in a command.
-  return f ? { id: f.id, label: `your file ${JSON.stringify(f.filename)}`, found: true } : { id: '<fileId>', label: 'your file', found: false };
+  return f ? { id: wordOr(f.id, '<file id>'), label: `your file ${JSON.stringify(f.filename)}`, found: true } : { id: '<file id>', label: 'your file', found: false };
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const noWallet = (w: { found: boolean }) => (w.found ? '' : ' You have no wallet yet: create one first (`POST /api/wallets`).');
+const noWallet = (w: { found: boolean }) => (w.found ? '' : ' You have no wallet yet: create one first (`shroud wallet create <name>`).');
 
 export const intents: Intent[] = [
   {
@@ -138,21 +141,8 @@ export const intents: Intent[] = [
     terms: 'register username password identity zkId',
     route: ['POST', '/api/auth/register'],
     build: (s, ctx) => ({
-      lead: `Register with a username and a password; the client makes the identity key pair and encrypts it (createIdentity(password) in lib/client/identity.ts) and sends the five identity fields.`,
-      suggestions: [
-        {
-          command: curl(ctx.baseUrl, 'POST', '/api/auth/register', {
-            username: s.username ?? s.name ?? '<username>',
-            password: '<password>',
-            identityPublicKey: '<base64>',
-            identityPrivateKeyEncrypted: '<base64>',
-            identityPrivateKeyIv: '<base64>',
-            kdfSalt: '<base64>',
-            kdfIterations: 200000,
-          }),
-          description: 'create the account (the identity fields come from createIdentity)',
-        },
-      ],
+      lead: `Register with a username and a password: \`shroud register\` asks for the password, makes your identity key pair and encrypts it on your side (createIdentity(password) in lib/client/identity.ts), and sends the identity fields.`,
+      suggestions: [{ command: shroudCommand('register', [wordOr(s.username ?? s.name, '<username>')]), description: 'create the account (it asks for the password)' }],
     }),
   },
   {
@@ -161,9 +151,9 @@ export const intents: Intent[] = [
     test: /\b(log ?in|sign ?in|login)\b.*\b(google|github|discord|oauth|social)\b|\b(google|github|discord|oauth|social)\b.*\b(log ?in|sign ?in|login)\b/i,
     terms: 'social login zkauth provider oauth',
     route: ['GET', '/api/zkauth/login'],
-    build: (s, ctx) => ({
-      lead: `Social login is a browser redirect: open the login URL for the provider; the callback starts your session.`,
-      suggestions: [{ command: `open '${ctx.baseUrl}/api/zkauth/login?provider=${s.provider ?? 'github'}'`, description: `sign in with ${s.provider ?? 'github'}` }],
+    build: (s) => ({
+      lead: `Social login goes through your browser: \`shroud login --provider\` opens the provider's page and waits on 127.0.0.1 for it to come back, then keeps the session.`,
+      suggestions: [{ command: shroudCommand('login', [], { provider: s.provider ?? 'github' }), description: `sign in with ${s.provider ?? 'github'}` }],
     }),
   },
   {
@@ -173,9 +163,9 @@ export const intents: Intent[] = [
     unless: /\b(fail|throttl|lock|brute|why)\w*/i,
     terms: 'login session cookie credentials',
     route: ['POST', '/api/auth/login'],
-    build: (s, ctx) => ({
-      lead: `Log in with your username and password; the session cookie is kept in the cookie jar for the next commands.`,
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/auth/login', { username: s.username ?? s.name ?? '<username>', password: '<password>' }), description: 'log in' }],
+    build: (s) => ({
+      lead: `Log in with your username and password (\`shroud login\` asks for the password); the session is kept for the next commands.`,
+      suggestions: [{ command: shroudCommand('login', [wordOr(s.username ?? s.name, '<username>')]), description: 'log in (it asks for the password)' }],
     }),
   },
   {
@@ -184,7 +174,7 @@ export const intents: Intent[] = [
     test: /\b(log ?out|sign ?out)\b/i,
     terms: 'logout session',
     route: ['POST', '/api/auth/logout'],
-    build: (_s, ctx) => ({ lead: 'Log out ends the session and clears the cookie.', suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/auth/logout'), description: 'log out' }] }),
+    build: () => ({ lead: 'Log out ends the session and forgets it on this machine.', suggestions: [{ command: shroudCommand('logout'), description: 'log out' }] }),
   },
   {
     id: 'upload-failed',
@@ -195,13 +185,13 @@ export const intents: Intent[] = [
     route: ['POST', '/api/storage/upload'],
     build: (_s, ctx) => ({
       lead: `An upload is refused with 401 INVALID_PROOF when the proof does not verify against the password circuit with publicSignals[0] equal to the commitment, 422 CHECKSUM_MISMATCH when the checksum does not match the bytes received, 413 FILE_TOO_LARGE above 100 MB, and 429 past 30 storage requests a minute; a failed upload leaves nothing behind, so retry it.${ctx.files ? ` You have ${ctx.files.length} stored file${ctx.files.length === 1 ? '' : 's'}.` : ''}`,
-      suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/files'), description: 'list your stored files to see what arrived' }],
+      suggestions: [{ command: shroudCommand('files'), description: 'list your stored files to see what arrived' }],
     }),
   },
   {
     id: 'share-links',
     doc: 'encrypted-storage-apistorage',
-    test: /\b(my|which|what|when|list|show)\b.*\b(shared|share ?links?)\b|\b(shared|share ?links?)\b.*\b(expire\w*|active|revoke\w*|opened|accessed|list)\b/i,
+    test: /\b(my|which|what|when|list|show)\b.*\b(shared|share ?links?)\b|\b(shared|share ?links?)\b.*\b(expire\w*|active|revoke\w*|opened|accessed|list)\b|\b(revoke|cancel|disable|stop)\w*\b.*\bshar(ed|e ?links?|ing)\b/i,
     unless: /\bfor \d+\s*(h|hours?|days?|d|minutes?|m)\b/i,
     needs: ['shares'],
     terms: 'share links list expiresAt revoke',
@@ -214,15 +204,15 @@ export const intents: Intent[] = [
       const shown = named.length ? named : own;
       const active = shown.filter((l) => l.status === 'active');
       const revoke = /\b(revoke|cancel|stop|unshare|disable)\b/i.test(ctx.message);
-      const safeId = (id: string) => (/^[0-9a-z]{21}$/.test(id) ? id : '<id>');
-      if (!own.length) return { lead: 'You have no share links (links made before share links were listed are not shown; they lapse on their own within 30 days).', suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/shares'), description: 'list your share links' }] };
+      const safeId = (id: string) => (/^[0-9a-z]{21}$/.test(id) ? id : '<link id>');
+      if (!own.length) return { lead: 'You have no share links (links made before share links were listed are not shown; they lapse on their own within 30 days).', suggestions: [{ command: shroudCommand('shares'), description: 'list your share links' }] };
       // File names are the user's data: quoted as JSON strings in the text, never in a command.
       const describe = (l: ShareLinkFact) =>
         `${l.filename === null ? `file ${l.fileId} (deleted)` : JSON.stringify(l.filename)}: ${l.status === 'active' ? `expires ${l.expiresAt}` : l.status === 'expired' ? `expired ${l.expiresAt}` : 'revoked'}, opened ${l.accessCount} time${l.accessCount === 1 ? '' : 's'}`;
       const lead = `${named.length ? 'That share link' : `You have ${own.length} share link${own.length === 1 ? '' : 's'}, ${active.length} active`}: ${shown.slice(0, 5).map(describe).join('; ')}${shown.length > 5 ? '; …' : ''}.`;
       const target = active[0];
-      const suggestions = [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/shares'), description: 'list your share links' }];
-      if (revoke && target) suggestions.push({ command: curl(ctx.baseUrl, 'DELETE', `/api/storage/shares/${safeId(target.id)}`), description: 'revoke that share link (run it yourself)' });
+      const suggestions = [{ command: shroudCommand('shares'), description: 'list your share links' }];
+      if (revoke && target) suggestions.push({ command: shroudCommand('shares revoke', [safeId(target.id)]), description: 'revoke that share link (run it yourself)' });
       return { lead, suggestions };
     },
   },
@@ -235,7 +225,7 @@ export const intents: Intent[] = [
     route: ['GET', '/api/storage/files'],
     build: (_s, ctx) => ({
       lead: ctx.files ? `You have ${ctx.files.length} file${ctx.files.length === 1 ? '' : 's'} (listed by the tool result, newest first).` : 'List your files:',
-      suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/storage/files'), description: 'list your files' }],
+      suggestions: [{ command: shroudCommand('files'), description: 'list your files' }],
     }),
   },
   {
@@ -249,8 +239,8 @@ export const intents: Intent[] = [
       const f = fileFor(s, ctx);
       const hours = s.hours && s.hours >= 1 && s.hours <= 720 ? s.hours : 24;
       return {
-        lead: `To share ${f.label} for ${hours} hour${hours === 1 ? '' : 's'}, create a share link (\`expiresIn\` up to 720 is hours; the link lives between one minute and 30 days).`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/storage/share', { fileId: f.id, expiresIn: hours }), description: `share link valid ${hours} h` }],
+        lead: `To share ${f.label} for ${hours} hour${hours === 1 ? '' : 's'}, create a share link (\`--expires\` in hours, up to 720: the link lives between one minute and 30 days).`,
+        suggestions: [{ command: shroudCommand('share', [f.id], { expires: hours }), description: `share link valid ${hours} h` }],
       };
     },
   },
@@ -260,14 +250,9 @@ export const intents: Intent[] = [
     test: /\bupload\b/i,
     terms: 'upload multipart proof commitment checksum encryptFile',
     route: ['POST', '/api/storage/upload'],
-    build: (_s, ctx) => ({
-      lead: 'Files are encrypted on your side first; StorageClient in lib/client encrypts, proves and uploads in one call. By hand, send the ciphertext with the proof of its password:',
-      suggestions: [
-        {
-          command: curl(ctx.baseUrl, 'POST', '/api/storage/upload', undefined, `-F 'file=@file.enc' -F 'proof=<proof.json' -F 'publicSignals=<publicSignals.json' -F 'commitment=<commitment>' -F 'checksum=<sha256-hex>'`),
-          description: 'upload an encrypted file (variant A)',
-        },
-      ],
+    build: () => ({
+      lead: 'Files are encrypted on your side first: `shroud upload` encrypts the file with your password, proves you know it (Groth16) and uploads the ciphertext in one go (StorageClient in lib/client does the same for programs).',
+      suggestions: [{ command: shroudCommand('upload', ['<file>']), description: 'encrypt, prove and upload a file (it asks for the password)' }],
     }),
   },
   {
@@ -280,8 +265,8 @@ export const intents: Intent[] = [
     build: (s, ctx) => {
       const f = fileFor(s, ctx);
       return {
-        lead: `To download ${f.label}, prove you know its password (passwordProof in lib/client) and send the proof; the bytes come back encrypted and are decrypted on your side.`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/storage/download', { fileId: f.id, proof: '<proof>', publicSignals: ['<commitment>'] }, "-o 'file.enc'"), description: 'download the ciphertext' }],
+        lead: `To download ${f.label}, prove you know its password: \`shroud download\` makes the proof, checks the bytes against their CID and decrypts them on your side.`,
+        suggestions: [{ command: shroudCommand('download', [f.id]), description: 'download and decrypt (it asks for the password)' }],
       };
     },
   },
@@ -294,7 +279,7 @@ export const intents: Intent[] = [
     route: ['DELETE', '/api/storage/files/:fileId'],
     build: (s, ctx) => {
       const f = fileFor(s, ctx);
-      return { lead: `Deleting ${f.label} cannot be undone; run it yourself if you mean it.`, suggestions: [{ command: curl(ctx.baseUrl, 'DELETE', `/api/storage/files/${f.id}`), description: 'delete the file (irreversible)' }] };
+      return { lead: `Deleting ${f.label} cannot be undone; run it yourself if you mean it.`, suggestions: [{ command: shroudCommand('rm', [f.id]), description: 'delete the file (irreversible)' }] };
     },
   },
   {
@@ -318,8 +303,8 @@ export const intents: Intent[] = [
       const chain = s.chain ?? 'a';
       const name = s.name ?? 'main';
       return {
-        lead: `Create a chain ${chain.toUpperCase()} wallet named ${quoted(name)}${chain === 'b' ? ' (chain B wallets need a password of 8 or more characters)' : ''}; your first wallet on a chain becomes the active one.`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/wallets', { chain, name, ...(chain === 'b' ? { password: '<password>' } : {}) }), description: `create wallet ${name}` }],
+        lead: `Create a chain ${chain.toUpperCase()} wallet named ${quoted(name)}${chain === 'b' ? ' (chain B wallets need a password of 8 or more characters: the command asks for it)' : ''}; your first wallet on a chain becomes the active one.`,
+        suggestions: [{ command: shroudCommand('wallet create', [name], { chain }), description: `create wallet ${name}` }],
       };
     },
   },
@@ -335,7 +320,12 @@ export const intents: Intent[] = [
       const amount = Math.min(amountOr(s, 1), 100);
       return {
         lead: `Airdrop ${amount} to ${w.label} from the chain's faucet (localnet and devnet only, at most 100 at a time; mainnet answers 403).${noWallet(w)}`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', `/api/wallets/${w.id}/airdrop`, { amount }), description: `airdrop ${amount}` }],
+        suggestions: [
+          // `shroud airdrop` takes chain A wallets; a chain B one is funded through the route.
+          s.chain === 'b'
+            ? { command: curl(ctx.baseUrl, 'POST', `/api/wallets/${w.id}/airdrop`, { amount }), description: `airdrop ${amount}` }
+            : { command: shroudCommand('airdrop', [amount], { wallet: w.ref }), description: `airdrop ${amount}` },
+        ],
       };
     },
   },
@@ -355,7 +345,7 @@ export const intents: Intent[] = [
         suggestions: [
           mint
             ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/decompress-token', { walletId: w.id, mint, amount }), description: `decompress ${amount} tokens` }
-            : { command: curl(ctx.baseUrl, 'POST', '/api/compression/decompress-native', { walletId: w.id, amount }), description: `decompress ${amount} SOL` },
+            : { command: shroudCommand('decompress', [amount], { wallet: w.ref }), description: `decompress ${amount} SOL` },
         ],
       };
     },
@@ -377,7 +367,7 @@ export const intents: Intent[] = [
         suggestions: [
           mint
             ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/compress-token', { walletId: w.id, mint, amount }), description: `compress ${amount} tokens` }
-            : { command: curl(ctx.baseUrl, 'POST', '/api/compression/compress-native', { walletId: w.id, amount }), description: `compress ${amount} SOL` },
+            : { command: shroudCommand('compress', [amount], { wallet: w.ref }), description: `compress ${amount} SOL` },
         ],
       };
     },
@@ -395,9 +385,9 @@ export const intents: Intent[] = [
       return {
         lead: `${compressed ? 'The compressed balance' : 'The balance'} of ${w.label}:${noWallet(w)}`,
         suggestions: [
-          compressed
-            ? { command: curl(ctx.baseUrl, 'GET', `/api/compression/compressed-balance/${w.id}`), description: 'compressed balance' }
-            : { command: curl(ctx.baseUrl, 'GET', `/api/wallets/${w.id}/balance`), description: 'balance' },
+          s.chain === 'b'
+            ? { command: curl(ctx.baseUrl, 'GET', `/api/wallets/${w.id}/balance`), description: 'balance' }
+            : { command: shroudCommand('balance', [], { wallet: w.ref }), description: compressed ? 'ordinary and compressed balance' : 'balance (ordinary and compressed)' },
         ],
       };
     },
@@ -413,26 +403,42 @@ export const intents: Intent[] = [
       const own = ctx.bridges ?? [];
       const named = s.uuid ? own.find((b) => b.id === s.uuid) : undefined;
       const b = named ?? own[0];
-      if (!b) return { lead: 'You have no bridge transfer yet: start one with `POST /api/bridge/initiate`.', suggestions: [] };
+      if (!b) return { lead: 'You have no bridge transfer yet: start one with `shroud bridge`.', suggestions: [] };
       // Status and hashes come from the record; only the id (a UUID the service made) reaches a command.
       const hashes = [b.sourceTxHash ? `source transaction ${b.sourceTxHash}` : '', b.destTxHash ? `destination transaction ${b.destTxHash}` : ''].filter(Boolean).join(', ');
-      const safeId = /^[0-9a-f-]{36}$/i.test(b.id) ? b.id : '<id>';
+      const safeId = /^[0-9a-f-]{36}$/i.test(b.id) ? b.id : '<bridge id>';
       return {
         lead: `Your ${named ? '' : 'latest '}bridge transfer of ${b.amount} ${b.token} (started ${b.createdAt}) is ${b.status}${hashes ? `: ${hashes}` : ''}; last updated ${b.updatedAt}.`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'GET', `/api/bridge/status/${safeId}`), description: 'bridge transfer status' }],
+        suggestions: [{ command: shroudCommand('bridge status', [safeId]), description: 'bridge transfer status' }],
       };
     },
   },
   {
     id: 'bridge',
-    doc: 'the-route-groups',
+    doc: 'bridge-apibridge',
     test: /\bbridg/i,
-    terms: 'bridge chain B not built yet',
+    needs: ['wallets'],
+    terms: 'bridge initiate deposit chain B destAddress route',
     route: ['POST', '/api/bridge/initiate'],
-    build: (s, ctx) => ({
-      lead: `Start a bridge transfer to chain B with the amount and your chain B address.`,
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: s.unit ?? 'SOL', amount: String(amountOr(s, 1)), destAddress: '<chain B address>' }), description: 'initiate a bridge deposit' }],
-    }),
+    build: (s, ctx) => {
+      const fromEthereum = /\b(ethereum|eth|usdc|usdt|l1|starkgate)\b/i.test(ctx.message);
+      const route = fromEthereum ? 'ethereum-chainb' : 'chaina-chainb';
+      const token = wordOr(s.unit, fromEthereum ? 'ETH' : 'SOL');
+      const own = (ctx.wallets ?? []).filter((w) => w.chain === 'b');
+      const dest = own.find((w) => w.isActive) ?? own[0];
+      const w = walletFor(s, ctx, 'a');
+      return {
+        lead: fromEthereum
+          ? `Bridge from Ethereum through StarkGate: the command records the transfer and prints where to send the deposit from your Ethereum wallet; attach its transaction and the watcher completes it on chain B.`
+          : `Bridge to chain B through the Hyperlane warp route: with \`--wallet\` your chain A ${w.label} sends it now and the transfer completes on its own; \`shroud bridge status\` follows it.${dest ? ` Your chain B wallet ${quoted(dest.name)} is the destination.` : ' You have no chain B wallet: create one (`shroud wallet create <name> --chain b`) or give any chain B address.'}`,
+        suggestions: [
+          {
+            command: shroudCommand('bridge', [route, amountOr(s, 1), token], { to: dest && /^0x[0-9a-fA-F]{1,64}$/.test(dest.address) ? dest.address : '<chain B address>', ...(fromEthereum ? {} : { wallet: w.ref }) }),
+            description: `bridge ${amountOr(s, 1)} ${token} to chain B`,
+          },
+        ],
+      };
+    },
   },
   {
     id: 'transfer',
@@ -447,7 +453,7 @@ export const intents: Intent[] = [
       const [mint, to] = s.addresses.length >= 2 ? s.addresses : [undefined, s.addresses[0]];
       return {
         lead: `A compressed token transfer of ${amount} from ${w.label} to ${to ? 'that address' : 'the recipient'} (compressed transfers move tokens of a mint; compress them first).${noWallet(w)}`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/compression/transfer', { walletId: w.id, mint: mint ?? '<mint>', to: to ?? '<recipient address>', amount }), description: `transfer ${amount}` }],
+        suggestions: [{ command: shroudCommand('send', [mint ?? '<mint>', to ?? '<recipient address>', amount], { wallet: w.ref }), description: `transfer ${amount}` }],
       };
     },
   },
@@ -484,9 +490,9 @@ export const intents: Intent[] = [
     test: /\bstark\b/i,
     terms: 'STARK proof zkauth prove session',
     route: ['POST', '/api/zkauth/prove'],
-    build: (_s, ctx) => ({
-      lead: 'A signed-in social-login session gets its STARK proof from /api/zkauth/prove (a client-held key sends its own proof); verify and refresh it the same way.',
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zkauth/prove'), description: 'prove the session key' }],
+    build: () => ({
+      lead: 'A signed-in social-login session gets its STARK proof of the session key (POST /api/zkauth/prove; a client-held key sends its own proof), recorded on chain B; `shroud proofs` shows it and `shroud proofs verify` checks it again.',
+      suggestions: [{ command: shroudCommand('proofs prove'), description: 'prove the session key (STARK) and record it on chain B' }],
     }),
   },
   {
@@ -495,10 +501,9 @@ export const intents: Intent[] = [
     test: /\bposeidon\b/i,
     terms: 'hash poseidon zk-toolkit',
     route: ['POST', '/api/zk-toolkit/hash/poseidon'],
-    build: (s, ctx) => {
+    build: (s) => {
       const inputs = s.numbers.slice(0, 16);
-      const body = inputs.length === 1 ? { input: inputs[0] } : { inputs: inputs.length ? inputs : ['1', '2'] };
-      return { lead: 'Poseidon over BN254 field elements (decimal strings, 1–16 inputs):', suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/hash/poseidon', body), description: 'Poseidon hash' }] };
+      return { lead: 'Poseidon over BN254 field elements (decimal numbers, 1–16 inputs):', suggestions: [{ command: shroudCommand('toolkit hash', ['poseidon', ...(inputs.length ? inputs : ['1', '2'])]), description: 'Poseidon hash' }] };
     },
   },
   {
@@ -507,9 +512,9 @@ export const intents: Intent[] = [
     test: /\bmimc\b/i,
     terms: 'hash mimc mimc7 key',
     route: ['POST', '/api/zk-toolkit/hash/mimc'],
-    build: (s, ctx) => ({
+    build: (s) => ({
       lead: 'MiMC7 (91 rounds) of a field element with an optional key:',
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/hash/mimc', { input: s.numbers[0] ?? '12', key: s.numbers[1] ?? '0' }), description: 'MiMC hash' }],
+      suggestions: [{ command: shroudCommand('toolkit hash', ['mimc', s.numbers[0] ?? '12', s.numbers[1] ?? '0']), description: 'MiMC hash' }],
     }),
   },
   {
@@ -520,7 +525,8 @@ export const intents: Intent[] = [
     route: ['POST', '/api/zk-toolkit/hash/pedersen'],
     build: (s, ctx) => {
       const text = /["'`]([A-Za-z0-9 _.-]{1,64})["'`]/.exec(ctx.message)?.[1] ?? s.numbers[0] ?? 'Hello';
-      return { lead: 'Pedersen hash of bytes (UTF-8 text or 0x hex, 1–256 bytes):', suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/hash/pedersen', { input: text }), description: 'Pedersen hash' }] };
+      // The command joins its words with single spaces: the text goes in as its words.
+      return { lead: 'Pedersen hash of bytes (UTF-8 text or 0x hex, 1–256 bytes):', suggestions: [{ command: shroudCommand('toolkit hash', ['pedersen', ...text.trim().split(/\s+/)]), description: 'Pedersen hash' }] };
     },
   },
   {
@@ -536,7 +542,7 @@ export const intents: Intent[] = [
       const shares = nums[1] ?? Math.max(5, threshold);
       return {
         lead: `Split the secret into ${shares} shares, any ${threshold} of which recover it (shamir/combine):`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/zk-toolkit/shamir/split', { secret: secret ?? '<secret>', threshold, shares }), description: 'Shamir split' }],
+        suggestions: [{ command: shroudCommand('toolkit shamir', ['split', secret ?? '<secret>', threshold, shares]), description: 'Shamir split' }],
       };
     },
   },
@@ -549,8 +555,8 @@ export const intents: Intent[] = [
     build: (s, ctx) => {
       const op = /\bsub|subtract/i.test(ctx.message) ? 'sub' : /\bmul|multiply/i.test(ctx.message) ? 'mul' : /\bdiv/i.test(ctx.message) ? 'div' : /\binv/i.test(ctx.message) ? 'inv' : /\bsqrt/i.test(ctx.message) ? 'sqrt' : /\bpow/i.test(ctx.message) ? 'pow' : 'add';
       const [a = '1', b = '2'] = s.numbers;
-      const body = op === 'inv' || op === 'sqrt' ? { a } : op === 'pow' ? { base: a, exp: b } : { a, b };
-      return { lead: `Field ${op} modulo the BN254 scalar prime (decimal strings below r):`, suggestions: [{ command: curl(ctx.baseUrl, 'POST', `/api/zk-toolkit/field/${op}`, body), description: `field ${op}` }] };
+      const values = op === 'inv' || op === 'sqrt' ? [a] : [a, b];
+      return { lead: `Field ${op} modulo the BN254 scalar prime (decimal numbers below r):`, suggestions: [{ command: shroudCommand('toolkit field', [op, ...values]), description: `field ${op}` }] };
     },
   },
   {
@@ -578,7 +584,7 @@ export const intents: Intent[] = [
     test: /\b(am i (logged|signed) in|who am i|my session)\b/i,
     terms: 'session authenticated me',
     route: ['GET', '/api/auth/session'],
-    build: (_s, ctx) => ({ lead: 'Check your session:', suggestions: [{ command: curl(ctx.baseUrl, 'GET', '/api/auth/session'), description: 'session' }] }),
+    build: () => ({ lead: 'Check your session:', suggestions: [{ command: shroudCommand('whoami'), description: 'who you are signed in as' }] }),
   },
 ];
 

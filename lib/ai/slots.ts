@@ -33,7 +33,8 @@ export function parseSlots(message: string): Slots {
   // A quoted name counts only when all of it is a plain word; `named "rm -rf"` names nothing.
   const named = /\b(?:named|called|name(?:d)? it|as)\s+(?:(["'`])([^"'`]{1,64})\1|([A-Za-z0-9_.-]{1,64}))/i.exec(message) ?? /(["'`])([^"'`]{1,64})\1/.exec(message);
   const name = named ? (named[2] ?? named[3]) : undefined;
-  if (name && isSafeName(name)) slots.name = name;
+  // `as a new user`, `called the …`: an article names nothing.
+  if (name && isSafeName(name) && !/^(a|an|the|my|your)$/i.test(name)) slots.name = name;
   const user = /\b(?:user(?:name)?|account)\s+["'`]?([A-Za-z0-9_.-]{3,32})["'`]?/i.exec(message);
   if (user && !/^(named|called|with|and|for)$/i.test(user[1]!)) slots.username = user[1];
   const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i.exec(message);

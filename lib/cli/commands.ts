@@ -109,7 +109,7 @@ const STAGE_LABEL: Record<Stage, string> = {
 };
 
 const passwordOption: OptionDef = { flags: '-p, --password <password>', description: 'the password (asked for when left out)' };
-const walletOption: OptionDef = { flags: '-w, --wallet <id>', description: 'the wallet (default: the active chain A wallet)' };
+const walletOption: OptionDef = { flags: '-w, --wallet <wallet>', description: 'the wallet, by name or id (default: the active chain A wallet)' };
 
 /** A chain A wallet given by name or id. */
 async function walletByNameOrId(ctx: CommandContext, given: string, chain: 'a' | 'b' = 'a'): Promise<string> {
@@ -121,7 +121,7 @@ async function walletByNameOrId(ctx: CommandContext, given: string, chain: 'a' |
 
 async function walletId(ctx: CommandContext): Promise<string> {
   const given = str(ctx.opts.wallet);
-  if (given) return given;
+  if (given) return walletByNameOrId(ctx, given);
   const { wallets } = await ctx.client.api.walletsList({ query: { chain: 'a' } });
   const active = wallets.find((w) => w.isActive) ?? wallets[0];
   if (!active) throw new ShroudError('WALLET_NOT_FOUND', 404, 'no chain A wallet: create one with `shroud wallet create <name>`');
@@ -307,6 +307,28 @@ export const commands: CommandDef[] = [
     async run(ctx) {
       const out = await ctx.client.api.storageShare({ body: { fileId: need(ctx.args[0], 'id'), expiresIn: Number(ctx.opts.expires ?? 24) } });
       return { data: out, fields: [['link', out.shareUrl], ['expires', out.expiresAt]] };
+    },
+  },
+  {
+    name: 'shares',
+    summary: 'your share links, newest first (never their tokens)',
+    options: [{ flags: '-l, --limit <n>', description: '1–100', default: '20' }],
+    async run(ctx) {
+      const { shares: links } = await ctx.client.api.storageShares({ query: { limit: String(ctx.opts.limit ?? 20) } });
+      return {
+        data: links,
+        table: { columns: ['id', 'file', 'status', 'expires', 'opened'], rows: links.map((l) => [l.id, l.filename ?? `${l.fileId} (deleted)`, l.status, l.expiresAt.slice(0, 19).replace('T', ' '), l.accessCount]) },
+        empty: 'no share links: `shroud share <file id>`',
+      };
+    },
+  },
+  {
+    name: 'shares revoke',
+    summary: 'revoke a share link: it stops opening at once',
+    args: [{ name: 'id', description: 'the link id (`shroud shares`)' }],
+    async run(ctx) {
+      const out = await ctx.client.api.storageSharesRevoke({ params: { id: need(ctx.args[0], 'id') } });
+      return { data: out, text: `revoked ${ctx.args[0]}` };
     },
   },
   {

@@ -177,8 +177,11 @@ complete -F _shroud shroud
   throw new ShroudError('USAGE', 0, 'completion: bash or zsh');
 }
 
+/** What a parsed command line is handed to instead of running it (tests parse suggested commands with it). */
+export type Execute = (def: CommandDef, args: string[], opts: Record<string, unknown>) => Promise<void>;
+
 /** The program; `run` returns the exit code (tests call it in-process too). */
-export function program(): Command {
+export function program(execute?: Execute): Command {
   const root = new Command('shroud')
     .description('Shroud in your terminal: zero-knowledge identity, encrypted files, wallets, ZK tools')
     .option('--api-url <url>', `the API (default: $SHROUD_API_URL, the config file, or ${DEFAULT_API_URL})`)
@@ -204,6 +207,7 @@ export function program(): Command {
     cmd.action(async (...given: unknown[]) => {
       const cmdObj = given.at(-1) as Command;
       const args = (given.slice(0, -2) as (string | string[] | undefined)[]).flat().filter((a): a is string => a !== undefined);
+      if (execute) return execute(def, args, cmdObj.opts());
       const g = root.opts() as { json?: boolean; color?: boolean };
       const tty = !!process.stdout.isTTY && g.color !== false && !process.env.NO_COLOR;
       const out = await def.run({ client: clientFor(apiUrl()), io: nodeIo(!g.json && !!process.stderr.isTTY, !!g.json), args, opts: cmdObj.opts() });

@@ -66,12 +66,12 @@ describe('POST /api/ai/chat', () => {
     const a = res.json;
     expect(a).toMatchObject({ success: true, backend: 'retrieval', conversationId: expect.stringMatching(/^[0-9a-f-]{36}$/), messageId: expect.any(String) });
     expect(a.suggestions).toHaveLength(1);
-    expect(a.suggestions[0].command).toContain('/api/compression/compress-native');
-    expect(a.suggestions[0].command).toContain(`"walletId":"${w.json.wallet.id}"`);
-    expect(a.suggestions[0].command).toContain('"amount":2.5');
+    expect(a.suggestions[0].command).toBe('shroud compress 2.5 --wallet savings');
     expect(a.tools.map((t: { name: string }) => t.name)).toEqual(['list_wallets']);
     expect(a.tools[0]).toMatchObject({ untrusted: true, data: [expect.objectContaining({ name: 'savings' })] });
     expect(a.citations.some((c: { section: string }) => c.section.startsWith('Compression'))).toBe(true);
+    // the command's own help is cited with it
+    expect(a.citations).toContainEqual({ document: 'shroud CLI', section: 'shroud compress', link: 'shroud compress --help' });
     expect(a.text).toMatch(/savings/);
     expect(a.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) });
   });
@@ -94,8 +94,7 @@ describe('POST /api/ai/chat', () => {
     expect(kinds.indexOf('suggestion')).toBeGreaterThan(kinds.lastIndexOf('delta'));
     expect(frames[0]!.data).toMatchObject({ backend: 'retrieval', conversationId: expect.any(String) });
     const suggestion = frames.find((f) => f.event === 'suggestion')!.data;
-    expect(suggestion.command).toContain('/api/storage/share');
-    expect(suggestion.command).toContain('"expiresIn":72');
+    expect(suggestion.command).toMatch(/^shroud share .+ --expires 72$/);
   });
 
   it('refuses a message over 4,000 characters (400) and takes one of exactly 4,000', async () => {
@@ -124,7 +123,7 @@ describe('conversations', () => {
     const got = await alice.get(`/api/ai/conversations/${id}`);
     expect(got.status).toBe(200);
     expect(got.json.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect(got.json.messages[1].suggestions[0].command).toContain('/api/wallets');
+    expect(got.json.messages[1].suggestions[0].command).toBe('shroud wallet create travel --chain a');
 
     // bob: not listed, not readable, not continuable, no feedback, not deletable — all as unknown
     expect((await bob.get('/api/ai/conversations')).json.conversations.map((c: { id: string }) => c.id)).not.toContain(id);
@@ -215,11 +214,11 @@ describe('bridge transfers and attestations through the tools', () => {
     expect(a.json.tools[0].data.map((t: { id: string }) => t.id)).toEqual([latest.id, older.id]); // newest first
     expect(a.json.text).toContain('is source_confirmed');
     expect(a.json.text).toContain(latest.sourceTxHash);
-    expect(a.json.suggestions[0].command).toContain(`/api/bridge/status/${latest.id}`);
+    expect(a.json.suggestions[0].command).toBe(`shroud bridge status ${latest.id}`);
 
     const byId = await ask(frank, `what is the status of my bridge transfer ${older.id}?`);
     expect(byId.json.text).toContain('is completed');
-    expect(byId.json.suggestions[0].command).toContain(`/api/bridge/status/${older.id}`);
+    expect(byId.json.suggestions[0].command).toBe(`shroud bridge status ${older.id}`);
   });
 
   it('an attestation claim that gives instructions is data: it does not steer the answer', async () => {
@@ -275,7 +274,7 @@ describe('tools see only the caller\'s records', () => {
       }
     }
     const share = await ask(carol, 'share my latest file for 2 hours');
-    expect(share.json.suggestions[0].command).toContain(`"fileId":"${id}"`);
+    expect(share.json.suggestions[0].command).toBe(`shroud share ${id} --expires 2`);
   });
 });
 

@@ -59,6 +59,14 @@ describe('shroud', () => {
     expect(badPassword.code).toBe(3); // 401 INVALID_PROOF
     const link = await json(['share', up.id, '--expires', '2']);
     expect(link.shareUrl).toContain(link.shareToken);
+    // the owner's links: listed without their token, revoked by id (the link stops opening)
+    const [listed] = await json(['shares']);
+    expect(listed).toMatchObject({ fileId: up.id, filename: 'notes.bin', status: 'active' });
+    expect(JSON.stringify(listed)).not.toContain(link.shareToken);
+    expect((await shroud(['shares'])).stdout).toMatch(/notes\.bin.*active/);
+    expect((await shroud(['shares', 'revoke', listed.id])).stdout).toContain(`revoked ${listed.id}`);
+    expect((await json(['shares']))[0].status).toBe('revoked');
+    expect((await shroud(['shares', 'revoke', '000000000000000000000'])).code).toBe(4);
     expect((await shroud(['rm', up.id])).code).toBe(0);
     const gone = await shroud(['download', up.id, 'x.bin', '-p', 'file pass 1']);
     expect(gone.code).toBe(4);
@@ -71,6 +79,10 @@ describe('shroud', () => {
     expect((await json(['airdrop', '2'])).formatted).toBe('2');
     const bal = await json(['balance']);
     expect(bal).toMatchObject({ address: w.address, formatted: '2' });
+    // --wallet takes the name as well as the id (the assistant suggests names); an unknown one is exit 4
+    expect(await json(['balance', '--wallet', 'main'])).toMatchObject({ address: w.address });
+    expect(await json(['balance', '--wallet', w.id])).toMatchObject({ address: w.address });
+    expect((await shroud(['balance', '--wallet', 'nope'])).code).toBe(4);
   });
 
   it('toolkit: field, hash, ec, shamir, prove and verify', { timeout: 180_000 }, async () => {

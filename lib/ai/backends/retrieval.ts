@@ -1,6 +1,7 @@
 import type MiniSearch from 'minisearch';
 import type { Passage } from '../corpus.ts';
 import type { Citation, ToolCall } from '../events.ts';
+import { shroudCommandName } from '../commands.ts';
 import { matchIntent, parseSlots, type BridgeFact, type FileFact, type IntentContext, type Need, type ShareLinkFact, type WalletFact } from '../intents.ts';
 import { processTerm, search, type Hit } from '../search.ts';
 import { estimateTokens, type Backend, type BackendEvent, type BackendRequest } from './port.ts';
@@ -170,8 +171,14 @@ export class RetrievalBackend implements Backend {
     for (const piece of text.match(/[^.!?\n]+[.!?]?\s*|\n+/g) ?? [text]) yield { type: 'delta', text: piece };
 
     const cited = new Set<string>();
-    // Cited: the passages the text was made from, and the route the command calls.
-    for (const h of [...explained.slice(0, 2), ...(routeHit && !unavailable ? [routeHit] : [])]) {
+    // Cited: the passages the text was made from, and what documents the command: a `shroud`
+    // command's own help, else the route a curl command calls.
+    const commandHelp = suggestions
+      .map((s) => shroudCommandName(s.command))
+      .filter((n): n is string => n !== undefined)
+      .flatMap((n) => search(this.index(), `shroud ${n}`, 1, (p) => p.link === `shroud ${n} --help`));
+    const documenting = commandHelp.length ? commandHelp.slice(0, 1) : routeHit && !unavailable ? [routeHit] : [];
+    for (const h of [...explained.slice(0, 2), ...documenting]) {
       const key = `${h.link}|${h.section}`;
       if (cited.has(key)) continue;
       cited.add(key);

@@ -22,7 +22,7 @@ const records: Record<string, unknown> = {
   ],
   proof_history: [],
   share_links: [
-    { id: 'mhx0a1b2c3d4e5f6a7b8c9', fileId: 'f-holiday', filename: 'holiday.jpg.enc', createdAt: '2026-11-23T09:00:00Z', expiresAt: '2026-11-24T09:00:00Z', status: 'active', accessCount: 2 },
+    { id: '0mhx0a1b2c3d4e5f6a7b8', fileId: 'f-holiday', filename: 'holiday.jpg.enc', createdAt: '2026-11-23T09:00:00Z', expiresAt: '2026-11-24T09:00:00Z', status: 'active', accessCount: 2 },
   ],
   bridge_transfers: [
     { id: '0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', token: 'SOL', amount: '2', status: 'submitted', sourceTxHash: '5srcTx', destTxHash: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:01:00Z' },
@@ -48,7 +48,7 @@ async function answer(q: string) {
   return { citations, suggestions, text };
 }
 
-const anchorOf = (c: Citation) => (c.document === 'route table' ? `route:${c.section}` : c.link.split('#')[1] ?? '');
+const anchorOf = (c: Citation) => (c.document === 'route table' ? `route:${c.section}` : c.document === 'shroud CLI' ? `command:${c.section}` : c.link.split('#')[1] ?? '');
 const rows: { q: string; citeHit: boolean; citePrecision: number; suggestOk: boolean }[] = [];
 
 describe('the retrieval backend on the golden set', () => {
@@ -63,9 +63,16 @@ describe('the retrieval backend on the golden set', () => {
       const relevant = readme.filter((c) => g.cite.includes(anchorOf(c)));
       const routeCited = a.citations.filter((c) => c.document === 'route table');
       const routeRelevant = routeCited.filter((c) => g.suggest && a.suggestions.some((s) => s.includes(c.section.split(' ')[1]!.replace(/:\w+.*$/, ''))));
+      // A command's help is relevant when the answer suggests that command.
+      const helpRelevant = a.citations.filter((c) => c.document === 'shroud CLI' && a.suggestions.some((s) => s === c.section || s.startsWith(`${c.section} `)));
       const citeHit = relevant.length > 0;
-      const citePrecision = a.citations.length ? (relevant.length + routeRelevant.length) / a.citations.length : 0;
-      const suggestOk = g.suggest === null ? a.suggestions.length === 0 : a.suggestions.some((s) => s.includes(g.suggest!) && (g.values ?? []).every((v) => s.includes(v)));
+      const citePrecision = a.citations.length ? (relevant.length + routeRelevant.length + helpRelevant.length) / a.citations.length : 0;
+      const suggestOk =
+        g.suggest === null
+          ? a.suggestions.length === 0
+          : a.suggestions.some((s) => (g.suggest!.startsWith('shroud') ? s === g.suggest || s.startsWith(`${g.suggest} `) : s.includes(g.suggest!)) && (g.values ?? []).every((v) => s.includes(v)));
+      // A `shroud` suggestion cites that command's help.
+      if (a.suggestions.some((s) => s.startsWith('shroud '))) expect(a.citations.some((c) => c.document === 'shroud CLI'), 'the command help is cited').toBe(true);
       rows.push({ q: g.q, citeHit, citePrecision, suggestOk });
       for (const s of a.suggestions) expect(isSafeCommand(s, BASE), s).toBe(true);
       expect(suggestOk, `suggestions: ${JSON.stringify(a.suggestions)}`).toBe(true);

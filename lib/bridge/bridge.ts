@@ -144,7 +144,8 @@ async function initiateWithdraw(userId: string, input: z.infer<typeof initiateIn
   const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
   if (wallet && wallet.chain !== 'b') throw errors.invalidInput('walletId: a withdrawal needs a chain B wallet');
   const record = newRecord(userId, { bridgeType: 'chaina-chainb', direction: 'withdraw', token: input.token, amount: input.amount, amountUnits: units, destAddress, walletId: wallet?.id ?? null });
-  await insertBridge(record);
+  // Sent by the service: the record is written once the wallet has accepted the password (withdraw.ts).
+  if (!wallet) await insertBridge(record);
   const current = wallet ? await sendWithdraw(record, wallet, input.password!, route) : record;
   return { transaction: view(current), bridgeUrl: bridgeUrl('chaina-chainb'), instructions: instructions(current) };
 }

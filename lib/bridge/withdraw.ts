@@ -1,6 +1,6 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
-import { attachSource, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import { attachSource, insertBridge, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { getWallet, type WalletRecord } from '#lib/data/wallets.ts';
 import { logger } from '#lib/log.ts';
 import { executeFromWallet } from '#lib/wallets/chain-b.ts';
@@ -17,16 +17,26 @@ import { bridgeRoutes, routeToken, type HyperlaneToken } from './routes.ts';
  */
 const at = () => clock.now().toISOString();
 
-/** Sends the record's transfer_remote from the wallet; the record answers `submitted`, or `failed` with nothing burned. */
+/**
+ * Sends the record's transfer_remote from the wallet. The record is written only once the wallet
+ * has accepted the password and the balances suffice (a wrong password, a locked wallet or a short
+ * balance leaves no record); it then answers `submitted`, or `failed` with nothing burned when
+ * chain B refuses or reverts the transaction.
+ */
 export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: string, route: HyperlaneToken): Promise<BridgeRecord> {
   await ensureWarpRoute(route);
   const amount = BigInt(r.amountUnits);
   const token = { address: route.destinationToken, symbol: r.token, name: r.token, decimals: route.decimals };
+  let inserted = false;
   let txHash: string;
   try {
-    ({ txHash } = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)]));
+    ({ txHash } = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)], async () => {
+      await insertBridge(r);
+      inserted = true;
+    }));
   } catch (e) {
-    // Refused or reverted: nothing was burned. The record says so, the caller gets the reason.
+    if (!inserted) throw e;
+    // Refused or reverted on chain B: nothing was burned. The record says so, the caller gets the reason.
     await transitionBridge(r.userId, r.id, { from: ['pending'], to: 'failed', at: at(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
     throw e;
   }

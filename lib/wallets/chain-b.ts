@@ -155,9 +155,11 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
 /**
  * Sends `calls` from the chain B wallet `w` (the caller's, checked by the caller) as a transfer
  * does: under its signing lease, behind the password lock, after the balance check of what it
- * spends and of the fees, with the same error codes. The bridge's withdrawals use it too.
+ * spends and of the fees, with the same error codes. The bridge's withdrawals use it too:
+ * `beforeSend` runs once the password and the balances have passed, just before signing (a
+ * withdrawal writes its record there, so that a refused one leaves none).
  */
-export async function executeFromWallet(w: WalletRecord, password: string, spends: { token: TokenInfo; amount: bigint }, calls: Call[]): Promise<TransferOutcome> {
+export async function executeFromWallet(w: WalletRecord, password: string, spends: { token: TokenInfo; amount: bigint }, calls: Call[], beforeSend?: () => Promise<void>): Promise<TransferOutcome> {
   // The lease comes first: one request per wallet at a time, so at most one password check is
   // ever in flight for it, and five failures are exactly five (parallel guesses get 409).
   const owner = randomUUID();
@@ -168,6 +170,7 @@ export async function executeFromWallet(w: WalletRecord, password: string, spend
     const key = await unlock(w, password);
     try {
       await onChainB(() => preflight(w.address, spends.token, spends.amount));
+      await beforeSend?.();
       return await onChainB(() => chainB().execute({ privateKey: `0x${key.toString('hex')}`, calls }));
     } finally {
       key.fill(0);

@@ -143,11 +143,12 @@ describe('withdraw from the caller\'s chain B wallet', () => {
     fails(await alice.post(`/api/bridge/${stored.id}/source-tx`, { txHash: stored.sourceTxHash }), 409, 'BRIDGE_STATE_CONFLICT');
   });
 
-  it('password: 400 when missing, 401 INVALID_PASSWORD when wrong (the record failed, nothing burned); foreign or chain A wallet refused', async () => {
+  it('password: 400 when missing, 401 INVALID_PASSWORD when wrong (no record, nothing burned); foreign or chain A wallet refused', async () => {
     const before = await synthetic(walletB.address);
+    const records = ok(await alice.get('/api/bridge/history')).transactions.length;
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id })), 400, 'INVALID_INPUT', /^password/);
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: 'wrong-password' })), 401, 'INVALID_PASSWORD');
-    expect(ok(await alice.get('/api/bridge/history')).transactions[0]).toMatchObject({ direction: 'withdraw', status: 'failed', sourceTxHash: null });
+    expect(ok(await alice.get('/api/bridge/history')).transactions).toHaveLength(records); // a refused withdrawal leaves no record
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: bobB.id, password: PASS })), 404, 'WALLET_NOT_FOUND');
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletA.id, password: PASS })), 400, 'INVALID_INPUT', /chain B wallet/);
     fails(await alice.post('/api/bridge/initiate', withdraw({ password: PASS })), 400, 'INVALID_INPUT', /^password/);
@@ -157,7 +158,9 @@ describe('withdraw from the caller\'s chain B wallet', () => {
 
   it('more than the wallet holds: 422 INSUFFICIENT_BALANCE, nothing burned', async () => {
     const before = await synthetic(walletB.address);
+    const records = ok(await alice.get('/api/bridge/history')).transactions.length;
     fails(await alice.post('/api/bridge/initiate', withdraw({ amount: '1000', walletId: walletB.id, password: PASS })), 422, 'INSUFFICIENT_BALANCE');
+    expect(ok(await alice.get('/api/bridge/history')).transactions).toHaveLength(records);
     expect(await synthetic(walletB.address)).toBe(before);
   });
 

@@ -303,9 +303,13 @@ export const commands: CommandDef[] = [
     name: 'share',
     summary: 'a share link for a file',
     args: [{ name: 'id', description: 'the file id' }],
-    options: [{ flags: '-e, --expires <hours>', description: 'hours the link lives (up to 720)', default: '24' }],
+    options: [{ flags: '-e, --expires <time>', description: 'how long the link lives: hours (up to 720), or with a unit: 600s, 10m, 48h, 7d (30 days at most)', default: '24' }],
     async run(ctx) {
-      const out = await ctx.client.api.storageShare({ body: { fileId: need(ctx.args[0], 'id'), expiresIn: Number(ctx.opts.expires ?? 24) } });
+      const given = String(ctx.opts.expires ?? '24');
+      // With a unit the server reads exactly that; a bare number is hours (below 720).
+      const expiresIn = /^\d{1,9}[smhd]$/.test(given) ? given : Number(given);
+      if (typeof expiresIn === 'number' && !Number.isInteger(expiresIn)) throw usage('--expires: hours, or a number with s, m, h or d (e.g. 7d)');
+      const out = await ctx.client.api.storageShare({ body: { fileId: need(ctx.args[0], 'id'), expiresIn } });
       return { data: out, fields: [['link', out.shareUrl], ['expires', out.expiresAt]] };
     },
   },

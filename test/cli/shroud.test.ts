@@ -59,13 +59,16 @@ describe('shroud', () => {
     expect(badPassword.code).toBe(3); // 401 INVALID_PROOF
     const link = await json(['share', up.id, '--expires', '2']);
     expect(link.shareUrl).toContain(link.shareToken);
+    const week = await json(['share', up.id, '--expires', '7d']);
+    expect(Date.parse(week.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    expect((await shroud(['share', up.id, '--expires', 'soon'])).code).toBe(2);
     // the owner's links: listed without their token, revoked by id (the link stops opening)
-    const [listed] = await json(['shares']);
+    const listed = (await json(['shares'])).find((l: { expiresAt: string }) => l.expiresAt === link.expiresAt);
     expect(listed).toMatchObject({ fileId: up.id, filename: 'notes.bin', status: 'active' });
     expect(JSON.stringify(listed)).not.toContain(link.shareToken);
     expect((await shroud(['shares'])).stdout).toMatch(/notes\.bin.*active/);
     expect((await shroud(['shares', 'revoke', listed.id])).stdout).toContain(`revoked ${listed.id}`);
-    expect((await json(['shares']))[0].status).toBe('revoked');
+    expect((await json(['shares'])).find((l: { id: string }) => l.id === listed.id).status).toBe('revoked');
     expect((await shroud(['shares', 'revoke', '000000000000000000000'])).code).toBe(4);
     expect((await shroud(['rm', up.id])).code).toBe(0);
     const gone = await shroud(['download', up.id, 'x.bin', '-p', 'file pass 1']);

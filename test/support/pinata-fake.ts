@@ -115,7 +115,11 @@ export class FakePinata {
       const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': String(headers['content-type']) } }).formData();
       const file = form.get('file');
       if (!(file instanceof File)) return json(400, { error: { reason: 'NO_FILE' } });
-      entry.fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string') as [string, string][]);
+      const fields: Record<string, string> = {};
+      form.forEach((v, k) => {
+        if (typeof v === 'string') fields[k] = v;
+      });
+      entry.fields = fields;
       const bytes = new Uint8Array(await file.arrayBuffer());
       let cid: string;
       const blocks: string[] = [];

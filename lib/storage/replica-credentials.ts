@@ -6,11 +6,11 @@ import type { SecretSource } from './config.ts';
  * The secrets of replica targets (REPLICA_TARGETS: a Pinata JWT, an S3 target's own keys),
  * resolved when a target first needs them — not at cold start, so a function that never touches
  * a target never reads its secret — from an environment variable (local runs) or AWS Secrets
- * Manager. A value is kept for CACHE_MS (one read per warm instance, not one per request) and
+ * Manager. A value is kept for SECRET_CACHE_MS (one read per warm instance, not one per request) and
  * dropped early by `forgetSecret` when the service refused it, so a rotated secret is picked up on
  * the next call. Values are never logged: errors name the variable or the secret's ARN only.
  */
-const CACHE_MS = 10 * 60_000;
+export const SECRET_CACHE_MS = 10 * 60_000;
 
 /** One client per region, kept for the instance's life (the function's own region built at load; building does no I/O). */
 const clients = new Map<string, SecretsManagerClient>([[config.AWS_REGION, new SecretsManagerClient({ region: config.AWS_REGION, maxAttempts: 3 })]]);
@@ -49,7 +49,7 @@ export function resolveSecret(src: SecretSource): Promise<string> {
   const hit = cache.get(key);
   if (hit && hit.until > Date.now()) return hit.value;
   const value = read(src);
-  cache.set(key, { value, until: Date.now() + CACHE_MS });
+  cache.set(key, { value, until: Date.now() + SECRET_CACHE_MS });
   value.catch(() => cache.delete(key)); // a failed read is not kept
   return value;
 }

@@ -2,7 +2,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/c
 import { CID } from 'multiformats/cid';
 import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from './blockstore.ts';
 import { storageConfig, type ReplicaTargetConfig, type S3TargetConfig } from './config.ts';
-import { resolveS3Keys } from './replica-credentials.ts';
+import { resolveS3Keys, SECRET_CACHE_MS } from './replica-credentials.ts';
 import { PinataReplicaTarget } from './replica-target-pinata.ts';
 import { TargetFailure, type BlockCheckResult, type CopyJournal, type CopySource, type ReplicaTarget } from './replica-target-port.ts';
 
@@ -35,8 +35,13 @@ export class S3ReplicaTarget implements ReplicaTarget {
       maxAttempts: 2,
       requestHandler: { connectionTimeout: 1_000, requestTimeout: 30_000 },
       ...(cfg.endpoint ? { endpoint: cfg.endpoint, forcePathStyle: true } : {}),
-      // Its own keys, read when the first request signs (the SDK keeps them); else the role's, or the local S3's.
-      ...(creds ? { credentials: () => resolveS3Keys(creds) } : loopback ? { credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
+      // Its own keys, read when the first request signs; the SDK keeps them until `expiration`, then
+      // asks again (a rotated secret is picked up). Else the role's keys, or the local S3's.
+      ...(creds
+        ? { credentials: async () => ({ ...(await resolveS3Keys(creds)), expiration: new Date(Date.now() + SECRET_CACHE_MS) }) }
+        : loopback
+          ? { credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+          : {}),
     });
   }
 

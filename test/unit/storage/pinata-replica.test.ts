@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { MemoryBlockstore } from 'blockstore-core/memory';
 import { CID } from 'multiformats/cid';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '#lib/log.ts';
 import { importContent } from '#lib/storage/cid.ts';
 import { dagBlocks } from '#lib/storage/dag.ts';
 import { PinataReplicaTarget } from '#lib/storage/replica-target-pinata.ts';
@@ -150,6 +151,27 @@ describe('PinataReplicaTarget', () => {
     expect(fake.filesOf(root)).toEqual([]);
     for (const b of src.blocks) expect((await t.check(root, b)).state).toBe('missing');
     await t.release(root); // nothing left: a no-op
+  });
+
+  it('never hands the JWT to the logger, through retries, refusals and a root mismatch', async () => {
+    const logged: unknown[] = [];
+    const spies = (['debug', 'info', 'warn', 'error'] as const).map((level) =>
+      vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void logged.push(args)),
+    );
+    try {
+      const { root, src } = await dag(200_000);
+      fake.failNext(429, 503);
+      await target().copy(root, src, journal());
+      fake.jwt = 'another';
+      await target().release(root).catch(() => undefined);
+      fake.jwt = JWT;
+      fake.ignoreCar = true;
+      await target().repair(root, [], src).catch(() => undefined);
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+    expect(logged.length).toBeGreaterThanOrEqual(2); // the two retries were logged
+    expect(JSON.stringify(logged)).not.toContain(JWT);
   });
 
   it('a gateway that is down makes the target unreachable with the reason; an unset JWT variable fails with its name only', async () => {

@@ -10,13 +10,43 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ApiFunction } from './constructs/api-function.ts';
 
-/** One storage target of replicated pinning (lib/storage/config.ts, REPLICA_TARGETS). */
-export interface ReplicaTargetSpec {
+/** Where a target's secret is kept on AWS: always Secrets Manager (no secret in a function's environment). */
+export interface SecretRef {
+  secretArn: string;
+}
+
+/** An S3-compatible target (lib/storage/config.ts, REPLICA_TARGETS); `type` may be left out. */
+export interface S3TargetSpec {
+  type?: 's3';
   name: string;
   /** S3-compatible endpoint of another service (Filebase, Storj, …); absent: an AWS S3 bucket. */
   endpoint?: string;
   bucket: string;
   region?: string;
+  /** The service's own keys: a secret holding JSON `{accessKeyId, secretAccessKey}`; absent: the role's (AWS buckets). */
+  credentials?: SecretRef;
+}
+
+/** A Pinata account (lib/storage/replica-target-pinata.ts). */
+export interface PinataTargetSpec {
+  type: 'pinata';
+  name: string;
+  gateway: string;
+  apiUrl?: string;
+  uploadUrl?: string;
+  /** A secret whose string is the Pinata API JWT. */
+  jwt: SecretRef;
+}
+
+/** One storage target of replicated pinning. */
+export type ReplicaTargetSpec = S3TargetSpec | PinataTargetSpec;
+
+const isPinata = (t: ReplicaTargetSpec): t is PinataTargetSpec => t.type === 'pinata';
+
+/** The secret ARNs the targets name: every one (`all`), or those the storage role needs to prove (S3 keys; Pinata's gateway needs none). */
+export function targetSecretArns(targets: readonly ReplicaTargetSpec[], which: 'all' | 'proofs'): string[] {
+  const arns = targets.flatMap((t) => (isPinata(t) ? (which === 'all' ? [t.jwt.secretArn] : []) : t.credentials ? [t.credentials.secretArn] : []));
+  return [...new Set(arns)];
 }
 
 export interface ReplicaPinningProps {
@@ -32,7 +62,10 @@ export interface ReplicaPinningProps {
  * queue (five receives), the worker function it feeds (functions/scheduled/replica-worker.ts,
  * one job at a time, failures reported per message), and the hourly audit
  * (functions/scheduled/replica-audit.ts) on an EventBridge rule. The API's storage functions
- * get `environment` and `grantRequests` (send jobs, read replicas for proofs).
+ * get `environment` and `grantRequests` (send jobs, read replicas for proofs). Targets' secrets
+ * stay in Secrets Manager: `REPLICA_TARGETS` carries their ARNs, and each role may read exactly
+ * the secrets its functions use (worker and audit: all; the storage role: the S3 keys its
+ * proofs read with).
  */
 export class ReplicaPinning extends Construct {
   readonly queue: Queue;
@@ -63,15 +96,27 @@ export class ReplicaPinning extends Construct {
     this.environment = { REPLICA_QUEUE_URL: this.queue.queueUrl, REPLICA_TARGETS: JSON.stringify(props.targets) };
   }
 
-  /** What the API's storage role needs: send jobs, and read and write the targets' buckets. */
+  /** What the API's storage role needs: send jobs, and read the targets (proofs). */
   grantRequests(role: IRole): void {
     this.queue.grantSendMessages(role);
-    this.grantTargets(role);
+    this.grantTargets(role, 'proofs');
   }
 
-  private grantTargets(role: IRole): void {
+  private grantTargets(role: IRole, secrets: 'all' | 'proofs'): void {
     const partition = Stack.of(this).partition;
-    const buckets = this.props.targets.filter((t) => !t.endpoint).map((t) => t.bucket);
+    const arns = targetSecretArns(this.props.targets, secrets);
+    if (arns.length) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['secretsmanager:GetSecretValue'],
+          // The ARN as given, and with the 6-character suffix Secrets Manager appends (an ARN given without it).
+          resources: arns.flatMap((a) => [a, `${a}-??????`]),
+        }),
+      );
+    }
+    // AWS buckets reached with the role's own permissions (not another service's keys).
+    const buckets = this.props.targets.filter((t): t is S3TargetSpec => !isPinata(t) && !t.endpoint && !t.credentials).map((t) => t.bucket);
     if (!buckets.length) return;
     role.addToPrincipalPolicy(
       new PolicyStatement({
@@ -101,7 +146,7 @@ export class ReplicaPinning extends Construct {
     this.props.bucket.grantRead(role);
     this.queue.grantConsumeMessages(role);
     this.queue.grantSendMessages(role); // the audit re-queues lost jobs
-    this.grantTargets(role);
+    this.grantTargets(role, 'all');
     const worker = new ApiFunction(this, 'Worker', {
       stage: this.stage,
       entry: 'functions/scheduled/replica-worker.ts',
@@ -129,11 +174,28 @@ export class ReplicaPinning extends Construct {
   }
 }
 
-/** The `replicaTargets` context (a JSON array or a JSON string of one); none: replicated pinning stays off. */
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
+
+/**
+ * The `replicaTargets` context (a JSON array or a JSON string of one); none: replicated pinning
+ * stays off. Checked at synth: on AWS every secret is `{secretArn}` — the `{env}` and
+ * `{accessKeyIdEnv, …}` forms are for local runs, and would put a secret in a function's
+ * environment. (The full schema is checked again by the functions at cold start.)
+ */
 export function replicaTargetsOf(scope: Construct): ReplicaTargetSpec[] {
   const raw: unknown = scope.node.tryGetContext('replicaTargets');
   if (raw === undefined) return [];
   const list: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-  if (!Array.isArray(list)) throw new Error('replicaTargets: a JSON array of {name, bucket, region?, endpoint?}');
+  if (!Array.isArray(list)) throw new Error('replicaTargets: a JSON array of S3 {name, bucket, region?, endpoint?, credentials?} and Pinata {type: "pinata", name, gateway, jwt} targets');
+  const secretOk = (s: unknown) => !!s && typeof s === 'object' && Object.keys(s).length === 1 && SECRET_ARN.test(String((s as SecretRef).secretArn));
+  for (const t of list as ReplicaTargetSpec[]) {
+    if (isPinata(t)) {
+      if (!t.gateway || !secretOk(t.jwt)) throw new Error(`replicaTargets: Pinata target ${t.name}: needs gateway and jwt {secretArn} (a Secrets Manager ARN)`);
+    } else {
+      if (t.type !== undefined && t.type !== 's3') throw new Error(`replicaTargets: target ${t.name}: type must be "s3" or "pinata"`);
+      if (!t.bucket) throw new Error(`replicaTargets: S3 target ${t.name}: needs bucket`);
+      if (t.credentials !== undefined && !secretOk(t.credentials)) throw new Error(`replicaTargets: S3 target ${t.name}: credentials must be {secretArn} (a Secrets Manager ARN) on AWS`);
+    }
+  }
   return list as ReplicaTargetSpec[];
 }

@@ -1,13 +1,54 @@
 import * as z from 'zod';
 import { config as platform, readConfig } from '#lib/config.ts';
 
-export const replicaTargetSchema = z.object({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+/**
+ * Where a target's secret comes from, resolved when first needed (replica-credentials.ts), never
+ * inline: an environment variable's name (local runs) or a Secrets Manager secret (AWS; cdk/replicas.ts
+ * grants `secretsmanager:GetSecretValue` on exactly these ARNs).
+ */
+const secretArn = z.string().regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'a Secrets Manager secret ARN');
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'an environment variable name');
+
+const targetName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/);
+
+/** An S3-compatible endpoint and bucket; no endpoint = AWS S3 in `region`. */
+export const s3TargetSchema = z.object({
+  type: z.literal('s3'),
+  name: targetName,
   endpoint: z.url().optional(),
   bucket: z.string().min(3).max(63),
   region: z.string().default('us-east-1'),
+  /**
+   * This target's own keys: `{accessKeyIdEnv, secretAccessKeyEnv}` names two environment
+   * variables; `{secretArn}` a secret holding JSON `{"accessKeyId", "secretAccessKey"}`. Absent:
+   * the function's own role (AWS buckets), or the local S3's fixed keys on loopback.
+   */
+  credentials: z
+    .union([z.strictObject({ accessKeyIdEnv: envName, secretAccessKeyEnv: envName }), z.strictObject({ secretArn })])
+    .optional(),
 });
+
+/** The Pinata adapter: a CAR per pin through Pinata's v3 API, blocks read back from its gateway (replica-target-pinata.ts). */
+export const pinataTargetSchema = z.object({
+  type: z.literal('pinata'),
+  name: targetName,
+  /** Gateway base URL (`https://<name>.mypinata.cloud`); blocks are read as `<gateway>/ipfs/<cid>`. */
+  gateway: z.url(),
+  apiUrl: z.url().default('https://api.pinata.cloud/v3'),
+  uploadUrl: z.url().default('https://uploads.pinata.cloud/v3'),
+  /** The API JWT: `{env}` names an environment variable; `{secretArn}` a secret whose string is the JWT. */
+  jwt: z.union([z.strictObject({ env: envName }), z.strictObject({ secretArn })]),
+});
+
+/** A target without `type` is S3 (the form REPLICA_TARGETS had before Pinata targets). */
+export const replicaTargetSchema = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('type' in v) ? { ...v, type: 's3' } : v),
+  z.discriminatedUnion('type', [s3TargetSchema, pinataTargetSchema]),
+);
 export type ReplicaTargetConfig = z.infer<typeof replicaTargetSchema>;
+export type S3TargetConfig = z.infer<typeof s3TargetSchema>;
+export type PinataTargetConfig = z.infer<typeof pinataTargetSchema>;
+export type SecretSource = { env: string } | { secretArn: string };
 
 /**
  * Storage settings, read once at cold start (a bad value stops the function before it serves).
@@ -33,9 +74,10 @@ const schema = z
     /** Lifetime of presigned URLs (upload PUT and download GET), seconds. */
     PRESIGN_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
     /**
-     * Storage targets of replicated pins, independent failure domains: a JSON array of
-     * `{name, endpoint?, bucket, region?}` (S3-compatible; no endpoint = AWS S3 in `region`).
-     * `npm start` sets three local ones. Empty: replicated pinning is unavailable.
+     * Storage targets of replicated pins, independent failure domains: a JSON array of S3
+     * targets `{type?: 's3', name, endpoint?, bucket, region?, credentials?}` and Pinata targets
+     * `{type: 'pinata', name, gateway, apiUrl?, uploadUrl?, jwt}` (schemas above; README).
+     * `npm start` sets three local S3 ones. Empty: replicated pinning is unavailable.
      */
     REPLICA_TARGETS: z
       .string()

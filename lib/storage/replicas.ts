@@ -24,7 +24,7 @@ import { storageConfig } from './config.ts';
 import { dagBlocks } from './dag.ts';
 import { listFiles, ownedFileByCid } from './files.ts';
 import { enqueueReplicaJob, type ReplicaJob } from './replica-queue.ts';
-import { replicaTargets, targetNamed, type ReplicaTarget } from './replica-targets.ts';
+import { replicaTargets, targetNamed, TargetFailure, type CopySource, type ReplicaTarget } from './replica-targets.ts';
 
 /**
  * Replicated pinning: a file's whole DAG copied to `replicas` of the configured storage targets
@@ -208,13 +208,15 @@ async function proveAll(pin: ReplicaPin, challenge: Uint8Array): Promise<Replica
   return answers.filter((a): a is ReplicaAnswer => !!a);
 }
 
-/** One replica's answer: the blocks on the challenge's path, read from that replica (each checked against its CID). */
+/**
+ * One replica's answer: the blocks on the challenge's path, read from that replica (an S3
+ * target's objects, a Pinata target's gateway), each checked against its CID by the target.
+ */
 async function prove(target: ReplicaTarget, root: string, challenge: Uint8Array): Promise<ReplicaAnswer> {
-  const store = target.store(root);
   const nodes: Uint8Array[] = [];
   let cid = CID.parse(root);
   for (let depth = 0; depth < 32; depth++) {
-    const bytes = await store.getBytes(cid);
+    const bytes = await target.readBlock(root, cid);
     nodes.push(bytes);
     const links = linksOf(cid, bytes);
     if (!links.length) return { name: target.name, atMs: clock.nowMs(), nodes };
@@ -240,7 +242,6 @@ export async function dropReplicaOwner(userId: string, cid: string): Promise<voi
 // ---------------------------------------------------------------------------------------------
 // The worker
 
-class TargetDown extends Error {}
 class SourceLost extends Error {}
 
 /** The worker: SQS (functions/scheduled/replica-worker.ts) or the local queue run this. */
@@ -263,19 +264,21 @@ async function sourceBlock(pin: ReplicaPin, block: string, except?: string): Pro
   throw new SourceLost(`no healthy copy of block ${block}`);
 }
 
-/** Copies the blocks `target` does not hold yet by its journal, recording each one. */
+/** The DAG's blocks as `target` reads them for a copy or a repair: from anywhere but itself. */
+const sourceFor = (pin: ReplicaPin, blocks: string[], target: ReplicaTarget): CopySource => ({
+  blocks,
+  read: (block) => sourceBlock(pin, block, target.name),
+});
+
+/** Copies what `target` does not hold yet by its journal (S3: block by block; Pinata: the whole CAR at once). */
 async function copyTo(pin: ReplicaPin, blocks: string[], target: ReplicaTarget): Promise<void> {
-  const store = target.store(pin.cid);
-  for (let i = await copiedCount(pin.cid, target.name); i < blocks.length; i++) {
-    const bytes = await sourceBlock(pin, blocks[i]!, target.name);
-    try {
-      await store.put(CID.parse(blocks[i]!), bytes);
-    } catch (e) {
-      throw new TargetDown(`${target.name}: ${(e as Error).name || 'error'} writing a block`);
-    }
-    await recordCopied(pin.cid, target.name, i + 1);
-    await replicaHooks.afterBlock?.(target.name, i);
-  }
+  await target.copy(pin.cid, sourceFor(pin, blocks, target), {
+    done: () => copiedCount(pin.cid, target.name),
+    record: async (done) => {
+      await recordCopied(pin.cid, target.name, done);
+      await replicaHooks.afterBlock?.(target.name, done - 1);
+    },
+  });
 }
 
 async function copyReplicas(cid: string): Promise<void> {
@@ -297,12 +300,12 @@ async function copyReplicas(cid: string): Promise<void> {
   const results = await Promise.allSettled(
     pin.placements.map((name) => {
       const target = targetNamed(name);
-      if (!target) return Promise.reject(new TargetDown(`${name}: no longer configured`));
+      if (!target) return Promise.reject(new TargetFailure(name, 'failed', 'no longer configured'));
       return copyTo(pin, blocks, target);
     }),
   );
   // Anything but a target or source failure (the worker itself failing) goes back to the queue.
-  const crash = results.find((r) => r.status === 'rejected' && !(r.reason instanceof TargetDown) && !(r.reason instanceof SourceLost));
+  const crash = results.find((r) => r.status === 'rejected' && !(r.reason instanceof TargetFailure) && !(r.reason instanceof SourceLost));
   if (crash) throw (crash as PromiseRejectedResult).reason;
   const now = clock.nowMs();
   const states: Record<string, ReplicaTargetState> = Object.fromEntries(
@@ -310,7 +313,7 @@ async function copyReplicas(cid: string): Promise<void> {
       const r = results[i]!;
       if (r.status === 'fulfilled') return [name, { state: 'ok', at: now }];
       const e = r.reason as Error;
-      return [name, { state: e instanceof TargetDown ? 'unreachable' : 'failed', reason: e.message, at: now }];
+      return [name, { state: e instanceof TargetFailure ? e.state : 'failed', reason: e.message, at: now }];
     }),
   );
   const done = await updatePin(cid, (p) => (p.status === 'releasing' ? undefined : settle({ ...p, targets: { ...p.targets, ...states } })));
@@ -321,7 +324,13 @@ async function copyReplicas(cid: string): Promise<void> {
 function settle(pin: ReplicaPin): ReplicaPin {
   const bad = pin.placements.filter((n) => pin.targets[n]?.state !== 'ok');
   if (!bad.length) return { ...pin, status: 'pinned', reason: undefined };
-  const why = bad.map((n) => `${n}: ${pin.targets[n]?.reason ?? pin.targets[n]?.state ?? 'unknown'}`).join('; ');
+  // Reasons mostly begin with the target's name already.
+  const why = bad
+    .map((n) => {
+      const r = pin.targets[n]?.reason ?? pin.targets[n]?.state ?? 'unknown';
+      return r.startsWith(`${n}: `) ? r : `${n}: ${r}`;
+    })
+    .join('; ');
   const ok = pin.placements.length - bad.length;
   return { ...pin, status: ok ? 'degraded' : 'failed', reason: `${ok} of ${pin.placements.length} replicas hold the content (${why})` };
 }
@@ -409,6 +418,7 @@ async function auditPin(pin: ReplicaPin, report: AuditReport): Promise<void> {
     const healthy = pin.targets[name]?.state === 'ok';
     const picked = healthy ? sample(blocks, storageConfig.REPLICA_AUDIT_SAMPLE) : blocks;
     states[name] = { state: 'ok', at: now };
+    const damaged: string[] = [];
     for (const block of picked) {
       const got = await target.check(pin.cid, block);
       if (got.state === 'ok') {
@@ -416,19 +426,23 @@ async function auditPin(pin: ReplicaPin, report: AuditReport): Promise<void> {
         continue;
       }
       if (got.state === 'unreachable') {
-        states[name] = { state: 'unreachable', reason: `${name}: did not answer the audit`, at: now };
+        states[name] = { state: 'unreachable', reason: got.reason ?? `${name}: did not answer the audit`, at: now };
         audit.unreachable.push(name);
         break;
       }
-      logger.warn('replica block damaged; repairing', { cid: pin.cid, target: name, block, found: got.state });
+      logger.warn('replica block damaged', { cid: pin.cid, target: name, block, found: got.state });
+      damaged.push(block);
+    }
+    // Repaired together: an S3 target puts each block back, a Pinata target re-uploads the CAR once.
+    if (damaged.length && states[name]!.state === 'ok') {
       try {
-        const bytes = await sourceBlock(pin, block, name);
-        await target.store(pin.cid).put(CID.parse(block), bytes);
-        audit.checked++;
-        audit.repaired++;
+        await target.repair(pin.cid, damaged, sourceFor(pin, blocks, target));
+        audit.checked += damaged.length;
+        audit.repaired += damaged.length;
       } catch (e) {
-        states[name] = { state: e instanceof SourceLost ? 'failed' : 'unreachable', reason: `${name}: ${got.state} block ${block} not repaired (${(e as Error).message})`, at: now };
-        break;
+        const state = e instanceof TargetFailure ? e.state : e instanceof SourceLost ? 'failed' : 'unreachable';
+        const why = e instanceof TargetFailure ? e.message : `${name}: ${(e as Error).message}`;
+        states[name] = { state, reason: `${why} (${damaged.length} damaged block(s) not repaired)`, at: now };
       }
     }
     // A full pass over a replica that was not healthy leaves it complete: its journal says so.

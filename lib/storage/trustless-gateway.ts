@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { errors } from '#lib/errors.ts';
 import { binary, redirect, type Reply } from '#lib/http/reply.ts';
 import { blockSourceOf } from './block-source.ts';
+import { carHeader, varint } from './car.ts';
 import { parseCid } from './cid.ts';
 import { storageConfig } from './config.ts';
 import { dagBlocks } from './dag.ts';
@@ -30,33 +31,6 @@ export const ipfsQuery = z.object({
   token: z.string().min(1).max(64),
   format: z.enum(['car']).optional(),
 });
-
-/** Unsigned LEB128, as CAR section lengths are written. */
-function varint(n: number): Uint8Array {
-  const out: number[] = [];
-  while (n >= 0x80) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return Uint8Array.from(out);
-}
-
-/** The CARv1 header, dag-cbor `{roots: [root], version: 1}` (keys in dag-cbor's order). */
-export function carHeader(root: CID): Uint8Array {
-  const link = Uint8Array.of(0, ...root.bytes); // tag 42: the identity multibase prefix, then the CID
-  const cbor = Uint8Array.of(
-    0xa2, // map(2)
-    0x65, ...new TextEncoder().encode('roots'),
-    0x81, // array(1)
-    0xd8, 0x2a, // tag(42)
-    ...(link.length < 24 ? [0x40 + link.length] : [0x58, link.length]),
-    ...link,
-    0x67, ...new TextEncoder().encode('version'),
-    0x01,
-  );
-  return Uint8Array.from([...varint(cbor.length), ...cbor]);
-}
 
 async function* perBlock(cids: CID[], store: BlockSource): AsyncGenerator<StoredBlock> {
   for (const cid of cids) {

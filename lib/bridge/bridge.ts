@@ -11,6 +11,7 @@ import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
 import { BRIDGE_TYPES, DIRECTIONS, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
+import { ensureLocalRoute } from './local-collateral.ts';
 import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
 /**
@@ -110,6 +111,8 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   await insertBridge(record);
 
   let current = record;
+  // The embedded chain A: the route's mint and escrow exist before anyone is told to send to them.
+  if (!wallet && bridgeType === 'chaina-chainb') await ensureLocalRoute(await chainA(), route as HyperlaneToken);
   if (wallet && bridgeType === 'chaina-chainb') {
     const hyperlane = routeToken('chaina-chainb', input.token)!;
     const chain = await chainA();

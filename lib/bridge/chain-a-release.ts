@@ -7,6 +7,7 @@ import { clock } from '#lib/clock.ts';
 import { claimRelease, readRelease } from '#lib/data/bridge-releases.ts';
 import { serviceKey } from '#lib/rewards/service-keys.ts';
 import { MEMO_PROGRAM_ID } from './chain-a-source.ts';
+import { ensureLocalReleaseCollateral } from './local-collateral.ts';
 import type { HyperlaneToken } from './routes.ts';
 
 /**
@@ -17,7 +18,9 @@ import type { HyperlaneToken } from './routes.ts';
  * native coin is a System transfer, an SPL collateral a TransferChecked from the escrow's
  * associated token account (the recipient's created if missing); each with the SPL Memo
  * `shroud-release:<message id>`. On localnet the escrow account is funded once from the faucet
- * with LOCAL_COLLATERAL (it stands for what the deposits locked); elsewhere the operator funds it.
+ * with LOCAL_COLLATERAL, and its token account of an SPL route credited once with
+ * LOCAL_TOKEN_COLLATERAL (local-collateral.ts; both stand for what the deposits locked);
+ * elsewhere the operator funds it.
  *
  * Exactly once per message id (lib/data/bridge-releases.ts): the signed transaction is recorded
  * before it is sent; a later pass finds it on chain, or resends the very same bytes, and builds a
@@ -82,6 +85,7 @@ export async function releaseWithdrawal(chain: ChainA, args: { bridgeId: string;
   }
   const key = await escrowKey(chain);
   const escrow: Keypair = await key.signer();
+  await ensureLocalReleaseCollateral(chain, args.route, escrow.publicKey);
   const { blockhash } = await chain.rpc.getLatestBlockhash();
   const tx = buildAndSignTx(releaseInstructions(escrow.publicKey, args.route, new PublicKey(args.to), args.amount, args.messageId), escrow, blockhash);
   const signature = bs58.encode(tx.signatures[0]!);

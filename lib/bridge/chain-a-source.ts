@@ -3,6 +3,7 @@ import { createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_
 import { PublicKey, SystemProgram, TransactionInstruction, type Keypair, type MessageCompiledInstruction, type VersionedMessage } from '@solana/web3.js';
 import type { ChainA, SentTransaction } from '#lib/chains/chain-a/index.ts';
 import { nativeBalance, NotEnough, tokenBalance } from '#lib/chains/chain-a/operations.ts';
+import { ensureLocalRoute } from './local-collateral.ts';
 import type { HyperlaneToken } from './routes.ts';
 
 /**
@@ -38,6 +39,7 @@ export function depositTransfer(route: HyperlaneToken, from: PublicKey) {
 /** Sends the deposit from the wallet `signer`; NotEnough when it cannot cover the amount. */
 export async function sendDeposit(chain: ChainA, signer: Keypair, route: HyperlaneToken, amount: bigint, recordId: string): Promise<SentTransaction> {
   const t = depositTransfer(route, signer.publicKey);
+  await ensureLocalRoute(chain, route);
   let move: TransactionInstruction;
   if (!t.mint) {
     const have = await nativeBalance(chain, signer.publicKey);

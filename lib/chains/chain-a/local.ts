@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LightSystemProgram, type Rpc } from '@lightprotocol/stateless.js';
+import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PublicKey, VersionedTransaction, type AccountInfo } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
 import { LIGHT_PROGRAMS } from './light-artifacts.ts';
 import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './local-rpc.ts';
-import { ChainRejected, type ChainA, type SentTransaction } from './port.ts';
+import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from './port.ts';
 import { ensureLightArtifacts } from './setup.ts';
 
 /**
@@ -140,6 +141,53 @@ export class LocalChainA implements ChainA {
     this.nextBlock();
     this.persist();
     return { signature: bs58.encode(result.signature()), slot };
+  }
+
+  readonly localTokens: LocalTokens = {
+    ensureMint: async (mint, decimals) => {
+      const existing = this.account(mint);
+      if (existing) {
+        if (!existing.owner.equals(TOKEN_PROGRAM_ID) || existing.data.length !== MINT_SIZE) throw new ChainRejected(`${mint.toBase58()} is not a mint`);
+        const have = MintLayout.decode(existing.data).decimals;
+        if (have !== decimals) throw new ChainRejected(`mint ${mint.toBase58()} has ${have} decimals, not ${decimals}`);
+        return;
+      }
+      const data = Buffer.alloc(MINT_SIZE);
+      MintLayout.encode({ mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 0n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default }, data);
+      this.place(mint, data);
+    },
+    credit: async (mint, account, owner, amount) => {
+      const m = this.account(mint);
+      if (!m || !m.owner.equals(TOKEN_PROGRAM_ID)) throw new ChainRejected(`no mint ${mint.toBase58()} on this chain`);
+      const mintData = MintLayout.decode(m.data);
+      const existing = this.account(account);
+      let holder: ReturnType<typeof AccountLayout.decode>;
+      if (existing) {
+        holder = AccountLayout.decode(existing.data);
+        if (!holder.mint.equals(mint) || !holder.owner.equals(owner)) throw new ChainRejected(`${account.toBase58()} is not ${owner.toBase58()}'s account of ${mint.toBase58()}`);
+      } else {
+        holder = { mint, owner, amount: 0n, delegateOption: 0, delegate: PublicKey.default, state: AccountState.Initialized, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default };
+      }
+      const data = Buffer.alloc(ACCOUNT_SIZE);
+      AccountLayout.encode({ ...holder, amount: holder.amount + amount }, data);
+      const supply = Buffer.alloc(MINT_SIZE);
+      MintLayout.encode({ ...mintData, supply: mintData.supply + amount }, supply);
+      this.place(account, data);
+      this.place(mint, supply);
+    },
+  };
+
+  /** Writes an SPL Token account as genesis or a snapshot would hold it (rent-exempt), then persists. */
+  private place(address: PublicKey, data: Buffer) {
+    this.svm.setAccount({
+      address: this.kit.address(address.toBase58()),
+      data,
+      executable: false,
+      lamports: this.kit.lamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+      programAddress: this.kit.address(TOKEN_PROGRAM_ID.toBase58()),
+      space: BigInt(data.length),
+    });
+    this.persist();
   }
 
   async indexerSlot(): Promise<number> {

@@ -28,6 +28,19 @@ export interface ChainA {
   indexerSlot(): Promise<number>;
   /** A link to the transaction in an explorer of this network. */
   explorerUrl(signature: string): string;
+  /**
+   * The embedded chain only: SPL state a live cluster already has — the mints of the bridge's
+   * routes (at their mainnet addresses) and their holders' balances — which the local chain
+   * starts without. Tokens then move only by real, signed transactions.
+   */
+  readonly localTokens?: LocalTokens;
+}
+
+export interface LocalTokens {
+  /** Places a mint with these decimals (fixed supply, no mint or freeze authority) unless it exists; refuses other decimals. */
+  ensureMint(mint: PublicKey, decimals: number): Promise<void>;
+  /** Adds `amount` to the token account at `account` (made for `owner` when missing) and to the mint's supply. */
+  credit(mint: PublicKey, account: PublicKey, owner: PublicKey, amount: bigint): Promise<void>;
 }
 
 /** The chain refused a transaction (a program error, missing funds for fees...). */

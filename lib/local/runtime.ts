@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
+import type { EthereumL1 } from './ethereum-l1.ts';
 import { LOCAL_PROVIDERS, startLocalOAuthProvider } from './oauth-provider.ts';
 import { ensureLocalBucket, startS3Local, type S3Local } from './s3-local.ts';
 
@@ -21,6 +22,11 @@ export interface RuntimeOptions {
    * and LOCAL_S3_ENDPOINT. Such a runtime has no `services` of its own.
    */
   external?: ExternalServices;
+  /**
+   * The embedded Ethereum L1 (lib/local/ethereum-l1.ts) for the StarkGate route: on unless
+   * LOCAL_L1=0, and off when ETHEREUM_RPC_URL names another L1 or with `external`.
+   */
+  l1?: boolean;
 }
 
 export interface ExternalServices {
@@ -33,7 +39,7 @@ export interface Runtime {
   port: number;
   dataDir: string;
   /** The embedded services, for fault tests (kill DynamoDB Local, restart S3); with `external`, none. */
-  services: { dynamo: DynamoLocal; s3: S3Local; replicaTargets: S3Local[] };
+  services: { dynamo: DynamoLocal; s3: S3Local; replicaTargets: S3Local[]; l1?: EthereumL1 };
   stop(): Promise<void>;
 }
 
@@ -62,6 +68,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     if (!opts.external) stops.push((dynamo as DynamoLocal).stop, (s3 as S3Local).stop);
     const replicaTargets = opts.external ? [] : await startReplicaTargets(dataDir);
     for (const t of replicaTargets) stops.push(t.server.stop);
+    // Our own L1 unless the operator named another (a value we set earlier is ours to replace).
+    const wantL1 = (opts.l1 ?? process.env.LOCAL_L1 !== '0') && !opts.external && (!process.env.ETHEREUM_RPC_URL || process.env.ETHEREUM_LOCAL === '1');
+    const l1 = wantL1 ? await (await import('./ethereum-l1.ts')).startEthereumL1(dataDir) : undefined;
+    if (l1) stops.push(l1.stop);
 
     const server: Server = createServer();
     server.requestTimeout = 0; // 100 MB uploads over slow links are allowed to take their time
@@ -98,6 +108,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
       ...(replicaTargets.length && (!process.env.REPLICA_TARGETS || process.env.REPLICA_TARGETS_LOCAL === '1')
         ? { REPLICA_TARGETS: JSON.stringify(replicaTargets.map((t) => t.config)), REPLICA_TARGETS_LOCAL: '1' }
         : {}),
+      // The StarkGate watcher reads the embedded L1, which mines a block per transaction.
+      ...(l1 ? { ETHEREUM_RPC_URL: l1.url, ETHEREUM_LOCAL: '1', ETHEREUM_CONFIRMATIONS: '1' } : {}),
       ...opts.env,
     });
     const { config } = await import('#lib/config.ts');
@@ -107,7 +119,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     stops.push(await startScheduledJobs());
     stops.push(...(await startReplicaWorker()));
     if (opts.external) return { url, port, dataDir, stop };
-    const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server) };
+    const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server), ...(l1 ? { l1 } : {}) };
     return { url, port, dataDir, services, stop };
   } catch (e) {
     await stop();

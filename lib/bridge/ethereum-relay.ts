@@ -60,6 +60,8 @@ export async function deliverEthereum(r: BridgeRecord): Promise<void> {
     await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: at(), set: { destTxHash: txHash } });
     return;
   }
+  // A real sequencer never sees the embedded L1: its deposits cannot reach a real chain B.
+  if (ethereumConfig.ETHEREUM_LOCAL) throw new Error(`bridge ${r.id}: the embedded L1 cannot deliver to a real chain B (CHAINB_ADAPTER=rpc)`);
   const rpc = watcher();
   if (!rpc) return;
   // The L1_HANDLER transaction's hash needs the depositor and nonce: read them again from L1.

@@ -62,16 +62,19 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     stops.length = 0;
   };
   try {
+    // Our own L1 unless the operator named another (a value we set earlier is ours to replace);
+    // it starts alongside DynamoDB Local and S3 (its stop is registered first, so a failed start closes it too).
+    const wantL1 = (opts.l1 ?? process.env.LOCAL_L1 !== '0') && !opts.external && (!process.env.ETHEREUM_RPC_URL || process.env.ETHEREUM_LOCAL === '1');
+    const l1Start = wantL1 ? import('./ethereum-l1.ts').then((m) => m.startEthereumL1(dataDir)) : Promise.resolve(undefined);
+    l1Start.catch(() => {}); // handled: awaited below, where a failure stops the start
+    stops.push(async () => (await l1Start.catch(() => undefined))?.stop());
     const [dynamo, s3] = opts.external
       ? [{ endpoint: opts.external.dynamoEndpoint }, { endpoint: opts.external.s3Endpoint }]
       : await Promise.all([startDynamoLocal(resolve(dataDir, 'dynamodb')), startS3Local(resolve(dataDir, 's3'))]);
     if (!opts.external) stops.push((dynamo as DynamoLocal).stop, (s3 as S3Local).stop);
     const replicaTargets = opts.external ? [] : await startReplicaTargets(dataDir);
     for (const t of replicaTargets) stops.push(t.server.stop);
-    // Our own L1 unless the operator named another (a value we set earlier is ours to replace).
-    const wantL1 = (opts.l1 ?? process.env.LOCAL_L1 !== '0') && !opts.external && (!process.env.ETHEREUM_RPC_URL || process.env.ETHEREUM_LOCAL === '1');
-    const l1 = wantL1 ? await (await import('./ethereum-l1.ts')).startEthereumL1(dataDir) : undefined;
-    if (l1) stops.push(l1.stop);
+    const l1 = await l1Start;
 
     const server: Server = createServer();
     server.requestTimeout = 0; // 100 MB uploads over slow links are allowed to take their time

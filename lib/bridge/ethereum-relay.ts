@@ -1,13 +1,14 @@
-import { chainB, ChainBUnavailable } from '#lib/chains/chain-b/index.ts';
+import type { constants } from 'starknet';
+import { chainB } from '#lib/chains/chain-b/index.ts';
 import { readChainBConfig } from '#lib/chains/chain-b/config.ts';
-import { RpcChainB } from '#lib/chains/chain-b/rpc-chain.ts';
+import { RpcChainB, type L1MessageStatus } from '#lib/chains/chain-b/rpc-chain.ts';
 import { ethereumConfig, ethereumRpc } from '#lib/chains/ethereum/index.ts';
 import { clock } from '#lib/clock.ts';
 import { transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { logger } from '#lib/log.ts';
 import { bridgeMint } from './chain-b-credit.ts';
-import { checkEthereumDeposit } from './ethereum-source.ts';
-import { routeToken } from './routes.ts';
+import { checkEthereumDeposit, type EthereumDeposit } from './ethereum-source.ts';
+import { routeToken, type StarkgateToken } from './routes.ts';
 import { depositL1HandlerTxHash } from './starkgate.ts';
 
 /**
@@ -67,20 +68,42 @@ export async function deliverEthereum(r: BridgeRecord): Promise<void> {
   // The L1_HANDLER transaction's hash needs the depositor and nonce: read them again from L1.
   const check = await checkEthereumDeposit(rpc, r.sourceTxHash, route, { amount: BigInt(r.amountUnits), l2Recipient: r.destAddress }, 1);
   if (!check.ok) {
-    if (check.missing) throw new ChainBUnavailable(`bridge ${r.id}: the confirmed L1 deposit is no longer found (reorg?)`);
+    if (check.missing) throw new Error(`bridge ${r.id}: the confirmed L1 deposit is no longer found (reorg?)`);
     return;
   }
   if (check.deposit.messageHash !== r.messageId) throw new Error(`bridge ${r.id}: the L1 deposit's message hash changed`);
-  const handler = depositL1HandlerTxHash(
-    { l1Bridge: route.l1Bridge, l2Bridge: route.l2Bridge, l1Token: route.l1Token, depositor: check.deposit.depositor, l2Recipient: r.destAddress, amount: BigInt(r.amountUnits), l1Nonce: check.deposit.nonce },
-    readChainBConfig().chainId,
-  );
-  const status = (await chain.l1MessagesStatus(r.sourceTxHash)).find((m) => BigInt(m.transactionHash) === BigInt(handler));
-  if (!status || status.finalityStatus === 'RECEIVED' || status.executionStatus === null) return; // not yet executed
-  if (status.finalityStatus === 'REJECTED' || status.executionStatus === 'REVERTED') {
-    const failureReason = `the L1 handler transaction ${status.transactionHash} failed on chain B${status.failureReason ? `: ${status.failureReason}` : ''} (the deposit can be cancelled and reclaimed on Ethereum)`;
-    await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'failed', at: at(), set: { failureReason } });
+  const outcome = l1HandlerOutcome(route, { l2Recipient: r.destAddress, amount: BigInt(r.amountUnits) }, check.deposit, await chain.l1MessagesStatus(r.sourceTxHash), readChainBConfig().chainId);
+  if (outcome.state === 'waiting') return;
+  if (outcome.state === 'failed') {
+    await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'failed', at: at(), set: { failureReason: outcome.reason } });
     return;
   }
-  await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: at(), set: { destTxHash: status.transactionHash } });
+  await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: at(), set: { destTxHash: outcome.txHash } });
+}
+
+export type L1HandlerOutcome = { state: 'waiting' } | { state: 'completed'; txHash: string } | { state: 'failed'; reason: string };
+
+/**
+ * Where a deposit's message stands on a real chain B, from `starknet_getMessagesStatus` of its L1
+ * transaction: the entry of its own L1_HANDLER transaction (an L1 transaction may send several
+ * messages), accepted and SUCCEEDED → completed; REVERTED or REJECTED → failed; else waiting.
+ */
+export function l1HandlerOutcome(
+  route: StarkgateToken,
+  record: { l2Recipient: string; amount: bigint },
+  deposit: Pick<EthereumDeposit, 'depositor' | 'nonce'>,
+  statuses: readonly L1MessageStatus[],
+  chainId: constants.StarknetChainId,
+): L1HandlerOutcome {
+  const handler = depositL1HandlerTxHash(
+    { l1Bridge: route.l1Bridge, l2Bridge: route.l2Bridge, l1Token: route.l1Token, depositor: deposit.depositor, l2Recipient: record.l2Recipient, amount: record.amount, l1Nonce: deposit.nonce },
+    chainId,
+  );
+  const status = statuses.find((m) => BigInt(m.transactionHash) === BigInt(handler));
+  if (!status) return { state: 'waiting' };
+  if (status.finalityStatus === 'REJECTED' || status.executionStatus === 'REVERTED') {
+    return { state: 'failed', reason: `the L1 handler transaction ${status.transactionHash} failed on chain B${status.failureReason ? `: ${status.failureReason}` : ''} (the deposit can be cancelled and reclaimed on Ethereum)` };
+  }
+  if (status.finalityStatus === 'RECEIVED' || status.executionStatus === null) return { state: 'waiting' };
+  return { state: 'completed', txHash: status.transactionHash };
 }

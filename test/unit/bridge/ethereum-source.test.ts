@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { constants } from 'starknet';
+import { l1HandlerOutcome } from '#lib/bridge/ethereum-relay.ts';
 import { checkEthereumDeposit, DEPOSIT_TOPIC, LOG_MESSAGE_TO_L2_TOPIC } from '#lib/bridge/ethereum-source.ts';
 import { routeToken } from '#lib/bridge/routes.ts';
 import { depositL1HandlerTxHash, depositPayload } from '#lib/bridge/starkgate.ts';
@@ -105,5 +106,26 @@ describe('the L1_HANDLER transaction of a deposit', () => {
     };
     expect(depositPayload(d)[0]).toBe(4543560n);
     expect(depositL1HandlerTxHash(d, constants.StarknetChainId.SN_SEPOLIA)).toBe('0x67d959200d65d4ad293aa4b0da21bb050a1f669bce37d215c6edbf041269c07');
+  });
+});
+
+describe('delivery on a real chain B: the deposit\'s L1_HANDLER transaction in starknet_getMessagesStatus', () => {
+  it('completes on its own entry accepted and SUCCEEDED; fails on REVERTED; waits otherwise', async () => {
+    const { rpc } = node(fixture.ETH.eth_getTransactionReceipt);
+    const out = await checkEthereumDeposit(rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 1);
+    if (!out.ok) throw new Error('fixture deposit refused');
+    const record = { l2Recipient: fixture.ETH.l2Recipient, amount: BigInt(fixture.ETH.amount) };
+    const SN_MAIN = constants.StarknetChainId.SN_MAIN;
+    const handler = depositL1HandlerTxHash({ l1Bridge: eth.l1Bridge, l2Bridge: eth.l2Bridge, l1Token: eth.l1Token, depositor: out.deposit.depositor, ...record, l1Nonce: out.deposit.nonce }, SN_MAIN);
+    const other = { transactionHash: '0x5', finalityStatus: 'ACCEPTED_ON_L2', executionStatus: 'SUCCEEDED' as const };
+    const mine = (finalityStatus: string, executionStatus: 'SUCCEEDED' | 'REVERTED' | null, failureReason?: string) => ({ transactionHash: handler, finalityStatus, executionStatus, ...(failureReason ? { failureReason } : {}) });
+
+    expect(l1HandlerOutcome(eth, record, out.deposit, [], SN_MAIN)).toEqual({ state: 'waiting' });
+    expect(l1HandlerOutcome(eth, record, out.deposit, [other], SN_MAIN)).toEqual({ state: 'waiting' });
+    expect(l1HandlerOutcome(eth, record, out.deposit, [other, mine('RECEIVED', null)], SN_MAIN)).toEqual({ state: 'waiting' });
+    expect(l1HandlerOutcome(eth, record, out.deposit, [other, mine('ACCEPTED_ON_L2', 'SUCCEEDED')], SN_MAIN)).toEqual({ state: 'completed', txHash: handler });
+    expect(l1HandlerOutcome(eth, record, out.deposit, [mine('ACCEPTED_ON_L1', 'REVERTED', 'u256_sub Overflow')], SN_MAIN)).toEqual({ state: 'failed', reason: expect.stringMatching(/failed on chain B: u256_sub Overflow/) });
+    // The same deposit on another chain B network is another transaction: not this record's.
+    expect(l1HandlerOutcome(eth, record, out.deposit, [mine('ACCEPTED_ON_L2', 'SUCCEEDED')], constants.StarknetChainId.SN_SEPOLIA)).toEqual({ state: 'waiting' });
   });
 });

@@ -1,11 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { routeTable, routes } from '#functions/routes.ts';
 import { buildCorpus } from '#lib/ai/corpus.ts';
 import { buildIndex } from '#lib/ai/search.ts';
 import { commands } from '#lib/cli/commands.ts';
 import { helpText } from '#lib/web/shell.ts';
+import { expectGeneratedFile } from '../../support/generated.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const target = join(root, 'lib/ai/docs-index.generated.ts');
@@ -22,14 +23,6 @@ function generated(): string {
 
 describe('the documentation index', () => {
   it('is up to date with README.md and the route table (a stale one is rewritten and the test fails: commit the new file)', () => {
-    const fresh = generated();
-    let current = '';
-    try {
-      current = readFileSync(target, 'utf8');
-    } catch {
-      // missing: written below
-    }
-    if (current !== fresh) writeFileSync(target, fresh);
-    expect(current === fresh, 'lib/ai/docs-index.generated.ts was stale and has been regenerated: commit it').toBe(true);
+    expectGeneratedFile(target, generated(), 'lib/ai/docs-index.generated.ts was stale and has been regenerated: commit it');
   });
 });

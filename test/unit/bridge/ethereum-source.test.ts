@@ -3,7 +3,7 @@ import { constants } from 'starknet';
 import { l1HandlerOutcome } from '#lib/bridge/ethereum-relay.ts';
 import { checkEthereumDeposit, DEPOSIT_TOPIC, LOG_MESSAGE_TO_L2_TOPIC } from '#lib/bridge/ethereum-source.ts';
 import { routeToken } from '#lib/bridge/routes.ts';
-import { depositL1HandlerTxHash, depositPayload } from '#lib/bridge/starkgate.ts';
+import { depositL1HandlerTxHash } from '#lib/bridge/starkgate.ts';
 import { EthereumRpc, EthereumUnavailable } from '#lib/chains/ethereum/rpc.ts';
 import fixture from '../../fixtures/ethereum/starkgate-deposits.json' with { type: 'json' };
 
@@ -90,22 +90,6 @@ describe('StarkGate deposit check (recorded receipts)', () => {
     await expect(http500.blockNumber()).rejects.toThrow(/HTTP 500/);
     const rpcError = new EthereumRpc({ url: 'http://l1.invalid', fetch: (async () => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'limit exceeded' } }))) as unknown as typeof fetch });
     await expect(rpcError.getTransactionReceipt(fixture.ETH.txHash)).rejects.toThrow(/limit exceeded/);
-  });
-});
-
-describe('the L1_HANDLER transaction of a deposit', () => {
-  it('reproduces starknet.js\'s documented vector (a real StarkGate ETH deposit, nonce 8288)', () => {
-    const d = {
-      l1Bridge: '0x0000000000000000000000008453fc6cd1bcfe8d4dfc069c400b433054d47bdc',
-      l2Bridge: `0x${(2158142789748719025684046545159279785659305214176670733242887773692203401023n).toString(16)}`,
-      l1Token: '0x455448',
-      depositor: `0x${(829565602143178078434185452406102222830667255948n).toString(16)}`,
-      l2Recipient: `0x${(3461886633118033953192540141609307739580461579986333346825796013261542798665n).toString(16)}`,
-      amount: 9000000000000000n,
-      l1Nonce: 8288n,
-    };
-    expect(depositPayload(d)[0]).toBe(4543560n);
-    expect(depositL1HandlerTxHash(d, constants.StarknetChainId.SN_SEPOLIA)).toBe('0x67d959200d65d4ad293aa4b0da21bb050a1f669bce37d215c6edbf041269c07');
   });
 });
 

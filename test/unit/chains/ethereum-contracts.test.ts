@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { expectGeneratedFile } from '../../support/generated.ts';
 
 /**
  * The local L1's contracts (lib/chains/ethereum/contracts/*.sol), compiled with solc-js (the npm
@@ -71,14 +72,6 @@ describe('the local L1 contracts', () => {
   });
 
   it('lib/chains/ethereum/contracts.generated.ts is up to date (a stale one is rewritten and the test fails: commit it)', () => {
-    const fresh = generated();
-    let current = '';
-    try {
-      current = readFileSync(target, 'utf8');
-    } catch {
-      // missing: written below
-    }
-    if (current !== fresh) writeFileSync(target, fresh);
-    expect(current === fresh, 'lib/chains/ethereum/contracts.generated.ts was stale and has been regenerated: commit it').toBe(true);
+    expectGeneratedFile(target, generated(), 'lib/chains/ethereum/contracts.generated.ts was stale and has been regenerated: commit it');
   });
 });

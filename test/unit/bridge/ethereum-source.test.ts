@@ -22,7 +22,8 @@ function node(receipt: Receipt | null, head = fixture.eth_blockNumber) {
   const fetch = (async (_url: string, init: { body: string }) => {
     const { id, method } = JSON.parse(init.body) as { id: number; method: string };
     calls.push(method);
-    const result = method === 'eth_getTransactionReceipt' ? receipt : method === 'eth_blockNumber' ? head : undefined;
+    const answers: Record<string, unknown> = { eth_getTransactionReceipt: receipt, eth_blockNumber: head, eth_chainId: fixture.eth_chainId, eth_getTransactionByHash: fixture.ETH.eth_getTransactionByHash };
+    const result = answers[method];
     return new Response(JSON.stringify(result === undefined ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'not faked' } } : { jsonrpc: '2.0', id, result }));
   }) as unknown as typeof globalThis.fetch;
   return { rpc: new EthereumRpc({ url: 'http://l1.invalid', fetch }), calls };
@@ -81,6 +82,19 @@ describe('StarkGate deposit check (recorded receipts)', () => {
     const elsewhere = clone(fixture.ETH.eth_getTransactionReceipt);
     for (const l of elsewhere.logs) if (l.topics[0] === DEPOSIT_TOPIC) l.address = '0x000000000000000000000000000000000000dead';
     expect(await check(elsewhere)).toMatchObject({ reason: expect.stringMatching(/no StarkGate Deposit/) });
+  });
+
+  it('the client decodes the recorded transaction and chain id', async () => {
+    const { rpc } = node(fixture.ETH.eth_getTransactionReceipt);
+    expect(await rpc.chainId()).toBe(1337n);
+    expect(await rpc.getTransactionByHash(fixture.ETH.txHash)).toEqual({
+      hash: fixture.ETH.txHash,
+      from: fixture.ETH.depositor,
+      to: eth.l1Bridge.toLowerCase(),
+      value: BigInt(fixture.ETH.amount) + 10n ** 14n,
+      input: fixture.ETH.eth_getTransactionByHash.input,
+      blockNumber: BigInt(fixture.ETH.eth_getTransactionReceipt.blockNumber),
+    });
   });
 
   it('an unreachable or failing node is EthereumUnavailable (the relayer retries)', async () => {

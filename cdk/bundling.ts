@@ -10,7 +10,7 @@ export const bundling = {
   sourcemap: true,
   mainFields: ['module', 'main'],
   /** The AWS SDK v3 is part of the nodejs22.x runtime. */
-  external: ['@aws-sdk/*', 'litesvm', '@solana/kit', '@lightprotocol/hasher.rs'],
+  external: ['@aws-sdk/*', 'litesvm', '@solana/kit', '@lightprotocol/hasher.rs', 'ganache'],
   /** snarkjs and friends expect CommonJS globals in an ESM bundle. */
   banner:
     "import{createRequire as __cr}from'module';import{fileURLToPath as __fu}from'url';import{dirname as __dn}from'path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);",

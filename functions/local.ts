@@ -17,6 +17,8 @@ if (!dynamoEndpoint !== !s3Endpoint) {
 const external = dynamoEndpoint && s3Endpoint ? { dynamoEndpoint, s3Endpoint } : undefined;
 const runtime = await startRuntime({ port, routes, external });
 console.log(`listening on ${runtime.url}`);
+// Where to send StarkGate deposits by hand (eth_sendTransaction from one of its eth_accounts).
+if ('services' in runtime && runtime.services.l1) console.log(`embedded Ethereum L1 (JSON-RPC) on ${runtime.services.l1.url}`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

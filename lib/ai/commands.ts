@@ -1,5 +1,7 @@
 import { SHROUD_COMMANDS } from './docs-index.generated.ts';
 
+export type { ShroudCommandShape } from './command-shape.ts';
+
 /**
  * The only commands the assistant may suggest: a `shroud` command line (the terminal program,
  * checked against its real command set), or `curl` / `open` against this API where no command
@@ -19,14 +21,6 @@ function isSafeCurl(command: string, baseUrl: string): boolean {
   return urls.length >= 1 && urls.every((u) => u.startsWith(`${baseUrl}/api/`) && !u.includes('..'));
 }
 
-/** What the documentation index's generator records of each `shroud` command. */
-export interface ShroudCommandShape {
-  /** Its words: `wallet create`. */
-  name: string;
-  args: number;
-  variadic: boolean;
-  options: { flag: string; value: boolean }[];
-}
 
 /**
  * Options a suggestion never carries: a secret typed on a command line stays in the shell's

@@ -112,7 +112,7 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
 
   let current = record;
   // The embedded chain A: the route's mint and escrow exist before anyone is told to send to them.
-  if (!wallet && bridgeType === 'chaina-chainb') await ensureLocalRoute(await chainA(), route as HyperlaneToken);
+  if (!wallet && bridgeType === 'chaina-chainb') await ensureLocalRoute(await chainA(), route as HyperlaneToken, escrowAccount(route as HyperlaneToken));
   if (wallet && bridgeType === 'chaina-chainb') {
     const hyperlane = routeToken('chaina-chainb', input.token)!;
     const chain = await chainA();

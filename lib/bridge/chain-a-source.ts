@@ -39,7 +39,7 @@ export function depositTransfer(route: HyperlaneToken, from: PublicKey) {
 /** Sends the deposit from the wallet `signer`; NotEnough when it cannot cover the amount. */
 export async function sendDeposit(chain: ChainA, signer: Keypair, route: HyperlaneToken, amount: bigint, recordId: string): Promise<SentTransaction> {
   const t = depositTransfer(route, signer.publicKey);
-  await ensureLocalRoute(chain, route);
+  await ensureLocalRoute(chain, route, t.escrow);
   let move: TransactionInstruction;
   if (!t.mint) {
     const have = await nativeBalance(chain, signer.publicKey);

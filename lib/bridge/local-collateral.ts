@@ -1,22 +1,20 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import type { ChainA } from '#lib/chains/chain-a/index.ts';
-import { escrowAccount } from './chain-a-source.ts';
 import type { HyperlaneToken } from './routes.ts';
 
 /**
  * On the embedded chain A, the SPL state of a `chaina-chainb` route that mainnet already has and
  * a fresh local chain does not: the route's mint at its mainnet address (with the registry's
- * decimals) and the warp route's escrow token account (the PDA `["hyperlane_token", "-",
- * "escrow"]`, its own authority, as the Hyperlane program creates it). Nothing on a real cluster:
+ * decimals) and the warp route's escrow token account (`routeEscrow`: the PDA `["hyperlane_token",
+ * "-", "escrow"]` of chain-a-source.ts, its own authority, as the Hyperlane program creates it). Nothing on a real cluster:
  * there `localTokens` does not exist.
  */
-export async function ensureLocalRoute(chain: ChainA, route: HyperlaneToken): Promise<void> {
+export async function ensureLocalRoute(chain: ChainA, route: HyperlaneToken, routeEscrow?: PublicKey): Promise<void> {
   if (!chain.localTokens || !route.originMint) return;
   const mint = new PublicKey(route.originMint);
   await chain.localTokens.ensureMint(mint, route.decimals);
-  const escrow = escrowAccount(route);
-  if (!(await chain.rpc.getAccountInfo(escrow))) await chain.localTokens.credit(mint, escrow, escrow, 0n);
+  if (routeEscrow && !(await chain.rpc.getAccountInfo(routeEscrow))) await chain.localTokens.credit(mint, routeEscrow, routeEscrow, 0n);
 }
 
 /** Whole tokens the local release escrow starts with per SPL route (it stands for what deposits locked on mainnet). */

@@ -6,6 +6,7 @@ import { expireIfDue } from './bridge.ts';
 import { checkDeposit } from './chain-a-source.ts';
 import { bridgeMint } from './chain-b-credit.ts';
 import { ensureWarpRoute } from './chain-b-source.ts';
+import { confirmEthereumSource, deliverEthereum } from './ethereum-relay.ts';
 import { formatMessage, messageId, sealevelBytes32, starknetBytes32, tokenMessage } from './hyperlane.ts';
 import { bridgeRoutes, destinationToken, routeToken } from './routes.ts';
 import { confirmWithdrawSource, deliverWithdraw } from './withdraw.ts';
@@ -22,13 +23,14 @@ import { confirmWithdrawSource, deliverWithdraw } from './withdraw.ts';
  * - source_confirmed → completed once chain B has minted the bridged token to the destination
  *   (bridgeMint is exactly once per message id, so a retried step never credits twice).
  * `npm start` runs `relayOnce` on a timer (lib/local/runtime.ts); on AWS the scheduled function
- * functions/scheduled/bridge-relayer.ts runs it every minute. The ethereum-chainb route has no L1 watcher: its records
- * stop at `submitted` (README).
+ * functions/scheduled/bridge-relayer.ts runs it every minute. The ethereum-chainb route's steps
+ * (StarkGate: the L1 watcher, and the sequencer's part on the local chain B) are ./ethereum-relay.ts.
  */
 export const CONFIRM_WINDOW_MS = 30 * 60 * 1000;
 
 async function confirmSource(r: BridgeRecord): Promise<void> {
   if (r.direction === 'withdraw') return confirmWithdrawSource(r, CONFIRM_WINDOW_MS);
+  if (r.bridgeType === 'ethereum-chainb') return confirmEthereumSource(r, CONFIRM_WINDOW_MS);
   if (r.bridgeType !== 'chaina-chainb' || !r.sourceTxHash) return;
   const route = routeToken('chaina-chainb', r.token);
   if (!route) return;
@@ -54,6 +56,7 @@ async function confirmSource(r: BridgeRecord): Promise<void> {
 
 async function deliver(r: BridgeRecord): Promise<void> {
   if (r.direction === 'withdraw') return deliverWithdraw(r);
+  if (r.bridgeType === 'ethereum-chainb') return deliverEthereum(r);
   const token = destinationToken(r.bridgeType, r.token);
   if (!token || !r.messageId) return;
   // The first mint of a bridged token registers its metadata on the local ledger (decimals as the

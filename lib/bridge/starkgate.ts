@@ -1,4 +1,4 @@
-import { hash } from 'starknet';
+import { hash, type constants } from 'starknet';
 
 /**
  * StarkGate (Ethereum → chain B). A deposit on the L1 bridge (`deposit(token, amount,
@@ -34,3 +34,13 @@ export const depositPayload = (d: Pick<StarkgateDeposit, 'l1Token' | 'depositor'
 
 export const depositMessageHash = (d: StarkgateDeposit): string =>
   hash.getL2MessageHash(d.l1Bridge, d.l2Bridge, HANDLE_TOKEN_DEPOSIT, depositPayload(d), d.l1Nonce);
+
+/** The hash of the L1_HANDLER transaction that consumes the deposit's message on chain B (`chainId` of chain B). */
+export const depositL1HandlerTxHash = (d: StarkgateDeposit, chainId: constants.StarknetChainId): string =>
+  hash.calculateL2MessageTxHash(d.l1Bridge, d.l2Bridge, HANDLE_TOKEN_DEPOSIT, depositPayload(d), chainId, d.l1Nonce);
+
+/**
+ * The Starknet core contract on Ethereum mainnet (the L1→L2 messaging: `LogMessageToL2`), as
+ * Starknet's documentation lists it; the embedded L1 runs its messaging at the same address.
+ */
+export const STARKNET_CORE_CONTRACT = '0xc662c410C0ECf747543f5bA90660f6ABeBD9C8c4';

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
+import type { EthereumL1 } from './ethereum-l1.ts';
 import { LOCAL_PROVIDERS, startLocalOAuthProvider } from './oauth-provider.ts';
 import { ensureLocalBucket, startS3Local, type S3Local } from './s3-local.ts';
 
@@ -21,6 +22,11 @@ export interface RuntimeOptions {
    * and LOCAL_S3_ENDPOINT. Such a runtime has no `services` of its own.
    */
   external?: ExternalServices;
+  /**
+   * The embedded Ethereum L1 (lib/local/ethereum-l1.ts) for the StarkGate route: on unless
+   * LOCAL_L1=0, and off when ETHEREUM_RPC_URL names another L1 or with `external`.
+   */
+  l1?: boolean;
 }
 
 export interface ExternalServices {
@@ -33,7 +39,7 @@ export interface Runtime {
   port: number;
   dataDir: string;
   /** The embedded services, for fault tests (kill DynamoDB Local, restart S3); with `external`, none. */
-  services: { dynamo: DynamoLocal; s3: S3Local; replicaTargets: S3Local[] };
+  services: { dynamo: DynamoLocal; s3: S3Local; replicaTargets: S3Local[]; l1?: EthereumL1 };
   stop(): Promise<void>;
 }
 
@@ -56,12 +62,19 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     stops.length = 0;
   };
   try {
+    // Our own L1 unless the operator named another (a value we set earlier is ours to replace);
+    // it starts alongside DynamoDB Local and S3 (its stop is registered first, so a failed start closes it too).
+    const wantL1 = (opts.l1 ?? process.env.LOCAL_L1 !== '0') && !opts.external && (!process.env.ETHEREUM_RPC_URL || process.env.ETHEREUM_LOCAL === '1');
+    const l1Start = wantL1 ? import('./ethereum-l1.ts').then((m) => m.startEthereumL1(dataDir)) : Promise.resolve(undefined);
+    l1Start.catch(() => {}); // handled: awaited below, where a failure stops the start
+    stops.push(async () => (await l1Start.catch(() => undefined))?.stop());
     const [dynamo, s3] = opts.external
       ? [{ endpoint: opts.external.dynamoEndpoint }, { endpoint: opts.external.s3Endpoint }]
       : await Promise.all([startDynamoLocal(resolve(dataDir, 'dynamodb')), startS3Local(resolve(dataDir, 's3'))]);
     if (!opts.external) stops.push((dynamo as DynamoLocal).stop, (s3 as S3Local).stop);
     const replicaTargets = opts.external ? [] : await startReplicaTargets(dataDir);
     for (const t of replicaTargets) stops.push(t.server.stop);
+    const l1 = await l1Start;
 
     const server: Server = createServer();
     server.requestTimeout = 0; // 100 MB uploads over slow links are allowed to take their time
@@ -98,6 +111,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
       ...(replicaTargets.length && (!process.env.REPLICA_TARGETS || process.env.REPLICA_TARGETS_LOCAL === '1')
         ? { REPLICA_TARGETS: JSON.stringify(replicaTargets.map((t) => t.config)), REPLICA_TARGETS_LOCAL: '1' }
         : {}),
+      // The StarkGate watcher reads the embedded L1, which mines a block per transaction.
+      ...(l1 ? { ETHEREUM_RPC_URL: l1.url, ETHEREUM_LOCAL: '1', ETHEREUM_CONFIRMATIONS: '1' } : {}),
       ...opts.env,
     });
     const { config } = await import('#lib/config.ts');
@@ -107,7 +122,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     stops.push(await startScheduledJobs());
     stops.push(...(await startReplicaWorker()));
     if (opts.external) return { url, port, dataDir, stop };
-    const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server) };
+    const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server), ...(l1 ? { l1 } : {}) };
     return { url, port, dataDir, services, stop };
   } catch (e) {
     await stop();

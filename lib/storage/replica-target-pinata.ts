@@ -62,10 +62,17 @@ function sameCid(a: string, b: string): boolean {
 async function readCapped(res: Response, max: number): Promise<Uint8Array | undefined> {
   const parts: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > max) return undefined;
-    parts.push(chunk);
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    parts.push(value);
   }
   return Buffer.concat(parts);
 }

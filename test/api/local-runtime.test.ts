@@ -16,7 +16,8 @@ afterAll(async () => {
 });
 
 describe('npm start', () => {
-  it('serves /api/init, keeps data across a restart, and stops cleanly on SIGTERM', async () => {
+  // Two starts of the whole runtime (DynamoDB Local, S3, the embedded L1) on a shared 2-core machine.
+  it('serves /api/init, keeps data across a restart, and stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
     const first = await npmStart();
     started.push(first);
     const client = new HttpClient(first.url);

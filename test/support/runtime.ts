@@ -7,12 +7,14 @@ import { checkResponse } from './response-check.ts';
 
 /**
  * The local runtime in this test process (so a test can move the clock), on a free port, with a
- * throw-away DATA_DIR: real DynamoDB Local, real local S3, the real handlers over HTTP.
+ * throw-away DATA_DIR: real DynamoDB Local, real local S3, the real handlers over HTTP (and the
+ * embedded Ethereum L1 when LOCAL_L1=1).
  */
 export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
-  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes });
+  // The embedded Ethereum L1 only for the tests that ask for it (LOCAL_L1=1): it adds seconds to a start.
+  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, l1: process.env.LOCAL_L1 === '1' });
   return {
     ...runtime,
     client: () => new HttpClient(runtime.url),

@@ -14,6 +14,16 @@ export interface RpcChainOptions {
   pollIntervalMs?: number;
 }
 
+/** One L1→L2 message of an Ethereum transaction, as chain B's node reports it. */
+export interface L1MessageStatus {
+  /** The L1_HANDLER transaction on chain B. */
+  transactionHash: string;
+  /** RECEIVED, ACCEPTED_ON_L2, ACCEPTED_ON_L1 (or REJECTED on older nodes). */
+  finalityStatus: string;
+  executionStatus: 'SUCCEEDED' | 'REVERTED' | null;
+  failureReason?: string;
+}
+
 type Receipt = { execution_status?: string; revert_reason?: string; actual_fee?: { amount: string } };
 
 /** The Cairo panic string inside a node's revert message ("… Failure reason: 0x… ('ERC20: insufficient balance')."). */
@@ -118,6 +128,25 @@ export class RpcChainB implements ChainB {
       fee += await this.#settle(txHash, deployTxHash);
       return { txHash, ...(deployTxHash ? { deployTxHash } : {}), fee };
     } catch (e) {
+      throw asPortError(e);
+    }
+  }
+
+  /**
+   * `starknet_getMessagesStatus`: the L1_HANDLER transactions the L1→L2 messages of the Ethereum
+   * transaction `l1TxHash` became, with their status; [] while the node has not seen them.
+   */
+  async l1MessagesStatus(l1TxHash: string): Promise<L1MessageStatus[]> {
+    try {
+      const list = (await this.provider.getL1MessagesStatus(l1TxHash)) as { transaction_hash: string; finality_status: string; execution_status?: string; failure_reason?: string }[];
+      return list.map((m) => ({
+        transactionHash: toHex64(m.transaction_hash),
+        finalityStatus: m.finality_status,
+        executionStatus: m.execution_status === 'SUCCEEDED' || m.execution_status === 'REVERTED' ? m.execution_status : null,
+        ...(m.failure_reason ? { failureReason: m.failure_reason } : {}),
+      }));
+    } catch (e) {
+      if (e instanceof RpcError && e.isType('TXN_HASH_NOT_FOUND')) return [];
       throw asPortError(e);
     }
   }

@@ -1,10 +1,10 @@
 import { addressToBytes32, formatMessage as hlFormatMessage, messageId as hlMessageId, parseWarpRouteMessage } from '@hyperlane-xyz/utils';
 import { Keypair } from '@solana/web3.js';
-import { hash } from 'starknet';
+import { constants, hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { formatMessage, messageId, sealevelBytes32, starknetBytes32, tokenMessage } from '#lib/bridge/hyperlane.ts';
 import { bridgeRoutes } from '#lib/bridge/routes.ts';
-import { depositMessageHash, depositPayload, HANDLE_TOKEN_DEPOSIT } from '#lib/bridge/starkgate.ts';
+import { depositL1HandlerTxHash, depositMessageHash, depositPayload, HANDLE_TOKEN_DEPOSIT } from '#lib/bridge/starkgate.ts';
 
 /** Our message ids against the bridges' reference implementations. */
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -67,6 +67,8 @@ describe('StarkGate L1→L2 message hash', () => {
     };
     expect(depositPayload(d)).toEqual([4543560n, 829565602143178078434185452406102222830667255948n, 3461886633118033953192540141609307739580461579986333346825796013261542798665n, 9000000000000000n, 0n]);
     expect(depositMessageHash(d)).toBe('0x2e350fa9d830482605cb68be4fdb9f0cb3e1f95a0c51623ac1a5d1bd997c2090');
+    // The L1_HANDLER transaction that consumes it on chain B (starknet.js's calculateL2MessageTxHash vector, SN_SEPOLIA).
+    expect(depositL1HandlerTxHash(d, constants.StarknetChainId.SN_SEPOLIA)).toBe('0x67d959200d65d4ad293aa4b0da21bb050a1f669bce37d215c6edbf041269c07');
   });
 
   it('splits amounts above 2^128 into low and high as the L2 bridge reads them', () => {

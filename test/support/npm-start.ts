@@ -3,6 +3,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Process groups started here and not yet ended: killed when the test process exits, whatever happened (a test that timed out mid-start included). */
+const live = new Set<number>();
+const killGroup = (pid: number, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+};
+process.once('exit', () => {
+  for (const pid of live) killGroup(pid, 'SIGKILL');
+});
+
 /**
  * The real `npm start`, as a newcomer runs it, on PORT=0 with the given DATA_DIR. Resolves once
  * it prints `listening on …`. `stop()` sends SIGTERM to its whole process group and waits.
@@ -14,9 +27,13 @@ export async function npmStart(dataDir = mkdtempSync(join(tmpdir(), 'shroud-e2e-
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  live.add(child.pid!);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not listen within 90 s:\n${output}`)), 90_000);
+    const timer = setTimeout(() => {
+      killGroup(child.pid!, 'SIGKILL');
+      reject(new Error(`npm start did not listen within 90 s:\n${output}`));
+    }, 90_000);
     const onData = (d: Buffer) => {
       output += d.toString();
       const m = output.match(/listening on (http:\/\/localhost:\d+)/);
@@ -52,6 +69,7 @@ export async function npmStart(dataDir = mkdtempSync(join(tmpdir(), 'shroud-e2e-
       clearTimeout(timer);
       // npm, tsx, node and DynamoDB Local (java) all end: nothing keeps running on the data dir.
       for (let i = 0; i < 150 && processesUsing(dataDir).length; i++) await new Promise((ok) => setTimeout(ok, 100));
+      live.delete(child.pid!);
     },
     /** Processes still running whose command line names this runtime's DATA_DIR. */
     leftovers: () => processesUsing(dataDir),

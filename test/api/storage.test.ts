@@ -160,6 +160,38 @@ describe('round trips', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('parts after the file part count: a late one that breaks the proof drops the staged file; a late filename is kept', async () => {
+    // The parts before the file authorise it, so it streams into the shards as it arrives (lib/storage/uploads.ts).
+    const bytes = randomBytesOf(2_500_000, 18);
+    const before = await storedObjects();
+    const late = form({ file: { bytes }, fields: await partsA(bytes) });
+    late.append('commitment', (await proofOf('someone-else')).commitment); // replaces the earlier one
+    const res = await alice.request('POST', '/api/storage/upload', { body: late });
+    expect(res.status).toBe(401);
+    expect(res.json.error).toBe('INVALID_PROOF');
+    expect(await storedObjects()).toEqual(before);
+
+    const named = form({ file: { bytes, name: 'part.bin' }, fields: await partsA(bytes) });
+    named.append('filename', 'late-name.bin');
+    const ok = await alice.request('POST', '/api/storage/upload', { body: named });
+    expect(ok.status).toBe(201);
+    expect(ok.json.filename).toBe('late-name.bin');
+    const dl = await alice.post('/api/storage/download', { fileId: ok.json.id, ...(await proofBody()) });
+    expect(sha256(await bytesOf(dl))).toBe(sha256(bytes));
+  });
+
+  it('an upload with Idempotency-Key (its body buffered for the fingerprint) stores once and replays', async () => {
+    const bytes = randomBytesOf(1_500_000, 19);
+    const fields = await partsA(bytes);
+    const headers = { 'idempotency-key': `upload-${Date.now()}` };
+    const first = await alice.request('POST', '/api/storage/upload', { body: form({ file: { bytes }, fields }), headers });
+    expect(first.status).toBe(201);
+    const again = await alice.request('POST', '/api/storage/upload', { body: form({ file: { bytes }, fields }), headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json.id).toBe(first.json.id);
+  });
+
   it('accepts the checksum with or without the sha256: prefix, in any hex case', async () => {
     const bytes = randomBytesOf(2000, 17);
     const fields = { ...(await partsA(bytes)), checksum: sha256(bytes).toUpperCase() };

@@ -52,13 +52,23 @@ async function runClient<T>(args: string[]): Promise<T> {
   return JSON.parse(out) as T;
 }
 
-/** Runs `fn` and returns its result with the server process's peak RSS increase over it. */
-async function withPeakRss<T>(fn: () => Promise<T>): Promise<[T, number]> {
+/** CPU seconds this process (every thread of it) used since `from`. */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1e6;
+};
+
+/**
+ * Runs `fn` and returns its result with the server process's peak RSS increase over it and the
+ * CPU seconds the server process spent meanwhile (all its threads: handlers, emulator, local S3).
+ */
+async function withPeakRss<T>(fn: () => Promise<T>): Promise<[T, number, number]> {
   global.gc?.();
   const before = process.memoryUsage().rss;
   const peak = resetPeak();
+  const cpu = process.cpuUsage();
   const result = await fn();
-  return [result, peak() - before];
+  return [result, peak() - before, cpuSince(cpu)];
 }
 
 const fmt = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
@@ -90,6 +100,7 @@ try {
       },
     };
     let t = performance.now();
+    let cpu = process.cpuUsage();
     const hash = createHash('sha256');
     const pieces = function* () {
       for (let i = 0; i < bytes.length; i += 65536) {
@@ -101,18 +112,21 @@ try {
     const { cid: root } = await importContent(pieces(), memoryStore);
     hash.digest();
     const floorMs = performance.now() - t;
+    const floorCpu = cpuSince(cpu);
 
     // The download floor: the same blocks read back from memory, each checked against its CID.
     t = performance.now();
+    cpu = process.cpuUsage();
     let read = 0;
     for await (const chunk of exportContent(root, memoryStore)) read += chunk.length;
     const readFloorMs = performance.now() - t;
+    const readFloorCpu = cpuSince(cpu);
     if (read !== bytes.length) throw new Error('download floor: wrong size');
     memory.clear();
 
-    const [up, upRss] = await withPeakRss(() => runClient<{ uploadMs: number; cid: string }>([path, proofFile, checksum]));
+    const [up, upRss, upCpu] = await withPeakRss(() => runClient<{ uploadMs: number; cid: string }>([path, proofFile, checksum]));
     if (up.cid !== root.toString()) throw new Error('the server computed another CID');
-    const [down, downRss] = await withPeakRss(() =>
+    const [down, downRss, downCpu] = await withPeakRss(() =>
       runClient<{ downloadMs: number; download2Ms: number; redirected: boolean }>([path, proofFile, checksum, 'download', up.cid, String(bytes.length)]),
     );
     // The AWS way for large files (API Gateway takes at most 10 MB), with other bytes of the same
@@ -130,9 +144,9 @@ try {
     );
     const load = loadavg().map((l) => l.toFixed(1)).join(' ');
     const line = (what: string, bytes: number, ms: number, floorMs: number | undefined, floorName: string, target: string) =>
-      `  ${what.padEnd(34)} ${fmt(bytes, ms).padStart(11)}` +
+      `  ${what.padEnd(40)} ${fmt(bytes, ms).padStart(11)}` +
       (floorMs === undefined ? '' : `   ${floorName} ${fmt(bytes, floorMs).padStart(11)}   ${pct(floorMs, ms).padStart(5)} of it${target ? `   (target ${target})` : ''}`);
-    const mem = (what: string, delta: number, target: string) => `  ${what.padEnd(34)} ${`${(delta / MB).toFixed(0)} MB`.padStart(11)}${target ? `   (target ${target})` : ''}`;
+    const mem = (what: string, delta: number, target: string) => `  ${what.padEnd(40)} ${`${(delta / MB).toFixed(0)} MB`.padStart(11)}${target ? `   (target ${target})` : ''}`;
     report.push(
       `${size} MB  (load average ${load} after the run, ${cpus().length} cores)`,
       line('upload (direct multipart POST)', bytes.length, up.uploadMs, floorMs, 'upload floor', size >= 100 ? '>= 50 %' : ''),
@@ -144,6 +158,7 @@ try {
       mem('RSS + presigned upload (PUT + finalise)', preRss, size >= 100 ? '<= 64 MB' : ''),
       mem('RSS + download (first and again)', downRss, size >= 100 ? '<= 64 MB' : ''),
       mem('RSS + presigned file download', preDownRss, ''),
+      `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${upCpu.toFixed(2)} s vs its floor ${floorCpu.toFixed(2)} s; download (first + again) ${downCpu.toFixed(2)} s vs the read floor ${readFloorCpu.toFixed(2)} s`,
       `  (download ${down.redirected ? 'answered 302 to the verified copy' : 'answered with the bytes'})`,
     );
   }
@@ -159,7 +174,8 @@ download = proof check, then 302 to the verified copy (first time: assembled fro
   its CID; again: the copy's ETag compared with the one recorded at its check), timed to the last byte the client read;
 RSS + = this process's peak RSS during the request minus its RSS before: the API handlers, the emulator and the local S3
   worker thread (one process; DynamoDB Local is a separate Java process, the client another process).
-Wall-clock ratios move with the machine's load: the floors are measured in the same run, under the same load.`);
+Wall-clock ratios move with the machine's load (the floors are measured in the same run, under the same load);
+the CPU seconds do much less so: they count the work, not the waiting for a core.`);
 } finally {
   await rt.stop();
   await terminateCurves();

@@ -74,7 +74,7 @@ export const routes: Route[] = [
   r('GET', '/api/zk-toolkit/proof/circuits', 'zk-toolkit', 'proof-circuits', 'none', { profile: 'crypto' }),
   r('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact', 'zk-toolkit', 'proof-artifact', 'none', { profile: 'crypto' }),
   // storage
-  r('POST', '/api/storage/upload', 'storage', 'upload', 'session', { profile: 'crypto', timeout: 29, idempotent: true }),
+  r('POST', '/api/storage/upload', 'storage', 'upload', 'session', { profile: 'crypto', timeout: 29, idempotent: true, streamRequest: true }),
   r('POST', '/api/storage/upload-url', 'storage', 'upload-url', 'session', { idempotent: true }),
   r('GET', '/api/storage/list', 'storage', 'list', 'session'),
   r('GET', '/api/storage/files', 'storage', 'files', 'session'),
@@ -113,7 +113,7 @@ export const routes: Route[] = [
   r('GET', '/api/attest/issuer', 'attest', 'issuer', 'none', { profile: 'crypto' }),
   r('GET', '/api/attest/revocations', 'attest', 'revocations', 'none'),
   r('POST', '/api/attest/verify', 'attest', 'verify', 'none', { profile: 'crypto' }),
-  r('POST', '/api/attest', 'attest', 'issue', 'session', { profile: 'crypto', timeout: 29, idempotent: true }),
+  r('POST', '/api/attest', 'attest', 'issue', 'session', { profile: 'crypto', timeout: 29, idempotent: true, streamRequest: true }),
   r('GET', '/api/attest', 'attest', 'list', 'session'),
   r('POST', '/api/attest/groups', 'attest', 'group-create', 'session', { idempotent: true }),
   r('GET', '/api/attest/groups/:id', 'attest', 'group-get', 'none'),

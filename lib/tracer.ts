@@ -1,3 +1,4 @@
+import './xray-mode.ts'; // first: decides the X-Ray SDK's mode before it loads
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { config } from '#lib/config.ts';
 

@@ -15,7 +15,8 @@ import { errorResponse } from './middleware/error-response.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { stateOf, type Event, type HttpState, type Result } from './middleware/state.ts';
-import { rawBodyOf } from './raw-body.ts';
+import type { Readable } from 'node:stream';
+import { rawBodyOf, requestBodyOf } from './raw-body.ts';
 import type { Route } from './route.ts';
 
 export type { Event, Result } from './middleware/state.ts';
@@ -40,6 +41,8 @@ export interface Req<B = unknown, Q = unknown, P = unknown> {
   requestId: string;
   /** The raw request bytes (multipart and binary uploads). */
   rawBody(): Buffer;
+  /** The same, or locally on a `streamRequest` route the request stream still arriving (lib/http/raw-body.ts). */
+  requestBody(): Buffer | Readable;
 }
 
 export type LambdaHandler = (event: Event, context?: Partial<Context>) => Promise<Result>;
@@ -97,5 +100,6 @@ function requestOf<B, Q, P>(event: Event, state: HttpState): Req<B, Q, P> {
     client: state.client,
     requestId: state.requestId,
     rawBody: () => rawBodyOf(event),
+    requestBody: () => requestBodyOf(event),
   };
 }

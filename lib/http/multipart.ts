@@ -1,5 +1,5 @@
 import Busboy from 'busboy';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { errors } from '#lib/errors.ts';
 
 export interface MultipartFile {
@@ -7,6 +7,8 @@ export interface MultipartFile {
   filename: string;
   mimeType: string;
   stream: Readable;
+  /** The text fields that came before this part (a later one may still come). */
+  fieldsBefore: Readonly<Record<string, string>>;
 }
 
 export interface MultipartOptions {
@@ -14,17 +16,20 @@ export interface MultipartOptions {
   maxFileBytes: number;
   maxFields?: number;
   maxFieldBytes?: number;
+  /** A streamed body (`body` a Readable): more bytes in all → 413 FILE_TOO_LARGE. */
+  maxBodyBytes?: number;
   /** Consumes one file part as a stream; what it returns is collected. */
   onFile: (file: MultipartFile) => Promise<unknown>;
 }
 
 /**
- * Streams a multipart/form-data body: text fields are collected, each file part is handed to
+ * Streams a multipart/form-data body — the bytes, or a stream still arriving (the local
+ * emulator's streamed requests) — text fields are collected, each file part is handed to
  * `onFile` as a stream (never buffered here), and a part over the limit aborts with 413.
  */
 export function parseMultipart(
   contentType: string | undefined,
-  body: Buffer,
+  body: Buffer | Readable,
   opts: MultipartOptions,
 ): Promise<{ fields: Record<string, string>; files: unknown[] }> {
   if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
@@ -63,7 +68,7 @@ export function parseMultipart(
         finish();
       });
       pending.push(
-        opts.onFile({ field, filename: info.filename ?? 'file', mimeType: info.mimeType, stream }).catch((e) => {
+        opts.onFile({ field, filename: info.filename ?? 'file', mimeType: info.mimeType, stream, fieldsBefore: { ...fields } }).catch((e) => {
           fail(e);
           stream.resume();
         }),
@@ -88,6 +93,26 @@ export function parseMultipart(
       finish();
     });
     bb.on('close', finish);
-    bb.end(body);
+    if (!(body instanceof Readable)) {
+      bb.end(body);
+      return;
+    }
+    // A stream: bounded in total (fields included), and a request that breaks off ends the parse.
+    let received = 0;
+    let cutOff = false;
+    const cut = (e: unknown) => {
+      if (cutOff) return;
+      cutOff = true;
+      fail(e);
+      body.unpipe(bb);
+      bb.destroy(e as Error); // the open file part's stream errors, so its consumer stops
+      finish();
+    };
+    body.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (opts.maxBodyBytes !== undefined && received > opts.maxBodyBytes) cut(errors.fileTooLarge());
+    });
+    body.once('error', () => cut(errors.invalidInput('body: the request broke off')));
+    body.pipe(bb);
   });
 }

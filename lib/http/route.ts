@@ -25,4 +25,11 @@ export interface Route {
   idempotent?: boolean;
   /** Also served from a Lambda function URL with response streaming (API Gateway's HTTP API buffers answers). */
   stream?: boolean;
+  /**
+   * Local emulator only: a multipart request body reaches the handler as the request stream
+   * (`requestBody()`), not buffered whole, so a 100 MB direct upload is imported as it arrives
+   * with bounded memory. On AWS the body is in the event (API Gateway takes at most 10 MB, Lambda
+   * 6 MB) and large files take the presigned path.
+   */
+  streamRequest?: boolean;
 }

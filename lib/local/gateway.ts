@@ -7,15 +7,13 @@ import type { Route } from '#lib/http/route.ts';
 import { config } from '#lib/config.ts';
 import { isolateInvocations } from '#lib/observability.ts';
 import { createRouter, gatewayPath, type Match } from '#lib/http/router.ts';
-import { RAW_BODY } from '#lib/http/raw-body.ts';
+import { RAW_BODY, RAW_BODY_STREAM } from '#lib/http/raw-body.ts';
 import { enableStreaming, streamedBodyOf } from '#lib/http/stream.ts';
-import { MAX_FILE_BYTES } from '#lib/init.ts';
+import { MAX_BODY_BYTES } from '#lib/init.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** A 100 MB file plus the multipart envelope and its other parts. */
-export const MAX_BODY_BYTES = MAX_FILE_BYTES + 2 * 1024 * 1024;
 
 /** Each handler is its own module, imported once and kept warm, as a Lambda instance keeps it. */
 const modules = new Map<string, Promise<Handler>>();
@@ -235,18 +233,21 @@ export async function gatewayListener(routes: readonly Route[]) {
   // multi-concurrency Lambda instance (lib/observability.ts).
   const isolated = await isolateInvocations();
   return async (req: IncomingMessage, res: ServerResponse) => {
+    let streamed = false;
     try {
       if (req.method === 'OPTIONS') return preflight(req, res);
       const url = new URL(req.url ?? '/', 'http://localhost');
       const found = match(req.method ?? 'GET', url.pathname);
-      const body = await readBody(req);
+      const route = found.kind === 'route' ? found.route : undefined;
+      streamed = streamsRequest(req, route);
+      const body = streamed ? (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES ? 'too-large' : EMPTY) : await readBody(req);
       if (body === 'too-large') {
         sendError(res, 413, 'FILE_TOO_LARGE', 'request body exceeds 100 MB');
         req.destroy();
         return;
       }
-      const route = found.kind === 'route' ? found.route : undefined;
       const event = toEvent(req, url, body, route, found.kind === 'route' ? { ...found.params } : {});
+      if (streamed) Object.defineProperty(event, RAW_BODY_STREAM, { value: req, enumerable: false });
       const handler = await load(route ? route.handler : 'functions/fallback.ts');
       if (route?.stream) enableStreaming(event);
       await isolated(event.requestContext.requestId, async () => {
@@ -260,6 +261,24 @@ export async function gatewayListener(routes: readonly Route[]) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', error: String((e as Error)?.stack ?? e) }));
       if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'internal error');
       else res.destroy();
+    } finally {
+      // A streamed body the handler answered before reading to its end (a 401, a bad proof, a
+      // failed part): the rest is read and dropped, as API Gateway reads a whole request.
+      if (streamed && !req.readableEnded) {
+        req.unpipe();
+        req.resume();
+      }
     }
   };
+}
+
+/**
+ * Whether the handler gets the request as a stream (RAW_BODY_STREAM) instead of the whole body
+ * in the event: multipart bodies of `streamRequest` routes — unless the request carries an
+ * Idempotency-Key on an idempotent route, whose fingerprint covers the whole body before the
+ * handler runs (lib/http/middleware/idempotency.ts); such a request is buffered as before.
+ */
+function streamsRequest(req: IncomingMessage, route: Route | undefined): boolean {
+  if (!route?.streamRequest || !/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) return false;
+  return !(route.idempotent && req.headers['idempotency-key'] !== undefined);
 }

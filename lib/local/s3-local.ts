@@ -1,6 +1,7 @@
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 
 export interface S3Local {
   endpoint: string;
@@ -12,33 +13,135 @@ export interface S3Local {
   stop(): Promise<void>;
 }
 
-/** A local S3 API (npm `s3rver`) on loopback; objects are files under `dir`. */
+/**
+ * The local S3 servers (npm `s3rver`) run on a worker thread of their own, not on the API's event
+ * loop: s3rver's MD5 of every object, its disk writes and its HTTP parsing then use the second
+ * core while the handlers import, hash and verify on the first. A thread, not a child process, so
+ * that nothing can outlive the runtime's process (a crash takes the thread with it) and the
+ * process's RSS still counts the store. One worker hosts every server of the process (the bucket
+ * and the replica targets); it is unref'd while idle and ends when the last server stops.
+ * Plain CommonJS evaluated in the worker: it must load without the TypeScript loader (vitest, tsx).
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const S3rver = require(workerData.s3rver);
+const servers = new Map();
+parentPort.on('message', async ({ id, op, key, dir, port }) => {
+  try {
+    if (op === 'run') {
+      const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
+      const bound = await server.run();
+      servers.set(key, server);
+      parentPort.postMessage({ id, port: bound.port });
+    } else {
+      const server = servers.get(key);
+      servers.delete(key);
+      if (server) await server.close();
+      parentPort.postMessage({ id });
+    }
+  } catch (e) {
+    parentPort.postMessage({ id, error: String((e && e.stack) || e) });
+  }
+});
+`;
+
+interface Reply {
+  id: number;
+  port?: number;
+  error?: string;
+}
+
+interface Host {
+  worker: Worker;
+  calls: Map<number, { ok: (r: Reply) => void; fail: (e: Error) => void }>;
+  servers: number;
+  next: number;
+}
+
+let host: Host | undefined;
+
+function hostOf(): Host {
+  if (host) return host;
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { s3rver: createRequire(import.meta.url).resolve('s3rver') } });
+  const h: Host = { worker, calls: new Map(), servers: 0, next: 0 };
+  const failAll = (e: Error) => {
+    if (host === h) host = undefined;
+    for (const c of h.calls.values()) c.fail(e);
+    h.calls.clear();
+  };
+  worker.on('message', (r: Reply) => {
+    const call = h.calls.get(r.id);
+    h.calls.delete(r.id);
+    if (!h.calls.size) worker.unref();
+    if (!call) return;
+    if (r.error) call.fail(new Error(`local S3: ${r.error}`));
+    else call.ok(r);
+  });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`local S3 worker exited (${code})`)));
+  worker.unref();
+  host = h;
+  return h;
+}
+
+/** One request to the worker; the worker holds the process open only while a request is under way. */
+function call(h: Host, message: { op: 'run' | 'close'; key: number; dir?: string; port?: number }): Promise<Reply> {
+  const id = h.next++;
+  return new Promise<Reply>((ok, fail) => {
+    h.calls.set(id, { ok, fail });
+    h.worker.ref();
+    h.worker.postMessage({ id, ...message });
+  });
+}
+
+let keys = 0;
+
+/** A local S3 API (npm `s3rver`) on loopback, served from the S3 worker thread; objects are files under `dir`. */
 export async function startS3Local(dir: string): Promise<S3Local> {
   mkdirSync(dir, { recursive: true });
-  const start = async (port: number) => {
-    const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
-    const { port: bound } = (await server.run()) as { port: number };
-    return { server, port: bound };
+  const h = hostOf();
+  const key = keys++;
+  h.servers++;
+  let up = false;
+  const run = async (port: number) => {
+    const r = await call(h, { op: 'run', key, dir, port });
+    up = true;
+    return r.port!;
   };
-  let current: Awaited<ReturnType<typeof start>> | undefined = await start(0);
-  const port = current.port;
   const down = async () => {
-    const was = current;
-    current = undefined;
-    await was?.server.close();
+    if (!up) return;
+    up = false;
+    await call(h, { op: 'close', key });
   };
+  let port: number;
+  try {
+    port = await run(0);
+  } catch (e) {
+    if (--h.servers === 0) await h.worker.terminate();
+    throw e;
+  }
+  let stopped = false;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     async restart({ downMs = 0 } = {}) {
       await down();
       if (downMs) await new Promise((r) => setTimeout(r, downMs));
-      current = await start(port);
+      await run(port);
     },
     down,
     async up() {
-      current ??= await start(port);
+      if (!up) await run(port);
     },
-    stop: down,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await down().catch(() => undefined);
+      // The last server of the worker: the thread goes too.
+      if (--h.servers === 0) {
+        if (host === h) host = undefined;
+        await h.worker.terminate();
+      }
+    },
   };
 }
 

@@ -1,7 +1,12 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, CopyObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { claimPendingUpload, deletePendingUpload, putPendingUpload } from '#lib/data/uploads.ts';
@@ -10,7 +15,7 @@ import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { parseMultipart } from '#lib/http/multipart.ts';
 import { parseWith } from '#lib/http/validation.ts';
-import { MAX_FILE_BYTES } from '#lib/init.ts';
+import { MAX_BODY_BYTES, MAX_FILE_BYTES } from '#lib/init.ts';
 import { storageConfig } from './config.ts';
 import { newFileRecord, type FileRecord } from './files.ts';
 import { assembledKey, commitRecord, getPin, markAssembled, PinBusy, releasePin, removeRecord } from './pins.ts';
@@ -76,31 +81,57 @@ function metered(source: AsyncIterable<Uint8Array>) {
   return { stream: tap(), state };
 }
 
+/** An import written to the store but not yet visible (no record): `settle` or `abandon` it. */
+interface Staged {
+  adapter: Awaited<ReturnType<typeof pinning>>;
+  added: Added;
+  state: { size: number; checksum: string };
+  uploadId: string;
+}
+
 /**
- * The pipeline both paths share once the proof holds: stream into the pinning service while
- * hashing, compare the checksum, then write the record and its pin reference in one transaction
- * — the one write that makes the file visible, so a crash at any point leaves either the whole
- * file or nothing visible. The upload's journal (lib/data/upload-journal.ts) is open from before
- * the first block until everything is settled: a crash leaves it, and the sweeper
- * (sweeper.ts) takes back the blocks of a journal older than an hour. Any failure removes what
- * this upload stored that nothing else uses; no record is written.
+ * The first half of the pipeline both paths share once the proof holds: the upload's journal
+ * (lib/data/upload-journal.ts) is opened before the first block and stays until the upload is
+ * settled — a crash leaves it, and the sweeper (sweeper.ts) takes back the blocks of a journal
+ * older than an hour — then the bytes stream into the pinning service while they are hashed.
  */
-async function ingest(
-  userId: string,
-  source: AsyncIterable<Uint8Array>,
-  meta: { filename: string; variant: 'A' | 'B'; fields: Fields; zkEnabled: boolean; uploadId: string },
-): Promise<{ record: FileRecord; added: Added }> {
+async function stage(source: AsyncIterable<Uint8Array>, name: string, uploadId: string): Promise<Staged> {
   const adapter = await pinning();
   const { stream, state } = metered(source);
-  await openJournal(meta.uploadId);
-  let added: Added;
+  await openJournal(uploadId);
   try {
-    added = await adapter.add(stream, { name: meta.filename, uploadId: meta.uploadId });
+    return { adapter, added: await adapter.add(stream, { name, uploadId }), state, uploadId };
   } catch (e) {
     // add() has dropped what it wrote.
-    await closeJournal(meta.uploadId).catch(() => undefined);
+    await closeJournal(uploadId).catch(() => undefined);
     throw e;
   }
+}
+
+/** Drops a staged import that will not be committed (its journal stays if the cleanup fails). */
+async function abandon({ adapter, added, uploadId }: Staged): Promise<void> {
+  const existing = await getPin(added.cid).catch(() => undefined);
+  try {
+    await adapter.discard(added, existing?.state === 'pinned' ? existing.ref : undefined);
+  } catch (err) {
+    logger.error('upload cleanup failed', { cid: added.cid, error: err as Error });
+    return;
+  }
+  await closeJournal(uploadId).catch(() => undefined);
+}
+
+/**
+ * The second half: compare the checksum, then write the record and its pin reference in one
+ * transaction — the one write that makes the file visible, so a crash at any point leaves either
+ * the whole file or nothing visible. Any failure removes what this upload stored that nothing
+ * else uses; no record is written.
+ */
+async function settle(
+  userId: string,
+  staged: Staged,
+  meta: { filename: string; variant: 'A' | 'B'; fields: Fields; zkEnabled: boolean },
+): Promise<{ record: FileRecord; added: Added }> {
+  const { adapter, added, state, uploadId } = staged;
   let committed = false;
   let settled = true; // false when a cleanup failed: the journal then stays for the sweeper
   try {
@@ -122,13 +153,13 @@ async function ingest(
     });
     let result: Awaited<ReturnType<typeof commitRecord>>;
     try {
-      result = await commitRecord(record, added, meta.uploadId, adapter.name);
+      result = await commitRecord(record, added, uploadId, adapter.name);
     } catch (e) {
       if (!(e instanceof PinBusy)) throw e;
       // An unpin of the same CID is in progress: finish it if it went stale, then try once more.
       await releasePin(added.cid);
       try {
-        result = await commitRecord(record, added, meta.uploadId, adapter.name);
+        result = await commitRecord(record, added, uploadId, adapter.name);
       } catch (again) {
         if (again instanceof PinBusy) throw errors.conflict('the same content is being deleted; retry the upload');
         throw again;
@@ -160,62 +191,119 @@ async function ingest(
     }
     throw e;
   } finally {
-    if (settled) await closeJournal(meta.uploadId).catch(() => undefined);
+    if (settled) await closeJournal(uploadId).catch(() => undefined);
   }
 }
 
+async function ingest(
+  userId: string,
+  source: AsyncIterable<Uint8Array>,
+  meta: { filename: string; variant: 'A' | 'B'; fields: Fields; zkEnabled: boolean; uploadId: string },
+): Promise<{ record: FileRecord; added: Added }> {
+  return settle(userId, await stage(source, meta.filename, meta.uploadId), meta);
+}
+
 /**
- * `POST /api/storage/upload`. A first pass over the multipart body reads the text parts (and
- * refuses an oversized file part) without storing anything, so the proof is verified before a
- * single block is written, whatever the order of the parts; the second pass streams the file
- * part into the pipeline. With `uploadId` and no file part it finalises a presigned upload.
+ * A file part that came before the fields that authorise it: kept in a temporary file (bounded
+ * memory) until the whole body has been read and the proof checked; nothing reaches the store.
  */
-export async function upload(userId: string, contentType: string | undefined, rawBody: () => Buffer): Promise<UploadAnswer> {
+async function spool(stream: Readable): Promise<{ path: string; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'shroud-upload-'));
+  const path = join(dir, 'file');
+  try {
+    await pipeline(stream, createWriteStream(path));
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+  return { path, dir };
+}
+
+/**
+ * Whether the text fields before the file part already authorise storing it: they validate, and
+ * either carry a complete proof that verifies or are a variant B without one. Then the file
+ * streams straight into the store as it arrives; otherwise (a part missing or wrong so far) it
+ * is spooled and everything is decided on the whole body, as if read twice.
+ */
+async function authorisedSoFar(before: Record<string, string>): Promise<{ fields: Fields; variant: 'A' | 'B'; zkEnabled: boolean } | undefined> {
+  const parsed = fieldsSchema.safeParse(before);
+  if (!parsed.success || parsed.data.uploadId !== undefined || parsed.data.encryptedData !== undefined) return undefined;
+  const fields = parsed.data;
+  const variant = variantOf(fields);
+  const given = [fields.proof, fields.publicSignals, fields.commitment].filter((x) => x !== undefined && x !== '').length;
+  if (given !== 3 && !(given === 0 && variant === 'B')) return undefined;
+  try {
+    return { fields, variant, zkEnabled: await checkUploadProof(fields, variant) };
+  } catch {
+    return undefined; // decided again on the whole body (a later part may replace one)
+  }
+}
+
+const sameFields = (a: Fields, b: Fields) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+/**
+ * `POST /api/storage/upload`, in one pass over the multipart body (the bytes, or locally the
+ * request stream still arriving: lib/local/gateway.ts `streamRequest`). No block is written
+ * before a proof is verified, whatever the order of the parts: when the fields before the file
+ * part authorise it (authorisedSoFar), the file streams into the store as it is read and is
+ * committed only once the whole body has been read and its fields are the same (if a later part
+ * changed them, the proof is checked again on the whole); when they do not, the file part is
+ * spooled to a temporary file and imported after the proof on the whole body holds. With
+ * `uploadId` and no file part it finalises a presigned upload.
+ */
+export async function upload(userId: string, contentType: string | undefined, requestBody: () => Buffer | Readable): Promise<UploadAnswer> {
   // Checked before the body is touched: a JSON body has already been parsed into an object.
   if (!contentType || !/^multipart\/form-data/i.test(contentType)) throw errors.invalidInput('body: must be multipart/form-data');
-  const body = rawBody();
+  const body = requestBody();
   const maxFieldBytes = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 4; // base64 `encryptedData` of a full-size file
-  let filePart: { filename: string; size: number } | undefined;
-  const first = await parseMultipart(contentType, body, {
-    maxFileBytes: MAX_FILE_BYTES,
-    maxFieldBytes,
-    onFile: async ({ field, filename, stream }) => {
-      if (field !== 'file') throw errors.invalidInput(`${field}: the file part must be named "file"`);
-      let size = 0;
-      for await (const chunk of stream) size += (chunk as Buffer).length;
-      filePart = { filename, size };
-    },
-  });
-  const fields = parseWith(fieldsSchema, first.fields, 'body');
-  const variant = variantOf(fields);
-  if (variant === 'A' && (fields.encryptedData !== undefined)) throw errors.invalidInput('encryptedData: a variant B part; variant A sends the ciphertext as `file`');
-  const zkEnabled = await checkUploadProof(fields, variant);
-  const uploadId = fields.uploadId ?? randomUUID();
+  const uploadId = randomUUID();
+  let filePart: { filename: string; early?: NonNullable<Awaited<ReturnType<typeof authorisedSoFar>>> & { staged: Staged }; spooled?: { path: string; dir: string } } | undefined;
+  let settled = false;
+  try {
+    const all = await parseMultipart(contentType, body, {
+      maxFileBytes: MAX_FILE_BYTES,
+      maxFieldBytes,
+      maxBodyBytes: MAX_BODY_BYTES,
+      onFile: async ({ field, filename, stream, fieldsBefore }) => {
+        if (field !== 'file') throw errors.invalidInput(`${field}: the file part must be named "file"`);
+        filePart = { filename };
+        const early = await authorisedSoFar(fieldsBefore);
+        if (early) filePart.early = { ...early, staged: await stage(stream, cleanName(early.fields.filename ?? filename), uploadId) };
+        else filePart.spooled = await spool(stream);
+      },
+    });
+    const fields = parseWith(fieldsSchema, all.fields, 'body');
+    const variant = variantOf(fields);
+    if (variant === 'A' && (fields.encryptedData !== undefined)) throw errors.invalidInput('encryptedData: a variant B part; variant A sends the ciphertext as `file`');
+    const early = filePart?.early;
+    const zkEnabled = early && sameFields(early.fields, fields) ? early.zkEnabled : await checkUploadProof(fields, variant);
 
-  if (fields.uploadId) {
-    if (filePart || fields.encryptedData) throw errors.invalidInput('uploadId: finalising a presigned upload takes no file part');
-    return { variant, record: await finalizePresigned(userId, fields, variant, zkEnabled) };
-  }
-  // Variant B may carry the ciphertext as base64 `encryptedData`; its `file` part then only names it.
-  if (fields.encryptedData !== undefined) {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(fields.encryptedData)) throw errors.invalidInput('encryptedData: must be base64');
-    const bytes = Buffer.from(fields.encryptedData, 'base64');
-    if (bytes.length > MAX_FILE_BYTES) throw errors.fileTooLarge();
-    const filename = cleanName(fields.filename ?? filePart?.filename);
-    const { record } = await ingest(userId, (async function* () { yield bytes; })(), { filename, variant, fields, zkEnabled, uploadId });
+    if (fields.uploadId) {
+      if (filePart || fields.encryptedData) throw errors.invalidInput('uploadId: finalising a presigned upload takes no file part');
+      return { variant, record: await finalizePresigned(userId, fields, variant, zkEnabled) };
+    }
+    // Variant B may carry the ciphertext as base64 `encryptedData`; its `file` part then only names it.
+    if (fields.encryptedData !== undefined) {
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(fields.encryptedData)) throw errors.invalidInput('encryptedData: must be base64');
+      const bytes = Buffer.from(fields.encryptedData, 'base64');
+      if (bytes.length > MAX_FILE_BYTES) throw errors.fileTooLarge();
+      const filename = cleanName(fields.filename ?? filePart?.filename);
+      const { record } = await ingest(userId, (async function* () { yield bytes; })(), { filename, variant, fields, zkEnabled, uploadId });
+      return { variant, record };
+    }
+    if (!filePart) throw errors.invalidInput('file: missing file part');
+    const meta = { filename: cleanName(fields.filename ?? filePart.filename), variant, fields, zkEnabled };
+    if (early) {
+      settled = true; // settle() cleans up after itself
+      return { variant, record: (await settle(userId, early.staged, meta)).record };
+    }
+    const { record } = await ingest(userId, createReadStream(filePart.spooled!.path), { ...meta, uploadId });
     return { variant, record };
+  } finally {
+    const staged = filePart?.early?.staged;
+    if (staged && !settled) await abandon(staged);
+    if (filePart?.spooled) await rm(filePart.spooled.dir, { recursive: true, force: true }).catch(() => undefined);
   }
-  if (!filePart) throw errors.invalidInput('file: missing file part');
-  const filename = cleanName(fields.filename ?? filePart.filename);
-  let record: FileRecord | undefined;
-  await parseMultipart(contentType, body, {
-    maxFileBytes: MAX_FILE_BYTES,
-    maxFieldBytes,
-    onFile: async ({ stream }) => {
-      record = (await ingest(userId, stream as Readable, { filename, variant, fields, zkEnabled, uploadId })).record;
-    },
-  });
-  return { variant, record: record! };
 }
 
 // ---------------------------------------------------------------------------------------------

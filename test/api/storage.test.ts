@@ -1,4 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
@@ -158,6 +161,66 @@ describe('round trips', () => {
     expect(await storedObjects()).toEqual(before);
     const ok = await upload(alice, { file: { bytes }, fields: await partsA(bytes), fileFirst: true });
     expect(ok.status).toBe(201);
+  });
+
+  it('parts after the file part count: a late one that breaks the proof drops the staged file; a late filename is kept', async () => {
+    // The parts before the file authorise it, so it streams into the shards as it arrives (lib/storage/uploads.ts).
+    const bytes = randomBytesOf(2_500_000, 18);
+    const before = await storedObjects();
+    const late = form({ file: { bytes }, fields: await partsA(bytes) });
+    late.append('commitment', (await proofOf('someone-else')).commitment); // replaces the earlier one
+    const res = await alice.request('POST', '/api/storage/upload', { body: late });
+    expect(res.status).toBe(401);
+    expect(res.json.error).toBe('INVALID_PROOF');
+    expect(await storedObjects()).toEqual(before);
+
+    const named = form({ file: { bytes, name: 'part.bin' }, fields: await partsA(bytes) });
+    named.append('filename', 'late-name.bin');
+    const ok = await alice.request('POST', '/api/storage/upload', { body: named });
+    expect(ok.status).toBe(201);
+    expect(ok.json.filename).toBe('late-name.bin');
+    const dl = await alice.post('/api/storage/download', { fileId: ok.json.id, ...(await proofBody()) });
+    expect(sha256(await bytesOf(dl))).toBe(sha256(bytes));
+  });
+
+  it('a file part that comes before its proof goes to a temporary file, which is removed whatever the outcome', async () => {
+    // os.tmpdir() follows TMPDIR: a directory of this test's own, so other processes' files do not count.
+    const dir = mkdtempSync(join(tmpdir(), 'shroud-spool-test-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const bytes = randomBytesOf(3_000_000, 20);
+      const bad = { ...(await partsA(bytes)), commitment: (await proofOf('someone-else')).commitment };
+      expect((await upload(alice, { file: { bytes }, fields: bad, fileFirst: true })).status).toBe(401);
+      expect(readdirSync(dir)).toEqual([]);
+      const ok = await upload(alice, { file: { bytes }, fields: await partsA(bytes), fileFirst: true });
+      expect(ok.status).toBe(201);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a streamed upload answered early (no session) is drained: the same connection serves the next request', async () => {
+    const anon = rt.client();
+    const bytes = randomBytesOf(5_000_000, 21);
+    expect((await upload(anon, { file: { bytes }, fields: await partsA(bytes) })).status).toBe(401);
+    expect((await anon.get('/api/storage/list')).status).toBe(401);
+    expect((await alice.get('/api/storage/list')).status).toBe(200);
+  });
+
+  it('an upload with Idempotency-Key (its body buffered for the fingerprint) stores once and replays', async () => {
+    const bytes = randomBytesOf(1_500_000, 19);
+    const fields = await partsA(bytes);
+    const headers = { 'idempotency-key': `upload-${Date.now()}` };
+    const first = await alice.request('POST', '/api/storage/upload', { body: form({ file: { bytes }, fields }), headers });
+    expect(first.status).toBe(201);
+    const again = await alice.request('POST', '/api/storage/upload', { body: form({ file: { bytes }, fields }), headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json.id).toBe(first.json.id);
   });
 
   it('accepts the checksum with or without the sha256: prefix, in any hex case', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { encodeCall } from '#lib/chains/ethereum/abi.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { ok, fails, settled } from './bridge-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 // The embedded Ethereum L1 (ganache) for this file only: test/support/runtime.ts starts it when LOCAL_L1=1.
@@ -46,14 +47,6 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
 
-const ok = (res: { status: number; json: unknown }, status = 200) => {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  return res.json as Record<string, any>;
-};
-const fails = (res: { status: number; json: any }, status: number, error: string) => {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  expect(res.json).toEqual({ error, message: expect.any(String) });
-};
 const deposit = (extra: Record<string, unknown> = {}) => ({ bridgeType: 'ethereum-chainb', direction: 'deposit', token: 'ETH', amount: '0.25', destAddress: DEST, ...extra });
 
 async function rpc(method: string, params: unknown[]): Promise<any> {
@@ -66,16 +59,6 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 /** eth_sendTransaction from an unlocked account of the L1; the mined transaction's hash (a reverted one too). */
 const send = (from: string, to: string, data: string, value = 0n): Promise<string> => rpc('eth_sendTransaction', [{ from, to, data, value: hex(value), gas: hex(500_000n) }]);
 const receiptStatus = async (hash: string) => (await rpc('eth_getTransactionReceipt', [hash])).status as string;
-
-/** Polls the status until it leaves the in-flight states (the relayer runs every second). */
-async function settled(c: HttpClient, id: string) {
-  for (let i = 0; i < 60; i++) {
-    const t = ok(await c.get(`/api/bridge/status/${id}`)).transaction;
-    if (['completed', 'failed', 'expired', 'cancelled'].includes(t.status)) return t;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`bridge ${id} did not settle`);
-}
 
 describe('ETH through StarkGate', () => {
   it('initiate without walletId → instructions; the L1 deposit attached → completed, chain B credited exactly', async () => {

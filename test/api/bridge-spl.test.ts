@@ -2,6 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { ok, settled } from './bridge-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
@@ -46,20 +47,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
-
-function ok(res: { status: number; json: unknown }, status = 200) {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  return res.json as Record<string, any>;
-}
-
-async function settled(c: HttpClient, id: string) {
-  for (let i = 0; i < 80; i++) {
-    const t = ok(await c.get(`/api/bridge/status/${id}`)).transaction;
-    if (['completed', 'failed', 'expired', 'cancelled'].includes(t.status)) return t;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`bridge ${id} did not settle`);
-}
 
 const mint = () => new PublicKey(DREAMS.originMint!);
 const held = async (owner: string) => tokenBalance(await chainA(), new PublicKey(owner), mint());

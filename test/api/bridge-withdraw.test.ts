@@ -4,6 +4,7 @@ import bs58 from 'bs58';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { ok, fails, settled } from './bridge-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
@@ -60,24 +61,7 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
 
-function ok(res: { status: number; json: unknown }, status = 200) {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  return res.json as Record<string, any>;
-}
-const fails = (res: { status: number; json: any }, status: number, error: string, message?: RegExp) => {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  expect(res.json).toEqual({ error, message: message ? expect.stringMatching(message) : expect.any(String) });
-};
 const withdraw = (extra: Record<string, unknown> = {}) => ({ bridgeType: 'chaina-chainb', direction: 'withdraw', token: 'SOL', amount: '0.4', destAddress: Keypair.generate().publicKey.toBase58(), ...extra });
-
-async function settled(c: HttpClient, id: string, until: readonly string[] = ['completed', 'failed', 'expired', 'cancelled']) {
-  for (let i = 0; i < 80; i++) {
-    const t = ok(await c.get(`/api/bridge/status/${id}`)).transaction;
-    if (until.includes(t.status)) return t;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`bridge ${id} did not settle`);
-}
 
 const synthetic = (holder: string) => chainb.balanceOf(SOL.destinationToken, holder);
 const lamports = async (address: string) => BigInt(await (await chainA()).rpc.getBalance(new (await import('@solana/web3.js')).PublicKey(address)));

@@ -3,6 +3,7 @@ import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { ok, fails, settled } from './bridge-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
@@ -50,25 +51,7 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
 
-const ok = (res: { status: number; json: unknown }, status = 200) => {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  return res.json as Record<string, any>;
-};
-const fails = (res: { status: number; json: any }, status: number, error: string) => {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  expect(res.json).toEqual({ error, message: expect.any(String) });
-};
 const deposit = (extra: Record<string, unknown> = {}) => ({ bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '1.5', destAddress: DEST, ...extra });
-
-/** Polls the status until it leaves the in-flight states (the relayer runs every second). */
-async function settled(c: HttpClient, id: string, until: readonly string[] = ['completed', 'failed', 'expired', 'cancelled']) {
-  for (let i = 0; i < 60; i++) {
-    const t = ok(await c.get(`/api/bridge/status/${id}`)).transaction;
-    if (until.includes(t.status)) return t;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`bridge ${id} did not settle`);
-}
 
 const lamports = async (c: HttpClient, id: string) => BigInt((await c.get(`/api/wallets/${id}/balance`)).json.balance);
 

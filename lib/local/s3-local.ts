@@ -14,36 +14,15 @@ export interface S3Local {
 }
 
 /**
- * The local S3 servers (npm `s3rver`) run on a worker thread of their own, not on the API's event
- * loop: s3rver's MD5 of every object, its disk writes and its HTTP parsing then use the second
- * core while the handlers import, hash and verify on the first. A thread, not a child process, so
- * that nothing can outlive the runtime's process (a crash takes the thread with it) and the
- * process's RSS still counts the store. One worker hosts every server of the process (the bucket
- * and the replica targets); it is unref'd while idle and ends when the last server stops.
- * Plain CommonJS evaluated in the worker: it must load without the TypeScript loader (vitest, tsx).
+ * The local S3 servers (npm `s3rver`) run on a worker thread of their own (s3-worker.cjs), not on
+ * the API's event loop: s3rver's MD5 of every object, its disk writes and its HTTP parsing then
+ * use the second core while the handlers import, hash and verify on the first. A thread, not a
+ * child process, so that nothing can outlive the runtime's process (a crash takes the thread
+ * with it) and the process's RSS still counts the store. One worker hosts every server of the
+ * process (the bucket and the replica targets); it is unref'd while idle and ends when the last
+ * server stops.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const S3rver = require(workerData.s3rver);
-const servers = new Map();
-parentPort.on('message', async ({ id, op, key, dir, port }) => {
-  try {
-    if (op === 'run') {
-      const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
-      const bound = await server.run();
-      servers.set(key, server);
-      parentPort.postMessage({ id, port: bound.port });
-    } else {
-      const server = servers.get(key);
-      servers.delete(key);
-      if (server) await server.close();
-      parentPort.postMessage({ id });
-    }
-  } catch (e) {
-    parentPort.postMessage({ id, error: String((e && e.stack) || e) });
-  }
-});
-`;
+const WORKER = new URL('./s3-worker.cjs', import.meta.url);
 
 interface Reply {
   id: number;
@@ -62,7 +41,7 @@ let host: Host | undefined;
 
 function hostOf(): Host {
   if (host) return host;
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { s3rver: createRequire(import.meta.url).resolve('s3rver') } });
+  const worker = new Worker(WORKER, { workerData: { s3rver: createRequire(import.meta.url).resolve('s3rver') } });
   const h: Host = { worker, calls: new Map(), servers: 0, next: 0 };
   const failAll = (e: Error) => {
     if (host === h) host = undefined;

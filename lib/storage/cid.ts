@@ -10,6 +10,8 @@ import type { S3Blockstore } from './blockstore.ts';
  * profile); below 174 MiB (all our files) kubo's default link width changes nothing either.
  */
 export const CID_PROFILE = 'unixfs-v1-2025' as const;
+/** The profile's chunk size: a custom chunker must cut the same chunks to give the same CIDs. */
+export const CHUNK_BYTES = 1024 * 1024;
 
 export const importerOptions = (extra: ImporterOptions = {}): ImporterOptions => ({
   profile: CID_PROFILE,

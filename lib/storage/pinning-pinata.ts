@@ -19,6 +19,8 @@ import { pinningCall, type Added, type PinningAdapter, type PinRef } from './pin
  */
 export class PinataPinning implements PinningAdapter {
   readonly name = 'pinata' as const;
+  /** The gateway's bytes come unchecked: the whole file is hashed against the record. */
+  readonly verifiedReads = false;
   private readonly sdk: PinataSDK;
   private readonly gateway: string;
 

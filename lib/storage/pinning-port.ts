@@ -19,6 +19,12 @@ export interface Added {
  */
 export interface PinningAdapter {
   readonly name: 's3' | 'pinata';
+  /**
+   * Whether `cat` checks every block against its CID. The root CID was computed from the very
+   * bytes whose SHA-256 became the record's checksum, so such a read is the checksum check: the
+   * whole file need not be hashed again (content addressing makes that check free).
+   */
+  readonly verifiedReads: boolean;
   add(source: AsyncIterable<Uint8Array>, meta: { name: string; uploadId: string }): Promise<Added>;
   /** After a failed upload: removes what `add` stored that nothing else uses. `existing` is the live pin's ref, if the CID was pinned already. */
   discard(added: Added, existing?: PinRef): Promise<void>;

@@ -4,7 +4,7 @@ import { addBlockEntries, holdersOf, removeBlockEntries } from '#lib/data/block-
 import { AppError, errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { BlockCorruptError, BlockNotFoundError, isMissing, S3Blockstore } from './blockstore.ts';
-import { exportContent, importContent } from './cid.ts';
+import { CHUNK_BYTES, exportContent, importContent } from './cid.ts';
 import { fileContent } from './content.ts';
 import { mapLimit, pinningCall, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
 import { bucket as defaultBucket, s3 as defaultClient } from './s3.ts';
@@ -39,6 +39,8 @@ const SHARD_STORES_KEPT = 64;
  */
 export class S3Pinning implements PinningAdapter {
   readonly name = 's3' as const;
+  /** Every block is checked against its CID as it is read (blockstore.ts, shards.ts). */
+  readonly verifiedReads = true;
   private readonly shardStores = new Map<string, ShardedBlockstore>();
 
   constructor(
@@ -65,7 +67,8 @@ export class S3Pinning implements PinningAdapter {
     if (this.layout === 'blocks') return this.addBlocks(source, meta);
     const shards = new ShardWriter(this.client, this.bucket, meta.uploadId);
     try {
-      const { cid, size } = await pinningCall('import', () => importContent(source, shards));
+      // The file's bytes go from the request straight into their shard (one copy); blocks are put one at a time.
+      const { cid, size } = await pinningCall('import', () => importContent(source, shards, { chunker: shards.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 }));
       await pinningCall('import', () => shards.finish(cid));
       return { cid: cid.toString(), size, ref: { owner: meta.uploadId, shards: shards.shards } };
     } catch (e) {

@@ -1,5 +1,5 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { addBlock, blockLength, close, createWriter, headerLength } from '@ipld/car/buffer-writer';
+import { close, createWriter, headerLength } from '@ipld/car/buffer-writer';
 import { CID } from 'multiformats/cid';
 import * as z from 'zod';
 import { BlockNotFoundError, checkBlock, checkBlockParts, isMissing, S3Blockstore } from './blockstore.ts';
@@ -44,17 +44,54 @@ export type ShardIndex = z.infer<typeof shardIndexSchema>;
 interface OpenShard {
   n: number;
   buffer: Uint8Array<ArrayBuffer>;
-  writer: ReturnType<typeof createWriter>;
+  /** The room left for the CAR header at the start (its root is known only once a block is in). */
+  headerRoom: number;
+  /** Where the next section starts. */
+  at: number;
+  first?: CID;
 }
+
+/** A block's place taken in the open shard before its bytes arrive (see `chunker`). */
+interface Reservation {
+  shard: OpenShard;
+  /** Offset of the block's bytes: after room for its section header. */
+  data: number;
+  headerRoom: number;
+}
+
+/** Every block CID of the profile is CIDv1 + 1-byte codec + sha2-256 multihash: 36 bytes. */
+const CID_BYTES = 36;
+
+const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
+
+/** Writes a CAR section's header (varint of CID + data length, then the CID) at `at`; returns where the data goes. */
+function writeSectionHeader(buffer: Uint8Array, at: number, cid: CID, length: number): number {
+  let n = cid.bytes.length + length;
+  while (n >= 0x80) {
+    buffer[at++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buffer[at++] = n;
+  buffer.set(cid.bytes, at);
+  return at + cid.bytes.length;
+}
+
+const sectionHeaderLength = (cidBytes: number, length: number) => varintLength(cidBytes + length) + cidBytes;
 
 /**
  * The import's block store during an upload: appends each block to the open shard and sends a
  * full shard with one PUT while the next one fills; the import waits (backpressure) when both
  * buffers are taken, so memory stays at two shards whatever the file's size.
+ *
+ * With `chunker` as the import's chunker, the file's bytes are copied once, from the request
+ * straight into their place in the shard: a chunk is a view of the shard, and `put` of that view
+ * only writes the section header in front of it. Without it (other blocks, the DAG's root), `put`
+ * copies the block in.
  */
 export class ShardWriter {
   readonly locations = new Map<string, BlockLocation>();
   private open?: OpenShard;
+  private reserved?: Reservation;
   private count = 0;
   private readonly free: Uint8Array<ArrayBuffer>[] = [];
   private allocated = 0;
@@ -79,36 +116,129 @@ export class ShardWriter {
     return appended.then(() => cid);
   }
 
-  private async append(cid: CID, bytes: Uint8Array): Promise<void> {
-    if (this.failure) throw this.failure;
-    const key = cid.toString();
-    if (this.locations.has(key)) return; // a chunk repeated within the file
-    const section = blockLength({ cid, bytes });
-    if (this.open && this.open.writer.byteOffset + section > this.open.buffer.length) this.seal();
-    const shard = this.open ?? (await this.start(cid, section));
-    addBlock(shard.writer, { cid, bytes });
-    this.locations.set(key, [shard.n, shard.writer.byteOffset - bytes.length, bytes.length]);
+  /**
+   * The importer's `chunker` (ImporterOptions): cuts the file into `chunkSize` chunks as the
+   * fixed-size chunker does (the same chunks, so the same CIDs), each one filled in place in the
+   * shard. The import must put each chunk before it asks for the next (`blockWriteConcurrency: 1`):
+   * a chunk's place is only taken once it is put.
+   */
+  chunker(chunkSize: number): (source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>) => AsyncGenerator<Uint8Array> {
+    return (source) => this.chunks(source, chunkSize);
   }
 
-  private async start(first: CID, section: number): Promise<OpenShard> {
-    const need = headerLength({ roots: [first] }) + section;
+  private async *chunks(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, chunkSize: number): AsyncGenerator<Uint8Array> {
+    let view: Uint8Array | undefined;
+    let filled = 0;
+    let emitted = false;
+    for await (const piece of source) {
+      for (let at = 0; at < piece.length; ) {
+        view ??= await this.reserve(chunkSize);
+        const n = Math.min(chunkSize - filled, piece.length - at);
+        view.set(piece.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === chunkSize) {
+          const chunk = view;
+          view = undefined;
+          filled = 0;
+          emitted = true;
+          yield chunk;
+        }
+      }
+    }
+    if (view && filled) yield view.subarray(0, filled);
+    else if (!emitted) yield new Uint8Array(0); // an empty file is one empty block, as the fixed-size chunker has it
+  }
+
+  private async reserve(chunkSize: number): Promise<Uint8Array> {
+    await this.tail;
+    if (this.failure) throw this.failure;
+    if (this.reserved) throw new Error('ShardWriter: a chunk was requested before the previous one was put (blockWriteConcurrency must be 1)');
+    const headerRoom = sectionHeaderLength(CID_BYTES, chunkSize);
+    const shard = await this.room(headerRoom + chunkSize);
+    this.reserved = { shard, data: shard.at + headerRoom, headerRoom };
+    return shard.buffer.subarray(shard.at + headerRoom, shard.at + headerRoom + chunkSize);
+  }
+
+  private async append(cid: CID, bytes: Uint8Array): Promise<void> {
+    if (this.failure) throw this.failure;
+    const r = this.reserved;
+    if (r && bytes.buffer === r.shard.buffer.buffer && bytes.byteOffset === r.shard.buffer.byteOffset + r.data) {
+      this.reserved = undefined;
+      return this.place(r, cid, bytes.length);
+    }
+    const key = cid.toString();
+    if (this.locations.has(key)) return; // a chunk repeated within the file
+    const headerLength = sectionHeaderLength(cid.bytes.length, bytes.length);
+    const shard = await this.room(headerLength + bytes.length);
+    const data = writeSectionHeader(shard.buffer, shard.at, cid, bytes.length);
+    shard.buffer.set(bytes, data);
+    this.added(shard, cid, data, bytes.length);
+  }
+
+  /** A reserved chunk, now put: its section header goes in front of the bytes already in place. */
+  private place(r: Reservation, cid: CID, length: number): void {
+    // A chunk repeated within the file: its place is taken by the next one.
+    if (this.locations.has(cid.toString())) return;
+    const { shard } = r;
+    const headerLength = sectionHeaderLength(cid.bytes.length, length);
+    let data = r.data;
+    if (headerLength !== r.headerRoom) {
+      // A short last chunk has a shorter length varint: the bytes move up against their header.
+      if (shard.at + headerLength + length > shard.buffer.length) throw new Error('ShardWriter: a block outgrew its place in the shard');
+      shard.buffer.copyWithin(shard.at + headerLength, data, data + length);
+      data = shard.at + headerLength;
+    }
+    writeSectionHeader(shard.buffer, shard.at, cid, length);
+    this.added(shard, cid, data, length);
+  }
+
+  private added(shard: OpenShard, cid: CID, data: number, length: number): void {
+    shard.first ??= cid;
+    shard.at = data + length;
+    this.locations.set(cid.toString(), [shard.n, data, length]);
+  }
+
+  /** The open shard if `need` more bytes fit in it, else a new one (the full one is sent). */
+  private async room(need: number): Promise<OpenShard> {
+    if (this.open && this.open.at + need > this.open.buffer.length) this.seal();
+    return this.open ?? (await this.start(need));
+  }
+
+  private async start(need: number): Promise<OpenShard> {
+    // The root is a block CID of the profile (36 bytes); `seal` moves the body if it is not.
+    const headerRoom = headerLength({ roots: [EMPTY_ROOT] });
     let buffer: Uint8Array<ArrayBuffer>;
-    if (need > SHARD_BYTES) buffer = new Uint8Array(need); // a block larger than a shard: a shard of its own
+    if (headerRoom + need > SHARD_BYTES) buffer = new Uint8Array(headerRoom + need); // a block larger than a shard: a shard of its own
     else {
       while (!this.free.length && this.allocated >= SHARD_BUFFERS) await Promise.race(this.sending);
       if (this.failure) throw this.failure;
       buffer = this.free.pop() ?? (this.allocated++, new Uint8Array(SHARD_BYTES));
     }
-    const writer = createWriter(buffer.buffer, { roots: [first], byteOffset: buffer.byteOffset, byteLength: buffer.byteLength });
-    this.open = { n: this.count++, buffer, writer };
+    this.open = { n: this.count++, buffer, headerRoom, at: headerRoom };
     return this.open;
   }
 
-  /** Closes the open shard and starts its PUT; its buffer is reused once S3 has it. */
+  /** Closes the open shard (its CAR header written, its root the first block) and starts its PUT; its buffer is reused once S3 has it. */
   private seal(): void {
-    const { n, buffer, writer } = this.open!;
+    const shard = this.open!;
     this.open = undefined;
-    const body = close(writer);
+    const { n, buffer } = shard;
+    if (!shard.first) {
+      // Nothing went in (its one chunk was a repeat): it is not sent, and its number is taken again.
+      this.count--;
+      if (buffer.length === SHARD_BYTES) this.free.push(buffer);
+      return;
+    }
+    const header = close(createWriter(new ArrayBuffer(headerLength({ roots: [shard.first!] })), { roots: [shard.first!] }));
+    let end = shard.at;
+    if (header.length !== shard.headerRoom) {
+      buffer.copyWithin(header.length, shard.headerRoom, end);
+      end += header.length - shard.headerRoom;
+      for (const at of this.locations.values()) if (at[0] === n) at[1] += header.length - shard.headerRoom;
+    }
+    buffer.set(header, 0);
+    const body = buffer.subarray(0, end);
     const sent: Promise<void> = this.client
       .send(new PutObjectCommand({ Bucket: this.bucket, Key: shardKey(this.uploadId, n), Body: body, ContentLength: body.length, ContentType: CAR_CONTENT_TYPE }))
       .then(
@@ -127,6 +257,7 @@ export class ShardWriter {
   async finish(root: CID): Promise<ShardIndex> {
     await this.tail;
     if (this.failure) throw this.failure;
+    if (this.reserved) throw new Error('ShardWriter: the import ended with a chunk it never put');
     if (this.open) this.seal();
     await Promise.all([...this.sending]);
     if (this.failure) throw this.failure;
@@ -145,6 +276,9 @@ export class ShardWriter {
     await deleteShards(this.client, this.bucket, this.uploadId);
   }
 }
+
+/** Any CID of the profile's length: only sizes the CAR header's room before a shard's root is known. */
+const EMPTY_ROOT = CID.parse('bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku');
 
 /** Deletes every object of an upload's shards (its index included). */
 export async function deleteShards(client: S3Client, bucket: string, uploadId: string): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageClient } from '#lib/client/storage-client.ts';
 import { terminateCurves } from '#lib/zk/groth16.ts';
 import { HttpClient } from '../support/runtime.ts';
@@ -15,6 +15,10 @@ import { npmStart } from '../support/npm-start.ts';
 import { newIdentity, PASSWORD, uniqueName } from './identity-helpers.ts';
 
 let server: Awaited<ReturnType<typeof npmStart>> | undefined;
+// Starting npm start is set-up (the hook's time budget), not the test's.
+beforeAll(async () => {
+  server = await npmStart();
+});
 afterAll(async () => {
   await server?.stop();
   expect(server?.leftovers() ?? []).toEqual([]);
@@ -24,8 +28,8 @@ afterAll(async () => {
 
 describe('npm start serves encrypted storage end to end', () => {
   it('encrypt → upload (A) → list (B) → share → resolve → download with a fresh proof → decrypt → delete → CID_NOT_FOUND', async () => {
-    server = await npmStart();
-    const http = new HttpClient(server.url);
+    const { url } = server!;
+    const http = new HttpClient(url);
     const username = uniqueName();
     const { encrypted } = await newIdentity();
     expect((await http.post('/api/auth/register', { username, password: PASSWORD, ...encrypted })).status).toBe(201);
@@ -36,7 +40,7 @@ describe('npm start serves encrypted storage end to end', () => {
       calls.push(`${init?.method ?? 'GET'} ${String(input)}`);
       return fetch(input, init);
     };
-    const storage = new StorageClient({ baseUrl: server.url, headers: cookie, fetch: spy });
+    const storage = new StorageClient({ baseUrl: url, headers: cookie, fetch: spy });
     const filePassword = 'correct horse battery staple';
 
     for (const size of [5 * 1024 * 1024 + 123, 40_000]) {
@@ -49,8 +53,8 @@ describe('npm start serves encrypted storage end to end', () => {
       expect(listed).toMatchObject({ cid: up.cid, originalName: `story-${size}.bin`, originalSize: size + 16, zkEnabled: true });
 
       const share = await storage.share(up.fileId, 48);
-      expect(share.shareUrl).toBe(`${server.url}/share/${share.shareToken}`);
-      const anonymous = new HttpClient(server.url);
+      expect(share.shareUrl).toBe(`${url}/share/${share.shareToken}`);
+      const anonymous = new HttpClient(url);
       const resolved = await anonymous.get(`/api/storage/shared/${share.shareToken}`);
       expect(resolved.json).toEqual({ success: true, file: { cid: up.cid, filename: `story-${size}.bin`, size: size + 16 } });
 

@@ -1,12 +1,13 @@
 /**
  * The client half of the storage benchmark, in its own process so that the server's memory is
  * measured alone. `presigned`: the same through upload-url, a PUT to S3 and the finalising POST.
- * `upload`: uploads a file from disk (streamed from a disk-backed Blob) and
- * prints {uploadMs, cid, size}. `download <cid> <size>`: downloads it (following the redirect),
+ * `upload`: uploads a file from disk (a multipart body written by hand over node:http, the file
+ * streamed in 1 MiB reads, as curl -F does) and prints {uploadMs, cid, size}. `download <cid> <size>`: downloads it (following the redirect),
  * checks it, then downloads it again (the steady state), and prints {downloadMs, download2Ms, redirected}.
  */
-import { createHash } from 'node:crypto';
-import { openAsBlob, readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, openAsBlob, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
 
 const [base, cookie, path, proofFile, checksum, mode = 'upload', cid = '', size = '0'] = process.argv.slice(2) as string[];
 const p = JSON.parse(readFileSync(proofFile!, 'utf8')) as { proof: unknown; publicSignals: string[]; commitment: string };
@@ -14,18 +15,41 @@ const headers = { cookie: `shroud_session=${cookie}` };
 const proofHeaders = { ...headers, 'x-zk-proof': JSON.stringify(p.proof), 'x-zk-public-signals': JSON.stringify(p.publicSignals) };
 
 if (mode === 'upload') {
-  const blob = await openAsBlob(path!);
-  const form = new FormData();
-  form.append('proof', JSON.stringify(p.proof));
-  form.append('publicSignals', JSON.stringify(p.publicSignals));
-  form.append('commitment', p.commitment);
-  form.append('checksum', checksum!);
-  form.append('file', blob, 'bench.bin');
+  // As a terminal client (curl -F) sends it: the fields, then the file streamed from disk in
+  // 1 MiB reads, with the body's length known up front (no chunked framing).
+  const boundary = `----shroud-bench-${randomBytes(12).toString('hex')}`;
+  const field = (name: string, value: string) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const head = Buffer.from(
+    field('proof', JSON.stringify(p.proof)) +
+      field('publicSignals', JSON.stringify(p.publicSignals)) +
+      field('commitment', p.commitment) +
+      field('checksum', checksum!) +
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = statSync(path!).size;
   const t = performance.now();
-  const up = await fetch(new URL('/api/storage/upload', base), { method: 'POST', body: form, headers });
-  const upJson = (await up.json()) as { cid: string; size: number };
+  const { status, body } = await new Promise<{ status: number; body: string }>((ok, fail) => {
+    const req = request(new URL('/api/storage/upload', base), {
+      method: 'POST',
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length },
+    });
+    req.on('error', fail);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => ok({ status: res.statusCode!, body: text }));
+    });
+    req.write(head);
+    const file = createReadStream(path!, { highWaterMark: 1024 * 1024 });
+    file.on('error', fail);
+    file.on('end', () => req.end(tail));
+    file.pipe(req, { end: false });
+  });
   const uploadMs = performance.now() - t;
-  if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(upJson)}`);
+  const upJson = JSON.parse(body) as { cid: string; size: number };
+  if (status !== 201) throw new Error(`upload: ${status} ${body}`);
   console.log(JSON.stringify({ uploadMs, cid: upJson.cid, size: upJson.size }));
 } else if (mode === 'presigned') {
   // The way a large file goes on AWS (API Gateway takes at most 10 MB): upload-url, PUT, finalise.

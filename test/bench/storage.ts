@@ -166,12 +166,14 @@ try {
   console.log(`
 upload floor = SHA-256 + ipfs-unixfs-importer (CIDv1, unixfs-v1-2025) into memory, in this process;
 read floor = the same blocks read back from memory by ipfs-unixfs-exporter, each checked against its CID;
-upload = multipart POST through the emulator, streamed to the handler: proof check on the fields before the file part,
-  then the file imported into 8 MiB CAR shards as it arrives (local S3 on its worker thread, on disk), pin records;
+upload = multipart POST through the emulator (the client: node:http, the file streamed from disk, Content-Length set, as curl -F),
+  streamed to the handler: proof check on the fields before the file part, then the file imported as it arrives, its bytes
+  copied once into their place in 8 MiB CAR shards (local S3 on its worker thread, on disk), pin records;
 presigned (the AWS path for large files, other bytes of the same size): PUT to S3, then finalise = the POST that imports the
   object from S3 (streamed) into shards and copies it server-side as the download copy;
 download = proof check, then 302 to the verified copy (first time: assembled from the shard ranges, every block checked against
-  its CID; again: the copy's ETag compared with the one recorded at its check), timed to the last byte the client read;
+  its CID, written to S3, then read by the client: three passes of the local S3 thread over the bytes where the floor makes one;
+  again: the copy's ETag compared with the one recorded at its check), timed to the last byte the client read;
 RSS + = this process's peak RSS during the request minus its RSS before: the API handlers, the emulator and the local S3
   worker thread (one process; DynamoDB Local is a separate Java process, the client another process).
 Wall-clock ratios move with the machine's load (the floors are measured in the same run, under the same load);

@@ -5,13 +5,17 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
+import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { CID } from 'multiformats/cid';
+import * as raw from 'multiformats/codecs/raw';
+import { sha256 as sha256Hasher } from 'multiformats/hashes/sha2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Local } from '#lib/local/s3-local.ts';
 import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from '#lib/storage/blockstore.ts';
-import { discardingStore, importContent } from '#lib/storage/cid.ts';
+import { CHUNK_BYTES, discardingStore, importContent } from '#lib/storage/cid.ts';
 import { fileContent } from '#lib/storage/content.ts';
-import { deleteShards, SHARD_BYTES, ShardedBlockstore, ShardWriter, shardIndexKey, shardKey } from '#lib/storage/shards.ts';
+import { deleteShards, SHARD_BYTES, ShardedBlockstore, type ShardIndex, ShardWriter, shardIndexKey, shardKey } from '#lib/storage/shards.ts';
 
 const BUCKET = 'shards-test';
 const MiB = 1024 * 1024;
@@ -34,61 +38,133 @@ afterAll(async () => {
 const objectBytes = async (key: string) => (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray();
 const keysUnder = async (prefix: string) => ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const cidOf = async (b: Uint8Array) => CID.createV1(raw.code, await sha256Hasher.digest(b));
 
-/** Imports `bytes` into a fresh upload's shards; the CID must be the hash-only import's. */
-async function stored(bytes: Uint8Array) {
+/** `bytes` as a request brings them: pieces of 1 to 64 KiB (seeded, so a failure repeats). */
+function* pieces(bytes: Uint8Array, seed = bytes.length) {
+  let x = seed || 1;
+  for (let at = 0; at < bytes.length; ) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    const n = 1 + (x % 65536);
+    yield bytes.subarray(at, at + n);
+    at += n;
+  }
+}
+
+/**
+ * Imports `bytes` into a fresh upload's shards, the way uploads do (the writer's chunker fills
+ * each chunk in place) or through plain `put`s of copied blocks; the CID must be the hash-only
+ * import's either way.
+ */
+async function stored(bytes: Uint8Array, inPlace = true) {
   const uploadId = randomUUID();
   const writer = new ShardWriter(client, BUCKET, uploadId);
-  const { cid } = await importContent([bytes], writer);
+  const { cid } = inPlace
+    ? await importContent(pieces(bytes), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 })
+    : await importContent([bytes], writer);
   const index = await writer.finish(cid);
   expect(cid.toString()).toBe((await importContent([bytes], discardingStore)).cid.toString());
   return { uploadId, cid, index, store: new ShardedBlockstore(client, BUCKET, uploadId, new S3Blockstore(client, BUCKET)) };
 }
 
-describe('ShardWriter', () => {
+/** Every shard read by @ipld/car itself: each block where the index says, hashing to its CID. */
+async function expectShardsAgreeWithIndex(uploadId: string, index: ShardIndex) {
+  const seen = new Set<string>();
+  for (let n = 0; n < index.shards; n++) {
+    const car = await objectBytes(shardKey(uploadId, n));
+    expect(car.length).toBeLessThanOrEqual(SHARD_BYTES);
+    const indexer = await CarIndexer.fromBytes(car);
+    for await (const entry of indexer) {
+      const at = index.blocks[entry.cid.toString()]!;
+      expect(at).toEqual([n, entry.blockOffset, entry.blockLength]);
+      const block = car.subarray(entry.blockOffset, entry.blockOffset + entry.blockLength);
+      expect(Buffer.from(createHash('sha256').update(block).digest()).equals(Buffer.from(entry.cid.multihash.digest))).toBe(true);
+      seen.add(entry.cid.toString());
+    }
+    const reader = await CarReader.fromBytes(car);
+    expect((await reader.getRoots()).length).toBe(1);
+  }
+  expect([...seen].sort()).toEqual(Object.keys(index.blocks).sort());
+}
+
+describe.each([
+  ['in place (the upload chunker)', true],
+  ['copied (plain puts)', false],
+])('ShardWriter, blocks %s', (_, inPlace) => {
   it('packs a 20 MiB file into 8 MiB CAR shards whose own framing agrees with the index', async () => {
     const bytes = randomBytes(20 * MiB + 12_345);
-    const { uploadId, cid, index } = await stored(bytes);
+    const { uploadId, cid, index } = await stored(bytes, inPlace);
     expect(index.shards).toBe(3);
     expect(index.root).toBe(cid.toString());
     expect(Object.keys(index.blocks)).toHaveLength(22); // 21 raw leaves + the root
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([shardIndexKey(uploadId), ...[0, 1, 2].map((n) => shardKey(uploadId, n))].sort());
-    const seen = new Set<string>();
-    for (let n = 0; n < index.shards; n++) {
-      const car = await objectBytes(shardKey(uploadId, n));
-      expect(car.length).toBeLessThanOrEqual(SHARD_BYTES);
-      // Read by @ipld/car itself: every block where the index says, hashing to its CID.
-      const indexer = await CarIndexer.fromBytes(car);
-      for await (const entry of indexer) {
-        const at = index.blocks[entry.cid.toString()]!;
-        expect(at).toEqual([n, entry.blockOffset, entry.blockLength]);
-        const block = car.subarray(entry.blockOffset, entry.blockOffset + entry.blockLength);
-        expect(Buffer.from(createHash('sha256').update(block).digest()).equals(Buffer.from(entry.cid.multihash.digest))).toBe(true);
-        seen.add(entry.cid.toString());
-      }
-      const reader = await CarReader.fromBytes(car);
-      expect((await reader.getRoots()).length).toBe(1);
-    }
-    expect([...seen].sort()).toEqual(Object.keys(index.blocks).sort());
+    await expectShardsAgreeWithIndex(uploadId, index);
   });
 
   it('stores a repeated chunk once, and gives the file back byte for byte', async () => {
     const chunk = randomBytes(MiB);
     const bytes = Buffer.concat([chunk, chunk, chunk, randomBytes(777)]);
-    const { cid, index, store } = await stored(bytes);
+    const { uploadId, cid, index, store } = await stored(bytes, inPlace);
     expect(Object.keys(index.blocks)).toHaveLength(3); // one distinct full leaf, the tail, the root
+    await expectShardsAgreeWithIndex(uploadId, index);
     const out: Uint8Array[] = [];
     for await (const c of fileContent(cid.toString(), store)) out.push(c);
     expect(sha256(Buffer.concat(out))).toBe(sha256(bytes));
   });
 
   it('handles an empty file (one zero-length raw block)', async () => {
-    const { cid, store } = await stored(new Uint8Array(0));
+    const { cid, store } = await stored(new Uint8Array(0), inPlace);
     const out: Uint8Array[] = [];
     for await (const c of fileContent(cid.toString(), store)) out.push(c);
     expect(Buffer.concat(out).length).toBe(0);
   });
 
+  // Sizes around the edges: a last chunk whose section header is 1, 2 or 3 bytes of varint, a
+  // file of exactly one chunk (its CID is the raw leaf's), one byte over, and a shard's worth.
+  it.each([1, 50, 91, 92, 16_000, MiB - 1, MiB, MiB + 1, 7 * MiB, 8 * MiB, 8 * MiB + 70])('a %i-byte file: same CID as the plain import, shards agree with the index, bytes back', async (size) => {
+    const bytes = randomBytes(size);
+    const { uploadId, cid, index, store } = await stored(bytes, inPlace);
+    await expectShardsAgreeWithIndex(uploadId, index);
+    const out: Uint8Array[] = [];
+    for await (const c of fileContent(cid.toString(), store)) out.push(c);
+    expect(sha256(Buffer.concat(out))).toBe(sha256(bytes));
+  });
+});
+
+describe('ShardWriter chunker', () => {
+  it('cuts the same chunks as the fixed-size chunker, whatever pieces the bytes come in (so the same CIDs)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 5000 }), fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 900 }), async (bytes, cuts, chunkSize) => {
+        const split = function* () {
+          for (let at = 0, i = 0; at < bytes.length; i++) {
+            const n = cuts[i % cuts.length]!;
+            yield bytes.subarray(at, at + n);
+            at += n;
+          }
+        };
+        const writer = new ShardWriter(client, BUCKET, randomUUID());
+        const mine: string[] = [];
+        for await (const chunk of writer.chunker(chunkSize)(split())) {
+          mine.push(Buffer.from(chunk).toString('hex'));
+          await writer.put(await cidOf(chunk), chunk); // each chunk put before the next is asked for
+        }
+        const theirs: string[] = [];
+        for await (const chunk of fixedSize({ chunkSize })((async function* () { yield* split(); })())) theirs.push(Buffer.from(chunk.subarray()).toString('hex'));
+        expect(mine).toEqual(theirs);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses to hand out a chunk before the previous one was put', async () => {
+    const writer = new ShardWriter(client, BUCKET, randomUUID());
+    const chunks = writer.chunker(10)((async function* () { yield new Uint8Array(25); })());
+    await chunks.next();
+    await expect(chunks.next()).rejects.toThrow(/before the previous one was put/);
+  });
+});
+
+describe('ShardWriter abort', () => {
   it('abort removes every object the upload wrote', async () => {
     const uploadId = randomUUID();
     const writer = new ShardWriter(client, BUCKET, uploadId);

@@ -1,0 +1,96 @@
+/**
+ * The local S3 servers' thread (see s3-local.ts): npm `s3rver`, one server per message 'run',
+ * each on a store of its own (below). Plain CommonJS: the worker loads without the TypeScript
+ * loader (vitest, tsx).
+ */
+const { parentPort, workerData } = require('node:worker_threads');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { pipeline } = require('node:stream/promises');
+const S3rver = require(workerData.s3rver);
+const FilesystemStore = require(path.join(path.dirname(workerData.s3rver), 'stores', 'filesystem.js'));
+
+/** Objects are 8 MiB shards and 100 MB files: read and written in 1 MiB pieces, not fs streams' 64/16 KiB. */
+const PIECE = 1024 * 1024;
+
+/**
+ * s3rver's filesystem store, with S3's behaviour where s3rver's differs and matters here:
+ * - a PUT is answered once the object is on disk (s3rver answers when the bytes have been
+ *   hashed, before its file is written: a GET right after could read a short object);
+ * - a PUT whose body breaks off stores nothing (S3 keeps nothing of an incomplete PUT);
+ * - `Range: bytes=0-0` is one byte;
+ * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks).
+ * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
+ */
+class LocalStore extends FilesystemStore {
+  async putObject(object) {
+    const file = this.getResourcePath(object.bucket, object.key, 'object');
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const md5 = crypto.createHash('md5');
+    let size = 0;
+    try {
+      if (Buffer.isBuffer(object.content)) {
+        md5.update(object.content);
+        size = object.content.length;
+        await fs.promises.writeFile(file, object.content);
+      } else {
+        await pipeline(
+          object.content,
+          async function* hashed(source) {
+            for await (const chunk of source) {
+              md5.update(chunk);
+              size += chunk.length;
+              yield chunk;
+            }
+          },
+          fs.createWriteStream(file, { highWaterMark: PIECE }),
+        );
+      }
+    } catch (e) {
+      await fs.promises.rm(file, { force: true });
+      throw e;
+    }
+    const digest = md5.digest('hex');
+    await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
+  }
+
+  async getObject(bucket, key, options) {
+    const object = await super.getObject(bucket, key, options);
+    const stream = object && object.content;
+    if (stream instanceof fs.ReadStream) {
+      // s3rver's stream (64 KiB reads) is swapped for one over the same range in 1 MiB reads.
+      const { start } = stream;
+      let { end } = stream;
+      // s3rver reads `bytes=0-0` as the whole object (an end of 0 taken for none); S3 gives one byte.
+      if (options && options.end === 0 && object.range) end = object.range.end = 0;
+      stream.destroy();
+      object.content = await new Promise((resolve, reject) => {
+        const wide = fs.createReadStream(this.getResourcePath(bucket, key, 'object'), { start, end, highWaterMark: PIECE });
+        wide.on('error', reject).on('open', () => resolve(wide));
+      });
+    }
+    return object;
+  }
+}
+
+const servers = new Map();
+parentPort.on('message', async ({ id, op, key, dir, port }) => {
+  try {
+    if (op === 'run') {
+      const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
+      server.store = server.context.store = new LocalStore(dir);
+      const bound = await server.run();
+      servers.set(key, server);
+      parentPort.postMessage({ id, port: bound.port });
+    } else {
+      const server = servers.get(key);
+      servers.delete(key);
+      if (server) await server.close();
+      parentPort.postMessage({ id });
+    }
+  } catch (e) {
+    parentPort.postMessage({ id, error: String((e && e.stack) || e) });
+  }
+});

@@ -10,7 +10,7 @@ import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
-import { BRIDGE_TYPES, DIRECTIONS, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
+import { BRIDGE_TYPES, DIRECTIONS, isHyperlaneToken, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
 import { ensureLocalRoute } from './local-collateral.ts';
 import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
@@ -97,11 +97,17 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   }
   const route = routeToken(bridgeType, input.token);
   if (!route) throw errors.unsupportedToken(`token: the pinned registry has no ${bridgeType} route for ${input.token}`);
-  if (input.direction === 'withdraw') return initiateWithdraw(userId, input, route as HyperlaneToken);
+  // chaina-chainb's tokens are Hyperlane warp routes (what its deposits and withdrawals need), ethereum-chainb's StarkGate's.
+  const hyperlane = isHyperlaneToken(route) ? route : undefined;
+  if (input.direction === 'withdraw') {
+    // checkRoute has refused a withdrawal on any other route already: this only narrows the token.
+    if (!hyperlane) throw errors.unsupportedRoute(`direction: withdrawals are offered on chaina-chainb only, not ${bridgeType}`);
+    return initiateWithdraw(userId, input, hyperlane);
+  }
   if (input.password !== undefined) throw errors.invalidInput('password: only a withdrawal from a chain B wallet takes a password');
   const destAddress = chainBAddress(input.destAddress);
   const units = parseAmount(input.amount, route.decimals, bridgeType === 'chaina-chainb' ? U64_MAX : U256_MAX);
-  if (input.walletId !== undefined && bridgeType !== 'chaina-chainb') {
+  if (input.walletId !== undefined && !hyperlane) {
     throw errors.invalidInput('walletId: the service sends the source transaction only on the chaina-chainb route');
   }
   const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
@@ -112,9 +118,8 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
 
   let current = record;
   // The embedded chain A: the route's mint and escrow exist before anyone is told to send to them.
-  if (!wallet && bridgeType === 'chaina-chainb') await ensureLocalRoute(await chainA(), route as HyperlaneToken, escrowAccount(route as HyperlaneToken));
-  if (wallet && bridgeType === 'chaina-chainb') {
-    const hyperlane = routeToken('chaina-chainb', input.token)!;
+  if (!wallet && hyperlane) await ensureLocalRoute(await chainA(), hyperlane, escrowAccount(hyperlane));
+  if (wallet && hyperlane) {
     const chain = await chainA();
     const signer = await chainASigner(wallet);
     let sent: SentTransaction;

@@ -10,7 +10,7 @@ import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
-import { BRIDGE_TYPES, DIRECTIONS, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
+import { BRIDGE_TYPES, DIRECTIONS, isHyperlaneToken, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
 import { ensureLocalRoute } from './local-collateral.ts';
 import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
@@ -97,45 +97,63 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   }
   const route = routeToken(bridgeType, input.token);
   if (!route) throw errors.unsupportedToken(`token: the pinned registry has no ${bridgeType} route for ${input.token}`);
-  if (input.direction === 'withdraw') return initiateWithdraw(userId, input, route as HyperlaneToken);
+  // chaina-chainb's tokens are Hyperlane warp routes (what its deposits and withdrawals need), ethereum-chainb's StarkGate's.
+  const hyperlane = isHyperlaneToken(route) ? route : undefined;
+  if (input.direction === 'withdraw') {
+    // checkRoute has refused a withdrawal on any other route already: this only narrows the token.
+    if (!hyperlane) throw errors.unsupportedRoute(`direction: withdrawals are offered on chaina-chainb only, not ${bridgeType}`);
+    return initiateWithdraw(userId, input, hyperlane);
+  }
   if (input.password !== undefined) throw errors.invalidInput('password: only a withdrawal from a chain B wallet takes a password');
   const destAddress = chainBAddress(input.destAddress);
   const units = parseAmount(input.amount, route.decimals, bridgeType === 'chaina-chainb' ? U64_MAX : U256_MAX);
-  if (input.walletId !== undefined && bridgeType !== 'chaina-chainb') {
+  if (input.walletId !== undefined && !hyperlane) {
     throw errors.invalidInput('walletId: the service sends the source transaction only on the chaina-chainb route');
   }
   const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
   if (wallet && wallet.chain !== 'a') throw errors.invalidInput('walletId: needs a chain A wallet');
 
   const record = newRecord(userId, { bridgeType, direction: 'deposit', token: input.token, amount: input.amount, amountUnits: units, destAddress, walletId: wallet?.id ?? null });
-  await insertBridge(record);
-
-  let current = record;
-  // The embedded chain A: the route's mint and escrow exist before anyone is told to send to them.
-  if (!wallet && bridgeType === 'chaina-chainb') await ensureLocalRoute(await chainA(), route as HyperlaneToken, escrowAccount(route as HyperlaneToken));
-  if (wallet && bridgeType === 'chaina-chainb') {
-    const hyperlane = routeToken('chaina-chainb', input.token)!;
-    const chain = await chainA();
-    const signer = await chainASigner(wallet);
-    let sent: SentTransaction;
-    try {
-      sent = await withWalletLock(wallet, () => onChainA(() => sendDeposit(chain, signer, hyperlane, units, record.id)));
-    } catch (e) {
-      // Nothing moved: the record says so, the caller gets the reason.
-      await transitionBridge(userId, record.id, { from: ['pending'], to: 'failed', at: clock.now().toISOString(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
-      throw e;
-    }
-    // The coins are in the escrow now: the record must learn its source transaction. If this write
-    // fails the record stays pending; the log keeps the signature (its memo names the record) for
-    // a `source-tx` by support.
-    const outcome = await attachSource(userId, record, sent.signature, clock.now().toISOString()).catch((e: unknown) => {
-      logger.error('bridge: source transaction sent but not attached', { bridgeId: record.id, signature: sent.signature, error: e as Error });
-      throw e;
-    });
-    if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);
-    current = (await readBridge(userId, record.id)) ?? current;
+  const answer = (r: BridgeRecord) => ({ transaction: view(r), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(r) });
+  // Instructions for the caller (a walletId off chaina-chainb was refused above).
+  if (!wallet || !hyperlane) {
+    await insertBridge(record);
+    // The embedded chain A: the route's mint and escrow exist before anyone is told to send to them.
+    if (hyperlane) await ensureLocalRoute(await chainA(), hyperlane, escrowAccount(hyperlane));
+    return answer(record);
   }
-  return { transaction: view(current), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(current) };
+
+  // Sent by the service: the record is written once the wallet's lease is held and its balance
+  // covers the amount, just before sending (sendDeposit's beforeSend), so a deposit refused before
+  // anything is sent (locked wallet, short balance, chain A unreachable) leaves no record.
+  const chain = await chainA();
+  const signer = await chainASigner(wallet);
+  let inserted = false;
+  let sent: SentTransaction;
+  try {
+    sent = await withWalletLock(wallet, () =>
+      onChainA(() =>
+        sendDeposit(chain, signer, hyperlane, units, record.id, async () => {
+          await insertBridge(record);
+          inserted = true;
+        }),
+      ),
+    );
+  } catch (e) {
+    if (!inserted) throw e;
+    // Handed to chain A and refused there: the record says so (failed), the caller gets the reason.
+    await transitionBridge(userId, record.id, { from: ['pending'], to: 'failed', at: clock.now().toISOString(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
+    throw e;
+  }
+  // The coins are in the escrow now: the record must learn its source transaction. If this write
+  // fails the record stays pending; the log keeps the signature (its memo names the record) for
+  // a `source-tx` by support.
+  const outcome = await attachSource(userId, record, sent.signature, clock.now().toISOString()).catch((e: unknown) => {
+    logger.error('bridge: source transaction sent but not attached', { bridgeId: record.id, signature: sent.signature, error: e as Error });
+    throw e;
+  });
+  if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);
+  return answer((await readBridge(userId, record.id)) ?? record);
 }
 
 /** A withdrawal chain B → chain A: destAddress on chain A, the service signing with the caller's chain B wallet when walletId is given. */

@@ -36,8 +36,12 @@ export function depositTransfer(route: HyperlaneToken, from: PublicKey) {
   return { escrow, source: getAssociatedTokenAddressSync(mint, from, true), mint };
 }
 
-/** Sends the deposit from the wallet `signer`; NotEnough when it cannot cover the amount. */
-export async function sendDeposit(chain: ChainA, signer: Keypair, route: HyperlaneToken, amount: bigint, recordId: string): Promise<SentTransaction> {
+/**
+ * Sends the deposit from the wallet `signer`; NotEnough when it cannot cover the amount.
+ * `beforeSend` runs once the balance has passed, just before sending (the service's deposit writes
+ * its record there, so that one refused before anything is sent leaves none).
+ */
+export async function sendDeposit(chain: ChainA, signer: Keypair, route: HyperlaneToken, amount: bigint, recordId: string, beforeSend?: () => Promise<void>): Promise<SentTransaction> {
   const t = depositTransfer(route, signer.publicKey);
   await ensureLocalRoute(chain, route, t.escrow);
   let move: TransactionInstruction;
@@ -51,6 +55,7 @@ export async function sendDeposit(chain: ChainA, signer: Keypair, route: Hyperla
     move = createTransferCheckedInstruction(t.source, t.mint, t.escrow, signer.publicKey, amount, route.decimals, [], TOKEN_PROGRAM_ID);
   }
   const { blockhash } = await chain.rpc.getLatestBlockhash();
+  await beforeSend?.();
   return chain.sendAndConfirm(buildAndSignTx([move, memo(signer.publicKey, memoOf(recordId))], signer, blockhash));
 }
 

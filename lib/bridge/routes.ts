@@ -27,6 +27,9 @@ export const bridgeRoutes = schema.parse(routesJson);
 export type HyperlaneToken = z.infer<typeof hyperlaneToken>;
 export type StarkgateToken = z.infer<typeof starkgateToken>;
 
+/** A chaina-chainb token (a Hyperlane warp route) rather than an ethereum-chainb one (StarkGate, no warp route id). */
+export const isHyperlaneToken = (t: HyperlaneToken | StarkgateToken): t is HyperlaneToken => 'warpRouteId' in t;
+
 export const BRIDGE_TYPES = ['chaina-chainb', 'ethereum-chainb'] as const;
 export type BridgeType = (typeof BRIDGE_TYPES)[number];
 export const DIRECTIONS = ['deposit', 'withdraw'] as const;

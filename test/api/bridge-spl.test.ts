@@ -81,12 +81,14 @@ describe('an SPL collateral route (DREAMS) on the local chains', () => {
     expect(await synthetic(walletB.address)).toBe(2_500_000n);
   });
 
-  it('more than the wallet holds: 422 INSUFFICIENT_BALANCE, nothing moved', async () => {
+  it('more than the wallet holds: 422 INSUFFICIENT_BALANCE, nothing moved, no record', async () => {
     const before = await held(walletA.address);
+    const records = (await alice.get('/api/bridge/history')).json.transactions.length;
     const res = await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'DREAMS', amount: '500', destAddress: walletB.address, walletId: walletA.id });
     expect(res.status, JSON.stringify(res.json)).toBe(422);
     expect(res.json.error).toBe('INSUFFICIENT_BALANCE');
     expect(await held(walletA.address)).toBe(before);
+    expect((await alice.get('/api/bridge/history')).json.transactions).toHaveLength(records); // refused before sending
   });
 
   it('withdraw back to chain A: the synthetic burned on chain B, the tokens released to the recipient\'s token account', async () => {

@@ -14,6 +14,8 @@ let chainA: typeof import('#lib/chains/chain-a/index.ts').chainA;
 let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
 let routeToken: typeof import('#lib/bridge/routes.ts').routeToken;
 let relayBridge: typeof import('#lib/bridge/relayer.ts').relayBridge;
+let acquireWalletLease: typeof import('#lib/data/wallets.ts').acquireWalletLease;
+let releaseWalletLease: typeof import('#lib/data/wallets.ts').releaseWalletLease;
 
 /**
  * /api/bridge end to end over HTTP against the local runtime: the source transaction executed by
@@ -38,6 +40,7 @@ beforeAll(async () => {
   ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
   ({ routeToken } = await import('#lib/bridge/routes.ts'));
   ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
+  ({ acquireWalletLease, releaseWalletLease } = await import('#lib/data/wallets.ts'));
   SOL = routeToken('chaina-chainb', 'SOL')!;
   alice = rt.client();
   bob = rt.client();
@@ -117,12 +120,46 @@ describe('deposit from the caller\'s chain A wallet', () => {
     expect((await balanceOf(SOL.destinationToken, DEST64)) - minted).toBe(1_500_000_000n);
   });
 
-  it('INSUFFICIENT_BALANCE when the wallet cannot cover the amount (the record is failed, nothing moved)', async () => {
+  it('INSUFFICIENT_BALANCE when the wallet cannot cover the amount: refused before sending, no record, nothing moved', async () => {
+    const records = ok(await alice.get('/api/bridge/history')).transactions.length;
+    const walletBefore = await lamports(alice, aliceWallet.id);
     fails(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '1000' })), 422, 'INSUFFICIENT_BALANCE');
     // No mainnet TRUMP exists on the local chain A: the wallet holds none of it.
     fails(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, token: 'TRUMP', amount: '1' })), 422, 'INSUFFICIENT_BALANCE');
-    const latest = ok(await alice.get('/api/bridge/history')).transactions[0];
-    expect(latest).toMatchObject({ token: 'TRUMP', status: 'failed', sourceTxHash: null });
+    expect(ok(await alice.get('/api/bridge/history')).transactions).toHaveLength(records); // a refused deposit leaves no record
+    expect(await lamports(alice, aliceWallet.id)).toBe(walletBefore);
+  });
+
+  it('WALLET_LOCKED while another request holds the wallet: no record, nothing moved; the same deposit goes through once it is free', async () => {
+    const records = ok(await alice.get('/api/bridge/history')).transactions.length;
+    const walletBefore = await lamports(alice, aliceWallet.id);
+    const holder = 'another-request';
+    expect(await acquireWalletLease(aliceWallet.id, holder, 60)).toBe(true);
+    try {
+      fails(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.01' })), 409, 'WALLET_LOCKED');
+    } finally {
+      await releaseWalletLease(aliceWallet.id, holder);
+    }
+    expect(ok(await alice.get('/api/bridge/history')).transactions).toHaveLength(records);
+    expect(await lamports(alice, aliceWallet.id)).toBe(walletBefore);
+    const t = ok(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.01' }))).transaction;
+    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
+    expect(ok(await alice.get('/api/bridge/history')).transactions).toHaveLength(records + 1);
+  });
+
+  it('refused by chain A once sent (the whole balance: nothing left for the fee): the record stays, failed with the reason; nothing reaches the escrow', async () => {
+    const chain = await chainA();
+    const escrowBefore = BigInt(await chain.rpc.getBalance(escrowAccount(SOL)));
+    const records = ok(await alice.get('/api/bridge/history')).transactions.length;
+    const all = await lamports(alice, aliceWallet.id);
+    const amount = `${all / 1_000_000_000n}.${(all % 1_000_000_000n).toString().padStart(9, '0')}`;
+    // The balance check passes (the wallet holds the amount), the runtime refuses the transfer: the fee comes first.
+    fails(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount })), 422, 'INSUFFICIENT_BALANCE');
+    const history = ok(await alice.get('/api/bridge/history')).transactions;
+    expect(history).toHaveLength(records + 1);
+    expect(history[0]).toMatchObject({ amount, status: 'failed', sourceTxHash: null });
+    expect((await readBridge(aliceId, history[0].id))!.failureReason).toMatch(/insufficient balance/);
+    expect(BigInt(await chain.rpc.getBalance(escrowAccount(SOL)))).toBe(escrowBefore);
   });
 
   it('another user\'s wallet is WALLET_NOT_FOUND; a wallet on the ethereum route is refused', async () => {

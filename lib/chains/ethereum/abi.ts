@@ -8,7 +8,7 @@ import { keccak_256 } from '@noble/hashes/sha3';
  */
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-export const keccakHex = (text: string): string => `0x${hex(keccak_256(new TextEncoder().encode(text)))}`;
+const keccakHex = (text: string): string => `0x${hex(keccak_256(new TextEncoder().encode(text)))}`;
 
 /** The 4-byte selector of `name(types)`, e.g. `deposit(address,uint256,uint256)`. */
 export const functionSelector = (signature: string): string => keccakHex(signature).slice(0, 10);

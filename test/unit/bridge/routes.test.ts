@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extractRoutes, routesFile } from '#lib/bridge/extract-routes.ts';
-import { ROUTE_TOKENS, routeToken } from '#lib/bridge/routes.ts';
+import { isHyperlaneToken, ROUTE_TOKENS, routeToken } from '#lib/bridge/routes.ts';
 
 describe('bridge routes (lib/bridge/routes.json)', () => {
   it('equal what the pinned registries say (@hyperlane-xyz/registry 26.1.0, StarkGate bridged_tokens at the pinned commit)', async () => {
@@ -24,5 +24,10 @@ describe('bridge routes (lib/bridge/routes.json)', () => {
     expect(routeToken('chaina-chainb', 'SOL')!.originRouter).toBe('EfSiyLayPpfZ7uGetjmjxYh6r3LjoJjmHkkxRJmDpgaT');
     expect(routeToken('ethereum-chainb', 'STRK')!.l2Token).toBe('0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d');
     expect(routeToken('ethereum-chainb', 'toString')).toBeUndefined();
+  });
+
+  it('isHyperlaneToken tells the routes apart: every chaina-chainb token is a Hyperlane warp route, no ethereum-chainb token is', () => {
+    expect(ROUTE_TOKENS['chaina-chainb'].map((t) => isHyperlaneToken(routeToken('chaina-chainb', t)!))).toEqual(ROUTE_TOKENS['chaina-chainb'].map(() => true));
+    expect(ROUTE_TOKENS['ethereum-chainb'].map((t) => isHyperlaneToken(routeToken('ethereum-chainb', t)!))).toEqual(ROUTE_TOKENS['ethereum-chainb'].map(() => false));
   });
 });

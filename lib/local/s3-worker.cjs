@@ -17,8 +17,9 @@ const PIECE = 1024 * 1024;
 /**
  * s3rver's filesystem store, with S3's behaviour where s3rver's differs and matters here:
  * - a PUT is answered once the object is on disk (s3rver answers when the bytes have been
- *   hashed, before its file is written: a GET right after could read a short object);
- * - a PUT whose body breaks off stores nothing (S3 keeps nothing of an incomplete PUT);
+ *   hashed, before its file is written: a GET right after could read a short object), and the
+ *   object appears whole (written aside, then renamed over the old one);
+ * - a PUT whose body breaks off stores nothing and leaves the old object (as S3);
  * - `Range: bytes=0-0` is one byte;
  * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks).
  * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
@@ -27,13 +28,16 @@ class LocalStore extends FilesystemStore {
   async putObject(object) {
     const file = this.getResourcePath(object.bucket, object.key, 'object');
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    // Written beside the object and renamed over it when whole: a reader sees the old object or
+    // the new one, and a PUT that fails late cannot remove one that a later PUT stored.
+    const partial = `${file}.${crypto.randomUUID()}.partial`;
     const md5 = crypto.createHash('md5');
     let size = 0;
     try {
       if (Buffer.isBuffer(object.content)) {
         md5.update(object.content);
         size = object.content.length;
-        await fs.promises.writeFile(file, object.content);
+        await fs.promises.writeFile(partial, object.content);
       } else {
         await pipeline(
           object.content,
@@ -44,11 +48,12 @@ class LocalStore extends FilesystemStore {
               yield chunk;
             }
           },
-          fs.createWriteStream(file, { highWaterMark: PIECE }),
+          fs.createWriteStream(partial, { highWaterMark: PIECE }),
         );
       }
+      await fs.promises.rename(partial, file);
     } catch (e) {
-      await fs.promises.rm(file, { force: true });
+      await fs.promises.rm(partial, { force: true });
       throw e;
     }
     const digest = md5.digest('hex');

@@ -2,12 +2,13 @@
  * The client half of the storage benchmark, in its own process so that the server's memory is
  * measured alone. `presigned`: the same through upload-url, a PUT to S3 and the finalising POST.
  * `upload`: uploads a file from disk (a multipart body written by hand over node:http, the file
- * streamed in 1 MiB reads, as curl -F does) and prints {uploadMs, cid, size}. `download <cid> <size>`: downloads it (following the redirect),
- * checks it, then downloads it again (the steady state), and prints {downloadMs, download2Ms, redirected}.
+ * streamed in 1 MiB reads, as curl -F does) and prints {uploadMs, cid, size}. `download <cid> <size>`:
+ * downloads it over node:http (following the redirect, as curl -L), hashes and checks it, then
+ * downloads and checks it again (the steady state), and prints {downloadMs, download2Ms, redirected}.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, openAsBlob, readFileSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 
 const [base, cookie, path, proofFile, checksum, mode = 'upload', cid = '', size = '0'] = process.argv.slice(2) as string[];
 const p = JSON.parse(readFileSync(proofFile!, 'utf8')) as { proof: unknown; publicSignals: string[]; commitment: string };
@@ -73,23 +74,27 @@ if (mode === 'upload') {
   if (fin.status !== 201) throw new Error(`finalise: ${fin.status} ${JSON.stringify(finJson)}`);
   console.log(JSON.stringify({ uploadMs, putMs, cid: finJson.cid, size: finJson.size }));
 } else {
+  // As a terminal client (curl -L) reads it: node:http, the redirect followed, the body hashed as it comes.
+  const get = (url: string | URL, h: Record<string, string> = {}) =>
+    new Promise<IncomingMessage>((ok, fail) => request(url, { headers: h }, ok).on('error', fail).end());
+  const fetchFile = async () => {
+    const first = await get(new URL(`/api/storage/download/${cid}`, base), proofHeaders);
+    const res = first.statusCode === 302 ? (first.resume(), await get(first.headers.location!)) : first;
+    const hash = createHash('sha256');
+    let got = 0;
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      got += chunk.length;
+    }
+    if (`sha256:${hash.digest('hex')}` !== checksum || got !== Number(size)) throw new Error(`download: bytes differ (${first.statusCode})`);
+    return first.statusCode === 302;
+  };
   let t = performance.now();
-  const dl = await fetch(new URL(`/api/storage/download/${cid}`, base), { headers: proofHeaders, redirect: 'manual' });
-  const res = dl.status === 302 ? await fetch(dl.headers.get('location')!) : dl;
-  const hash = createHash('sha256');
-  let got = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    hash.update(chunk);
-    got += chunk.length;
-  }
+  const redirected = await fetchFile();
   const downloadMs = performance.now() - t;
-  if (`sha256:${hash.digest('hex')}` !== checksum || got !== Number(size)) throw new Error(`download: bytes differ (${dl.status})`);
-
   // A second download: the redirect copy now exists, so this is the steady state.
   t = performance.now();
-  const dl2 = await fetch(new URL(`/api/storage/download/${cid}`, base), { headers: proofHeaders, redirect: 'manual' });
-  const res2 = dl2.status === 302 ? await fetch(dl2.headers.get('location')!) : dl2;
-  await res2.arrayBuffer();
+  await fetchFile();
   const download2Ms = performance.now() - t;
-  console.log(JSON.stringify({ downloadMs, download2Ms, redirected: dl.status === 302 }));
+  console.log(JSON.stringify({ downloadMs, download2Ms, redirected }));
 }

@@ -4,13 +4,18 @@
  * (CI can run it so); `--report` prints `{current, missing}` as JSON: whether the committed file is
  * what the code generates, and the routes without a declared 2xx schema (test/api/openapi.test.ts).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-// Some handler modules read DATA_DIR (local keys, the local chain) when they load.
-process.env.DATA_DIR ??= mkdtempSync(join(tmpdir(), 'shroud-openapi-'));
+// Some handler modules read DATA_DIR (local keys, the local chain) when they load: a throw-away
+// one, removed when this process exits (CI and test/api/openapi.test.ts run this every time).
+if (!process.env.DATA_DIR) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shroud-openapi-'));
+  process.env.DATA_DIR = dataDir;
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 
 const { routes } = await import('./routes.ts');

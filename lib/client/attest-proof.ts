@@ -6,7 +6,7 @@
  * does, with WebCrypto. Schemas: `age-over-18` and `range` (range_scoped), `preimage`
  * (preimage_scoped). `group-member` needs the group's Merkle path: not made here yet.
  */
-import * as snarkjs from 'snarkjs'; // typed by lib/client/snarkjs.d.ts
+import type * as Snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import { ShroudError, type Answer, type ShroudClient } from './api.ts';
 import { circuitArtifacts } from './circuit-artifacts.ts';
 
@@ -80,7 +80,9 @@ export async function attestationProof(client: ShroudClient, schemaId: string, s
   if (!schema) throw usage(`unknown schema '${schemaId.slice(0, 40)}': one of ${schemas.map((x) => x.id).join(', ')}`);
   const { inputs, blinding } = await inputsOf(schema, scope, secrets);
   const { wasm, zkey } = await circuitArtifacts(client, schema.circuit);
-  let out: Awaited<ReturnType<typeof snarkjs.groth16.fullProve>>;
+  // snarkjs loads here, not with the module: loading it takes seconds and the CLI imports this for every command.
+  const snarkjs = await import('snarkjs');
+  let out: Awaited<ReturnType<typeof Snarkjs.groth16.fullProve>>;
   try {
     out = await snarkjs.groth16.fullProve(inputs, wasm, zkey);
   } catch (e) {

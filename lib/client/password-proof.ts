@@ -13,8 +13,7 @@
  * Browser-safe: SHA-256 and randomness come from WebCrypto (globalThis.crypto); the registry
  * (which reads files with node:fs) is only imported when no artifacts are passed.
  */
-import { buildPoseidon, type Poseidon } from 'circomlibjs'; // typed by lib/zk/circomlibjs.d.ts
-import * as snarkjs from 'snarkjs'; // typed by lib/client/snarkjs.d.ts
+import type { Poseidon } from 'circomlibjs'; // typed by lib/zk/circomlibjs.d.ts
 import { errors } from '#lib/errors.ts';
 
 /** BN254 scalar field order. */
@@ -48,10 +47,12 @@ export interface PasswordProof {
   commitment: string;
 }
 
-// Building circomlibjs's Poseidon compiles wasm (0.4–1.9 s): once per process.
+// Building circomlibjs's Poseidon compiles wasm (0.4–1.9 s): once per process. circomlibjs and
+// snarkjs load at first use, not with this module: loading them takes seconds, and the CLI imports
+// this module for every command (`shroud whoami` proves nothing).
 let poseidonPromise: Promise<Poseidon> | undefined;
 const poseidon = () =>
-  (poseidonPromise ??= buildPoseidon().catch((e: unknown) => {
+  (poseidonPromise ??= import('circomlibjs').then((m) => m.buildPoseidon()).catch((e: unknown) => {
     poseidonPromise = undefined; // a failed build is retried by the next call
     throw e;
   }));
@@ -111,6 +112,7 @@ async function defaultArtifacts(): Promise<PasswordArtifacts> {
 export async function passwordProof(password: string, salt: bigint, artifacts?: PasswordArtifacts): Promise<PasswordProof> {
   const inputs = await passwordInputs(password, salt);
   const { wasm, zkey } = artifacts ?? (await defaultArtifacts());
+  const snarkjs = await import('snarkjs');
   const { proof, publicSignals } = await snarkjs.groth16.fullProve(inputs, wasm, zkey);
   const commitment = publicSignals[0];
   if (commitment === undefined) throw errors.proofGenerationFailed('the password circuit returned no commitment');

@@ -1,14 +1,14 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShroudStack } from '../../cdk/stack.ts';
+import { testApp } from '../support/cdk.ts';
 
 /** The bridge relayer as `cdk synth -c stage=ci` builds it (no bundling). */
 let t: Template;
 
 beforeAll(() => {
   process.env.CDK_VALIDATION = 'false';
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
   t = Template.fromStack(new ShroudStack(app, 'Shroud-ci', { stage: 'ci' }));
 });
 

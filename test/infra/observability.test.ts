@@ -1,9 +1,10 @@
-import { App, Aspects, NestedStack, Stack } from 'aws-cdk-lib';
+import { Aspects, NestedStack, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { routes } from '../../functions/routes.ts';
+import { testApp } from '../support/cdk.ts';
 
 /**
  * Observability in the synthesized stack (`cdk synth -c stage=ci`, without bundling): X-Ray on
@@ -18,7 +19,7 @@ const streamed = routes.filter((r) => r.stream).length;
 
 function synth(context: Record<string, unknown>, nag = false) {
   process.env.CDK_VALIDATION = 'false';
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', ...context } });
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', ...context } });
   const root = new ShroudStack(app, 'Shroud-ci', { stage: 'ci' });
   if (nag) Aspects.of(app).add(new AwsSolutionsChecks());
   const stacks: Stack[] = [root, ...root.node.children.filter((c): c is NestedStack => c instanceof NestedStack)];

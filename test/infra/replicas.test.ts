@@ -1,9 +1,10 @@
-import { App, Aspects, NestedStack } from 'aws-cdk-lib';
+import { Aspects, NestedStack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replicaTargetsOf } from '../../cdk/replicas.ts';
 import { ShroudStack } from '../../cdk/stack.ts';
+import { testApp } from '../support/cdk.ts';
 
 /** Replicated pinning in the synthesized stack when `replicaTargets` is configured (cdk/replicas.ts). */
 const S3_KEYS = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:shroud/storj-keys';
@@ -34,7 +35,7 @@ const secretResources = (stmts: PolicyStatementJson[]) =>
 
 beforeAll(() => {
   process.env.CDK_VALIDATION = 'false';
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', replicaTargets: JSON.stringify(targets) } });
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', replicaTargets: JSON.stringify(targets) } });
   root = new ShroudStack(app, 'Shroud-ci', { stage: 'ci' });
   Aspects.of(app).add(new AwsSolutionsChecks());
   template = Template.fromStack(root);
@@ -77,7 +78,7 @@ describe('replicated pinning in the CDK stack', () => {
   });
 
   it('refuses, at synth, a target whose secret is not a Secrets Manager ARN', () => {
-    const withTargets = (t: unknown[]) => replicaTargetsOf(new App({ context: { replicaTargets: JSON.stringify(t) } }));
+    const withTargets = (t: unknown[]) => replicaTargetsOf(testApp({ context: { replicaTargets: JSON.stringify(t) } }));
     expect(withTargets(targets)).toHaveLength(6);
     expect(() => withTargets([{ type: 'pinata', name: 'p', gateway: 'https://g.example', jwt: { env: 'PINATA_JWT' } }])).toThrow(/jwt \{secretArn\}/);
     expect(() => withTargets([{ name: 's', bucket: 'b', credentials: { accessKeyIdEnv: 'A', secretAccessKeyEnv: 'B' } }])).toThrow(/credentials must be \{secretArn\}/);

@@ -1,9 +1,10 @@
-import { App, Aspects, NestedStack, Stack } from 'aws-cdk-lib';
+import { Aspects, NestedStack, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { routes } from '../../functions/routes.ts';
+import { testApp } from '../support/cdk.ts';
 
 /**
  * The stack as `cdk synth -c stage=ci` builds it, minus the esbuild bundling (the
@@ -18,7 +19,7 @@ const ours = (resources: Record<string, unknown>) => Object.entries(resources).f
 
 beforeAll(() => {
   process.env.CDK_VALIDATION = 'false';
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
   root = new ShroudStack(app, 'Shroud-ci', { stage: 'ci' });
   Aspects.of(app).add(new AwsSolutionsChecks());
   nested = root.node.children.filter((c): c is NestedStack => c instanceof NestedStack);
@@ -132,7 +133,7 @@ describe('the CDK stack', () => {
 
 describe('deployment settings', () => {
   it('passes plain settings through and secrets only as dynamic references', () => {
-    const app = new App({
+    const app = testApp({
       context: {
         'aws:cdk:bundling-stacks': [],
         functionEnvironment: { CHAINB_ADAPTER: 'rpc', OAUTH_GITHUB_CLIENT_ID: 'gh-client' },

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { type App, Aspects, Stack } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { VIEWER_ADDRESS_FUNCTION, WebHosting } from '../../cdk/constructs/web-hosting.ts';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { WEB_POLICY } from '../../lib/web/bundle.ts';
+import { testApp } from '../support/cdk.ts';
 
 /**
  * The browser terminal's hosting (cdk/constructs/web-hosting.ts) in a stack of its own with the
@@ -24,7 +25,7 @@ let app: App;
 let stack: Stack;
 let t: Template;
 beforeAll(() => {
-  app = new App({ context: { stage: 'ci' } });
+  app = testApp({ context: { stage: 'ci' } });
   stack = new Stack(app, 'Web-ci');
   const api = new HttpApi(stack, 'Api');
   // The API's access logs are the Shroud stack's business, not this construct's.
@@ -187,7 +188,7 @@ describe('the browser terminal on S3 + CloudFront', () => {
 
 describe('the Shroud stack with the web hosting', () => {
   it('makes the distribution the public base URL of every function (OAuth callbacks on the page origin)', () => {
-    const shroudApp = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
+    const shroudApp = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
     const root = new ShroudStack(shroudApp, 'Shroud-ci', { stage: 'ci' });
     const json = JSON.stringify(Template.fromStack(root).toJSON());
     // Every nested group stack receives PUBLIC_BASE_URL from the distribution's domain.
@@ -197,7 +198,7 @@ describe('the Shroud stack with the web hosting', () => {
   });
 
   it('gives every API function the origin secret as a dynamic reference, never its value; the scheduled jobs not at all', () => {
-    const shroudApp = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
+    const shroudApp = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci' } });
     const root = new ShroudStack(shroudApp, 'Shroud-ci', { stage: 'ci' });
     const nested = root.node.children.filter((c): c is Stack => c instanceof Stack).map((s) => Template.fromStack(s));
     expect(nested.length).toBeGreaterThan(5);

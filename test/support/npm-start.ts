@@ -1,7 +1,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+/** The DATA_DIRs made here (no dataDir given): removed after the test file, whose tests may restart on one. */
+const ownDirs: string[] = [];
+afterAll(() => {
+  for (const dir of ownDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Process groups started here and not yet ended: killed when the test process exits, whatever happened (a test that timed out mid-start included). */
 const live = new Set<number>();
@@ -20,7 +27,8 @@ process.once('exit', () => {
  * The real `npm start`, as a newcomer runs it, on PORT=0 with the given DATA_DIR. Resolves once
  * it prints `listening on …`. `stop()` sends SIGTERM to its whole process group and waits.
  */
-export async function npmStart(dataDir = mkdtempSync(join(tmpdir(), 'shroud-e2e-')), env: Record<string, string> = {}) {
+export async function npmStart(dataDir?: string, env: Record<string, string> = {}) {
+  if (!dataDir) ownDirs.push((dataDir = mkdtempSync(join(tmpdir(), 'shroud-e2e-'))));
   const child: ChildProcess = spawn('npm', ['start', '--silent'], {
     cwd: join(import.meta.dirname, '..', '..'),
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR', ...env },

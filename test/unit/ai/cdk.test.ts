@@ -1,12 +1,13 @@
-import { App, NestedStack, Stack } from 'aws-cdk-lib';
+import { NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ShroudStack } from '../../../cdk/stack.ts';
+import { testApp } from '../../support/cdk.ts';
 
 /** The assistant's infrastructure: chat's streaming function URL, and Bedrock scoped to the configured model. */
 function synth(functionEnvironment?: Record<string, string>) {
   process.env.CDK_VALIDATION = 'false';
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', corsOrigins: 'https://app.example.com', ...(functionEnvironment ? { functionEnvironment: JSON.stringify(functionEnvironment) } : {}) } });
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', corsOrigins: 'https://app.example.com', ...(functionEnvironment ? { functionEnvironment: JSON.stringify(functionEnvironment) } : {}) } });
   const root = new ShroudStack(app, 'Shroud-ci', { stage: 'ci' });
   const ai = root.node.children.find((c): c is NestedStack => c instanceof NestedStack && c.node.id === 'Ai')!;
   return Template.fromStack(ai as Stack);

@@ -3,7 +3,7 @@ import bs58 from 'bs58';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openKey, sealKey, unwrapWithPassword, WrongPassword, wrapWithPassword } from '#lib/wallets/custody.ts';
 import { chainBAddress, generateKey, importKey, InvalidSecretKey, OZ_ACCOUNT_CLASS_HASH } from '#lib/wallets/keys.ts';
 import { LocalVault } from '#lib/wallets/vault.ts';
@@ -42,7 +42,9 @@ describe('envelope encryption (local vault)', () => {
   });
 
   it('refuses a key sealed under another master key', async () => {
-    const other = LocalVault.fromDataDir(mkdtempSync(join(tmpdir(), 'shroud-custody-other-')));
+    const otherDir = mkdtempSync(join(tmpdir(), 'shroud-custody-other-'));
+    onTestFinished(() => rmSync(otherDir, { recursive: true, force: true }));
+    const other = LocalVault.fromDataDir(otherDir);
     const sealed = await sealKey(other, 'w1', 'addr1', secret);
     await expect(openKey(vault, 'w1', 'addr1', sealed)).rejects.toThrow();
   });

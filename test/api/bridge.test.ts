@@ -145,6 +145,8 @@ describe('deposit from the caller\'s chain A wallet', () => {
     const t = ok(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.01' }))).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
     expect(ok(await alice.get('/api/bridge/history')).transactions).toHaveLength(records + 1);
+    // Through to the end, before the next test counts the destination's balance.
+    expect((await settled(alice, t.id)).status).toBe('completed');
   });
 
   it('refused by chain A once sent (the whole balance: nothing left for the fee): the record stays, failed with the reason; nothing reaches the escrow', async () => {

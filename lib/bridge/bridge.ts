@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { chainA, type SentTransaction } from '#lib/chains/chain-a/index.ts';
+import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { attachSource, BRIDGE_STATUSES, insertBridge, listBridges, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
-import { errors } from '#lib/errors.ts';
+import { errors, isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -128,28 +128,37 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   // anything is sent (locked wallet, short balance, chain A unreachable) leaves no record.
   const chain = await chainA();
   const signer = await chainASigner(wallet);
-  let inserted = false;
-  let sent: SentTransaction;
+  /** Set once the record exists: the signature of the transaction about to be sent. */
+  let signature: string | undefined;
+  let sent: string;
   try {
-    sent = await withWalletLock(wallet, () =>
+    const out = await withWalletLock(wallet, () =>
       onChainA(() =>
-        sendDeposit(chain, signer, hyperlane, units, record.id, async () => {
+        sendDeposit(chain, signer, hyperlane, units, record.id, async (sig) => {
           await insertBridge(record);
-          inserted = true;
+          signature = sig;
         }),
       ),
     );
+    sent = out.signature;
   } catch (e) {
-    if (!inserted) throw e;
-    // Handed to chain A and refused there: the record says so (failed), the caller gets the reason.
-    await transitionBridge(userId, record.id, { from: ['pending'], to: 'failed', at: clock.now().toISOString(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
-    throw e;
+    if (signature === undefined) throw e;
+    if (!(isAppError(e) && e.code === 'RPC_ERROR')) {
+      // Handed to chain A and refused there: the record says so (failed), the caller gets the reason.
+      await transitionBridge(userId, record.id, { from: ['pending'], to: 'failed', at: clock.now().toISOString(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
+      throw e;
+    }
+    // Sent, but chain A did not say whether it landed (its node unreachable, or no confirmation in
+    // time). Failing the record could strand coins in the escrow: the record takes the signature
+    // and the relayer decides as for an attached transaction — completed once it is found
+    // confirmed, failed if it never shows within the confirmation window.
+    logger.warn('bridge: deposit sent, outcome unknown; left to the relayer', { bridgeId: record.id, signature });
+    sent = signature;
   }
-  // The coins are in the escrow now: the record must learn its source transaction. If this write
-  // fails the record stays pending; the log keeps the signature (its memo names the record) for
-  // a `source-tx` by support.
-  const outcome = await attachSource(userId, record, sent.signature, clock.now().toISOString()).catch((e: unknown) => {
-    logger.error('bridge: source transaction sent but not attached', { bridgeId: record.id, signature: sent.signature, error: e as Error });
+  // The transaction is out: the record must learn it. If this write fails the record stays
+  // pending; the log keeps the signature (its memo names the record) for a `source-tx` by support.
+  const outcome = await attachSource(userId, record, sent, clock.now().toISOString()).catch((e: unknown) => {
+    logger.error('bridge: source transaction sent but not attached', { bridgeId: record.id, signature: sent, error: e as Error });
     throw e;
   });
   if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);

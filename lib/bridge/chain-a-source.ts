@@ -1,4 +1,5 @@
 import { buildAndSignTx } from '@lightprotocol/stateless.js';
+import bs58 from 'bs58';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PublicKey, SystemProgram, TransactionInstruction, type Keypair, type MessageCompiledInstruction, type VersionedMessage } from '@solana/web3.js';
 import type { ChainA, SentTransaction } from '#lib/chains/chain-a/index.ts';
@@ -38,10 +39,18 @@ export function depositTransfer(route: HyperlaneToken, from: PublicKey) {
 
 /**
  * Sends the deposit from the wallet `signer`; NotEnough when it cannot cover the amount.
- * `beforeSend` runs once the balance has passed, just before sending (the service's deposit writes
- * its record there, so that one refused before anything is sent leaves none).
+ * `beforeSend` runs once the balance has passed, just before sending, with the signature the
+ * transaction will have (the service's deposit writes its record there, so that one refused
+ * before anything is sent leaves none, and keeps the signature in case the outcome is unknown).
  */
-export async function sendDeposit(chain: ChainA, signer: Keypair, route: HyperlaneToken, amount: bigint, recordId: string, beforeSend?: () => Promise<void>): Promise<SentTransaction> {
+export async function sendDeposit(
+  chain: ChainA,
+  signer: Keypair,
+  route: HyperlaneToken,
+  amount: bigint,
+  recordId: string,
+  beforeSend?: (signature: string) => Promise<void>,
+): Promise<SentTransaction> {
   const t = depositTransfer(route, signer.publicKey);
   await ensureLocalRoute(chain, route, t.escrow);
   let move: TransactionInstruction;
@@ -55,8 +64,9 @@ export async function sendDeposit(chain: ChainA, signer: Keypair, route: Hyperla
     move = createTransferCheckedInstruction(t.source, t.mint, t.escrow, signer.publicKey, amount, route.decimals, [], TOKEN_PROGRAM_ID);
   }
   const { blockhash } = await chain.rpc.getLatestBlockhash();
-  await beforeSend?.();
-  return chain.sendAndConfirm(buildAndSignTx([move, memo(signer.publicKey, memoOf(recordId))], signer, blockhash));
+  const tx = buildAndSignTx([move, memo(signer.publicKey, memoOf(recordId))], signer, blockhash);
+  await beforeSend?.(bs58.encode(tx.signatures[0]!));
+  return chain.sendAndConfirm(tx);
 }
 
 export type SourceCheck = { ok: true; slot: number } | { ok: false; missing: true } | { ok: false; missing: false; reason: string };

@@ -11,6 +11,7 @@ let balanceOf: typeof import('#lib/bridge/chain-b-credit.ts').balanceOf;
 let escrowAccount: typeof import('#lib/bridge/chain-a-source.ts').escrowAccount;
 let sendDeposit: typeof import('#lib/bridge/chain-a-source.ts').sendDeposit;
 let chainA: typeof import('#lib/chains/chain-a/index.ts').chainA;
+let ChainUnavailable: typeof import('#lib/chains/chain-a/index.ts').ChainUnavailable;
 let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
 let routeToken: typeof import('#lib/bridge/routes.ts').routeToken;
 let relayBridge: typeof import('#lib/bridge/relayer.ts').relayBridge;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50' });
   ({ balanceOf } = await import('#lib/bridge/chain-b-credit.ts'));
   ({ escrowAccount, sendDeposit } = await import('#lib/bridge/chain-a-source.ts'));
-  ({ chainA } = await import('#lib/chains/chain-a/index.ts'));
+  ({ chainA, ChainUnavailable } = await import('#lib/chains/chain-a/index.ts'));
   ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
   ({ routeToken } = await import('#lib/bridge/routes.ts'));
   ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
@@ -162,6 +163,41 @@ describe('deposit from the caller\'s chain A wallet', () => {
     expect(history[0]).toMatchObject({ amount, status: 'failed', sourceTxHash: null });
     expect((await readBridge(aliceId, history[0].id))!.failureReason).toMatch(/insufficient balance/);
     expect(BigInt(await chain.rpc.getBalance(escrowAccount(SOL)))).toBe(escrowBefore);
+  });
+
+  // Chain A's node gone after the transaction went out: the service cannot tell whether it landed.
+  async function withLostConfirmation<T>(landed: boolean, fn: () => Promise<T>): Promise<T> {
+    const chain = await chainA();
+    const real = chain.sendAndConfirm;
+    chain.sendAndConfirm = async (tx) => {
+      if (landed) await real.call(chain, tx);
+      throw new ChainUnavailable('transaction was not confirmed within 25 s');
+    };
+    try {
+      return await fn();
+    } finally {
+      chain.sendAndConfirm = real;
+    }
+  }
+
+  it('sent, outcome unknown (no confirmation): the record keeps the signature and the relayer completes it once it finds the transaction; nothing stranded', async () => {
+    const chain = await chainA();
+    const escrowBefore = BigInt(await chain.rpc.getBalance(escrowAccount(SOL)));
+    const destBefore = await balanceOf(SOL.destinationToken, DEST64);
+    const t = ok(await withLostConfirmation(true, () => alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.02' })))).transaction;
+    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    expect(BigInt(await chain.rpc.getBalance(escrowAccount(SOL))) - escrowBefore).toBe(20_000_000n);
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - destBefore).toBe(20_000_000n);
+  });
+
+  it('sent, outcome unknown, and it never landed: submitted, then failed after the confirmation window; nothing minted', async () => {
+    const destBefore = await balanceOf(SOL.destinationToken, DEST64);
+    const t = ok(await withLostConfirmation(false, () => alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.02' })))).transaction;
+    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
+    advanceClock(31 * 60 * 1000);
+    expect((await settled(alice, t.id)).status).toBe('failed');
+    expect(await balanceOf(SOL.destinationToken, DEST64)).toBe(destBefore);
   });
 
   it('another user\'s wallet is WALLET_NOT_FOUND; a wallet on the ethereum route is refused', async () => {

@@ -1,5 +1,5 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { close, createWriter, headerLength } from '@ipld/car/buffer-writer';
+import { close, createWriter, estimateHeaderLength, headerLength } from '@ipld/car/buffer-writer';
 import { CID } from 'multiformats/cid';
 import * as z from 'zod';
 import { BlockNotFoundError, checkBlock, checkBlockParts, isMissing, S3Blockstore } from './blockstore.ts';
@@ -44,9 +44,7 @@ export type ShardIndex = z.infer<typeof shardIndexSchema>;
 interface OpenShard {
   n: number;
   buffer: Uint8Array<ArrayBuffer>;
-  /** The room left for the CAR header at the start (its root is known only once a block is in). */
-  headerRoom: number;
-  /** Where the next section starts. */
+  /** Where the next section starts (after HEADER_ROOM). */
   at: number;
   first?: CID;
 }
@@ -54,13 +52,14 @@ interface OpenShard {
 /** A block's place taken in the open shard before its bytes arrive (see `chunker`). */
 interface Reservation {
   shard: OpenShard;
-  /** Offset of the block's bytes: after room for its section header. */
+  /** Offset of the block's bytes: after room (from `shard.at`) for its section header. */
   data: number;
-  headerRoom: number;
 }
 
 /** Every block CID of the profile is CIDv1 + 1-byte codec + sha2-256 multihash: 36 bytes. */
 const CID_BYTES = 36;
+/** The room left for a shard's CAR header (one root of the profile), written once its first block is in. */
+const HEADER_ROOM = estimateHeaderLength(1, CID_BYTES);
 
 const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
 
@@ -154,10 +153,11 @@ export class ShardWriter {
     await this.tail;
     if (this.failure) throw this.failure;
     if (this.reserved) throw new Error('ShardWriter: a chunk was requested before the previous one was put (blockWriteConcurrency must be 1)');
-    const headerRoom = sectionHeaderLength(CID_BYTES, chunkSize);
-    const shard = await this.room(headerRoom + chunkSize);
-    this.reserved = { shard, data: shard.at + headerRoom, headerRoom };
-    return shard.buffer.subarray(shard.at + headerRoom, shard.at + headerRoom + chunkSize);
+    const room = sectionHeaderLength(CID_BYTES, chunkSize);
+    const shard = await this.room(room + chunkSize);
+    const data = shard.at + room;
+    this.reserved = { shard, data };
+    return shard.buffer.subarray(data, data + chunkSize);
   }
 
   private async append(cid: CID, bytes: Uint8Array): Promise<void> {
@@ -169,8 +169,7 @@ export class ShardWriter {
     }
     const key = cid.toString();
     if (this.locations.has(key)) return; // a chunk repeated within the file
-    const headerLength = sectionHeaderLength(cid.bytes.length, bytes.length);
-    const shard = await this.room(headerLength + bytes.length);
+    const shard = await this.room(sectionHeaderLength(cid.bytes.length, bytes.length) + bytes.length);
     const data = writeSectionHeader(shard.buffer, shard.at, cid, bytes.length);
     shard.buffer.set(bytes, data);
     this.added(shard, cid, data, bytes.length);
@@ -181,13 +180,13 @@ export class ShardWriter {
     // A chunk repeated within the file: its place is taken by the next one.
     if (this.locations.has(cid.toString())) return;
     const { shard } = r;
-    const headerLength = sectionHeaderLength(cid.bytes.length, length);
+    const header = sectionHeaderLength(cid.bytes.length, length);
     let data = r.data;
-    if (headerLength !== r.headerRoom) {
+    if (shard.at + header !== data) {
       // A short last chunk has a shorter length varint: the bytes move up against their header.
-      if (shard.at + headerLength + length > shard.buffer.length) throw new Error('ShardWriter: a block outgrew its place in the shard');
-      shard.buffer.copyWithin(shard.at + headerLength, data, data + length);
-      data = shard.at + headerLength;
+      if (shard.at + header + length > shard.buffer.length) throw new Error('ShardWriter: a block outgrew its place in the shard');
+      shard.buffer.copyWithin(shard.at + header, data, data + length);
+      data = shard.at + header;
     }
     writeSectionHeader(shard.buffer, shard.at, cid, length);
     this.added(shard, cid, data, length);
@@ -206,16 +205,14 @@ export class ShardWriter {
   }
 
   private async start(need: number): Promise<OpenShard> {
-    // The root is a block CID of the profile (36 bytes); `seal` moves the body if it is not.
-    const headerRoom = headerLength({ roots: [EMPTY_ROOT] });
     let buffer: Uint8Array<ArrayBuffer>;
-    if (headerRoom + need > SHARD_BYTES) buffer = new Uint8Array(headerRoom + need); // a block larger than a shard: a shard of its own
+    if (HEADER_ROOM + need > SHARD_BYTES) buffer = new Uint8Array(HEADER_ROOM + need); // a block larger than a shard: a shard of its own
     else {
       while (!this.free.length && this.allocated >= SHARD_BUFFERS) await Promise.race(this.sending);
       if (this.failure) throw this.failure;
       buffer = this.free.pop() ?? (this.allocated++, new Uint8Array(SHARD_BYTES));
     }
-    this.open = { n: this.count++, buffer, headerRoom, at: headerRoom };
+    this.open = { n: this.count++, buffer, at: HEADER_ROOM };
     return this.open;
   }
 
@@ -230,12 +227,15 @@ export class ShardWriter {
       if (buffer.length === SHARD_BYTES) this.free.push(buffer);
       return;
     }
-    const header = close(createWriter(new ArrayBuffer(headerLength({ roots: [shard.first!] })), { roots: [shard.first!] }));
+    const roots = [shard.first];
+    const header = close(createWriter(new ArrayBuffer(headerLength({ roots })), { roots }));
     let end = shard.at;
-    if (header.length !== shard.headerRoom) {
-      buffer.copyWithin(header.length, shard.headerRoom, end);
-      end += header.length - shard.headerRoom;
-      for (const at of this.locations.values()) if (at[0] === n) at[1] += header.length - shard.headerRoom;
+    if (header.length !== HEADER_ROOM) {
+      // A root of another length than the profile's (a block put from elsewhere): the body moves.
+      const shift = header.length - HEADER_ROOM;
+      buffer.copyWithin(header.length, HEADER_ROOM, end);
+      end += shift;
+      for (const at of this.locations.values()) if (at[0] === n) at[1] += shift;
     }
     buffer.set(header, 0);
     const body = buffer.subarray(0, end);
@@ -276,9 +276,6 @@ export class ShardWriter {
     await deleteShards(this.client, this.bucket, this.uploadId);
   }
 }
-
-/** Any CID of the profile's length: only sizes the CAR header's room before a shard's root is known. */
-const EMPTY_ROOT = CID.parse('bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku');
 
 /** Deletes every object of an upload's shards (its index included). */
 export async function deleteShards(client: S3Client, bucket: string, uploadId: string): Promise<void> {

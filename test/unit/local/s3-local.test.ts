@@ -1,60 +1,43 @@
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3Local, type S3Local } from '#lib/local/s3-local.ts';
+import { describe, expect, it } from 'vitest';
+import { localS3Bucket } from '../../support/s3-local.ts';
 
 const BUCKET = 'local-store';
-let dir: string;
-let server: S3Local;
-let s3: S3Client;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'shroud-s3-local-'));
-  server = await startS3Local(dir);
-  s3 = new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const local = localS3Bucket(BUCKET);
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
 
 describe('the local S3 server', () => {
   it('stores a streamed 9 MiB PUT whole: the GET right after it, ranges across its 1 MiB reads, and the MD5 ETag', async () => {
     const bytes = randomBytes(9 * 1024 * 1024 + 17);
-    const put = await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'big', Body: bytes, ContentLength: bytes.length }));
+    const put = await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'big', Body: bytes, ContentLength: bytes.length }));
     expect(put.ETag).toBe(`"${md5(bytes)}"`);
-    const whole = await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'big' }))).Body!.transformToByteArray();
+    const whole = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'big' }))).Body!.transformToByteArray();
     expect(Buffer.from(whole).equals(bytes)).toBe(true);
     for (const [start, end] of [[0, 0], [1024 * 1024 - 3, 1024 * 1024 + 5], [5, 3 * 1024 * 1024 + 9], [bytes.length - 10, bytes.length - 1]] as const) {
-      const out = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'big', Range: `bytes=${start}-${end}` }));
+      const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'big', Range: `bytes=${start}-${end}` }));
       const got = Buffer.from(await out.Body!.transformToByteArray());
       expect([start, end, got.length]).toEqual([start, end, end - start + 1]);
       expect(got.equals(bytes.subarray(start, end + 1))).toBe(true);
       expect(out.ContentRange).toBe(`bytes ${start}-${end}/${bytes.length}`);
     }
-    expect((await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'big' }))).ContentLength).toBe(bytes.length);
+    expect((await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'big' }))).ContentLength).toBe(bytes.length);
   });
 
   it('stores an empty object', async () => {
-    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'empty', Body: new Uint8Array(0), ContentLength: 0 }));
-    const out = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty' }));
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'empty', Body: new Uint8Array(0), ContentLength: 0 }));
+    const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty' }));
     expect((await out.Body!.transformToByteArray()).length).toBe(0);
   });
 
   it('keeps nothing of a PUT whose body breaks off (as S3), and the old object stays', async () => {
     const old = randomBytes(1000);
-    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'cut', Body: old, ContentLength: old.length }));
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'cut', Body: old, ContentLength: old.length }));
     // A presigned PUT announcing 4 MiB that sends 1 MiB and then drops the connection.
-    const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: BUCKET, Key: 'cut-new' }), { expiresIn: 60 });
+    const url = await getSignedUrl(local.client, new PutObjectCommand({ Bucket: BUCKET, Key: 'cut-new' }), { expiresIn: 60 });
     await new Promise<void>((done) => {
       const req = request(url, { method: 'PUT', headers: { 'content-length': 4 * 1024 * 1024 } });
       req.on('error', () => done());
@@ -63,8 +46,8 @@ describe('the local S3 server', () => {
     });
     // The server notices the broken body and removes what it wrote.
     await new Promise((r) => setTimeout(r, 300));
-    await expect.poll(async () => s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'cut-new' })).then(() => 'there', (e: { name?: string }) => e.name), { timeout: 5000 }).toBe('NotFound');
-    const still = await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'cut' }))).Body!.transformToByteArray();
+    await expect.poll(async () => local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'cut-new' })).then(() => 'there', (e: { name?: string }) => e.name), { timeout: 5000 }).toBe('NotFound');
+    const still = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'cut' }))).Body!.transformToByteArray();
     expect(Buffer.from(still).equals(old)).toBe(true);
   });
 });

@@ -1,28 +1,14 @@
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3Local } from '#lib/local/s3-local.ts';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { localS3Bucket } from '../../support/s3-local.ts';
 import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from '#lib/storage/blockstore.ts';
 import { exportContent, importContent } from '#lib/storage/cid.ts';
 
-let dir: string;
-let server: Awaited<ReturnType<typeof startS3Local>>;
-let client: S3Client;
+const local = localS3Bucket('blocks-test');
 let store: S3Blockstore;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'shroud-blockstore-'));
-  server = await startS3Local(dir);
-  client = new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-  await client.send(new CreateBucketCommand({ Bucket: 'blocks-test' }));
-  store = new S3Blockstore(client, 'blocks-test');
-});
-afterAll(async () => {
-  client?.destroy();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  store = new S3Blockstore(local.client, 'blocks-test');
 });
 
 const bytesOf = async (it: AsyncIterable<Uint8Array>) => {
@@ -43,7 +29,7 @@ describe('S3Blockstore', () => {
 
   it('refuses a block whose bytes do not hash to its CID', async () => {
     const { cid } = await importContent([Buffer.from('some block')], store);
-    await client.send(new PutObjectCommand({ Bucket: 'blocks-test', Key: store.key(cid), Body: Buffer.from('other bytes') }));
+    await local.client.send(new PutObjectCommand({ Bucket: 'blocks-test', Key: store.key(cid), Body: Buffer.from('other bytes') }));
     await expect(bytesOf(store.get(cid))).rejects.toBeInstanceOf(BlockCorruptError);
   });
 

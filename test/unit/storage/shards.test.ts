@@ -1,17 +1,14 @@
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { CarIndexer } from '@ipld/car/indexer';
 import { CarReader } from '@ipld/car/reader';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { CID } from 'multiformats/cid';
 import * as raw from 'multiformats/codecs/raw';
 import { sha256 as sha256Hasher } from 'multiformats/hashes/sha2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3Local } from '#lib/local/s3-local.ts';
+import { describe, expect, it } from 'vitest';
+import { localS3Bucket } from '../../support/s3-local.ts';
 import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from '#lib/storage/blockstore.ts';
 import { CHUNK_BYTES, discardingStore, importContent } from '#lib/storage/cid.ts';
 import { fileContent } from '#lib/storage/content.ts';
@@ -19,24 +16,10 @@ import { deleteShards, SHARD_BYTES, ShardedBlockstore, type ShardIndex, ShardWri
 
 const BUCKET = 'shards-test';
 const MiB = 1024 * 1024;
-let dir: string;
-let server: Awaited<ReturnType<typeof startS3Local>>;
-let client: S3Client;
+const local = localS3Bucket(BUCKET);
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'shroud-shards-'));
-  server = await startS3Local(dir);
-  client = new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-});
-afterAll(async () => {
-  client?.destroy();
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const objectBytes = async (key: string) => (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray();
-const keysUnder = async (prefix: string) => ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
+const objectBytes = async (key: string) => (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray();
+const keysUnder = async (prefix: string) => ((await local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const cidOf = async (b: Uint8Array) => CID.createV1(raw.code, await sha256Hasher.digest(b));
 
@@ -58,13 +41,13 @@ function* pieces(bytes: Uint8Array, seed = bytes.length) {
  */
 async function stored(bytes: Uint8Array, inPlace = true) {
   const uploadId = randomUUID();
-  const writer = new ShardWriter(client, BUCKET, uploadId);
+  const writer = new ShardWriter(local.client, BUCKET, uploadId);
   const { cid } = inPlace
     ? await importContent(pieces(bytes), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 })
     : await importContent([bytes], writer);
   const index = await writer.finish(cid);
   expect(cid.toString()).toBe((await importContent([bytes], discardingStore)).cid.toString());
-  return { uploadId, cid, index, store: new ShardedBlockstore(client, BUCKET, uploadId, new S3Blockstore(client, BUCKET)) };
+  return { uploadId, cid, index, store: new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET)) };
 }
 
 /** Every shard read by @ipld/car itself: each block where the index says, hashing to its CID. */
@@ -142,7 +125,7 @@ describe('ShardWriter chunker', () => {
             at += n;
           }
         };
-        const writer = new ShardWriter(client, BUCKET, randomUUID());
+        const writer = new ShardWriter(local.client, BUCKET, randomUUID());
         const mine: string[] = [];
         for await (const chunk of writer.chunker(chunkSize)(split())) {
           mine.push(Buffer.from(chunk).toString('hex'));
@@ -157,7 +140,7 @@ describe('ShardWriter chunker', () => {
   });
 
   it('refuses to hand out a chunk before the previous one was put', async () => {
-    const writer = new ShardWriter(client, BUCKET, randomUUID());
+    const writer = new ShardWriter(local.client, BUCKET, randomUUID());
     const chunks = writer.chunker(10)((async function* () { yield new Uint8Array(25); })());
     await chunks.next();
     await expect(chunks.next()).rejects.toThrow(/before the previous one was put/);
@@ -167,7 +150,7 @@ describe('ShardWriter chunker', () => {
 describe('ShardWriter abort', () => {
   it('abort removes every object the upload wrote', async () => {
     const uploadId = randomUUID();
-    const writer = new ShardWriter(client, BUCKET, uploadId);
+    const writer = new ShardWriter(local.client, BUCKET, uploadId);
     await importContent([randomBytes(9 * MiB)], writer).catch(() => undefined);
     await writer.abort();
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
@@ -199,8 +182,8 @@ describe('ShardedBlockstore', () => {
     const [shard, offset] = index.blocks[leaves[1]!]!;
     const car = await objectBytes(shardKey(uploadId, shard));
     car[offset + 10]! ^= 1;
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: shardKey(uploadId, shard), Body: car }));
-    const fresh = new ShardedBlockstore(client, BUCKET, uploadId, new S3Blockstore(client, BUCKET));
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: shardKey(uploadId, shard), Body: car }));
+    const fresh = new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET));
     const out: Uint8Array[] = [];
     await expect((async () => {
       for await (const c of fileContent(cid.toString(), fresh)) out.push(c);
@@ -211,13 +194,13 @@ describe('ShardedBlockstore', () => {
   });
 
   it('falls back to the per-block layout for a block the index does not list; a missing index is BlockNotFound', async () => {
-    const legacy = new S3Blockstore(client, BUCKET);
+    const legacy = new S3Blockstore(local.client, BUCKET);
     const old = randomBytes(5000);
     const { cid: oldCid } = await importContent([old], legacy);
     const { store, uploadId } = await stored(randomBytes(100));
     expect(sha256(await store.getBytes(oldCid))).toBe(sha256(old));
-    await deleteShards(client, BUCKET, uploadId);
-    const gone = new ShardedBlockstore(client, BUCKET, uploadId, legacy);
+    await deleteShards(local.client, BUCKET, uploadId);
+    const gone = new ShardedBlockstore(local.client, BUCKET, uploadId, legacy);
     await expect(gone.getBytes(oldCid)).rejects.toBeInstanceOf(BlockNotFoundError);
   });
 });

@@ -748,6 +748,7 @@ export interface Operations {
       method: "PUT";
       headers: {
         "content-type": "application/octet-stream";
+        "if-none-match": "*";
       };
     };
   };

@@ -82,8 +82,9 @@ export class StorageClient {
     const presigned = opts.presigned ?? enc.ciphertext.length > (this.opts.directUploadLimit ?? 4 * 1024 * 1024);
     if (presigned) {
       const res = await this.call('POST', '/api/storage/upload-url', { json: { filename: opts.filename, size: enc.ciphertext.length } });
-      const { uploadId, url } = (await res.json()) as { uploadId: string; url: string };
-      const put = await this.fetch(url, { method: 'PUT', body: enc.ciphertext as BodyInit, headers: { 'content-type': 'application/octet-stream' } });
+      const { uploadId, url, headers } = (await res.json()) as { uploadId: string; url: string; headers: Record<string, string> };
+      // The answer's headers are part of the signature (the PUT is a conditional, write-once one).
+      const put = await this.fetch(url, { method: 'PUT', body: enc.ciphertext as BodyInit, headers });
       if (!put.ok) throw new StorageError(put.status, 'UPLOAD_FAILED', `presigned PUT answered ${put.status}`);
       form.append('uploadId', uploadId);
       form.append('filename', opts.filename);

@@ -10,6 +10,9 @@ const path = require('node:path');
 const { pipeline } = require('node:stream/promises');
 const S3rver = require(workerData.s3rver);
 const FilesystemStore = require(path.join(path.dirname(workerData.s3rver), 'stores', 'filesystem.js'));
+const S3Error = require(path.join(path.dirname(workerData.s3rver), 'models', 'error.js'));
+
+const preconditionFailed = () => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-None-Match' });
 
 /** Objects are 8 MiB shards and 100 MB files: read and written in 1 MiB pieces, not fs streams' 64/16 KiB. */
 const PIECE = 1024 * 1024;
@@ -21,12 +24,17 @@ const PIECE = 1024 * 1024;
  *   object appears whole (written aside, then renamed over the old one);
  * - a PUT whose body breaks off stores nothing and leaves the old object (as S3);
  * - `Range: bytes=0-0` is one byte;
+ * - `If-None-Match: *` on a PUT creates the object only if the key is free, else 412 (S3's
+ *   conditional write; s3rver ignores it);
  * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks).
  * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
  */
 class LocalStore extends FilesystemStore {
   async putObject(object) {
     const file = this.getResourcePath(object.bucket, object.key, 'object');
+    // `If-None-Match: *`: S3's conditional write, the object is created only if the key is free.
+    const createOnly = object.content && object.content.headers && object.content.headers['if-none-match'] === '*';
+    if (createOnly && (await this.existsObject(object.bucket, object.key))) throw preconditionFailed();
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     // Written beside the object and renamed over it when whole: a reader sees the old object or
     // the new one, and a PUT that fails late cannot remove one that a later PUT stored.
@@ -51,7 +59,14 @@ class LocalStore extends FilesystemStore {
           fs.createWriteStream(partial, { highWaterMark: PIECE }),
         );
       }
-      await fs.promises.rename(partial, file);
+      if (createOnly) {
+        // A hard link fails if the name exists: the check and the write are one step, as on S3.
+        await fs.promises.link(partial, file).catch((e) => {
+          if (e.code === 'EEXIST') throw preconditionFailed();
+          throw e;
+        });
+        await fs.promises.rm(partial, { force: true });
+      } else await fs.promises.rename(partial, file);
     } catch (e) {
       await fs.promises.rm(partial, { force: true });
       throw e;

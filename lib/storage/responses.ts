@@ -12,7 +12,7 @@ export const uploadUrlAnswer = z.object({
   url: z.string(),
   expiresAt: z.iso.datetime(),
   method: z.literal('PUT'),
-  headers: z.object({ 'content-type': z.literal('application/octet-stream') }),
+  headers: z.object({ 'content-type': z.literal('application/octet-stream'), 'if-none-match': z.literal('*') }),
 });
 export const listAnswer = z.object({ files: z.array(z.object({ ...fileA, createdAt: z.string(), checksum })) });
 export const filesAnswer = bare(

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, CopyObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -316,6 +316,9 @@ export const uploadUrlInput = z.object({
   size: z.number().int().nonnegative().optional(),
 });
 
+/** What the presigned PUT must carry (`If-None-Match` is signed: without it S3 refuses the PUT). */
+export const uploadUrlHeaders = { 'content-type': 'application/octet-stream', 'if-none-match': '*' } as const;
+
 /** `POST /api/storage/upload-url`: a presigned PUT of the ciphertext to `uploads/<uploadId>`. */
 export async function createUploadUrl(userId: string, input: z.infer<typeof uploadUrlInput>) {
   if (input.size !== undefined && input.size > MAX_FILE_BYTES) throw errors.fileTooLarge();
@@ -323,13 +326,15 @@ export async function createUploadUrl(userId: string, input: z.infer<typeof uplo
   const seconds = storageConfig.PRESIGN_SECONDS;
   const expiresAt = new Date(clock.nowMs() + seconds * 1000).toISOString();
   await putPendingUpload(uploadId, { userId, filename: input.filename, expiresAt }, seconds);
-  // With a declared size the signature covers Content-Length, so S3 refuses any other size.
+  // With a declared size the signature covers Content-Length, so S3 refuses any other size. The
+  // signature covers `If-None-Match: *` too: the object is written once and never replaced while
+  // the URL lives, so finalising reads, and copies for downloads, the very bytes it checked.
   const url = await getSignedUrl(
     s3,
-    new PutObjectCommand({ Bucket: bucket, Key: stagingKey(uploadId), ContentLength: input.size, ContentType: 'application/octet-stream' }),
-    { expiresIn: seconds, signableHeaders: new Set(input.size !== undefined ? ['content-length'] : []) },
+    new PutObjectCommand({ Bucket: bucket, Key: stagingKey(uploadId), ContentLength: input.size, ContentType: 'application/octet-stream', IfNoneMatch: '*' }),
+    { expiresIn: seconds, signableHeaders: new Set(['if-none-match', ...(input.size !== undefined ? ['content-length'] : [])]) },
   );
-  return { uploadId, url, expiresAt, method: 'PUT' as const, headers: { 'content-type': 'application/octet-stream' } };
+  return { uploadId, url, expiresAt, method: 'PUT' as const, headers: uploadUrlHeaders };
 }
 
 async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 'B', zkEnabled: boolean): Promise<FileRecord> {
@@ -350,14 +355,14 @@ async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const filename = cleanName(fields.filename ?? claimed.filename);
     const { record } = await ingest(userId, s3BodyChunks(object.Body), { filename, variant, fields, zkEnabled, uploadId: id });
-    // The staging object is the verified bytes: keep it as the large-download copy (server-side copy).
+    // The staged object is write-once (the presigned PUT is conditional, `createUploadUrl`): the
+    // bytes the import just checked. Copied server-side, it is the large-download copy, its ETag
+    // recorded as checked, so the first download hashes nothing.
     if (record.size > storageConfig.DOWNLOAD_REDIRECT_BYTES) {
       const pin = await getPin(record.cid);
       if (pin && !pin.assembled) {
-        await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: assembledKey(record.cid), CopySource: `${bucket}/${key}` }));
-        // No ETag recorded: the staging URL may have been written again after the import read it,
-        // so the first download hashes this copy and records the ETag of what it checked.
-        await markAssembled(record.cid).catch(() => undefined);
+        const copied = await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: assembledKey(record.cid), CopySource: `${bucket}/${key}` }));
+        await markAssembled(record.cid, copied.CopyObjectResult?.ETag).catch(() => undefined);
       }
     }
     return record;
@@ -366,7 +371,6 @@ async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 
     await deletePendingUpload(id).catch(() => undefined);
   }
 }
-
 
 /** The upload answer in the variant's shape (the group's envelope adds `success`). */
 export function uploadResponse({ variant, record: r }: UploadAnswer) {

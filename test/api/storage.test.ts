@@ -547,8 +547,13 @@ describe('presigned upload and redirected download (local S3)', () => {
     const u = await alice.post('/api/storage/upload-url', { filename: 'big.enc', size: bytes.length });
     expect(u.status).toBe(200);
     expect(u.json).toMatchObject({ success: true, uploadId: expect.any(String), url: expect.stringContaining('/uploads/'), expiresAt: expect.any(String) });
-    const put = await fetch(u.json.url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    // The PUT is conditional and the condition signed: S3 takes it without the header as a bad signature.
+    expect(u.json.headers).toEqual({ 'content-type': 'application/octet-stream', 'if-none-match': '*' });
+    expect(new URL(u.json.url).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(expect.arrayContaining(['content-length', 'if-none-match']));
+    const put = await fetch(u.json.url, { method: 'PUT', body: bytes, headers: u.json.headers });
     expect(put.status).toBe(200);
+    // Written once: the URL cannot replace the staged bytes.
+    expect((await fetch(u.json.url, { method: 'PUT', body: randomBytesOf(bytes.length, 60), headers: u.json.headers })).status).toBe(412);
     const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
     expect(fin.status, JSON.stringify(fin.json)).toBe(201);
     expect(fin.json).toMatchObject({ filename: 'big.enc', size: bytes.length });
@@ -556,13 +561,13 @@ describe('presigned upload and redirected download (local S3)', () => {
     const again = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
     expect(again.status).toBe(404);
 
-    // The staged object became the copy; its ETag is recorded only once a download has hashed it.
+    // The bytes the import checked became the copy, its ETag recorded: the first download hashes nothing.
     const { getPin } = await import('#lib/storage/pins.ts');
-    expect((await getPin(fin.json.cid))!).toMatchObject({ assembled: true });
-    expect((await getPin(fin.json.cid))!.assembledEtag).toBeUndefined();
+    const pin = (await getPin(fin.json.cid))!;
+    expect(pin).toMatchObject({ assembled: true, assembledEtag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
     const dl = await alice.get(`/api/storage/download/${fin.json.cid}`, { headers: await proofHeaders() });
     expect(dl.status).toBe(302);
-    expect((await getPin(fin.json.cid))!.assembledEtag).toBeDefined();
+    expect((await getPin(fin.json.cid))!.assembledEtag).toBe(pin.assembledEtag);
     expect(dl.headers.get('x-checksum-sha256')).toBe(`sha256:${sha256(bytes)}`);
     const got = await fetch(dl.headers.get('location')!);
     expect(got.status).toBe(200);
@@ -575,10 +580,42 @@ describe('presigned upload and redirected download (local S3)', () => {
     expect(bad.json.error).toBe('CHECKSUM_MISMATCH');
   });
 
+  it('the staged object cannot be written again during finalisation: the download copy is the bytes the import checked', async () => {
+    const bytes = randomBytesOf(5 * 1024 * 1024 + 3, 65);
+    const other = randomBytesOf(bytes.length, 66);
+    const u = await alice.post('/api/storage/upload-url', { size: bytes.length });
+    expect((await fetch(u.json.url, { method: 'PUT', body: bytes, headers: u.json.headers })).status).toBe(200);
+    // The presigned URL is still valid while the import runs: the client tries to write other bytes through it then.
+    const { s3: apiS3 } = await import('#lib/storage/s3.ts');
+    let rewrite: number | undefined;
+    apiS3.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        const input = args.input as { Key?: string };
+        if (rewrite === undefined && input.Key === `uploads/${u.json.uploadId}` && (args.request as { method?: string }).method === 'GET') {
+          rewrite = (await fetch(u.json.url, { method: 'PUT', body: other, headers: u.json.headers })).status;
+        }
+        return out;
+      },
+      { step: 'finalizeRequest', name: 'rewriteStagingDuringImport' },
+    );
+    try {
+      const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
+      expect(fin.status, JSON.stringify(fin.json)).toBe(201);
+      expect(rewrite).toBe(412);
+      const dl = await alice.get(`/api/storage/download/${fin.json.cid}`, { headers: await proofHeaders() });
+      expect(dl.status).toBe(302);
+      const got = await fetch(dl.headers.get('location')!);
+      expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
+    } finally {
+      apiS3.middlewareStack.remove('rewriteStagingDuringImport');
+    }
+  });
+
   it('a failed finalisation (checksum) removes the staged object and stores nothing', async () => {
     const bytes = randomBytesOf(200_000, 63);
     const u = await alice.post('/api/storage/upload-url', { size: bytes.length });
-    await fetch(u.json.url, { method: 'PUT', body: bytes });
+    await fetch(u.json.url, { method: 'PUT', body: bytes, headers: u.json.headers });
     const blocksBefore = await storedObjects();
     const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), checksum: sha256(new Uint8Array(3)), uploadId: u.json.uploadId } }) });
     expect(fin.status).toBe(422);

@@ -57,9 +57,9 @@ if (mode === 'upload') {
   const size = (await openAsBlob(path!)).size;
   const t = performance.now();
   const url = await fetch(new URL('/api/storage/upload-url', base), { method: 'POST', body: JSON.stringify({ size }), headers: { ...headers, 'content-type': 'application/json' } });
-  const u = (await url.json()) as { uploadId: string; url: string };
+  const u = (await url.json()) as { uploadId: string; url: string; headers: Record<string, string> };
   if (url.status !== 200) throw new Error(`upload-url: ${url.status} ${JSON.stringify(u)}`);
-  const put = await fetch(u.url, { method: 'PUT', body: await openAsBlob(path!), headers: { 'content-type': 'application/octet-stream' } });
+  const put = await fetch(u.url, { method: 'PUT', body: await openAsBlob(path!), headers: u.headers });
   if (!put.ok) throw new Error(`presigned PUT: ${put.status}`);
   const putMs = performance.now() - t;
   const form = new FormData();

@@ -50,4 +50,24 @@ describe('the local S3 server', () => {
     const still = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'cut' }))).Body!.transformToByteArray();
     expect(Buffer.from(still).equals(old)).toBe(true);
   });
+
+  it('honours If-None-Match: * on a PUT (a conditional write): created once, then 412 and the object unchanged, also for racing PUTs', async () => {
+    const first = randomBytes(2 * 1024 * 1024);
+    const put = (key: string, body: Uint8Array) => local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body, ContentLength: body.length, IfNoneMatch: '*' }));
+    await put('once', first);
+    await expect(put('once', randomBytes(100))).rejects.toMatchObject({ name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } });
+    const got = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'once' }))).Body!.transformToByteArray();
+    expect(Buffer.from(got).equals(first)).toBe(true);
+    // Without the condition the key is overwritten, as on S3.
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'once', Body: new Uint8Array(3), ContentLength: 3 }));
+    expect((await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'once' }))).ContentLength).toBe(3);
+    // Racing creates: exactly one wins, and the object is the winner's.
+    const bodies = [1, 2, 3, 4].map(() => randomBytes(3 * 1024 * 1024));
+    const results = await Promise.allSettled(bodies.map((b) => put('raced', b)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.name)).toEqual(['PreconditionFailed', 'PreconditionFailed', 'PreconditionFailed']);
+    const winner = bodies[results.findIndex((r) => r.status === 'fulfilled')]!;
+    const stored = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'raced' }))).Body!.transformToByteArray();
+    expect(Buffer.from(stored).equals(winner)).toBe(true);
+  });
 });

@@ -11,6 +11,8 @@ const { pipeline } = require('node:stream/promises');
 const S3rver = require(workerData.s3rver);
 const FilesystemStore = require(path.join(path.dirname(workerData.s3rver), 'stores', 'filesystem.js'));
 const S3Error = require(path.join(path.dirname(workerData.s3rver), 'models', 'error.js'));
+const AWSAccount = require(path.join(path.dirname(workerData.s3rver), 'models', 'account.js'));
+const { checkSigV4, SigV4Error } = require('./s3-sigv4.cjs');
 
 const preconditionFailed = () => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-None-Match' });
 
@@ -95,12 +97,27 @@ class LocalStore extends FilesystemStore {
   }
 }
 
+const secretOf = (accessKeyId) => AWSAccount.registry.get(accessKeyId)?.accessKeys.get(accessKeyId);
+
+async function signatureCheck(ctx, next) {
+  try {
+    checkSigV4(ctx.req, secretOf, Date.now());
+  } catch (e) {
+    // s3rver's error handler answers an S3Error as S3 does (status, XML body).
+    if (e instanceof SigV4Error) throw new S3Error(e.code, e.message);
+    throw e;
+  }
+  return next();
+}
+
 const servers = new Map();
 parentPort.on('message', async ({ id, op, key, dir, port }) => {
   try {
     if (op === 'run') {
       const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
       server.store = server.context.store = new LocalStore(dir);
+      // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).
+      server.middleware.unshift(signatureCheck);
       const bound = await server.run();
       servers.set(key, server);
       parentPort.postMessage({ id, port: bound.port });

@@ -70,4 +70,35 @@ describe('the local S3 server', () => {
     const stored = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'raced' }))).Body!.transformToByteArray();
     expect(Buffer.from(stored).equals(winner)).toBe(true);
   });
+
+  it('checks V4 signatures as S3 does: a presigned URL binds its key, signed headers and expiry; a wrong secret is refused', async () => {
+    const body = randomBytes(64);
+    const url = await getSignedUrl(local.client, new PutObjectCommand({ Bucket: BUCKET, Key: 'signed/a', ContentLength: body.length, IfNoneMatch: '*' }), {
+      expiresIn: 60,
+      signableHeaders: new Set(['content-length', 'if-none-match']),
+    });
+    const put = (to: string, headers: Record<string, string> = { 'if-none-match': '*' }, data: Buffer = body) => fetch(to, { method: 'PUT', body: new Uint8Array(data), headers });
+    const codeOf = async (res: Response) => /<Code>([^<]+)<\/Code>/.exec(await res.text())?.[1];
+    // Another key, a signed header left out, another length, a changed signature: all refused.
+    let res = await put(url.replace('/signed/a?', '/signed/b?'));
+    expect([res.status, await codeOf(res)]).toEqual([403, 'SignatureDoesNotMatch']);
+    res = await put(url, {});
+    expect([res.status, await codeOf(res)]).toEqual([403, 'SignatureDoesNotMatch']);
+    res = await put(url, { 'if-none-match': '*' }, randomBytes(65));
+    expect([res.status, await codeOf(res)]).toEqual([403, 'SignatureDoesNotMatch']);
+    res = await put(url.replace(/X-Amz-Signature=([0-9a-f])/, (_, c: string) => `X-Amz-Signature=${c === '0' ? '1' : '0'}`));
+    expect([res.status, await codeOf(res)]).toEqual([403, 'SignatureDoesNotMatch']);
+    await expect(local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'signed/b' }))).rejects.toMatchObject({ name: 'NotFound' });
+    // The URL as signed works.
+    expect((await put(url)).status).toBe(200);
+    // Expired: signed an hour ago for 60 s.
+    const old = await getSignedUrl(local.client, new GetObjectCommand({ Bucket: BUCKET, Key: 'signed/a' }), { expiresIn: 60, signingDate: new Date(Date.now() - 3600_000) });
+    res = await fetch(old);
+    expect([res.status, await codeOf(res)]).toEqual([403, 'AccessDenied']);
+    // Header-signed requests with a wrong secret.
+    const { S3Client } = await import('@aws-sdk/client-s3');
+    const wrong = new S3Client({ region: 'us-east-1', endpoint: local.server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'not-the-secret' } });
+    await expect(wrong.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'signed/a' }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch', $metadata: { httpStatusCode: 403 } });
+    wrong.destroy();
+  });
 });

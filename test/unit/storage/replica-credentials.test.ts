@@ -141,5 +141,12 @@ describe('secrets of replica targets', () => {
     expect(err).toMatchObject({ name: 'TargetFailure', state: 'failed' });
     expect(err.message).toMatch(/^keyed: s3 credentials refused \(\w+\) writing a block$/);
     expect(err.message).not.toContain('wrong-secret-value');
+
+    // A known key with the wrong secret: the local S3 checks V4 signatures as S3 does.
+    process.env.TEST_S3_BAD_SECRET_ID = 'S3RVER';
+    const badSecret = make({ accessKeyIdEnv: 'TEST_S3_BAD_SECRET_ID', secretAccessKeyEnv: 'TEST_S3_BAD_SECRET' });
+    const refused = (await badSecret.copy('root-d', src, journal()).catch((e: unknown) => e)) as Error & { state?: string };
+    expect(refused).toMatchObject({ name: 'TargetFailure', state: 'failed' });
+    expect(refused.message).toBe('keyed: s3 credentials refused (SignatureDoesNotMatch) writing a block');
   });
 });

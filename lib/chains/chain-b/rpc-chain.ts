@@ -1,8 +1,8 @@
 import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'starknet';
-import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
+import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, type SignedInvokeV3 } from './account.ts';
 import { toHex64 } from './felts.ts';
 import { transferCall } from './local-chain.ts';
-import { ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
+import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 
 export interface RpcChainOptions {
@@ -44,6 +44,17 @@ function asPortError(e: unknown): unknown {
   return new ChainBUnavailable(e instanceof LibraryError || e instanceof Error ? e.message : 'chain B node error', { cause: e });
 }
 
+/** The caller's `beforeSend` failed: its own error, passed on untouched (nothing was sent). */
+class HookFailed extends Error {}
+
+async function hook(req: ExecuteRequest, txHash: string): Promise<void> {
+  try {
+    await req.beforeSend?.(txHash);
+  } catch (e) {
+    throw new HookFailed('beforeSend failed', { cause: e });
+  }
+}
+
 /**
  * Chain B on a real node (Starknet JSON-RPC): starknet.js v10 `RpcProvider` and `Account` (the
  * OpenZeppelin account at the wallet's counterfactual address, Cairo 1 calldata). The node
@@ -53,8 +64,10 @@ export class RpcChainB implements ChainB {
   readonly adapter = 'rpc' as const;
   readonly provider: RpcProvider;
   readonly #pollMs: number;
+  readonly #chainId: constants.StarknetChainId;
 
   constructor(opts: RpcChainOptions) {
+    this.#chainId = opts.chainId;
     this.provider = new RpcProvider({ nodeUrl: opts.rpcUrl, chainId: opts.chainId, ...(opts.fetch ? { baseFetch: opts.fetch } : {}) });
     this.#pollMs = opts.pollIntervalMs ?? 2000;
   }
@@ -115,20 +128,30 @@ export class RpcChainB implements ChainB {
     const publicKey = publicKeyOf(req.privateKey);
     const address = accountAddress(publicKey);
     const account = new Account({ provider: this.provider, address, signer: req.privateKey, cairoVersion: '1' });
+    let txHash: string | undefined;
+    let deployTxHash: string | undefined;
     try {
       let fee = 0n;
-      let deployTxHash: string | undefined;
       if (!(await this.isDeployed(address))) {
         const d = await account.deployAccount({ classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [publicKey], addressSalt: publicKey, contractAddress: address });
         deployTxHash = toHex64(d.transaction_hash);
         fee += await this.#settle(deployTxHash);
       }
-      const { transaction_hash } = await account.execute(req.calls);
-      const txHash = toHex64(transaction_hash);
+      // Signed first, sent next (what `account.execute` does in one step), so that the hash is
+      // known — and kept by the caller — before the transaction can land.
+      const tx = (await account.getSignedTransaction(req.calls)) as SignedInvokeV3;
+      txHash = signedInvokeHash(tx, this.#chainId);
+      await hook(req, txHash);
+      const { transaction_hash } = await this.provider.invokeSignedTx(tx as Parameters<RpcProvider['invokeSignedTx']>[0]);
+      if (toHex64(transaction_hash) !== txHash) throw new ChainBUnavailable(`the node named the transaction ${toHex64(transaction_hash)}, not ${txHash}`);
       fee += await this.#settle(txHash, deployTxHash);
       return { txHash, ...(deployTxHash ? { deployTxHash } : {}), fee };
     } catch (e) {
-      throw asPortError(e);
+      if (e instanceof HookFailed) throw e.cause;
+      const out = asPortError(e);
+      // Sent (or about to be) and no answer: it may still be included.
+      if (txHash && out instanceof ChainBUnavailable) throw new ChainBOutcomeUnknown(txHash, deployTxHash, out.message, { cause: e });
+      throw out;
     }
   }
 

@@ -91,7 +91,7 @@ function fakeNode(answers: Record<string, Answer> = {}) {
   return { fetch, requests, sent: (method: string) => requests.filter((r) => r.method === method) };
 }
 
-const chain = (fetch: typeof globalThis.fetch) => new RpcChainB({ rpcUrl: 'http://node.invalid/rpc', chainId: SN_SEPOLIA, fetch, pollIntervalMs: 5 });
+const chain = (fetch: typeof globalThis.fetch, receiptTimeoutMs = 300) => new RpcChainB({ rpcUrl: 'http://node.invalid/rpc', chainId: SN_SEPOLIA, fetch, pollIntervalMs: 5, receiptTimeoutMs });
 const bn = (x: string) => BigInt(x);
 const boundsOf = (rb: any) => ({
   l1_gas: { max_amount: bn(rb.l1_gas.max_amount), max_price_per_unit: bn(rb.l1_gas.max_price_per_unit) },
@@ -193,6 +193,21 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
         expect(e).toMatchObject({ name: 'ChainBOutcomeUnknown', txHash: seen[0] });
         expect(seen[0]).toMatch(/^0x[0-9a-f]{64}$/);
       }
+    });
+
+    it('no receipt within the deadline (the node says RECEIVED on and on): ChainBOutcomeUnknown, in time; a blip while polling is waited out', async () => {
+      const slow = fakeNode({ ...deployed, starknet_getTransactionStatus: () => ({ finality_status: 'RECEIVED' }) });
+      const seen: string[] = [];
+      const started = Date.now();
+      const e = await send(slow, seen).catch((x: unknown) => x);
+      expect(e).toMatchObject({ name: 'ChainBOutcomeUnknown', txHash: seen[0] });
+      expect((e as Error).message).toMatch(/no receipt .* within 300 ms/);
+      expect(Date.now() - started).toBeLessThan(3000);
+      let calls = 0;
+      const blip = fakeNode({ ...deployed, starknet_getTransactionStatus: () => (++calls === 1 ? down() : { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }) });
+      const out = await send(blip, []);
+      expect(out.fee).toBe(0x1aa535d3d0c000n);
+      expect(calls).toBe(2);
     });
 
     it('a refusal by the node stays ChainBRejected; the node down before signing stays ChainBUnavailable; a failing beforeSend sends nothing', async () => {

@@ -20,31 +20,33 @@ const at = () => clock.now().toISOString();
 /**
  * Sends the record's transfer_remote from the wallet. The record is written only once the wallet
  * has accepted the password and the balances suffice (a wrong password, a locked wallet or a short
- * balance leaves no record); it then answers `submitted`, or `failed` with nothing burned when
- * chain B refuses or reverts the transaction.
+ * balance leaves no record), and it takes the transaction's hash before the transaction is sent:
+ * it then answers `submitted` — also when chain B does not say whether the transaction landed
+ * (its node gone after the send, no receipt in time), which the relayer settles from the hash
+ * (completed once found, failed if it never shows within the window) — or `failed` with nothing
+ * burned when chain B refuses or reverts it.
  */
 export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: string, route: HyperlaneToken): Promise<BridgeRecord> {
   await ensureWarpRoute(route);
   const amount = BigInt(r.amountUnits);
   const token = { address: route.destinationToken, symbol: r.token, name: r.token, decimals: route.decimals };
   let inserted = false;
-  let txHash: string;
   try {
-    ({ txHash } = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)], async () => {
+    const out = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)], async (txHash) => {
       await insertBridge(r);
       inserted = true;
-    }));
+      // The hash is on the record before the transaction goes out: whatever happens next (no
+      // answer from chain B, this function cut off), the relayer finds it there.
+      const outcome = await attachSource(r.userId, r, txHash, at());
+      if (outcome !== 'attached') throw new Error(`bridge ${r.id}: its own source transaction was refused (${outcome})`);
+    });
+    if ('unsettled' in out) logger.warn('bridge: withdrawal sent, outcome unknown; left to the relayer', { bridgeId: r.id, txHash: out.txHash });
   } catch (e) {
     if (!inserted) throw e;
     // Refused or reverted on chain B: nothing was burned. The record says so, the caller gets the reason.
-    await transitionBridge(r.userId, r.id, { from: ['pending'], to: 'failed', at: at(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
+    await transitionBridge(r.userId, r.id, { from: ['pending', 'submitted'], to: 'failed', at: at(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
     throw e;
   }
-  const outcome = await attachSource(r.userId, r, txHash, at()).catch((e: unknown) => {
-    logger.error('bridge: withdrawal burned on chain B but not attached', { bridgeId: r.id, txHash, error: e as Error });
-    throw e;
-  });
-  if (outcome !== 'attached') throw new Error(`bridge ${r.id}: its own source transaction was refused (${outcome})`);
   return (await readBridge(r.userId, r.id)) ?? r;
 }
 

@@ -1667,6 +1667,11 @@ export interface Operations {
       explorerUrl: string;
       deployTxHash?: string;
       fee: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
+      deployTxHash?: string;
     };
   };
   /** GET /api/chainb/balance/:address */

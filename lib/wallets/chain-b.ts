@@ -6,6 +6,7 @@ import {
   chainB,
   chainBExplorerUrl,
   chainBNetwork,
+  ChainBOutcomeUnknown,
   ChainBRejected,
   ChainBReverted,
   ChainBUnavailable,
@@ -23,6 +24,7 @@ import { config } from '#lib/config.ts';
 import { clearFailures, reserveAttempt } from '#lib/data/login-failures.ts';
 import { acquireWalletLease, releaseWalletLease, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { walletConfig } from './config.ts';
 import { WrongPassword } from './custody.ts';
 import { chainBPrivateKey, listWallets, MAX_AIRDROP, ownedWallet } from './wallets.ts';
@@ -59,6 +61,14 @@ export const transferOutput = z.object({
   explorerUrl: z.string(),
   deployTxHash: z.string().optional(),
   fee: z.string(),
+});
+
+/** 202: sent, but chain B has not said whether it landed (see executeFromWallet). */
+export const transferSubmittedOutput = z.object({
+  status: z.literal('submitted'),
+  txHash: z.string(),
+  explorerUrl: z.string(),
+  deployTxHash: z.string().optional(),
 });
 
 export const balanceParams = z.object({ address: z.string().min(1).max(66) });
@@ -149,17 +159,39 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'b') throw errors.walletNotFound();
   const out = await executeFromWallet(w, input.password, { token: t, amount }, [transferCall(t.address, to, amount)]);
+  if ('unsettled' in out) {
+    // Handed to chain B, not confirmed (the route answers 202). The hash tells (GET /api/chainb/tx/:hash); a retry
+    // with the same Idempotency-Key gets this answer again instead of a second transfer.
+    const submitted: z.infer<typeof transferSubmittedOutput> = { status: 'submitted', txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}) };
+    return submitted;
+  }
   return { txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}), fee: out.fee.toString() };
+}
+
+/** A send chain B has not answered for (see ChainBOutcomeUnknown): it may still land. */
+export interface UnsettledSend {
+  unsettled: true;
+  txHash: string;
+  deployTxHash?: string;
 }
 
 /**
  * Sends `calls` from the chain B wallet `w` (the caller's, checked by the caller) as a transfer
  * does: under its signing lease, behind the password lock, after the balance check of what it
  * spends and of the fees, with the same error codes. The bridge's withdrawals use it too:
- * `beforeSend` runs once the password and the balances have passed, just before signing (a
- * withdrawal writes its record there, so that a refused one leaves none).
+ * `beforeSend` runs once the password and the balances have passed and the INVOKE is signed,
+ * with its hash, just before it is sent (a withdrawal writes its record there, so that a refused
+ * one leaves none and a lost one can be found). A send whose outcome chain B did not tell (its
+ * node gone after the send, no receipt in time) is not an error: it comes back unsettled, with
+ * its hash, for the caller to follow — it may still land, so failing it would invite a second.
  */
-export async function executeFromWallet(w: WalletRecord, password: string, spends: { token: TokenInfo; amount: bigint }, calls: Call[], beforeSend?: () => Promise<void>): Promise<TransferOutcome> {
+export async function executeFromWallet(
+  w: WalletRecord,
+  password: string,
+  spends: { token: TokenInfo; amount: bigint },
+  calls: Call[],
+  beforeSend?: (txHash: string) => Promise<void>,
+): Promise<TransferOutcome | UnsettledSend> {
   // The lease comes first: one request per wallet at a time, so at most one password check is
   // ever in flight for it, and five failures are exactly five (parallel guesses get 409).
   const owner = randomUUID();
@@ -170,12 +202,15 @@ export async function executeFromWallet(w: WalletRecord, password: string, spend
     const key = await unlock(w, password);
     try {
       await onChainB(() => preflight(w.address, spends.token, spends.amount));
-      await beforeSend?.();
-      return await onChainB(() => chainB().execute({ privateKey: `0x${key.toString('hex')}`, calls }));
+      return await onChainB(() => chainB().execute({ privateKey: `0x${key.toString('hex')}`, calls, ...(beforeSend ? { beforeSend } : {}) }));
     } finally {
       key.fill(0);
     }
   } catch (e) {
+    if (e instanceof ChainBOutcomeUnknown) {
+      logger.warn('chain B: sent, outcome unknown', { walletId: w.id, txHash: e.txHash, error: e });
+      return { unsettled: true, txHash: e.txHash, ...(e.deployTxHash ? { deployTxHash: e.deployTxHash } : {}) };
+    }
     if (e instanceof ChainBReverted) throw errors.transactionReverted(`transaction ${e.txHash} reverted: ${e.reason}`);
     if (e instanceof ChainBRejected) {
       if (e.kind === 'NONCE') throw errors.nonceConflict();

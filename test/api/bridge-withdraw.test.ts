@@ -18,6 +18,7 @@ let readRelease: typeof import('#lib/data/bridge-releases.ts').readRelease;
 let relayBridge: typeof import('#lib/bridge/relayer.ts').relayBridge;
 let releaseWithdrawal: typeof import('#lib/bridge/chain-a-release.ts').releaseWithdrawal;
 let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
+let LedgerRejection: typeof import('#lib/chains/chain-b/ledger.ts').LedgerRejection;
 
 /**
  * Withdrawals chain B → chain A over HTTP against the local runtime: a deposit first funds the
@@ -45,6 +46,7 @@ beforeAll(async () => {
   ({ readRelease } = await import('#lib/data/bridge-releases.ts'));
   ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
   SOL = (await import('#lib/bridge/routes.ts')).routeToken('chaina-chainb', 'SOL')!;
+  ({ LedgerRejection } = await import('#lib/chains/chain-b/ledger.ts'));
   alice = rt.client();
   bob = rt.client();
   aliceId = (await signedInUser(alice)).user.id;
@@ -146,6 +148,71 @@ describe('withdraw from the caller\'s chain B wallet', () => {
     fails(await alice.post('/api/bridge/initiate', withdraw({ amount: '1000', walletId: walletB.id, password: PASS })), 422, 'INSUFFICIENT_BALANCE');
     expect(ok(await alice.get('/api/bridge/history')).transactions).toHaveLength(records);
     expect(await synthetic(walletB.address)).toBe(before);
+  });
+
+  // Chain B's answer lost once the transaction went out (its store timing out mid-write, as a node
+  // gone after the send): `landed` says whether the transaction was applied all the same.
+  async function withLostAnswer<T>(landed: boolean, fn: () => Promise<T>): Promise<T> {
+    const ledger = chainb.localLedger();
+    const real = ledger.invoke;
+    ledger.invoke = async (tx) => {
+      if (landed) await real.call(ledger, tx);
+      throw Object.assign(new Error('connect ETIMEDOUT'), { name: 'TimeoutError' });
+    };
+    try {
+      return await fn();
+    } finally {
+      ledger.invoke = real;
+    }
+  }
+
+  it('sent, outcome unknown, and it landed: submitted with the transaction\'s hash; the relayer completes it; exact balances', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    const supply = await chainb.localLedger().totalSupply(SOL.destinationToken);
+    const t = ok(await withLostAnswer(true, () => alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
+    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    // The hash the record took before the send is the transaction's on chain B.
+    expect(ok(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', type: 'INVOKE', sender: walletB.address });
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    expect(held - (await synthetic(walletB.address))).toBe(750_000_000n);
+    expect(supply - (await chainb.localLedger().totalSupply(SOL.destinationToken))).toBe(750_000_000n);
+    expect(await lamports(dest)).toBe(750_000_000n);
+    expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
+  });
+
+  it('sent, outcome unknown, and it never landed: submitted, then failed after the confirmation window; nothing burned or released', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    const t = ok(await withLostAnswer(false, () => alice.post('/api/bridge/initiate', withdraw({ destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
+    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    fails(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`), 404, 'TX_NOT_FOUND');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction.status).toBe('submitted'); // the relayer waits for it
+    advanceClock(31 * 60 * 1000);
+    expect((await settled(alice, t.id)).status).toBe('failed');
+    expect((await readBridge(aliceId, t.id))!.failureReason).toMatch(/not found on chain B/);
+    expect(await synthetic(walletB.address)).toBe(held);
+    expect(await lamports(dest)).toBe(0n);
+  });
+
+  it('refused by chain B (a nonce taken): an immediate NONCE_CONFLICT, the record failed, nothing burned', async () => {
+    const held = await synthetic(walletB.address);
+    const records = ok(await alice.get('/api/bridge/history')).transactions.length;
+    const ledger = chainb.localLedger();
+    const real = ledger.invoke;
+    ledger.invoke = async () => {
+      throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'nonce already used');
+    };
+    try {
+      fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: PASS })), 409, 'NONCE_CONFLICT');
+    } finally {
+      ledger.invoke = real;
+    }
+    const list = ok(await alice.get('/api/bridge/history')).transactions;
+    expect(list).toHaveLength(records + 1);
+    expect(list[0]).toMatchObject({ direction: 'withdraw', status: 'failed' });
+    expect(await synthetic(walletB.address)).toBe(held);
   });
 
   it('input errors: a chain B destAddress is INVALID_ADDRESS; withdraw on the ethereum route is UNSUPPORTED_ROUTE', async () => {

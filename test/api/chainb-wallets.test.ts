@@ -152,6 +152,76 @@ describe('chain B wallets', () => {
     expect(await balance(alice, a.address)).toBe(E18 - feesPaid);
   });
 
+  // Chain B's answer lost once the INVOKE went out (its store timing out mid-write, as a node gone
+  // after the send): `landed` says whether the transaction was applied all the same.
+  async function withLostAnswer<T>(landed: boolean, fn: () => Promise<T>): Promise<T> {
+    const ledger = chainb.localLedger();
+    const real = ledger.invoke;
+    ledger.invoke = async (tx) => {
+      if (landed) await real.call(ledger, tx);
+      throw Object.assign(new Error('connect ETIMEDOUT'), { name: 'TimeoutError' });
+    };
+    try {
+      return await fn();
+    } finally {
+      ledger.invoke = real;
+    }
+  }
+
+  it('sent, outcome unknown, and it landed: 202 submitted with the hash it has on chain B; the same Idempotency-Key replays it, nothing sent twice', async () => {
+    const a = await newWallet(alice);
+    const b = await newWallet(bob);
+    await airdrop(alice, a.id, 2);
+    await send(alice, a.id, { amount: '0.1', recipientAddress: b.address }); // deploys the account
+    const before = await balance(alice, a.address);
+    const headers = { 'idempotency-key': `lost-${a.id}` };
+    const body = { walletId: a.id, password: PASS, amount: '0.5', recipientAddress: b.address };
+    const r = await withLostAnswer(true, () => alice.post('/api/chainb/transfer', body, { headers }));
+    expect(r.status, JSON.stringify(r.json)).toBe(202);
+    expect(r.json).toEqual({ success: true, status: 'submitted', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), explorerUrl: expect.stringContaining(r.json.txHash) });
+    const tx = (await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json.transaction;
+    expect(tx).toMatchObject({ hash: r.json.txHash, type: 'INVOKE', status: 'SUCCEEDED', sender: a.address, nonce: '0x2' });
+    const invokeFee = fees.feeOf(fees.LOCAL_GAS_USE.invoke);
+    expect(await balance(bob, b.address)).toBe(E18 / 10n + E18 / 2n);
+    expect(await balance(alice, a.address)).toBe(before - E18 / 2n - invokeFee);
+    // The retry gets the first answer; chain B sees no second transfer.
+    const again = await alice.post('/api/chainb/transfer', body, { headers });
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json.txHash).toBe(r.json.txHash);
+    expect(await balance(bob, b.address)).toBe(E18 / 10n + E18 / 2n);
+    expect(await balance(alice, a.address)).toBe(before - E18 / 2n - invokeFee);
+  });
+
+  it('sent, outcome unknown, and it never landed: 202 with a hash chain B does not know; nothing moved; a refusal by chain B stays an immediate error', async () => {
+    const a = await newWallet(alice);
+    const b = await newWallet(bob);
+    await airdrop(alice, a.id, 2);
+    await send(alice, a.id, { amount: '0.1', recipientAddress: b.address });
+    const before = await balance(alice, a.address);
+    const r = await withLostAnswer(false, () => send(alice, a.id, { amount: '0.5', recipientAddress: b.address }));
+    expect(r.status, JSON.stringify(r.json)).toBe(202);
+    expect(r.json).toMatchObject({ status: 'submitted', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect((await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json).toMatchObject({ error: 'TX_NOT_FOUND' });
+    expect(await balance(alice, a.address)).toBe(before);
+    expect(await balance(bob, b.address)).toBe(E18 / 10n);
+
+    const { LedgerRejection } = await import('#lib/chains/chain-b/ledger.ts');
+    const ledger = chainb.localLedger();
+    const real = ledger.invoke;
+    ledger.invoke = async () => {
+      throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'nonce already used');
+    };
+    try {
+      const refused = await send(alice, a.id, { amount: '0.5', recipientAddress: b.address });
+      expect(refused.status).toBe(409);
+      expect(refused.json).toMatchObject({ error: 'NONCE_CONFLICT' });
+    } finally {
+      ledger.invoke = real;
+    }
+    expect(await balance(alice, a.address)).toBe(before);
+  });
+
   it('5 wrong passwords lock the wallet\'s transfers for 15 minutes (429 TOO_MANY_ATTEMPTS), even for the right one', async () => {
     const a = await newWallet(alice);
     const b = await newWallet(bob);

@@ -39,6 +39,41 @@ export const invokeHash = (tx: V3Common & { senderAddress: string; calls: Call[]
     }),
   );
 
+/** A signed INVOKE v3 in the JSON-RPC shape a node receives (`starknet_addInvokeTransaction`). */
+export interface SignedInvokeV3 {
+  sender_address: string;
+  calldata: string[];
+  version: string;
+  nonce: string;
+  resource_bounds: Record<'l1_gas' | 'l2_gas' | 'l1_data_gas', { max_amount: string; max_price_per_unit: string }>;
+  tip: string;
+  paymaster_data: string[];
+  account_deployment_data: string[];
+  nonce_data_availability_mode: string;
+  fee_data_availability_mode: string;
+}
+
+const daMode = (mode: string) => (mode === 'L2' ? 1 : 0);
+const boundOf = (b: { max_amount: string; max_price_per_unit: string }) => ({ max_amount: BigInt(b.max_amount), max_price_per_unit: BigInt(b.max_price_per_unit) });
+
+/** The hash a node gives that signed INVOKE (computed from the transaction itself, before it is sent). */
+export const signedInvokeHash = (tx: SignedInvokeV3, chainId: constants.StarknetChainId): string =>
+  toHex64(
+    hash.calculateInvokeTransactionHash({
+      senderAddress: tx.sender_address,
+      version: tx.version as ETransactionVersion3,
+      compiledCalldata: tx.calldata,
+      chainId,
+      nonce: tx.nonce,
+      accountDeploymentData: tx.account_deployment_data,
+      nonceDataAvailabilityMode: daMode(tx.nonce_data_availability_mode),
+      feeDataAvailabilityMode: daMode(tx.fee_data_availability_mode),
+      resourceBounds: { l1_gas: boundOf(tx.resource_bounds.l1_gas), l2_gas: boundOf(tx.resource_bounds.l2_gas), l1_data_gas: boundOf(tx.resource_bounds.l1_data_gas) },
+      tip: tx.tip,
+      paymasterData: tx.paymaster_data,
+    }),
+  );
+
 export const deployAccountHash = (tx: V3Common & { contractAddress: string; classHash: string; constructorCalldata: string[]; addressSalt: string }): string =>
   toHex64(
     hash.calculateDeployAccountTransactionHash({

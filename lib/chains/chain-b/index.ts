@@ -61,7 +61,7 @@ export function balanceOf(token: string, address: string): Promise<bigint> {
 
 export type { ChainB, ChainBTransaction, ExecuteRequest, TransferOutcome } from './port.ts';
 export { transferCall } from './local-chain.ts';
-export { ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
+export { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
 export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
 
 let port: ChainB | undefined;

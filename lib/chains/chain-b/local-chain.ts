@@ -1,9 +1,9 @@
 import { CallData, cairo, EDataAvailabilityMode, ETransactionVersion3, Signer, stark, type Call, type ResourceBoundsBN } from 'starknet';
-import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
+import { accountAddress, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
 import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from './fees.ts';
 import { toHex64 } from './felts.ts';
 import { LedgerRejection, type LocalLedger } from './ledger.ts';
-import { ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest } from './port.ts';
+import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest } from './port.ts';
 import type { TokenInfo } from './tokens.ts';
 
 /**
@@ -88,7 +88,17 @@ export class LocalChainB implements ChainB {
       const signature = stark.signatureToHexArray(
         await signer.signTransaction(calls, { ...v3(), walletAddress: address, cairoVersion: '1', chainId, nonce, resourceBounds }),
       );
-      const r = await this.ledger.invoke({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, signature });
+      // The hash the ledger gives this INVOKE (as a node computes it from the signed transaction).
+      const txHash = invokeHash({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, chainId });
+      await req.beforeSend?.(txHash);
+      let r;
+      try {
+        r = await this.ledger.invoke({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, signature });
+      } catch (e) {
+        // A refusal is definite; anything else (its store unreachable mid-write) leaves it unknown.
+        if (e instanceof LedgerRejection) throw e;
+        throw new ChainBOutcomeUnknown(txHash, deployTxHash, e instanceof Error ? e.message : 'the ledger did not answer', { cause: e });
+      }
       fee += r.actualFee;
       if (r.executionStatus === 'REVERTED') throw new ChainBReverted(r.revertReason ?? 'reverted', r.transactionHash, deployTxHash);
       return { txHash: r.transactionHash, ...(deployTxHash ? { deployTxHash } : {}), fee };

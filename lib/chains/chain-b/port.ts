@@ -19,6 +19,12 @@ export interface ExecuteRequest {
   /** The account's Stark private key (0x-hex); held only for the signatures. */
   privateKey: string;
   calls: Call[];
+  /**
+   * Runs once the INVOKE is signed, with its hash, just before it is sent (after the
+   * DEPLOY_ACCOUNT when one comes first): a caller keeps the hash first, so that a send whose
+   * outcome is unknown can still be found on chain later.
+   */
+  beforeSend?: (txHash: string) => Promise<void>;
 }
 
 export interface TransferOutcome {
@@ -77,6 +83,23 @@ export class ChainBReverted extends Error {
   }
 }
 
+/**
+ * The INVOKE `txHash` was handed to the chain, but whether it landed is unknown: the node went
+ * away after the send, or no receipt came in time. Not a failure — it may still be included —
+ * so it must not be retried blindly; its hash tells later (`getTransaction`).
+ */
+export class ChainBOutcomeUnknown extends Error {
+  constructor(
+    readonly txHash: string,
+    readonly deployTxHash: string | undefined,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`transaction ${txHash} sent, outcome unknown: ${message}`, options);
+    this.name = 'ChainBOutcomeUnknown';
+  }
+}
+
 /** The chain could not be reached or answered nonsense. */
 export class ChainBUnavailable extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -93,7 +116,10 @@ export interface ChainB {
   /** The most an INVOKE and a DEPLOY_ACCOUNT may cost (what the account must hold in STRK); undefined where the node estimates per transaction. */
   maxFees(): Promise<MaxFees | undefined>;
   transfer(req: TransferRequest): Promise<TransferOutcome>;
-  /** One INVOKE of `calls` (deploying the account first when it is not yet). */
+  /**
+   * One INVOKE of `calls` (deploying the account first when it is not yet). Once `beforeSend` has
+   * run, a lost answer is ChainBOutcomeUnknown, never ChainBUnavailable.
+   */
   execute(req: ExecuteRequest): Promise<TransferOutcome>;
   getTransaction(hash: string): Promise<ChainBTransaction | null>;
   /** The localnet faucet; the rpc adapter has none. */

@@ -1,8 +1,8 @@
 import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'starknet';
-import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
+import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, type SignedInvokeV3 } from './account.ts';
 import { toHex64 } from './felts.ts';
 import { transferCall } from './local-chain.ts';
-import { ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
+import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 
 export interface RpcChainOptions {
@@ -12,7 +12,16 @@ export interface RpcChainOptions {
   fetch?: typeof fetch;
   /** How often to poll for a receipt (ms); default 2000. */
   pollIntervalMs?: number;
+  /**
+   * How long one `execute` waits for its receipts in all (ms); default 20 000 — under the 29 s of
+   * the routes that send, so that a slow chain is an unknown outcome the route answers, not a
+   * function cut off mid-wait.
+   */
+  receiptTimeoutMs?: number;
 }
+
+const ACCEPTED = new Set(['ACCEPTED_ON_L2', 'ACCEPTED_ON_L1']);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One L1→L2 message of an Ethereum transaction, as chain B's node reports it. */
 export interface L1MessageStatus {
@@ -44,6 +53,17 @@ function asPortError(e: unknown): unknown {
   return new ChainBUnavailable(e instanceof LibraryError || e instanceof Error ? e.message : 'chain B node error', { cause: e });
 }
 
+/** The caller's `beforeSend` failed: its own error, passed on untouched (nothing was sent). */
+class HookFailed extends Error {}
+
+async function hook(req: ExecuteRequest, txHash: string): Promise<void> {
+  try {
+    await req.beforeSend?.(txHash);
+  } catch (e) {
+    throw new HookFailed('beforeSend failed', { cause: e });
+  }
+}
+
 /**
  * Chain B on a real node (Starknet JSON-RPC): starknet.js v10 `RpcProvider` and `Account` (the
  * OpenZeppelin account at the wallet's counterfactual address, Cairo 1 calldata). The node
@@ -53,10 +73,14 @@ export class RpcChainB implements ChainB {
   readonly adapter = 'rpc' as const;
   readonly provider: RpcProvider;
   readonly #pollMs: number;
+  readonly #receiptTimeoutMs: number;
+  readonly #chainId: constants.StarknetChainId;
 
   constructor(opts: RpcChainOptions) {
+    this.#chainId = opts.chainId;
     this.provider = new RpcProvider({ nodeUrl: opts.rpcUrl, chainId: opts.chainId, ...(opts.fetch ? { baseFetch: opts.fetch } : {}) });
     this.#pollMs = opts.pollIntervalMs ?? 2000;
+    this.#receiptTimeoutMs = opts.receiptTimeoutMs ?? 20_000;
   }
 
   async tokenInfo(address: string): Promise<TokenInfo | undefined> {
@@ -101,10 +125,31 @@ export class RpcChainB implements ChainB {
     throw new ChainBRejected('INVALID', 'no faucet on a real chain B network');
   }
 
-  async #settle(txHash: string, deployTxHash?: string): Promise<bigint> {
-    const receipt = (await this.provider.waitForTransaction(txHash, { retryInterval: this.#pollMs })) as Receipt;
-    if (receipt.execution_status === 'REVERTED') throw new ChainBReverted(revertReasonOf(receipt.revert_reason ?? 'reverted'), toHex64(txHash), deployTxHash);
-    return BigInt(receipt.actual_fee?.amount ?? 0);
+  /**
+   * Polls for the transaction until it is accepted on L2 (then its receipt: the fee, or
+   * ChainBReverted), until `deadline` (then ChainBUnavailable). A node error between polls is a
+   * blip while the deadline lasts. starknet.js's `waitForTransaction` is not used: it has no
+   * deadline (it polls on while the node answers RECEIVED).
+   */
+  async #settle(txHash: string, deadline: number, deployTxHash?: string): Promise<bigint> {
+    let last: unknown;
+    for (;;) {
+      await sleep(this.#pollMs);
+      try {
+        const status = await this.provider.getTransactionStatus(txHash);
+        if (ACCEPTED.has(status.finality_status)) {
+          const receipt = (await this.provider.getTransactionReceipt(txHash)).value as Receipt;
+          if (receipt.execution_status === 'REVERTED') throw new ChainBReverted(revertReasonOf(receipt.revert_reason ?? 'reverted'), toHex64(txHash), deployTxHash);
+          return BigInt(receipt.actual_fee?.amount ?? 0);
+        }
+      } catch (e) {
+        if (e instanceof ChainBReverted) throw e;
+        last = e; // not known to the node yet, or the node unreachable for a moment
+      }
+      if (Date.now() >= deadline) {
+        throw new ChainBUnavailable(`no receipt for ${toHex64(txHash)} within ${this.#receiptTimeoutMs} ms${last instanceof Error ? ` (${last.message})` : ''}`, { cause: last });
+      }
+    }
   }
 
   transfer(req: TransferRequest): Promise<TransferOutcome> {
@@ -115,20 +160,31 @@ export class RpcChainB implements ChainB {
     const publicKey = publicKeyOf(req.privateKey);
     const address = accountAddress(publicKey);
     const account = new Account({ provider: this.provider, address, signer: req.privateKey, cairoVersion: '1' });
+    let txHash: string | undefined;
+    let deployTxHash: string | undefined;
+    const deadline = Date.now() + this.#receiptTimeoutMs;
     try {
       let fee = 0n;
-      let deployTxHash: string | undefined;
       if (!(await this.isDeployed(address))) {
         const d = await account.deployAccount({ classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [publicKey], addressSalt: publicKey, contractAddress: address });
         deployTxHash = toHex64(d.transaction_hash);
-        fee += await this.#settle(deployTxHash);
+        fee += await this.#settle(deployTxHash, deadline);
       }
-      const { transaction_hash } = await account.execute(req.calls);
-      const txHash = toHex64(transaction_hash);
-      fee += await this.#settle(txHash, deployTxHash);
+      // Signed first, sent next (what `account.execute` does in one step), so that the hash is
+      // known — and kept by the caller — before the transaction can land.
+      const tx = (await account.getSignedTransaction(req.calls)) as SignedInvokeV3;
+      txHash = signedInvokeHash(tx, this.#chainId);
+      await hook(req, txHash);
+      const { transaction_hash } = await this.provider.invokeSignedTx(tx as Parameters<RpcProvider['invokeSignedTx']>[0]);
+      if (toHex64(transaction_hash) !== txHash) throw new ChainBUnavailable(`the node named the transaction ${toHex64(transaction_hash)}, not ${txHash}`);
+      fee += await this.#settle(txHash, deadline, deployTxHash);
       return { txHash, ...(deployTxHash ? { deployTxHash } : {}), fee };
     } catch (e) {
-      throw asPortError(e);
+      if (e instanceof HookFailed) throw e.cause;
+      const out = asPortError(e);
+      // Sent (or about to be) and no answer: it may still be included.
+      if (txHash && out instanceof ChainBUnavailable) throw new ChainBOutcomeUnknown(txHash, deployTxHash, out.message, { cause: e });
+      throw out;
     }
   }
 

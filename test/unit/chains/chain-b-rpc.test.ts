@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constants, ec } from 'starknet';
+import { constants, ec, hash } from 'starknet';
 import { RpcChainB, revertReasonOf } from '#lib/chains/chain-b/rpc-chain.ts';
 import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
 import { transferCall } from '#lib/chains/chain-b/local-chain.ts';
@@ -47,6 +47,15 @@ const receipt = (hash: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** What a node computes for a received INVOKE v3 (starknet.js's hash, from the raw JSON-RPC fields). */
+function nodeHashOf(t: any): string {
+  const bounds = boundsOf(t.resource_bounds);
+  return `0x${hash
+    .calculateInvokeTransactionHash({ senderAddress: t.sender_address, version: t.version, compiledCalldata: t.calldata, chainId: SN_SEPOLIA, nonce: t.nonce, accountDeploymentData: t.account_deployment_data, nonceDataAvailabilityMode: 0, feeDataAvailabilityMode: 0, resourceBounds: bounds, tip: t.tip, paymasterData: t.paymaster_data })
+    .replace(/^0x/, '')
+    .padStart(64, '0')}`;
+}
+
 function fakeNode(answers: Record<string, Answer> = {}) {
   const requests: Req[] = [];
   const defaults: Record<string, Answer> = {
@@ -56,7 +65,8 @@ function fakeNode(answers: Record<string, Answer> = {}) {
     starknet_getNonce: () => '0x0',
     starknet_estimateFee: (p) => p.request.map(() => estimate),
     starknet_addDeployAccountTransaction: () => ({ transaction_hash: '0xdead01', contract_address: ADDRESS }),
-    starknet_addInvokeTransaction: () => ({ transaction_hash: '0xbeef02' }),
+    // A node names the transaction by the hash it computes from it.
+    starknet_addInvokeTransaction: (p) => ({ transaction_hash: nodeHashOf(p.invoke_transaction) }),
     starknet_getTransactionStatus: () => ({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }),
     starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash),
     // starknet.js looks at recent blocks' tips before it signs: quiet blocks, tip 0.
@@ -81,7 +91,7 @@ function fakeNode(answers: Record<string, Answer> = {}) {
   return { fetch, requests, sent: (method: string) => requests.filter((r) => r.method === method) };
 }
 
-const chain = (fetch: typeof globalThis.fetch) => new RpcChainB({ rpcUrl: 'http://node.invalid/rpc', chainId: SN_SEPOLIA, fetch, pollIntervalMs: 5 });
+const chain = (fetch: typeof globalThis.fetch, receiptTimeoutMs = 300) => new RpcChainB({ rpcUrl: 'http://node.invalid/rpc', chainId: SN_SEPOLIA, fetch, pollIntervalMs: 5, receiptTimeoutMs });
 const bn = (x: string) => BigInt(x);
 const boundsOf = (rb: any) => ({
   l1_gas: { max_amount: bn(rb.l1_gas.max_amount), max_price_per_unit: bn(rb.l1_gas.max_price_per_unit) },
@@ -93,7 +103,7 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
   it('an undeployed account: sends a signed DEPLOY_ACCOUNT v3, then the signed INVOKE v3 of transfer', async () => {
     const node = fakeNode();
     const out = await chain(node.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1_500_000_000_000_000_001n });
-    expect(out).toEqual({ txHash: `0x${'beef02'.padStart(64, '0')}`, deployTxHash: `0x${'dead01'.padStart(64, '0')}`, fee: 2n * 0x1aa535d3d0c000n });
+    expect(out).toMatchObject({ deployTxHash: `0x${'dead01'.padStart(64, '0')}`, fee: 2n * 0x1aa535d3d0c000n });
 
     const [deploy] = node.sent('starknet_addDeployAccountTransaction').map((r) => r.params.deploy_account_transaction);
     expect(deploy).toMatchObject({ type: 'DEPLOY_ACCOUNT', version: '0x3', nonce: '0x0' });
@@ -111,6 +121,7 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
     const iHash = invokeHash({ senderAddress: ADDRESS, calls: [call], nonce: BigInt(invoke.nonce), resourceBounds: boundsOf(invoke.resource_bounds), tip: BigInt(invoke.tip), chainId: SN_SEPOLIA });
     expect(verifyStarkSignature(iHash, invoke.signature, PUBLIC_KEY)).toBe(true);
     expect(verifyStarkSignature(iHash, invoke.signature, publicKeyOf('0x1234'))).toBe(false);
+    expect(out.txHash).toBe(iHash);
     // __execute__ calldata: one call, the token, selector of transfer, [recipient, low, high]
     expect(invoke.calldata.map(BigInt).slice(0, 2)).toEqual([1n, BigInt(STRK.address)]);
     expect(invoke.calldata.map(BigInt).slice(-3)).toEqual([BigInt(RECIPIENT), 1_500_000_000_000_000_001n, 0n]);
@@ -150,5 +161,66 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
     expect(tx).toMatchObject({ type: 'INVOKE', status: 'SUCCEEDED', sender: ADDRESS, nonce: '0x3', fee: String(0x1aa535d3d0c000n), blockNumber: 812_345 });
     expect(await c.getTransaction('0x99')).toBeNull();
     expect(revertReasonOf("Failure reason: 0x… ('ERC20: transfer to 0').")).toBe('ERC20: transfer to 0');
+  });
+
+  describe('the hash before the send; a lost answer is an unknown outcome, a refusal stays one', () => {
+    const deployed = { starknet_getClassHashAt: () => OZ_ACCOUNT_CLASS_HASH, starknet_getNonce: () => '0x5' };
+    const down = () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+    const send = (node: ReturnType<typeof fakeNode>, seen: string[]) =>
+      chain(node.fetch).execute({
+        privateKey: PRIVATE_KEY,
+        calls: [transferCall(STRK.address, RECIPIENT, 7n)],
+        beforeSend: async (h) => {
+          expect(node.sent('starknet_addInvokeTransaction')).toHaveLength(0); // nothing sent yet
+          seen.push(h);
+        },
+      });
+
+    it('beforeSend gets the hash the node then names the transaction by', async () => {
+      const node = fakeNode(deployed);
+      const seen: string[] = [];
+      const out = await send(node, seen);
+      expect(seen).toEqual([out.txHash]);
+      expect(out.txHash).toBe(nodeHashOf(node.sent('starknet_addInvokeTransaction')[0]!.params.invoke_transaction));
+    });
+
+    it('the node gone during the send, or while waiting for the receipt: ChainBOutcomeUnknown with that hash', async () => {
+      const losses: Record<string, Answer>[] = [{ starknet_addInvokeTransaction: down }, { starknet_getTransactionStatus: down, starknet_getTransactionReceipt: down }];
+      for (const lost of losses) {
+        const node = fakeNode({ ...deployed, ...lost });
+        const seen: string[] = [];
+        const e = await send(node, seen).catch((x: unknown) => x);
+        expect(e).toMatchObject({ name: 'ChainBOutcomeUnknown', txHash: seen[0] });
+        expect(seen[0]).toMatch(/^0x[0-9a-f]{64}$/);
+      }
+    });
+
+    it('no receipt within the deadline (the node says RECEIVED on and on): ChainBOutcomeUnknown, in time; a blip while polling is waited out', async () => {
+      const slow = fakeNode({ ...deployed, starknet_getTransactionStatus: () => ({ finality_status: 'RECEIVED' }) });
+      const seen: string[] = [];
+      const started = Date.now();
+      const e = await send(slow, seen).catch((x: unknown) => x);
+      expect(e).toMatchObject({ name: 'ChainBOutcomeUnknown', txHash: seen[0] });
+      expect((e as Error).message).toMatch(/no receipt .* within 300 ms/);
+      expect(Date.now() - started).toBeLessThan(3000);
+      let calls = 0;
+      const blip = fakeNode({ ...deployed, starknet_getTransactionStatus: () => (++calls === 1 ? down() : { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }) });
+      const out = await send(blip, []);
+      expect(out.fee).toBe(0x1aa535d3d0c000n);
+      expect(calls).toBe(2);
+    });
+
+    it('a refusal by the node stays ChainBRejected; the node down before signing stays ChainBUnavailable; a failing beforeSend sends nothing', async () => {
+      const nonce = fakeNode({ ...deployed, starknet_addInvokeTransaction: () => new RpcFailure(52, 'Invalid transaction nonce') });
+      await expect(send(nonce, [])).rejects.toMatchObject({ name: 'ChainBRejected', kind: 'NONCE' });
+      const early = fakeNode({ ...deployed, starknet_estimateFee: down });
+      const seen: string[] = [];
+      await expect(send(early, seen)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+      expect(seen).toEqual([]);
+      const node = fakeNode(deployed);
+      const boom = new Error('the record could not be written');
+      await expect(chain(node.fetch).execute({ privateKey: PRIVATE_KEY, calls: [transferCall(STRK.address, RECIPIENT, 7n)], beforeSend: async () => { throw boom; } })).rejects.toBe(boom);
+      expect(node.sent('starknet_addInvokeTransaction')).toHaveLength(0);
+    });
   });
 });

@@ -6,6 +6,7 @@ import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { ok, fails, settled } from './bridge-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { withLostChainBAnswer } from '../support/chain-b.ts';
 
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
 let chainA: typeof import('#lib/chains/chain-a/index.ts').chainA;
@@ -150,27 +151,11 @@ describe('withdraw from the caller\'s chain B wallet', () => {
     expect(await synthetic(walletB.address)).toBe(before);
   });
 
-  // Chain B's answer lost once the transaction went out (its store timing out mid-write, as a node
-  // gone after the send): `landed` says whether the transaction was applied all the same.
-  async function withLostAnswer<T>(landed: boolean, fn: () => Promise<T>): Promise<T> {
-    const ledger = chainb.localLedger();
-    const real = ledger.invoke;
-    ledger.invoke = async (tx) => {
-      if (landed) await real.call(ledger, tx);
-      throw Object.assign(new Error('connect ETIMEDOUT'), { name: 'TimeoutError' });
-    };
-    try {
-      return await fn();
-    } finally {
-      ledger.invoke = real;
-    }
-  }
-
   it('sent, outcome unknown, and it landed: submitted with the transaction\'s hash; the relayer completes it; exact balances', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
     const supply = await chainb.localLedger().totalSupply(SOL.destinationToken);
-    const t = ok(await withLostAnswer(true, () => alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
+    const t = ok(await withLostChainBAnswer(true, () => alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     // The hash the record took before the send is the transaction's on chain B.
     expect(ok(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', type: 'INVOKE', sender: walletB.address });
@@ -184,7 +169,7 @@ describe('withdraw from the caller\'s chain B wallet', () => {
   it('sent, outcome unknown, and it never landed: submitted, then failed after the confirmation window; nothing burned or released', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
-    const t = ok(await withLostAnswer(false, () => alice.post('/api/bridge/initiate', withdraw({ destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
+    const t = ok(await withLostChainBAnswer(false, () => alice.post('/api/bridge/initiate', withdraw({ destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     fails(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`), 404, 'TX_NOT_FOUND');
     await new Promise((r) => setTimeout(r, 1500));

@@ -3,6 +3,7 @@ import { hash } from 'starknet';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { withLostChainBAnswer } from '../support/chain-b.ts';
 
 /**
  * Chain B wallets over HTTP against the local runtime (DynamoDB Local, the embedded chain B
@@ -152,22 +153,6 @@ describe('chain B wallets', () => {
     expect(await balance(alice, a.address)).toBe(E18 - feesPaid);
   });
 
-  // Chain B's answer lost once the INVOKE went out (its store timing out mid-write, as a node gone
-  // after the send): `landed` says whether the transaction was applied all the same.
-  async function withLostAnswer<T>(landed: boolean, fn: () => Promise<T>): Promise<T> {
-    const ledger = chainb.localLedger();
-    const real = ledger.invoke;
-    ledger.invoke = async (tx) => {
-      if (landed) await real.call(ledger, tx);
-      throw Object.assign(new Error('connect ETIMEDOUT'), { name: 'TimeoutError' });
-    };
-    try {
-      return await fn();
-    } finally {
-      ledger.invoke = real;
-    }
-  }
-
   it('sent, outcome unknown, and it landed: 202 submitted with the hash it has on chain B; the same Idempotency-Key replays it, nothing sent twice', async () => {
     const a = await newWallet(alice);
     const b = await newWallet(bob);
@@ -176,7 +161,7 @@ describe('chain B wallets', () => {
     const before = await balance(alice, a.address);
     const headers = { 'idempotency-key': `lost-${a.id}` };
     const body = { walletId: a.id, password: PASS, amount: '0.5', recipientAddress: b.address };
-    const r = await withLostAnswer(true, () => alice.post('/api/chainb/transfer', body, { headers }));
+    const r = await withLostChainBAnswer(true, () => alice.post('/api/chainb/transfer', body, { headers }));
     expect(r.status, JSON.stringify(r.json)).toBe(202);
     expect(r.json).toEqual({ success: true, status: 'submitted', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), explorerUrl: expect.stringContaining(r.json.txHash) });
     const tx = (await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json.transaction;
@@ -199,7 +184,7 @@ describe('chain B wallets', () => {
     await airdrop(alice, a.id, 2);
     await send(alice, a.id, { amount: '0.1', recipientAddress: b.address });
     const before = await balance(alice, a.address);
-    const r = await withLostAnswer(false, () => send(alice, a.id, { amount: '0.5', recipientAddress: b.address }));
+    const r = await withLostChainBAnswer(false, () => send(alice, a.id, { amount: '0.5', recipientAddress: b.address }));
     expect(r.status, JSON.stringify(r.json)).toBe(202);
     expect(r.json).toMatchObject({ status: 'submitted', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect((await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json).toMatchObject({ error: 'TX_NOT_FOUND' });

@@ -1,6 +1,7 @@
 import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'starknet';
 import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, type SignedInvokeV3 } from './account.ts';
 import { toHex64 } from './felts.ts';
+import { acceptedReceipt, ReceiptTimeout, type AcceptedReceipt } from './receipts.ts';
 import { transferCall } from './local-chain.ts';
 import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
@@ -20,8 +21,6 @@ export interface RpcChainOptions {
   receiptTimeoutMs?: number;
 }
 
-const ACCEPTED = new Set(['ACCEPTED_ON_L2', 'ACCEPTED_ON_L1']);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One L1→L2 message of an Ethereum transaction, as chain B's node reports it. */
 export interface L1MessageStatus {
@@ -33,7 +32,6 @@ export interface L1MessageStatus {
   failureReason?: string;
 }
 
-type Receipt = { execution_status?: string; revert_reason?: string; actual_fee?: { amount: string } };
 
 /** The Cairo panic string inside a node's revert message ("… Failure reason: 0x… ('ERC20: insufficient balance')."). */
 export function revertReasonOf(message: string): string {
@@ -125,31 +123,17 @@ export class RpcChainB implements ChainB {
     throw new ChainBRejected('INVALID', 'no faucet on a real chain B network');
   }
 
-  /**
-   * Polls for the transaction until it is accepted on L2 (then its receipt: the fee, or
-   * ChainBReverted), until `deadline` (then ChainBUnavailable). A node error between polls is a
-   * blip while the deadline lasts. starknet.js's `waitForTransaction` is not used: it has no
-   * deadline (it polls on while the node answers RECEIVED).
-   */
+  /** The transaction's fee once accepted; ChainBReverted if it reverted; ChainBUnavailable at `deadline`. */
   async #settle(txHash: string, deadline: number, deployTxHash?: string): Promise<bigint> {
-    let last: unknown;
-    for (;;) {
-      await sleep(this.#pollMs);
-      try {
-        const status = await this.provider.getTransactionStatus(txHash);
-        if (ACCEPTED.has(status.finality_status)) {
-          const receipt = (await this.provider.getTransactionReceipt(txHash)).value as Receipt;
-          if (receipt.execution_status === 'REVERTED') throw new ChainBReverted(revertReasonOf(receipt.revert_reason ?? 'reverted'), toHex64(txHash), deployTxHash);
-          return BigInt(receipt.actual_fee?.amount ?? 0);
-        }
-      } catch (e) {
-        if (e instanceof ChainBReverted) throw e;
-        last = e; // not known to the node yet, or the node unreachable for a moment
-      }
-      if (Date.now() >= deadline) {
-        throw new ChainBUnavailable(`no receipt for ${toHex64(txHash)} within ${this.#receiptTimeoutMs} ms${last instanceof Error ? ` (${last.message})` : ''}`, { cause: last });
-      }
+    let receipt: AcceptedReceipt;
+    try {
+      receipt = await acceptedReceipt(this.provider, txHash, { pollMs: this.#pollMs, deadline });
+    } catch (e) {
+      if (e instanceof ReceiptTimeout) throw new ChainBUnavailable(e.message, { cause: e.last });
+      throw e;
     }
+    if (receipt.execution_status === 'REVERTED') throw new ChainBReverted(revertReasonOf(receipt.revert_reason ?? 'reverted'), toHex64(txHash), deployTxHash);
+    return BigInt(receipt.actual_fee?.amount ?? 0);
   }
 
   transfer(req: TransferRequest): Promise<TransferOutcome> {
@@ -211,7 +195,7 @@ export class RpcChainB implements ChainB {
     try {
       const [tx, receipt] = await Promise.all([this.provider.getTransactionByHash(hash), this.provider.getTransactionReceipt(hash)]);
       const t = tx as { type: string; sender_address?: string; contract_address?: string; nonce?: string };
-      const r = receipt.value as Receipt & { events?: { from_address: string; keys: string[]; data: string[] }[]; block_number?: number };
+      const r = receipt.value as AcceptedReceipt & { events?: { from_address: string; keys: string[]; data: string[] }[]; block_number?: number };
       return {
         hash: toHex64(hash),
         status: r.execution_status === 'REVERTED' ? 'REVERTED' : 'SUCCEEDED',

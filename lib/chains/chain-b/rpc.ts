@@ -1,5 +1,6 @@
 import { Account, Contract, RpcProvider, type Call, type constants, type UniversalDetails } from 'starknet';
 import { toHex, toHex64 } from './felts.ts';
+import { acceptedReceipt } from './receipts.ts';
 import {
   checkStoreProof,
   PROOF_REGISTRY_ABI,
@@ -24,6 +25,8 @@ export interface RpcRegistryOptions {
   details?: UniversalDetails;
   /** How often to poll for the receipt (ms); default 2000. */
   pollIntervalMs?: number;
+  /** How long `storeProof` waits for its receipt (ms); default 20 000, under the routes' 29 s. */
+  receiptTimeoutMs?: number;
 }
 
 const REVERTS: RevertReason[] = ['proof already exists', 'zero proof hash', 'zero zk_id'];
@@ -48,6 +51,7 @@ export class RpcProofRegistry implements ProofRegistry {
   readonly contract: Contract;
   readonly #details: UniversalDetails;
   readonly #pollMs: number;
+  readonly #receiptTimeoutMs: number;
 
   constructor(opts: RpcRegistryOptions) {
     this.address = toHex64(opts.registryAddress);
@@ -57,6 +61,7 @@ export class RpcProofRegistry implements ProofRegistry {
     this.contract = new Contract({ abi: PROOF_REGISTRY_ABI, address: this.address, providerOrAccount: this.account });
     this.#details = opts.details ?? {};
     this.#pollMs = opts.pollIntervalMs ?? 2000;
+    this.#receiptTimeoutMs = opts.receiptTimeoutMs ?? 20_000;
   }
 
   /** The store_proof call as the ABI compiles it. */
@@ -68,7 +73,8 @@ export class RpcProofRegistry implements ProofRegistry {
     checkStoreProof(args);
     try {
       const { transaction_hash } = await this.account.execute(this.storeProofCall(args), this.#details);
-      const receipt = (await this.provider.waitForTransaction(transaction_hash, { retryInterval: this.#pollMs })) as { execution_status?: string; revert_reason?: string };
+      // With a deadline: a slow chain is an error the route answers (CHAINB_ERROR), not a function cut off.
+      const receipt = await acceptedReceipt(this.provider, transaction_hash, { pollMs: this.#pollMs, deadline: Date.now() + this.#receiptTimeoutMs });
       if (receipt.execution_status === 'REVERTED') throw new Error(receipt.revert_reason ?? 'transaction reverted');
       return { txHash: toHex64(transaction_hash) };
     } catch (e) {

@@ -54,7 +54,7 @@ const defaults: Record<string, (params: any) => unknown> = {
   }),
 };
 
-const registry = (fetch: typeof globalThis.fetch) =>
+const registry = (fetch: typeof globalThis.fetch, receiptTimeoutMs?: number) =>
   new RpcProofRegistry({
     rpcUrl: 'http://node.invalid/rpc',
     registryAddress: REGISTRY,
@@ -64,6 +64,7 @@ const registry = (fetch: typeof globalThis.fetch) =>
     fetch,
     details: { nonce: 7n, resourceBounds: LOCAL_RESOURCE_BOUNDS, tip: 0n },
     pollIntervalMs: 10,
+    ...(receiptTimeoutMs ? { receiptTimeoutMs } : {}),
   });
 
 describe('rpc adapter (offline)', () => {
@@ -133,6 +134,25 @@ describe('rpc adapter (offline)', () => {
     const err = await registry(node.fetch).storeProof(args).catch((e) => e);
     expect(err).toBeInstanceOf(RegistryRevert);
     expect(err.reason).toBe('proof already exists');
+  });
+
+  it('waits for the receipt with a deadline: a transaction the node keeps RECEIVED is an error in time; a blip while polling is waited out; a revert is the reason', async () => {
+    const stuck = fakeNode({ starknet_getTransactionStatus: () => ({ finality_status: 'RECEIVED' }) });
+    const started = Date.now();
+    const err = await registry(stuck.fetch, 150).storeProof(args).catch((e) => e);
+    expect(err.message).toMatch(/^no receipt for 0x0+feed within \d+ ms$/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(stuck.calls.filter((c) => c.method === 'starknet_getTransactionStatus').length).toBeGreaterThan(1);
+
+    let polls = 0;
+    const blip = fakeNode({ starknet_getTransactionStatus: () => (++polls === 1 ? new Error('node restarting') : { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }) });
+    expect(await registry(blip.fetch, 5_000).storeProof(args)).toEqual({ txHash: `0x${'0'.repeat(60)}feed` });
+    expect(polls).toBe(2);
+
+    const reverted = fakeNode({
+      starknet_getTransactionReceipt: () => ({ ...(defaults.starknet_getTransactionReceipt!({}) as object), execution_status: 'REVERTED', revert_reason: "Failure reason: ('proof already exists')" }),
+    });
+    expect(await registry(reverted.fetch).storeProof(args).catch((e) => e)).toEqual(new RegistryRevert('proof already exists'));
   });
 
   it('reads get_proof, verify_proof_exists and ProofStored events through starknet_call/getEvents', async () => {

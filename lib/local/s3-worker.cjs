@@ -1,7 +1,7 @@
 /**
  * The local S3 servers' thread (see s3-local.ts): npm `s3rver`, one server per message 'run',
- * each on a store of its own (below). Plain CommonJS: the worker loads without the TypeScript
- * loader (vitest, tsx).
+ * each on a store of its own (below) and behind the V4 signature check (s3-sigv4.cjs). Plain
+ * CommonJS: the worker loads without the TypeScript loader (vitest, tsx).
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
@@ -34,7 +34,6 @@ const PIECE = 1024 * 1024;
 class LocalStore extends FilesystemStore {
   async putObject(object) {
     const file = this.getResourcePath(object.bucket, object.key, 'object');
-    // `If-None-Match: *`: S3's conditional write, the object is created only if the key is free.
     const createOnly = object.content && object.content.headers && object.content.headers['if-none-match'] === '*';
     if (createOnly && (await this.existsObject(object.bucket, object.key))) throw preconditionFailed();
     await fs.promises.mkdir(path.dirname(file), { recursive: true });

@@ -317,7 +317,7 @@ export const uploadUrlInput = z.object({
 });
 
 /** What the presigned PUT must carry (`If-None-Match` is signed: without it S3 refuses the PUT). */
-export const uploadUrlHeaders = { 'content-type': 'application/octet-stream', 'if-none-match': '*' } as const;
+const uploadUrlHeaders = { 'content-type': 'application/octet-stream', 'if-none-match': '*' } as const;
 
 /** `POST /api/storage/upload-url`: a presigned PUT of the ciphertext to `uploads/<uploadId>`. */
 export async function createUploadUrl(userId: string, input: z.infer<typeof uploadUrlInput>) {

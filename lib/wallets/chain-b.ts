@@ -159,13 +159,11 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'b') throw errors.walletNotFound();
   const out = await executeFromWallet(w, input.password, { token: t, amount }, [transferCall(t.address, to, amount)]);
-  if ('unsettled' in out) {
-    // Handed to chain B, not confirmed (the route answers 202). The hash tells (GET /api/chainb/tx/:hash); a retry
-    // with the same Idempotency-Key gets this answer again instead of a second transfer.
-    const submitted: z.infer<typeof transferSubmittedOutput> = { status: 'submitted', txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}) };
-    return submitted;
-  }
-  return { txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}), fee: out.fee.toString() };
+  const sent = { txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}) };
+  // Handed to chain B, not confirmed (the route answers 202). The hash tells (GET /api/chainb/tx/:hash); a retry
+  // with the same Idempotency-Key gets this answer again instead of a second transfer.
+  if ('unsettled' in out) return { status: 'submitted', ...sent } satisfies z.infer<typeof transferSubmittedOutput>;
+  return { ...sent, fee: out.fee.toString() };
 }
 
 /** A send chain B has not answered for (see ChainBOutcomeUnknown): it may still land. */

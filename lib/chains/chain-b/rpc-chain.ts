@@ -21,7 +21,6 @@ export interface RpcChainOptions {
   receiptTimeoutMs?: number;
 }
 
-
 /** One L1→L2 message of an Ethereum transaction, as chain B's node reports it. */
 export interface L1MessageStatus {
   /** The L1_HANDLER transaction on chain B. */
@@ -31,7 +30,6 @@ export interface L1MessageStatus {
   executionStatus: 'SUCCEEDED' | 'REVERTED' | null;
   failureReason?: string;
 }
-
 
 /** The Cairo panic string inside a node's revert message ("… Failure reason: 0x… ('ERC20: insufficient balance')."). */
 export function revertReasonOf(message: string): string {

@@ -31,6 +31,8 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
   const amount = BigInt(r.amountUnits);
   const token = { address: route.destinationToken, symbol: r.token, name: r.token, decimals: route.decimals };
   let inserted = false;
+  /** The record as this call leaves it (`submitted`), read before the send: the answer. */
+  let submitted: BridgeRecord | undefined;
   try {
     const out = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)], async (txHash) => {
       await insertBridge(r);
@@ -39,6 +41,8 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
       // answer from chain B, this function cut off), the relayer finds it there.
       const outcome = await attachSource(r.userId, r, txHash, at());
       if (outcome !== 'attached') throw new Error(`bridge ${r.id}: its own source transaction was refused (${outcome})`);
+      // Read now: once the transaction is out, the relayer may move the record on at any moment.
+      submitted = await readBridge(r.userId, r.id);
     });
     if ('unsettled' in out) logger.warn('bridge: withdrawal sent, outcome unknown; left to the relayer', { bridgeId: r.id, txHash: out.txHash });
   } catch (e) {
@@ -47,7 +51,7 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
     await transitionBridge(r.userId, r.id, { from: ['pending', 'submitted'], to: 'failed', at: at(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
     throw e;
   }
-  return (await readBridge(r.userId, r.id)) ?? r;
+  return submitted ?? r;
 }
 
 export function withdrawInstructions(r: BridgeRecord): { step1: string; step2: string; step3: string } {

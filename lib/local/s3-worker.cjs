@@ -14,6 +14,10 @@ const S3Error = require(path.join(path.dirname(workerData.s3rver), 'models', 'er
 const AWSAccount = require(path.join(path.dirname(workerData.s3rver), 'models', 'account.js'));
 const { checkSigV4, SigV4Error } = require('./s3-sigv4.cjs');
 
+const noSuchUpload = () => new S3Error('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.');
+/** S3's smallest part but the last. */
+const MIN_PART = 5 * 1024 * 1024;
+
 const preconditionFailed = () => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-None-Match' });
 
 /** Objects are 8 MiB shards and 100 MB files: read and written in 1 MiB pieces, not fs streams' 64/16 KiB. */
@@ -28,7 +32,9 @@ const PIECE = 1024 * 1024;
  * - `Range: bytes=0-0` is one byte;
  * - `If-None-Match: *` on a PUT creates the object only if the key is free, else 412 (S3's
  *   conditional write; s3rver ignores it);
- * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks).
+ * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks);
+ * - multipart uploads as S3 has them: parts checked at completion, S3's multipart ETag, and
+ *   AbortMultipartUpload (below).
  * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
  */
 class LocalStore extends FilesystemStore {
@@ -77,6 +83,105 @@ class LocalStore extends FilesystemStore {
     return { size, md5: digest };
   }
 
+  /** Where s3rver keeps a multipart upload's key, metadata and parts; NoSuchUpload unless initiated. */
+  async uploadDir(bucket, uploadId) {
+    const dir = path.join(this.getResourcePath(bucket, undefined, 'uploads'), String(uploadId));
+    // s3rver's ids are 32 hex digits; anything else names no upload (and no path outside the store).
+    if (!/^[0-9a-f]{32}$/.test(String(uploadId)) || !(await fs.promises.stat(dir).catch(() => undefined))) throw noSuchUpload();
+    return dir;
+  }
+
+  /** A part is answered once it is on disk (s3rver answers when hashed), written in 1 MiB pieces. */
+  async putPart(bucket, uploadId, partNumber, content) {
+    const dir = await this.uploadDir(bucket, uploadId);
+    const n = Number(partNumber);
+    if (!Number.isInteger(n) || n < 1 || n > 10000) throw new S3Error('InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive');
+    const file = path.join(dir, String(n));
+    const partial = `${file}.${crypto.randomUUID()}.partial`;
+    const md5 = crypto.createHash('md5');
+    let size = 0;
+    try {
+      await pipeline(
+        content,
+        async function* hashed(source) {
+          for await (const chunk of source) {
+            md5.update(chunk);
+            size += chunk.length;
+            yield chunk;
+          }
+        },
+        fs.createWriteStream(partial, { highWaterMark: PIECE }),
+      );
+      const digest = md5.digest('hex');
+      await fs.promises.writeFile(`${file}.md5`, digest);
+      await fs.promises.rename(partial, file);
+      return { size, md5: digest };
+    } catch (e) {
+      await fs.promises.rm(partial, { force: true });
+      throw e;
+    }
+  }
+
+  /**
+   * CompleteMultipartUpload as S3 has it (s3rver checks nothing and re-hashes the whole): the
+   * parts named must be uploaded, in ascending order, with the ETags given, each but the last at
+   * least 5 MiB; the object is their concatenation, appearing whole, and its ETag is S3's
+   * multipart one (the MD5 of the parts' MD5s, `-<parts>`), so no byte is hashed again.
+   */
+  async putObjectMultipart(bucket, uploadId, parts) {
+    const dir = await this.uploadDir(bucket, uploadId);
+    const [key, metadata] = await Promise.all([
+      fs.promises.readFile(path.join(dir, 'key'), 'utf8'),
+      fs.promises.readFile(path.join(dir, 'metadata'), 'utf8').then(JSON.parse),
+    ]);
+    if (parts.some((part, i) => i > 0 && part.number <= parts[i - 1].number)) throw new S3Error('InvalidPartOrder', 'The list of parts was not in ascending order. The parts list must be specified in order by part number.');
+    const found = [];
+    for (const [i, part] of parts.entries()) {
+      const file = path.join(dir, String(part.number));
+      const md5 = await fs.promises.readFile(`${file}.md5`, 'utf8').catch(() => undefined);
+      if (md5 === undefined || md5 !== part.etag) throw new S3Error('InvalidPart', 'One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part\'s entity tag.');
+      const { size } = await fs.promises.stat(file);
+      if (i < parts.length - 1 && size < MIN_PART) throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+      found.push({ file, md5, size });
+    }
+    const target = this.getResourcePath(bucket, key, 'object');
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const partial = `${target}.${crypto.randomUUID()}.partial`;
+    const out = await fs.promises.open(partial, 'w');
+    let size = 0;
+    try {
+      const buffer = Buffer.allocUnsafe(8 * PIECE);
+      for (const part of found) {
+        const input = await fs.promises.open(part.file, 'r');
+        try {
+          for (;;) {
+            const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+            if (!bytesRead) break;
+            await out.write(buffer, 0, bytesRead);
+            size += bytesRead;
+          }
+        } finally {
+          await input.close();
+        }
+      }
+      await out.close();
+      await fs.promises.rename(partial, target);
+    } catch (e) {
+      await out.close().catch(() => undefined);
+      await fs.promises.rm(partial, { force: true });
+      throw e;
+    }
+    const etag = `${crypto.createHash('md5').update(Buffer.concat(found.map((p) => Buffer.from(p.md5, 'hex')))).digest('hex')}-${found.length}`;
+    await this.putMetadata(bucket, key, metadata, etag);
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    return { size, md5: etag };
+  }
+
+  /** AbortMultipartUpload (s3rver has no route for it): the parts go. */
+  async abortUpload(bucket, uploadId) {
+    await fs.promises.rm(await this.uploadDir(bucket, uploadId), { recursive: true, force: true });
+  }
+
   async getObject(bucket, key, options) {
     const object = await super.getObject(bucket, key, options);
     const stream = object && object.content;
@@ -109,6 +214,14 @@ async function signatureCheck(ctx, next) {
   return next();
 }
 
+/** `DELETE /<bucket>/<key>?uploadId=…` is AbortMultipartUpload: 204, as S3 answers. */
+async function abortMultipartUpload(ctx, next) {
+  if (ctx.method !== 'DELETE' || ctx.query.uploadId === undefined) return next();
+  const bucket = decodeURIComponent(ctx.path.split('/')[1] ?? '');
+  await ctx.store.abortUpload(bucket, ctx.query.uploadId);
+  ctx.status = 204;
+}
+
 const servers = new Map();
 parentPort.on('message', async ({ id, op, key, dir, port }) => {
   try {
@@ -117,6 +230,7 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
       server.store = server.context.store = new LocalStore(dir);
       // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).
       server.middleware.unshift(signatureCheck);
+      server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload);
       const bound = await server.run();
       servers.set(key, server);
       parentPort.postMessage({ id, port: bound.port });

@@ -1,4 +1,12 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -25,6 +33,45 @@ describe('the local S3 server', () => {
       expect(out.ContentRange).toBe(`bytes ${start}-${end}/${bytes.length}`);
     }
     expect((await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'big' }))).ContentLength).toBe(bytes.length);
+  });
+
+  it('multipart uploads as S3 has them: the concatenation, S3\'s multipart ETag, parts checked at completion, abort', async () => {
+    const MiB = 1024 * 1024;
+    const start = async (key: string) => (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key, ContentType: 'application/x-test' }))).UploadId!;
+    const part = async (key: string, UploadId: string, PartNumber: number, body: Uint8Array) =>
+      ({ PartNumber, ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }))).ETag! });
+    const complete = (key: string, UploadId: string, Parts: { PartNumber: number; ETag: string }[]) =>
+      local.client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts } }));
+
+    const chunks = [randomBytes(5 * MiB), randomBytes(6 * MiB + 3), randomBytes(1234)];
+    const id = await start('multi');
+    const parts = [];
+    for (const [i, c] of chunks.entries()) parts.push(await part('multi', id, i + 1, c));
+    expect(parts.map((p) => p.ETag)).toEqual(chunks.map((c) => `"${md5(c)}"`));
+    const done = await complete('multi', id, parts);
+    const etag = `"${createHash('md5').update(Buffer.concat(chunks.map((c) => createHash('md5').update(c).digest()))).digest('hex')}-3"`;
+    expect(done.ETag).toBe(etag);
+    const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'multi' }));
+    expect([out.ETag, out.ContentType, out.ContentLength]).toEqual([etag, 'application/x-test', 11 * MiB + 1237]);
+    expect(Buffer.from(await out.Body!.transformToByteArray()).equals(Buffer.concat(chunks))).toBe(true);
+    // Completed: the upload is gone.
+    await expect(part('multi', id, 4, randomBytes(10))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+
+    // Refused at completion: a part smaller than 5 MiB but the last, parts out of order, a wrong ETag, a part never sent.
+    const other = await start('refused');
+    const small = await part('refused', other, 1, randomBytes(MiB));
+    const last = await part('refused', other, 2, randomBytes(10));
+    await expect(complete('refused', other, [small, last])).rejects.toMatchObject({ name: 'EntityTooSmall' });
+    const big = await part('refused', other, 1, randomBytes(5 * MiB));
+    await expect(complete('refused', other, [last, big])).rejects.toMatchObject({ name: 'InvalidPartOrder' });
+    await expect(complete('refused', other, [{ ...big, ETag: `"${'0'.repeat(32)}"` }, last])).rejects.toMatchObject({ name: 'InvalidPart' });
+    await expect(complete('refused', other, [big, { PartNumber: 3, ETag: last.ETag }])).rejects.toMatchObject({ name: 'InvalidPart' });
+    await expect(local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'refused' }))).rejects.toMatchObject({ name: 'NotFound' });
+    // Aborted: its parts go, and it can be neither continued nor completed.
+    await local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'refused', UploadId: other }));
+    await expect(complete('refused', other, [big, last])).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(part('refused', other, 3, randomBytes(10))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(part('refused', 'f'.repeat(32), 1, randomBytes(10))).rejects.toMatchObject({ name: 'NoSuchUpload' });
   });
 
   it('stores an empty object', async () => {

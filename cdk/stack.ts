@@ -90,7 +90,12 @@ export class ShroudStack extends Stack {
       cors: corsOrigins.length
         ? [{ allowedMethods: [HttpMethods.PUT, HttpMethods.GET], allowedOrigins: corsOrigins, allowedHeaders: ['*'] }]
         : undefined,
-      lifecycleRules: [{ prefix: 'uploads/', expiration: Duration.days(1) }],
+      lifecycleRules: [
+        // Staged presigned uploads never finalised.
+        { prefix: 'uploads/', expiration: Duration.days(1) },
+        // The parts of a data object whose upload died before completing or aborting it (invisible to listings, so to the sweeper).
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
       removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 

@@ -20,6 +20,12 @@ const pinRefSchema = z.object({
   owner: z.string().optional(),
   /** s3, CAR layout: how many shards `shards/<owner>/` holds (no `blocks`: the shard index lists them). */
   shards: z.number().int().nonnegative().optional(),
+  /**
+   * s3, shard index v2: the object holding the file's bytes as uploaded (`shards/<owner>/data`)
+   * and its ETag when the upload wrote it from the bytes it hashed — the verified copy large
+   * downloads are redirected to.
+   */
+  copy: z.object({ key: z.string(), etag: z.string() }).optional(),
   /** pinata: its file id (for unpinning) and the CID Pinata computed (for the gateway). */
   pinataId: z.string().optional(),
   pinataCid: z.string().optional(),
@@ -37,9 +43,9 @@ const pinSchema = z.object({
   checksum: z.string(),
   /** The upload that created the pin (to tell a new pin from a joined one). */
   createdBy: z.string(),
-  /** `files/<cid>` exists: the assembled copy large downloads are redirected to. */
+  /** `files/<cid>` exists (or, with `ref.copy`, that copy was checked again): the copy large downloads are redirected to. */
   assembled: z.boolean().optional(),
-  /** The ETag of `files/<cid>` as it was when its bytes were checked against the checksum. */
+  /** The ETag of that copy as it was when its bytes were checked against the checksum (before `ref.copy.etag`). */
   assembledEtag: z.string().optional(),
   unpinAt: z.number().optional(),
 });

@@ -65,16 +65,22 @@ export async function download(file: FileRecord, proof: unknown, publicSignals: 
 
 /**
  * The copy behind a 302 is handed out only as an object whose bytes were checked against the
- * file's checksum: written from verified blocks (`assemble`), or read back and hashed once — and
- * its ETag at that moment recorded on the pin. Later downloads compare the copy's current ETag
- * with the recorded one (a HEAD) instead of reading 100 MB again; a copy that changed since
- * (another ETag) is hashed again, and a wrong one is refused.
+ * file's checksum: the upload's data object, written from the very bytes the upload hashed
+ * (`pin.ref.copy`, shards.ts), or `files/<cid>` written from verified blocks (`assemble`), or
+ * either read back and hashed once — and its ETag at that moment recorded on the pin. Downloads
+ * compare the copy's current ETag with the recorded one (a HEAD) instead of reading 100 MB again;
+ * a copy that changed since (another ETag) is hashed again, and a wrong one is refused.
  */
 async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
-  const key = assembledKey(file.cid);
-  const current = pin.assembled ? await etagOf(key) : undefined;
-  if (!current) await assemble(file, pin);
-  else if (current !== pin.assembledEtag) {
+  const { copy } = pin.ref;
+  const key = copy?.key ?? assembledKey(file.cid);
+  const checked = pin.assembledEtag ?? copy?.etag;
+  const current = pin.assembled || copy ? await etagOf(key) : undefined;
+  if (!current) {
+    // The upload's own copy gone is its blocks gone (the leaves are ranges of it).
+    if (copy) throw errors.cidNotFound();
+    await assemble(file, pin);
+  } else if (current !== checked) {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const hash = createHash('sha256');
     for await (const chunk of s3BodyChunks(object.Body)) hash.update(chunk);

@@ -8,7 +8,7 @@ import { CHUNK_BYTES, exportContent, importContent } from './cid.ts';
 import { fileContent } from './content.ts';
 import { mapLimit, pinningCall, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
 import { bucket as defaultBucket, s3 as defaultClient } from './s3.ts';
-import { deleteShards, shardIndexKey, shardUploadPages, ShardedBlockstore, ShardWriter } from './shards.ts';
+import { dataKey, deleteShards, shardIndexKey, shardUploadPages, ShardedBlockstore, ShardWriter } from './shards.ts';
 
 /** A read-only view of stored blocks: the CAR layout's shards or the per-block objects. */
 export type BlockSource = Pick<S3Blockstore, 'get' | 'getBytes' | 'has'>;
@@ -19,9 +19,10 @@ const SHARD_STORES_KEPT = 64;
 /**
  * Two layouts, read side by side:
  *
- * - `car` (every upload since issue 14, shards.ts): an upload's blocks in CAR shards under
- *   `shards/<uploadId>/`, which belong to that upload alone; the pin's ref names the upload
- *   (`owner`) and the number of shards. Unpinning or discarding deletes the upload's prefix.
+ * - `car` (every upload since issue 14, shards.ts): an upload's objects under `shards/<uploadId>/`
+ *   (the file's bytes as one data object, the DAG's other blocks in CAR shards), which belong to
+ *   that upload alone; the pin's ref names the upload (`owner`), the number of CAR shards, and
+ *   the data object with its ETag as written (`copy`). Unpinning or discarding deletes the prefix.
  * - `blocks` (before): one object `blocks/<cid>` per block, shared between DAGs. What follows is
  *   about this layout, which stays readable (a pin's ref without `shards`) and deletable as it
  *   was, with no migration; the `blocks` layout can still be written (tests of old data).
@@ -67,10 +68,11 @@ export class S3Pinning implements PinningAdapter {
     if (this.layout === 'blocks') return this.addBlocks(source, meta);
     const shards = new ShardWriter(this.client, this.bucket, meta.uploadId);
     try {
-      // The file's bytes go from the request straight into their shard (one copy); blocks are put one at a time.
+      // The file's bytes go from the request straight into their place in the data object (one copy); blocks are put one at a time.
       const { cid, size } = await pinningCall('import', () => importContent(source, shards, { chunker: shards.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 }));
-      await pinningCall('import', () => shards.finish(cid));
-      return { cid: cid.toString(), size, ref: { owner: meta.uploadId, shards: shards.shards } };
+      const index = await pinningCall('import', () => shards.finish(cid));
+      const copy = index.data && index.data.size === size ? { copy: { key: dataKey(meta.uploadId), etag: index.data.etag } } : {};
+      return { cid: cid.toString(), size, ref: { owner: meta.uploadId, shards: shards.shards, ...copy } };
     } catch (e) {
       // The upload failed while streaming (too large, aborted): drop what it wrote.
       await shards.abort().catch((err: unknown) => logger.error('shard cleanup failed', { error: err as Error }));

@@ -1,65 +1,72 @@
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { close, createWriter, estimateHeaderLength, headerLength } from '@ipld/car/buffer-writer';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { close, createWriter, headerLength } from '@ipld/car/buffer-writer';
 import { CID } from 'multiformats/cid';
 import * as z from 'zod';
 import { BlockNotFoundError, checkBlock, checkBlockParts, isMissing, S3Blockstore } from './blockstore.ts';
 import { s3BodyChunks } from './streams.ts';
 
 /**
- * The CAR layout of the s3 adapter: an upload's blocks packed, as the import produces them, into
- * CARv1 shards `shards/<uploadId>/<n>.car` (SHARD_BYTES each, the last one smaller), with an
- * index object `shards/<uploadId>/index.json` from block CID to (shard, offset, length) of the
- * block's bytes. A 100 MB upload is 13 PUTs instead of 100, and a download reads a shard's
- * blocks with one ranged GET. Each shard is a valid CAR (roots: its first block), so the index
- * can always be rebuilt from the shards alone (`@ipld/car/indexer`).
+ * The shard layout of the s3 adapter: an upload's objects under `shards/<uploadId>/`, and an
+ * index object `shards/<uploadId>/index.json` from block CID to (object, offset, length) of the
+ * block's bytes.
+ *
+ * Version 2 (written since the data object): the file's bytes, exactly as uploaded, are one
+ * object `data` (location 0), written by a multipart upload in 8 MiB parts as the import cuts
+ * them; with raw leaves every leaf block is a range of it. The DAG's other blocks (its inner
+ * nodes: one for a file under 1 GB) are in CARv1 shards `1.car`, `2.car` … (roots: their first
+ * block). So the upload writes the file's bytes once and no more requests than parts, the data
+ * object is the download copy large files are redirected to (its ETag, recorded as written, is
+ * checked instead of reading it again), and a file is read back with one ranged GET. The CIDs are
+ * the import's as ever, and the trustless gateway builds its CAR from the blocks.
+ *
+ * Version 1 (uploads before it; still read): every block in CARv1 shards `0.car`, `1.car` …
  *
  * Why an index object and not DynamoDB items: every reader starts from a pin, whose upload names
  * the index, and wants all of a file's locations at once — one GET of a few KB; the index lives
- * and dies with its shards (written last, deleted with them), and it costs no per-block writes.
+ * and dies with its objects (written last, deleted with them), and it costs no per-block writes.
  * Shards belong to one upload and are never shared, so no per-block reference counts are needed:
  * the files are ciphertext, so identical 1 MiB chunks across files are not worth sharing.
  */
 export const SHARD_BYTES = 8 * 1024 * 1024;
-/** One shard filling while one is on its way to S3: the upload's buffer is bounded at 16 MiB. */
-const SHARD_BUFFERS = 2;
-/** Blocks this close together in a shard are read with one GET (the gap is read and dropped). */
+/** Blocks this close together in an object are read with one GET (the gap is read and dropped). */
 const MAX_GAP = 64 * 1024;
 export const CAR_CONTENT_TYPE = 'application/vnd.ipld.car';
+const DATA_CONTENT_TYPE = 'application/octet-stream';
 
 export const shardPrefix = (uploadId: string) => `shards/${uploadId}/`;
 export const shardKey = (uploadId: string, n: number) => `${shardPrefix(uploadId)}${n}.car`;
 export const shardIndexKey = (uploadId: string) => `${shardPrefix(uploadId)}index.json`;
+/** Version 2: the file's bytes as uploaded. */
+export const dataKey = (uploadId: string) => `${shardPrefix(uploadId)}data`;
+/** Version 2: the location of a block in the data object. */
+export const DATA = 0;
 
-/** [shard number, offset of the block's bytes in the shard, their length]. */
+/** [object (v2: 0 the data object, n the CAR shard n.car; v1: the CAR shard n.car), offset of the block's bytes in it, their length]. */
 const locationSchema = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative(), z.number().int().nonnegative()]);
 export type BlockLocation = z.infer<typeof locationSchema>;
 const shardIndexSchema = z.object({
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   root: z.string(),
+  /** How many CAR shards (v2: numbered from 1; v1: from 0). */
   shards: z.number().int().nonnegative(),
+  /** v2: the data object's size and its ETag as written (absent when no chunk was stored, e.g. an empty file). */
+  data: z.object({ size: z.number().int().nonnegative(), etag: z.string() }).optional(),
   blocks: z.record(z.string(), locationSchema),
 });
 export type ShardIndex = z.infer<typeof shardIndexSchema>;
 
-interface OpenShard {
-  n: number;
-  buffer: Uint8Array<ArrayBuffer>;
-  /** Where the next section starts (after HEADER_ROOM). */
-  at: number;
-  first?: CID;
-}
-
-/** A block's place taken in the open shard before its bytes arrive (see `chunker`). */
-interface Reservation {
-  shard: OpenShard;
-  /** Offset of the block's bytes: after room (from `shard.at`) for its section header. */
-  data: number;
-}
-
-/** Every block CID of the profile is CIDv1 + 1-byte codec + sha2-256 multihash: 36 bytes. */
-const CID_BYTES = 36;
-/** The room left for a shard's CAR header (one root of the profile), written once its first block is in. */
-const HEADER_ROOM = estimateHeaderLength(1, CID_BYTES);
+/** The key of the object a location names. */
+export const objectKey = (uploadId: string, version: ShardIndex['version'], n: number) => (version === 2 && n === DATA ? dataKey(uploadId) : shardKey(uploadId, n));
 
 const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
 
@@ -75,29 +82,56 @@ function writeSectionHeader(buffer: Uint8Array, at: number, cid: CID, length: nu
   return at + cid.bytes.length;
 }
 
-const sectionHeaderLength = (cidBytes: number, length: number) => varintLength(cidBytes + length) + cidBytes;
+const sectionLength = (cid: CID, length: number) => varintLength(cid.bytes.length + length) + cid.bytes.length + length;
+const carHeader = (root: CID) => close(createWriter(new ArrayBuffer(headerLength({ roots: [root] })), { roots: [root] }));
+
+/** S3's smallest part (all but the last), and the part size aimed at. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+const PART_BYTES = 8 * 1024 * 1024;
+/** One part filling while one is on its way to S3: an upload's data buffers are bounded at 16 MiB. */
+const PART_BUFFERS = 2;
+/** Parts hold whole chunks (a chunk is a view of one part), and are at least S3's minimum. */
+const partBytesFor = (chunkSize: number) => chunkSize * Math.max(Math.ceil(MIN_PART_BYTES / chunkSize), Math.floor(PART_BYTES / chunkSize));
 
 /**
- * The import's block store during an upload: appends each block to the open shard and sends a
- * full shard with one PUT while the next one fills; the import waits (backpressure) when both
- * buffers are taken, so memory stays at two shards whatever the file's size.
+ * The import's block store during an upload (index v2):
  *
- * With `chunker` as the import's chunker, the file's bytes are copied once, from the request
- * straight into their place in the shard: a chunk is a view of the shard, and `put` of that view
- * only writes the section header in front of it. Without it (other blocks, the DAG's root), `put`
- * copies the block in.
+ * - The file's bytes — the chunks the import's `chunker` hands out — go into the data object, in
+ *   file order, as a multipart upload of 8 MiB parts (one filling while one is on its way; the
+ *   import waits when both buffers are taken, so memory stays at two parts whatever the size).
+ *   A chunk is a view of the part it will be sent in: the bytes are copied once, from the request
+ *   into their place. A file that fits one part is one PUT.
+ * - Every other block (the DAG's inner nodes; every block when no chunker is used) goes into CAR
+ *   shards of up to SHARD_BYTES, numbered from 1 — for a file under 100 MB, one small shard.
+ *
+ * The import must put each chunk before it asks for the next (`blockWriteConcurrency: 1`): a
+ * chunk's place is the data object's next bytes.
  */
 export class ShardWriter {
   readonly locations = new Map<string, BlockLocation>();
-  private open?: OpenShard;
-  private reserved?: Reservation;
-  private count = 0;
-  private readonly free: Uint8Array<ArrayBuffer>[] = [];
-  private allocated = 0;
-  private readonly sending = new Set<Promise<void>>();
   private failure: unknown;
   /** Appends run one at a time, in the order the import calls `put`. */
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly sending = new Set<Promise<void>>();
+
+  // CAR shards: blocks waiting for theirs (their locations are set when it is sealed).
+  private pending: { cid: CID; bytes: Uint8Array }[] = [];
+  private readonly pendingCids = new Set<string>();
+  private pendingBytes = 0;
+  private count = 0;
+  private carSent?: Promise<void>;
+
+  // The data object.
+  private partSize = 0;
+  private part?: Uint8Array<ArrayBuffer>;
+  private partAt = 0;
+  /** Bytes of the data in parts already sealed. */
+  private sealedBytes = 0;
+  private readonly freeParts: Uint8Array<ArrayBuffer>[] = [];
+  private partsAllocated = 0;
+  private multipart?: Promise<string>;
+  private readonly parts: Promise<{ ETag: string; PartNumber: number }>[] = [];
+  private reserved?: { view: Uint8Array; offset: number };
 
   constructor(
     private readonly client: S3Client,
@@ -105,6 +139,7 @@ export class ShardWriter {
     readonly uploadId: string,
   ) {}
 
+  /** How many CAR shards were written (`1.car` … `<shards>.car`). */
   get shards(): number {
     return this.count;
   }
@@ -118,8 +153,7 @@ export class ShardWriter {
   /**
    * The importer's `chunker` (ImporterOptions): cuts the file into `chunkSize` chunks as the
    * fixed-size chunker does (the same chunks, so the same CIDs), each one filled in place in the
-   * shard. The import must put each chunk before it asks for the next (`blockWriteConcurrency: 1`):
-   * a chunk's place is only taken once it is put.
+   * data object's part.
    */
   chunker(chunkSize: number): (source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>) => AsyncGenerator<Uint8Array> {
     return (source) => this.chunks(source, chunkSize);
@@ -153,115 +187,103 @@ export class ShardWriter {
     await this.tail;
     if (this.failure) throw this.failure;
     if (this.reserved) throw new Error('ShardWriter: a chunk was requested before the previous one was put (blockWriteConcurrency must be 1)');
-    const room = sectionHeaderLength(CID_BYTES, chunkSize);
-    const shard = await this.room(room + chunkSize);
-    const data = shard.at + room;
-    this.reserved = { shard, data };
-    return shard.buffer.subarray(data, data + chunkSize);
+    const size = partBytesFor(chunkSize);
+    if (this.partSize && this.partSize !== size) throw new Error('ShardWriter: one chunk size per upload');
+    this.partSize = size;
+    if (this.part && this.partAt + chunkSize > this.part.length) this.sealPart();
+    this.part ??= await this.partBuffer();
+    const view = this.part.subarray(this.partAt, this.partAt + chunkSize);
+    this.reserved = { view, offset: this.sealedBytes + this.partAt };
+    return view;
   }
 
   private async append(cid: CID, bytes: Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
-    const r = this.reserved;
-    if (r && bytes.buffer === r.shard.buffer.buffer && bytes.byteOffset === r.shard.buffer.byteOffset + r.data) {
-      this.reserved = undefined;
-      return this.place(r, cid, bytes.length);
-    }
     const key = cid.toString();
-    if (this.locations.has(key)) return; // a chunk repeated within the file
-    const shard = await this.room(sectionHeaderLength(cid.bytes.length, bytes.length) + bytes.length);
-    const data = writeSectionHeader(shard.buffer, shard.at, cid, bytes.length);
-    shard.buffer.set(bytes, data);
-    this.added(shard, cid, data, bytes.length);
-  }
-
-  /** A reserved chunk, now put: its section header goes in front of the bytes already in place. */
-  private place(r: Reservation, cid: CID, length: number): void {
-    // A chunk repeated within the file: its place is taken by the next one.
-    if (this.locations.has(cid.toString())) return;
-    const { shard } = r;
-    const header = sectionHeaderLength(cid.bytes.length, length);
-    let data = r.data;
-    if (shard.at + header !== data) {
-      // A short last chunk has a shorter length varint: the bytes move up against their header.
-      if (shard.at + header + length > shard.buffer.length) throw new Error('ShardWriter: a block outgrew its place in the shard');
-      shard.buffer.copyWithin(shard.at + header, data, data + length);
-      data = shard.at + header;
-    }
-    writeSectionHeader(shard.buffer, shard.at, cid, length);
-    this.added(shard, cid, data, length);
-  }
-
-  private added(shard: OpenShard, cid: CID, data: number, length: number): void {
-    shard.first ??= cid;
-    shard.at = data + length;
-    this.locations.set(cid.toString(), [shard.n, data, length]);
-  }
-
-  /** The open shard if `need` more bytes fit in it, else a new one (the full one is sent). */
-  private async room(need: number): Promise<OpenShard> {
-    if (this.open && this.open.at + need > this.open.buffer.length) this.seal();
-    return this.open ?? (await this.start(need));
-  }
-
-  private async start(need: number): Promise<OpenShard> {
-    let buffer: Uint8Array<ArrayBuffer>;
-    if (HEADER_ROOM + need > SHARD_BYTES) buffer = new Uint8Array(HEADER_ROOM + need); // a block larger than a shard: a shard of its own
-    else {
-      while (!this.free.length && this.allocated >= SHARD_BUFFERS) await Promise.race(this.sending);
-      if (this.failure) throw this.failure;
-      buffer = this.free.pop() ?? (this.allocated++, new Uint8Array(SHARD_BYTES));
-    }
-    this.open = { n: this.count++, buffer, at: HEADER_ROOM };
-    return this.open;
-  }
-
-  /** Closes the open shard (its CAR header written, its root the first block) and starts its PUT; its buffer is reused once S3 has it. */
-  private seal(): void {
-    const shard = this.open!;
-    this.open = undefined;
-    const { n, buffer } = shard;
-    if (!shard.first) {
-      // Nothing went in (its one chunk was a repeat): it is not sent, and its number is taken again.
-      this.count--;
-      if (buffer.length === SHARD_BYTES) this.free.push(buffer);
+    const r = this.reserved;
+    if (r && bytes.buffer === r.view.buffer && bytes.byteOffset === r.view.byteOffset) {
+      // A chunk, put: its bytes are in place and stay (the data is the file, a repeated chunk
+      // included); the block is read from its first place.
+      this.reserved = undefined;
+      this.partAt += bytes.length;
+      if (!this.locations.has(key) && !this.pendingCids.has(key)) this.locations.set(key, [DATA, r.offset, bytes.length]);
       return;
     }
-    const roots = [shard.first];
-    const header = close(createWriter(new ArrayBuffer(headerLength({ roots })), { roots }));
-    let end = shard.at;
-    if (header.length !== HEADER_ROOM) {
-      // A root of another length than the profile's (a block put from elsewhere): the body moves.
-      const shift = header.length - HEADER_ROOM;
-      buffer.copyWithin(header.length, HEADER_ROOM, end);
-      end += shift;
-      for (const at of this.locations.values()) if (at[0] === n) at[1] += shift;
-    }
-    buffer.set(header, 0);
-    const body = buffer.subarray(0, end);
-    const sent: Promise<void> = this.client
-      .send(new PutObjectCommand({ Bucket: this.bucket, Key: shardKey(this.uploadId, n), Body: body, ContentLength: body.length, ContentType: CAR_CONTENT_TYPE }))
-      .then(
-        () => {
-          if (buffer.length === SHARD_BYTES) this.free.push(buffer);
-        },
-        (e: unknown) => {
-          this.failure ??= e;
-        },
-      )
-      .finally(() => this.sending.delete(sent));
-    this.sending.add(sent);
+    if (this.locations.has(key) || this.pendingCids.has(key)) return; // a block repeated within the file
+    const section = sectionLength(cid, bytes.length);
+    if (this.pending.length && this.pendingBytes + section > SHARD_BYTES) await this.sealCar();
+    if (!this.pending.length) this.pendingBytes = carHeader(cid).length;
+    this.pending.push({ cid, bytes });
+    this.pendingCids.add(key);
+    this.pendingBytes += section;
   }
 
-  /** After the import: the last shard, then the index (its presence means the upload's shards are complete). */
+  /** The waiting blocks as one CAR shard (roots: its first block), sent while the next fills; one on its way at a time. */
+  private async sealCar(): Promise<void> {
+    await this.carSent;
+    if (this.failure) throw this.failure;
+    const blocks = this.pending;
+    this.pending = [];
+    this.pendingCids.clear();
+    const n = ++this.count;
+    const body = new Uint8Array(this.pendingBytes);
+    const header = carHeader(blocks[0]!.cid);
+    body.set(header, 0);
+    let at = header.length;
+    for (const { cid, bytes } of blocks) {
+      const data = writeSectionHeader(body, at, cid, bytes.length);
+      body.set(bytes, data);
+      this.locations.set(cid.toString(), [n, data, bytes.length]);
+      at = data + bytes.length;
+    }
+    this.carSent = this.track(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: shardKey(this.uploadId, n), Body: body, ContentLength: body.length, ContentType: CAR_CONTENT_TYPE })));
+  }
+
+  private async partBuffer(): Promise<Uint8Array<ArrayBuffer>> {
+    while (!this.freeParts.length && this.partsAllocated >= PART_BUFFERS) await Promise.race(this.sending);
+    if (this.failure) throw this.failure;
+    return this.freeParts.pop() ?? (this.partsAllocated++, new Uint8Array(this.partSize));
+  }
+
+  /** Sends the part filling (the multipart upload starts with the first); its buffer is reused once S3 has it. */
+  private sealPart(): void {
+    const buffer = this.part!;
+    const size = this.partAt;
+    this.part = undefined;
+    this.partAt = 0;
+    this.sealedBytes += size;
+    const Key = dataKey(this.uploadId);
+    this.multipart ??= this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key, ContentType: DATA_CONTENT_TYPE })).then((o) => o.UploadId!);
+    const PartNumber = this.parts.length + 1;
+    const sent = this.multipart.then(async (UploadId) => {
+      const out = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key, UploadId, PartNumber, Body: buffer.subarray(0, size), ContentLength: size }));
+      return { ETag: out.ETag!, PartNumber };
+    });
+    this.parts.push(sent);
+    void this.track(sent.then(() => void this.freeParts.push(buffer)));
+  }
+
+  /** Keeps `p` among the requests under way; its failure fails the upload (and is handled). */
+  private track(p: Promise<unknown>): Promise<void> {
+    const tracked: Promise<void> = p.then(
+      () => undefined,
+      (e: unknown) => void (this.failure ??= e),
+    );
+    this.sending.add(tracked);
+    void tracked.finally(() => this.sending.delete(tracked));
+    return tracked;
+  }
+
+  /** After the import: the data object completed, the last CAR shard, then the index (its presence means the upload's objects are complete). */
   async finish(root: CID): Promise<ShardIndex> {
     await this.tail;
     if (this.failure) throw this.failure;
     if (this.reserved) throw new Error('ShardWriter: the import ended with a chunk it never put');
-    if (this.open) this.seal();
+    if (this.pending.length) await this.sealCar();
+    const data = this.part || this.multipart ? await this.finishData() : undefined;
     await Promise.all([...this.sending]);
     if (this.failure) throw this.failure;
-    const index: ShardIndex = { version: 1, root: root.toString(), shards: this.count, blocks: Object.fromEntries(this.locations) };
+    const index: ShardIndex = { version: 2, root: root.toString(), shards: this.count, ...(data ? { data } : {}), blocks: Object.fromEntries(this.locations) };
     const body = JSON.stringify(index);
     await this.client.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: shardIndexKey(this.uploadId), Body: body, ContentLength: Buffer.byteLength(body), ContentType: 'application/json' }),
@@ -269,10 +291,28 @@ export class ShardWriter {
     return index;
   }
 
-  /** After a failed import: waits for the PUTs under way, then deletes whatever this upload wrote. */
+  private async finishData(): Promise<{ size: number; etag: string }> {
+    const size = this.sealedBytes + this.partAt;
+    const Key = dataKey(this.uploadId);
+    if (!this.multipart) {
+      // All of it in one part: one PUT.
+      const body = this.part!.subarray(0, this.partAt);
+      const out = await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.length, ContentType: DATA_CONTENT_TYPE }));
+      return { size, etag: out.ETag! };
+    }
+    if (this.partAt) this.sealPart();
+    const UploadId = await this.multipart;
+    const Parts = await Promise.all(this.parts);
+    const out = await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts } }));
+    return { size, etag: out.ETag! };
+  }
+
+  /** After a failed import: waits for the requests under way, then deletes whatever this upload wrote (an unfinished data object's parts too). */
   async abort(): Promise<void> {
     await this.tail;
     await Promise.all([...this.sending]);
+    const UploadId = await this.multipart?.catch(() => undefined);
+    if (UploadId) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: dataKey(this.uploadId), UploadId }));
     await deleteShards(this.client, this.bucket, this.uploadId);
   }
 }
@@ -306,6 +346,7 @@ export interface StoredBlock {
 }
 
 interface Run {
+  /** The object's number in the index. */
   shard: number;
   start: number;
   end: number;
@@ -313,7 +354,7 @@ interface Run {
 }
 
 /**
- * Reads one upload's blocks from its shards: `getBytes` by a ranged GET of the block alone,
+ * Reads one upload's blocks from its objects (the data object, the CAR shards): `getBytes` by a ranged GET of the block alone,
  * `blocks` by ranged GETs that cover many blocks at once. Every block is checked against its CID
  * before it is handed on. A block the index does not list is looked for in the per-block layout
  * (`blocks/<cid>`, written before shards existed).
@@ -353,21 +394,22 @@ export class ShardedBlockstore {
   }
 
   async getBytes(cid: CID): Promise<Uint8Array> {
-    const at = (await this.loadIndex()).blocks[cid.toString()];
+    const index = await this.loadIndex();
+    const at = index.blocks[cid.toString()];
     if (!at) return this.legacy.getBytes(cid);
-    const [shard, offset, length] = at;
+    const [object, offset, length] = at;
     if (!length) return checkBlock(cid, new Uint8Array(0));
-    const out = await this.range(shard, offset, offset + length);
+    const out = await this.range(objectKey(this.uploadId, index.version, object), offset, offset + length);
     const bytes = await out.Body!.transformToByteArray();
     if (bytes.length !== length) throw new BlockNotFoundError(cid.toString());
     return checkBlock(cid, bytes);
   }
 
-  private async range(shard: number, start: number, end: number) {
+  private async range(key: string, start: number, end: number) {
     try {
-      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: shardKey(this.uploadId, shard), Range: `bytes=${start}-${end - 1}` }));
+      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
     } catch (e) {
-      if (isMissing(e)) throw new BlockNotFoundError(`shard ${shard} of upload ${this.uploadId}`);
+      if (isMissing(e)) throw new BlockNotFoundError(key);
       throw e;
     }
   }
@@ -395,7 +437,7 @@ export class ShardedBlockstore {
     }
     const request = (r: Run | CID | undefined) => {
       if (!r || r instanceof CID || r.end === r.start) return undefined;
-      const p = this.range(r.shard, r.start, r.end);
+      const p = this.range(objectKey(this.uploadId, index.version, r.shard), r.start, r.end);
       p.catch(() => undefined); // awaited below; a read-ahead that fails must not go unhandled
       return p;
     };

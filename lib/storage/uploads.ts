@@ -356,11 +356,12 @@ async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 
     const filename = cleanName(fields.filename ?? claimed.filename);
     const { record } = await ingest(userId, s3BodyChunks(object.Body), { filename, variant, fields, zkEnabled, uploadId: id });
     // The staged object is write-once (the presigned PUT is conditional, `createUploadUrl`): the
-    // bytes the import just checked. Copied server-side, it is the large-download copy, its ETag
-    // recorded as checked, so the first download hashes nothing.
+    // bytes the import just checked. Where the pin has no copy of its own (the s3 adapter's data
+    // object is one), it is copied server-side as the large-download copy, its ETag recorded as
+    // checked, so the first download hashes nothing.
     if (record.size > storageConfig.DOWNLOAD_REDIRECT_BYTES) {
       const pin = await getPin(record.cid);
-      if (pin && !pin.assembled) {
+      if (pin && !pin.assembled && !pin.ref.copy) {
         const copied = await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: assembledKey(record.cid), CopySource: `${bucket}/${key}` }));
         await markAssembled(record.cid, copied.CopyObjectResult?.ETag).catch(() => undefined);
       }

@@ -39,13 +39,14 @@ const bytesOf = async (res: { res: Response }) => new Uint8Array(await res.res.a
 /** Every stored content object: the CAR layout's shards and the per-block layout's blocks. */
 const storedObjects = async () => [...(await objectKeys('shards/')), ...(await objectKeys('blocks/'))];
 
-/** Where a pinned CID's leaf (the `nth` raw block of the shard index) is: its shard's key, offset and length. */
+/** Where a pinned CID's leaf (the `nth` raw block of the shard index) is: its object's key, offset and length. */
 async function leafLocation(cid: string, nth = 0) {
   const { getPin } = await import('#lib/storage/pins.ts');
   const owner = (await getPin(cid))!.ref.owner!;
+  const { objectKey } = await import('#lib/storage/shards.ts');
   const index = JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: `shards/${owner}/index.json` }))).Body!.transformToString());
-  const [leaf, [shard, offset, length]] = Object.entries(index.blocks as Record<string, [number, number, number]>).filter(([b]) => b.startsWith('bafkrei'))[nth]!;
-  return { owner, leaf, key: `shards/${owner}/${shard}.car`, offset, length };
+  const [leaf, [object, offset, length]] = Object.entries(index.blocks as Record<string, [number, number, number]>).filter(([b]) => b.startsWith('bafkrei'))[nth]!;
+  return { owner, leaf, key: objectKey(owner, index.version, object), offset, length };
 }
 
 /** Flips one byte of a stored object; returns the undo. */
@@ -363,7 +364,7 @@ describe('errors', () => {
     }
   });
 
-  it('a corrupted shard behind a large download: 422, and no copy is left to redirect to', async () => {
+  it('a corrupted data object behind a large download: 422, never redirected to, and served again once restored', async () => {
     const bytes = randomBytesOf(5 * 1024 * 1024, 38); // above the 4 MiB redirect threshold
     const up = await uploadA(alice, bytes);
     const at = await leafLocation(up.cid, 3);
@@ -561,20 +562,24 @@ describe('presigned upload and redirected download (local S3)', () => {
     const again = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
     expect(again.status).toBe(404);
 
-    // The bytes the import checked became the copy, its ETag recorded: the first download hashes nothing.
+    // The bytes the import checked are the upload's data object, its ETag recorded as written: the
+    // first download hashes nothing, and no copy is made.
     const { getPin } = await import('#lib/storage/pins.ts');
     const pin = (await getPin(fin.json.cid))!;
-    expect(pin).toMatchObject({ assembled: true, assembledEtag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
+    expect(pin.ref.copy).toEqual({ key: `shards/${pin.ref.owner}/data`, etag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
+    expect(pin.assembled).toBeUndefined();
+    expect(await objectKeys(`files/${fin.json.cid}`)).toEqual([]);
     const dl = await alice.get(`/api/storage/download/${fin.json.cid}`, { headers: await proofHeaders() });
     expect(dl.status).toBe(302);
-    expect((await getPin(fin.json.cid))!.assembledEtag).toBe(pin.assembledEtag);
+    expect(new URL(dl.headers.get('location')!).pathname).toBe(`/${bucketName}/${pin.ref.copy!.key}`);
+    expect(await getPin(fin.json.cid)).toEqual(pin);
     expect(dl.headers.get('x-checksum-sha256')).toBe(`sha256:${sha256(bytes)}`);
     const got = await fetch(dl.headers.get('location')!);
     expect(got.status).toBe(200);
     expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
 
     // The copy behind the redirect is checked too: corrupt it and the redirect is refused.
-    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: `files/${fin.json.cid}`, Body: randomBytesOf(bytes.length, 62) }));
+    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: pin.ref.copy!.key, Body: randomBytesOf(bytes.length, 62) }));
     const bad = await alice.post('/api/storage/download', { fileId: fin.json.id, ...(await proofBody()) });
     expect(bad.status).toBe(422);
     expect(bad.json.error).toBe('CHECKSUM_MISMATCH');
@@ -623,9 +628,41 @@ describe('presigned upload and redirected download (local S3)', () => {
     expect(await storedObjects()).toEqual(blocksBefore);
   });
 
-  it('a large direct upload is also served by redirect (the copy is assembled on first download)', async () => {
-    const bytes = randomBytesOf(5 * 1024 * 1024, 64);
+  it('a large direct upload is served by redirect to its data object, trusted by the ETag it was written with', async () => {
+    const bytes = randomBytesOf(9 * 1024 * 1024, 64); // two parts: S3's multipart ETag
     const up = await uploadB(alice, bytes);
+    const { getPin } = await import('#lib/storage/pins.ts');
+    const pin = (await getPin(up.cid))!;
+    expect(pin.ref.copy).toEqual({ key: `shards/${pin.ref.owner}/data`, etag: expect.stringMatching(/^"[0-9a-f]{32}-2"$/) });
+    const dl = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+    expect(dl.status).toBe(302);
+    const got = await fetch(dl.headers.get('location')!);
+    expect(got.headers.get('content-disposition')).toMatch(/^attachment; filename=/);
+    expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
+    expect(await objectKeys(`files/${up.cid}`)).toEqual([]);
+    // Changed behind our back (another ETag): hashed again, refused when wrong, served (and its new ETag recorded) when right.
+    const restore = await corruptByte(pin.ref.copy!.key, 12345);
+    const bad = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error).toBe('CHECKSUM_MISMATCH');
+    await restore();
+    expect((await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) })).status).toBe(302);
+    expect((await getPin(up.cid))!.assembledEtag).toMatch(/^"[0-9a-f]{32}"$/);
+    await alice.delete(`/api/storage/files/${up.fileId}`);
+    expect(await objectKeys(`shards/${pin.ref.owner}/`)).toEqual([]);
+  });
+
+  it('a large file of the per-block layout (no data object) is served by a copy assembled from checked blocks on first download', async () => {
+    const { setPinning } = await import('#lib/storage/pinning.ts');
+    const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');
+    const bytes = randomBytesOf(5 * 1024 * 1024, 67);
+    setPinning(new S3Pinning(undefined, 'blocks'));
+    let up: Awaited<ReturnType<typeof uploadB>>;
+    try {
+      up = await uploadB(alice, bytes);
+    } finally {
+      setPinning(undefined);
+    }
     const dl = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
     expect(dl.status).toBe(302);
     const got = await fetch(dl.headers.get('location')!);
@@ -633,7 +670,7 @@ describe('presigned upload and redirected download (local S3)', () => {
     // The copy's ETag at its check is on the pin: an unchanged copy is trusted by it, a changed one is hashed again.
     const { getPin } = await import('#lib/storage/pins.ts');
     const pin = (await getPin(up.cid))!;
-    expect(pin.assembledEtag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(pin).toMatchObject({ assembled: true, assembledEtag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
     expect((await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) })).status).toBe(302);
     const restore = await corruptByte(`files/${up.cid}`, 12345);
     const bad = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });

@@ -213,7 +213,7 @@ describe('CAR shards', () => {
 
     const crashed = await crashedUpload(randomBytesOf(MiB + 500, 552));
     expect(crashed.added.ref.shards).toBe(1);
-    expect(await shardKeys(crashed.uploadId)).toEqual([`shards/${crashed.uploadId}/0.car`, `shards/${crashed.uploadId}/index.json`]);
+    expect(await shardKeys(crashed.uploadId)).toEqual([`shards/${crashed.uploadId}/1.car`, `shards/${crashed.uploadId}/data`, `shards/${crashed.uploadId}/index.json`]);
 
     // Crash after the commit: the record and pin are written, the journal was never closed.
     const late = randomBytesOf(300_000, 553);

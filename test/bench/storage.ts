@@ -130,8 +130,8 @@ try {
       runClient<{ downloadMs: number; download2Ms: number; redirected: boolean }>([path, proofFile, checksum, 'download', up.cid, String(bytes.length)]),
     );
     // The AWS way for large files (API Gateway takes at most 10 MB), with other bytes of the same
-    // size: presigned PUT to S3, the finalising POST imports it from S3 (streamed) and keeps the
-    // staged object as the download copy; then a download of it.
+    // size: presigned PUT to S3, the finalising POST imports it from S3 (streamed) into its data
+    // object; then a download of it.
     const other = randomBytes(size * MB);
     const otherPath = join(dir, `other-${size}.bin`);
     writeFileSync(otherPath, other);
@@ -159,7 +159,7 @@ try {
       mem('RSS + download (first and again)', downRss, size >= 100 ? '<= 64 MB' : ''),
       mem('RSS + presigned file download', preDownRss, ''),
       `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${upCpu.toFixed(2)} s vs its floor ${floorCpu.toFixed(2)} s; download (first + again) ${downCpu.toFixed(2)} s vs the read floor ${readFloorCpu.toFixed(2)} s`,
-      `  (download ${down.redirected ? 'answered 302 to the verified copy' : 'answered with the bytes'})`,
+      `  (download ${down.redirected ? 'answered 302 to the data object, its ETag checked' : 'answered with the bytes'})`,
     );
   }
   console.log(report.join('\n'));
@@ -168,14 +168,13 @@ upload floor = SHA-256 + ipfs-unixfs-importer (CIDv1, unixfs-v1-2025) into memor
 read floor = the same blocks read back from memory by ipfs-unixfs-exporter, each checked against its CID;
 upload = multipart POST through the emulator (the client: node:http, the file streamed from disk, Content-Length set, as curl -F),
   streamed to the handler: proof check on the fields before the file part, then the file imported as it arrives, its bytes
-  copied once into their place in 8 MiB CAR shards (local S3 on its worker thread, on disk), pin records;
+  copied once into their place in the 8 MiB parts of its data object (a multipart upload to the local S3 on its worker
+  thread, on disk), the DAG's root in a CAR shard, the index, pin records;
 presigned (the AWS path for large files, other bytes of the same size): PUT to S3 (write-once: If-None-Match: *), then
-  finalise = the POST that imports the object from S3 (streamed) into shards and copies it server-side as the download copy,
-  its ETag recorded as checked; its first download is then a HEAD and a 302 (a direct POST of 100 MB exists only locally:
+  finalise = the POST that imports the object from S3 (streamed) the same way (a direct POST of 100 MB exists only locally:
   API Gateway takes 10 MB);
-download = proof check, then 302 to the verified copy (first time: assembled from the shard ranges, every block checked against
-  its CID, written to S3, then read by the client: three passes of the local S3 thread over the bytes where the floor makes one;
-  again: the copy's ETag compared with the one recorded at its check), timed to the last byte the client read;
+download = proof check, a HEAD of the upload's data object (its ETag compared with the one recorded as the upload wrote it),
+  then 302 to it: first download and again alike; timed to the last byte the client read;
 RSS + = this process's peak RSS during the request minus its RSS before: the API handlers, the emulator and the local S3
   worker thread (one process; DynamoDB Local is a separate Java process, the client another process).
 Wall-clock ratios move with the machine's load (the floors are measured in the same run, under the same load);

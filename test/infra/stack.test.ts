@@ -81,6 +81,17 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('expires staged uploads and the parts of multipart uploads that died after a day', () => {
+    templates.get(root)!.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
+          Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+        ]),
+      },
+    });
+  });
+
   it('shares one role per route group', () => {
     const groups = new Set(routes.map((r) => r.group));
     let roles = 0;

@@ -1,4 +1,4 @@
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { CarIndexer } from '@ipld/car/indexer';
 import { CarReader } from '@ipld/car/reader';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -12,7 +12,7 @@ import { localS3Bucket } from '../../support/s3-local.ts';
 import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from '#lib/storage/blockstore.ts';
 import { CHUNK_BYTES, discardingStore, importContent } from '#lib/storage/cid.ts';
 import { fileContent } from '#lib/storage/content.ts';
-import { deleteShards, SHARD_BYTES, ShardedBlockstore, type ShardIndex, ShardWriter, shardIndexKey, shardKey } from '#lib/storage/shards.ts';
+import { DATA, dataKey, deleteShards, objectKey, SHARD_BYTES, ShardedBlockstore, type ShardIndex, ShardWriter, shardIndexKey, shardKey } from '#lib/storage/shards.ts';
 
 const BUCKET = 'shards-test';
 const MiB = 1024 * 1024;
@@ -50,10 +50,15 @@ async function stored(bytes: Uint8Array, inPlace = true) {
   return { uploadId, cid, index, store: new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET)) };
 }
 
-/** Every shard read by @ipld/car itself: each block where the index says, hashing to its CID. */
-async function expectShardsAgreeWithIndex(uploadId: string, index: ShardIndex) {
+/**
+ * Every object checked against the index: each CAR shard read by @ipld/car itself (each block
+ * where the index says, hashing to its CID), and the data object (index v2) — exactly the file's
+ * bytes, with the ETag and size the index recorded, each of its blocks hashing to its CID.
+ */
+async function expectObjectsAgreeWithIndex(uploadId: string, index: ShardIndex, bytes: Uint8Array) {
+  expect(index.version).toBe(2);
   const seen = new Set<string>();
-  for (let n = 0; n < index.shards; n++) {
+  for (let n = 1; n <= index.shards; n++) {
     const car = await objectBytes(shardKey(uploadId, n));
     expect(car.length).toBeLessThanOrEqual(SHARD_BYTES);
     const indexer = await CarIndexer.fromBytes(car);
@@ -67,50 +72,102 @@ async function expectShardsAgreeWithIndex(uploadId: string, index: ShardIndex) {
     const reader = await CarReader.fromBytes(car);
     expect((await reader.getRoots()).length).toBe(1);
   }
+  if (index.data) {
+    const data = await objectBytes(dataKey(uploadId));
+    expect(sha256(data)).toBe(sha256(bytes));
+    expect(index.data.size).toBe(bytes.length);
+    expect((await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: dataKey(uploadId) }))).ETag).toBe(index.data.etag);
+    for (const [cid, [n, offset, length]] of Object.entries(index.blocks)) {
+      if (n !== DATA) continue;
+      expect(Buffer.from(createHash('sha256').update(data.subarray(offset, offset + length)).digest()).equals(Buffer.from(CID.parse(cid).multihash.digest))).toBe(true);
+      seen.add(cid);
+    }
+  }
   expect([...seen].sort()).toEqual(Object.keys(index.blocks).sort());
 }
 
-describe.each([
-  ['in place (the upload chunker)', true],
-  ['copied (plain puts)', false],
-])('ShardWriter, blocks %s', (_, inPlace) => {
-  it('packs a 20 MiB file into 8 MiB CAR shards whose own framing agrees with the index', async () => {
+const fileBack = async (cid: CID, store: ShardedBlockstore) => {
+  const out: Uint8Array[] = [];
+  for await (const c of fileContent(cid.toString(), store)) out.push(c);
+  return Buffer.concat(out);
+};
+
+describe('ShardWriter, blocks in place (the upload chunker): the file\'s bytes as one data object', () => {
+  it('a 20 MiB file: a multipart data object of 8 MiB parts holding exactly the file, the root in one CAR shard', async () => {
     const bytes = randomBytes(20 * MiB + 12_345);
-    const { uploadId, cid, index } = await stored(bytes, inPlace);
-    expect(index.shards).toBe(3);
+    const { uploadId, cid, index, store } = await stored(bytes);
     expect(index.root).toBe(cid.toString());
+    expect(index.shards).toBe(1);
+    expect(index.data!.etag).toMatch(/^"[0-9a-f]{32}-3"$/); // three parts
     expect(Object.keys(index.blocks)).toHaveLength(22); // 21 raw leaves + the root
-    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([shardIndexKey(uploadId), ...[0, 1, 2].map((n) => shardKey(uploadId, n))].sort());
-    await expectShardsAgreeWithIndex(uploadId, index);
+    expect(Object.values(index.blocks).filter(([n]) => n === DATA)).toHaveLength(21);
+    expect(index.blocks[cid.toString()]![0]).toBe(1);
+    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([shardIndexKey(uploadId), dataKey(uploadId), shardKey(uploadId, 1)].sort());
+    await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+    expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
   });
 
-  it('stores a repeated chunk once, and gives the file back byte for byte', async () => {
+  it('keeps a repeated chunk where it is in the file (the data is the file) and indexes it once', async () => {
     const chunk = randomBytes(MiB);
     const bytes = Buffer.concat([chunk, chunk, chunk, randomBytes(777)]);
-    const { uploadId, cid, index, store } = await stored(bytes, inPlace);
+    const { uploadId, cid, index, store } = await stored(bytes);
     expect(Object.keys(index.blocks)).toHaveLength(3); // one distinct full leaf, the tail, the root
-    await expectShardsAgreeWithIndex(uploadId, index);
-    const out: Uint8Array[] = [];
-    for await (const c of fileContent(cid.toString(), store)) out.push(c);
-    expect(sha256(Buffer.concat(out))).toBe(sha256(bytes));
+    await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+    expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
   });
 
-  it('handles an empty file (one zero-length raw block)', async () => {
-    const { cid, store } = await stored(new Uint8Array(0), inPlace);
-    const out: Uint8Array[] = [];
-    for await (const c of fileContent(cid.toString(), store)) out.push(c);
-    expect(Buffer.concat(out).length).toBe(0);
-  });
-
-  // Sizes around the edges: a last chunk whose section header is 1, 2 or 3 bytes of varint, a
-  // file of exactly one chunk (its CID is the raw leaf's), one byte over, and a shard's worth.
-  it.each([1, 50, 91, 92, 16_000, MiB - 1, MiB, MiB + 1, 7 * MiB, 8 * MiB, 8 * MiB + 70])('a %i-byte file: same CID as the plain import, shards agree with the index, bytes back', async (size) => {
+  // Sizes around the edges: a file of exactly one chunk (its CID is the raw leaf's: no CAR shard
+  // at all), one byte over, a part's worth, and one part plus a little (two parts, the last small).
+  it.each([1, 50, 16_000, MiB - 1, MiB, MiB + 1, 7 * MiB, 8 * MiB, 8 * MiB + 70, 16 * MiB])('a %i-byte file: same CID as the plain import, objects agree with the index, bytes back', async (size) => {
     const bytes = randomBytes(size);
-    const { uploadId, cid, index, store } = await stored(bytes, inPlace);
-    await expectShardsAgreeWithIndex(uploadId, index);
-    const out: Uint8Array[] = [];
-    for await (const c of fileContent(cid.toString(), store)) out.push(c);
-    expect(sha256(Buffer.concat(out))).toBe(sha256(bytes));
+    const { uploadId, cid, index, store } = await stored(bytes);
+    expect(index.shards).toBe(size <= MiB ? 0 : 1);
+    expect(index.data!.etag.endsWith(size > 8 * MiB ? '-2"' : '"')).toBe(true);
+    await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+    expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
+  });
+
+  it('handles an empty file (one zero-length raw block, no data object)', async () => {
+    const { cid, store, index } = await stored(new Uint8Array(0));
+    expect(index.data).toBeUndefined();
+    expect((await fileBack(cid, store)).length).toBe(0);
+  });
+});
+
+describe('ShardWriter, blocks copied (plain puts): every block in CAR shards', () => {
+  it('packs a 20 MiB file into 8 MiB CAR shards numbered from 1, whose own framing agrees with the index', async () => {
+    const bytes = randomBytes(20 * MiB + 12_345);
+    const { uploadId, cid, index, store } = await stored(bytes, false);
+    expect(index.shards).toBe(3);
+    expect(index.data).toBeUndefined();
+    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([shardIndexKey(uploadId), ...[1, 2, 3].map((n) => shardKey(uploadId, n))].sort());
+    await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+    expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
+  });
+
+  it.each([1, 92, MiB, 8 * MiB + 70])('a %i-byte file: same CID as the plain import, bytes back', async (size) => {
+    const bytes = randomBytes(size);
+    const { uploadId, cid, index, store } = await stored(bytes, false);
+    await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+    expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
+  });
+});
+
+describe('ShardedBlockstore, index version 1 (uploads before the data object)', () => {
+  it('reads CAR shards numbered from 0 as before', async () => {
+    const bytes = randomBytes(9 * MiB + 3);
+    const { uploadId, index, cid } = await stored(bytes, false);
+    // The same blocks as version 1 had them: shard n+1 as n.car, the index's numbers one lower.
+    for (let n = 1; n <= index.shards; n++) {
+      await local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: `shards/${uploadId}/v1/${n - 1}.car`, CopySource: `${BUCKET}/${shardKey(uploadId, n)}` }));
+    }
+    const v1: ShardIndex = { version: 1, root: index.root, shards: index.shards, blocks: Object.fromEntries(Object.entries(index.blocks).map(([c, [n, o, l]]) => [c, [n - 1, o, l]])) };
+    const body = JSON.stringify(v1);
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: shardIndexKey(`${uploadId}/v1`), Body: body }));
+    const old = new ShardedBlockstore(local.client, BUCKET, `${uploadId}/v1`, new S3Blockstore(local.client, BUCKET));
+    expect(sha256(await fileBack(cid, old))).toBe(sha256(bytes));
+    expect(objectKey('u', 1, 0)).toBe('shards/u/0.car');
+    expect(objectKey('u', 2, 0)).toBe('shards/u/data');
   });
 });
 
@@ -155,6 +212,29 @@ describe('ShardWriter abort', () => {
     await writer.abort();
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
   });
+
+  it('an import that breaks off after parts were sent: abort removes the objects and aborts the multipart upload', async () => {
+    const uploadId = randomUUID();
+    const started: string[] = [];
+    // The real client, watched: the multipart upload's id is noted as S3 answers it.
+    const watched = {
+      send: async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+        const out = await (local.client.send as (...a: unknown[]) => Promise<{ UploadId?: string }>)(command, ...rest);
+        if (command.constructor.name === 'CreateMultipartUploadCommand') started.push(out.UploadId!);
+        return out;
+      },
+    } as unknown as S3Client;
+    const writer = new ShardWriter(watched, BUCKET, uploadId);
+    const source = async function* () {
+      yield* pieces(randomBytes(17 * MiB));
+      throw new Error('the client went away');
+    };
+    await expect(importContent(source(), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 })).rejects.toThrow('the client went away');
+    await writer.abort();
+    expect(started).toHaveLength(1);
+    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
+    await expect(local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: dataKey(uploadId), UploadId: started[0], PartNumber: 9, Body: new Uint8Array(1) }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+  });
 });
 
 describe('ShardedBlockstore', () => {
@@ -179,10 +259,11 @@ describe('ShardedBlockstore', () => {
     const bytes = randomBytes(3 * MiB);
     const { uploadId, index, store, cid } = await stored(bytes);
     const leaves = Object.keys(index.blocks).filter((c) => c !== cid.toString());
-    const [shard, offset] = index.blocks[leaves[1]!]!;
-    const car = await objectBytes(shardKey(uploadId, shard));
-    car[offset + 10]! ^= 1;
-    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: shardKey(uploadId, shard), Body: car }));
+    const [object, offset] = index.blocks[leaves[1]!]!;
+    const key = objectKey(uploadId, index.version, object);
+    const content = await objectBytes(key);
+    content[offset + 10]! ^= 1;
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: content }));
     const fresh = new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET));
     const out: Uint8Array[] = [];
     await expect((async () => {

@@ -33,15 +33,28 @@ function mismatch(file: FileRecord, where: string, got: string): never {
 /**
  * A download: the owner's file, the proof checked against the file's commitment, the bytes read
  * back from the pinning service (every block checked against its CID as it streams) and hashed
- * before anything is sent. Above the redirect threshold the answer is a presigned GET of
- * `files/<cid>`, a copy whose bytes were checked against the checksum (`redirectTo`).
+ * before anything is sent. Above the redirect threshold the answer is a presigned GET of a copy
+ * whose bytes were checked against the checksum (`redirectTo`).
  */
 export async function download(file: FileRecord, proof: unknown, publicSignals: unknown): Promise<Download> {
+  const large = file.size > storageConfig.DOWNLOAD_REDIRECT_BYTES;
+  // The pin and its copy's ETag are read while the proof is checked (reads only: nothing is
+  // handed out, and no error but the proof's is answered, before the proof holds).
+  const found = livePin(file.cid).then(async (pin) => ({ pin, copyEtag: large ? await copyEtagOf(pin) : undefined }));
+  found.catch(() => undefined);
   if (file.zkEnabled) await requireProof(proof, publicSignals, file.commitment!);
-  if (file.zkEnabled) await recordGroth16(file.userId, { type: 'storage', action: 'accepted', circuit: PASSWORD_CIRCUIT, proof, publicSignals, valid: true, links: { fileId: file.id, cid: file.cid } });
-  const pin = await livePin(file.cid);
-  if (file.size > storageConfig.DOWNLOAD_REDIRECT_BYTES) return redirectTo(file, pin);
+  // Best effort (a failed write is logged, never thrown), so it runs beside the answer's own work.
+  const recorded = file.zkEnabled && recordGroth16(file.userId, { type: 'storage', action: 'accepted', circuit: PASSWORD_CIRCUIT, proof, publicSignals, valid: true, links: { fileId: file.id, cid: file.cid } });
+  try {
+    const { pin, copyEtag } = await found;
+    return large ? await redirectTo(file, pin, copyEtag) : await readWhole(file, pin);
+  } finally {
+    await recorded;
+  }
+}
 
+/** A small file's bytes, every block checked as it streams and the whole hashed against the record. */
+async function readWhole(file: FileRecord, pin: Pin): Promise<Download> {
   const adapter = await pinning();
   const hash = createHash('sha256');
   const parts: Buffer[] = [];
@@ -71,14 +84,12 @@ export async function download(file: FileRecord, proof: unknown, publicSignals: 
  * compare the copy's current ETag with the recorded one (a HEAD) instead of reading 100 MB again;
  * a copy that changed since (another ETag) is hashed again, and a wrong one is refused.
  */
-async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
-  const { copy } = pin.ref;
-  const key = copy?.key ?? assembledKey(file.cid);
-  const checked = pin.assembledEtag ?? copy?.etag;
-  const current = pin.assembled || copy ? await etagOf(key) : undefined;
+async function redirectTo(file: FileRecord, pin: Pin, current: string | undefined): Promise<Download> {
+  const key = copyKey(pin);
+  const checked = pin.assembledEtag ?? pin.ref.copy?.etag;
   if (!current) {
     // The upload's own copy gone is its blocks gone (the leaves are ranges of it).
-    if (copy) throw errors.cidNotFound();
+    if (pin.ref.copy) throw errors.cidNotFound();
     await assemble(file, pin);
   } else if (current !== checked) {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -101,6 +112,12 @@ async function redirectTo(file: FileRecord, pin: Pin): Promise<Download> {
   );
   return { kind: 'redirect', url, filename: file.filename, checksum: file.checksum };
 }
+
+/** Where the pin's copy for redirects is: the upload's data object, else `files/<cid>`. */
+const copyKey = (pin: Pin) => pin.ref.copy?.key ?? assembledKey(pin.cid);
+
+/** The current ETag of the pin's copy, or undefined when there is none (yet). */
+const copyEtagOf = (pin: Pin) => (pin.assembled || pin.ref.copy ? etagOf(copyKey(pin)) : Promise.resolve(undefined));
 
 /** The object's ETag, or undefined when there is none. */
 async function etagOf(key: string): Promise<string | undefined> {

@@ -38,6 +38,9 @@ const PIECE = 1024 * 1024;
  * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
  */
 class LocalStore extends FilesystemStore {
+  /** Multipart uploads under way: the next part number that goes in place, and where. */
+  assemblies = new Map();
+
   async putObject(object) {
     const file = this.getResourcePath(object.bucket, object.key, 'object');
     const createOnly = object.content && object.content.headers && object.content.headers['if-none-match'] === '*';
@@ -91,13 +94,34 @@ class LocalStore extends FilesystemStore {
     return dir;
   }
 
-  /** A part is answered once it is on disk (s3rver answers when hashed), written in 1 MiB pieces. */
+  async initiateUpload(bucket, key, uploadId, metadata) {
+    await super.initiateUpload(bucket, key, uploadId, metadata);
+    this.assemblies.set(uploadId, { next: 1, offset: 0 });
+  }
+
+  /**
+   * A part is answered once it is on disk (s3rver answers when hashed), written in 1 MiB pieces.
+   * Parts that come in order (each one's offset known once the one before it has started: S3
+   * parts carry their Content-Length) go straight into their place in the object to be, so
+   * completing needs no copy; any other part (out of order, sent again) is a file of its own.
+   */
   async putPart(bucket, uploadId, partNumber, content) {
     const dir = await this.uploadDir(bucket, uploadId);
     const n = Number(partNumber);
     if (!Number.isInteger(n) || n < 1 || n > 10000) throw new S3Error('InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive');
+    const declared = Number(content.headers && content.headers['content-length']);
+    const assembly = this.assemblies.get(uploadId);
+    let place;
+    if (assembly && assembly.next === n && Number.isSafeInteger(declared) && declared >= 0) {
+      place = { offset: assembly.offset, size: declared };
+      assembly.next += 1;
+      assembly.offset += declared;
+    }
     const file = path.join(dir, String(n));
-    const partial = `${file}.${crypto.randomUUID()}.partial`;
+    // Whatever this part was before is no longer it.
+    await Promise.all([`${file}.md5`, `${file}.json`].map((f) => fs.promises.rm(f, { force: true })));
+    const target = place ? path.join(dir, 'assembly') : `${file}.${crypto.randomUUID()}.partial`;
+    if (place) await (await fs.promises.open(target, 'a')).close();
     const md5 = crypto.createHash('md5');
     let size = 0;
     try {
@@ -107,17 +131,19 @@ class LocalStore extends FilesystemStore {
           for await (const chunk of source) {
             md5.update(chunk);
             size += chunk.length;
+            if (place && size > place.size) throw new S3Error('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
             yield chunk;
           }
         },
-        fs.createWriteStream(partial, { highWaterMark: PIECE }),
+        fs.createWriteStream(target, place ? { flags: 'r+', start: place.offset, highWaterMark: PIECE } : { highWaterMark: PIECE }),
       );
+      if (place && size !== place.size) throw new S3Error('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
       const digest = md5.digest('hex');
-      await fs.promises.writeFile(`${file}.md5`, digest);
-      await fs.promises.rename(partial, file);
+      if (!place) await fs.promises.rename(target, file);
+      await fs.promises.writeFile(`${file}.json`, JSON.stringify({ md5: digest, size, ...(place ? { offset: place.offset } : {}) }));
       return { size, md5: digest };
     } catch (e) {
-      await fs.promises.rm(partial, { force: true });
+      if (!place) await fs.promises.rm(target, { force: true });
       throw e;
     }
   }
@@ -126,7 +152,9 @@ class LocalStore extends FilesystemStore {
    * CompleteMultipartUpload as S3 has it (s3rver checks nothing and re-hashes the whole): the
    * parts named must be uploaded, in ascending order, with the ETags given, each but the last at
    * least 5 MiB; the object is their concatenation, appearing whole, and its ETag is S3's
-   * multipart one (the MD5 of the parts' MD5s, `-<parts>`), so no byte is hashed again.
+   * multipart one (the MD5 of the parts' MD5s, `-<parts>`), so no byte is hashed again. When the
+   * parts named are 1…n, all written in place, the object is the assembly as it stands (no copy);
+   * otherwise the parts are copied together from where they are.
    */
   async putObjectMultipart(bucket, uploadId, parts) {
     const dir = await this.uploadDir(bucket, uploadId);
@@ -138,27 +166,42 @@ class LocalStore extends FilesystemStore {
     const found = [];
     for (const [i, part] of parts.entries()) {
       const file = path.join(dir, String(part.number));
-      const md5 = await fs.promises.readFile(`${file}.md5`, 'utf8').catch(() => undefined);
-      if (md5 === undefined || md5 !== part.etag) throw new S3Error('InvalidPart', 'One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part\'s entity tag.');
-      const { size } = await fs.promises.stat(file);
-      if (i < parts.length - 1 && size < MIN_PART) throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
-      found.push({ file, md5, size });
+      const stored = await fs.promises.readFile(`${file}.json`, 'utf8').then(JSON.parse, () => undefined);
+      if (!stored || stored.md5 !== part.etag) throw new S3Error('InvalidPart', 'One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part\'s entity tag.');
+      if (i < parts.length - 1 && stored.size < MIN_PART) throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+      found.push({ file, ...stored });
     }
+    const size = found.reduce((sum, p) => sum + p.size, 0);
     const target = this.getResourcePath(bucket, key, 'object');
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const assembly = path.join(dir, 'assembly');
+    const inPlace = found.every((p, i) => p.offset !== undefined && parts[i].number === i + 1);
+    if (inPlace) {
+      // Parts placed after the last one named are not part of the object.
+      await fs.promises.truncate(assembly, size);
+      await fs.promises.rename(assembly, target);
+    } else await this.concatenate(found, assembly, target);
+    const etag = `${crypto.createHash('md5').update(Buffer.concat(found.map((p) => Buffer.from(p.md5, 'hex')))).digest('hex')}-${found.length}`;
+    await this.putMetadata(bucket, key, metadata, etag);
+    this.assemblies.delete(uploadId);
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    return { size, md5: etag };
+  }
+
+  /** The parts, each from its own file or its place in the assembly, copied into a new object that appears whole. */
+  async concatenate(found, assembly, target) {
     const partial = `${target}.${crypto.randomUUID()}.partial`;
     const out = await fs.promises.open(partial, 'w');
-    let size = 0;
     try {
       const buffer = Buffer.allocUnsafe(8 * PIECE);
       for (const part of found) {
-        const input = await fs.promises.open(part.file, 'r');
+        const input = await fs.promises.open(part.offset === undefined ? part.file : assembly, 'r');
         try {
-          for (;;) {
-            const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-            if (!bytesRead) break;
+          for (let done = 0; done < part.size; ) {
+            const { bytesRead } = await input.read(buffer, 0, Math.min(buffer.length, part.size - done), (part.offset ?? 0) + done);
+            if (!bytesRead) throw new Error(`part ${part.file}: short`);
             await out.write(buffer, 0, bytesRead);
-            size += bytesRead;
+            done += bytesRead;
           }
         } finally {
           await input.close();
@@ -171,15 +214,12 @@ class LocalStore extends FilesystemStore {
       await fs.promises.rm(partial, { force: true });
       throw e;
     }
-    const etag = `${crypto.createHash('md5').update(Buffer.concat(found.map((p) => Buffer.from(p.md5, 'hex')))).digest('hex')}-${found.length}`;
-    await this.putMetadata(bucket, key, metadata, etag);
-    await fs.promises.rm(dir, { recursive: true, force: true });
-    return { size, md5: etag };
   }
 
   /** AbortMultipartUpload (s3rver has no route for it): the parts go. */
   async abortUpload(bucket, uploadId) {
     await fs.promises.rm(await this.uploadDir(bucket, uploadId), { recursive: true, force: true });
+    this.assemblies.delete(uploadId);
   }
 
   async getObject(bucket, key, options) {

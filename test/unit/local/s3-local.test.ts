@@ -57,6 +57,31 @@ describe('the local S3 server', () => {
     // Completed: the upload is gone.
     await expect(part('multi', id, 4, randomBytes(10))).rejects.toMatchObject({ name: 'NoSuchUpload' });
 
+    // Whatever order and repeats the parts come in, the object is the parts named, in order, as last sent.
+    const [a, b, c] = [randomBytes(5 * MiB), randomBytes(5 * MiB + 1), randomBytes(99)];
+    const body = async (key: string, Parts: { PartNumber: number; ETag: string }[]) => {
+      await complete(key, (Parts as unknown as { id: string }[])[0]!.id, Parts);
+      return Buffer.from(await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray());
+    };
+    const named = (id: string, p: { PartNumber: number; ETag: string }) => Object.assign(p, { id });
+    const shuffled = await start('shuffled');
+    const p2 = named(shuffled, await part('shuffled', shuffled, 2, b));
+    const p1 = named(shuffled, await part('shuffled', shuffled, 1, a));
+    const p3 = named(shuffled, await part('shuffled', shuffled, 3, c));
+    expect((await body('shuffled', [p1, p2, p3])).equals(Buffer.concat([a, b, c]))).toBe(true);
+    const again = await start('again');
+    named(again, await part('again', again, 1, a));
+    named(again, await part('again', again, 2, b));
+    const b2 = randomBytes(5 * MiB + 7);
+    const q2 = named(again, await part('again', again, 2, b2));
+    const q1 = named(again, await part('again', again, 1, b));
+    expect((await body('again', [q1, q2])).equals(Buffer.concat([b, b2]))).toBe(true);
+    const fewer = await start('fewer');
+    const r1 = named(fewer, await part('fewer', fewer, 1, a));
+    const r2 = named(fewer, await part('fewer', fewer, 2, c));
+    await part('fewer', fewer, 3, b);
+    expect((await body('fewer', [r1, r2])).equals(Buffer.concat([a, c]))).toBe(true);
+
     // Refused at completion: a part smaller than 5 MiB but the last, parts out of order, a wrong ETag, a part never sent.
     const other = await start('refused');
     const small = await part('refused', other, 1, randomBytes(MiB));

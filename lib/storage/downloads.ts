@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { errors } from '#lib/errors.ts';
 import { binary, reply } from '#lib/http/reply.ts';
 import { logger } from '#lib/log.ts';
+import { isMissing } from './blockstore.ts';
 import { storageConfig } from './config.ts';
 import type { FileRecord } from './files.ts';
 import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.ts';
@@ -119,12 +120,13 @@ const copyKey = (pin: Pin) => pin.ref.copy?.key ?? assembledKey(pin.cid);
 /** The current ETag of the pin's copy, or undefined when there is none (yet). */
 const copyEtagOf = (pin: Pin) => (pin.assembled || pin.ref.copy ? etagOf(copyKey(pin)) : Promise.resolve(undefined));
 
-/** The object's ETag, or undefined when there is none. */
+/** The object's ETag, or undefined when there is no such object; S3 failing is 502 PINNING_ERROR, not a missing copy. */
 async function etagOf(key: string): Promise<string | undefined> {
   try {
     return (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? undefined;
-  } catch {
-    return undefined;
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw mapReadError(e);
   }
 }
 

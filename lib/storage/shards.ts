@@ -240,7 +240,11 @@ export class ShardWriter {
   }
 
   private async partBuffer(): Promise<Uint8Array<ArrayBuffer>> {
-    while (!this.freeParts.length && this.partsAllocated >= PART_BUFFERS) await Promise.race(this.sending);
+    while (!this.freeParts.length && this.partsAllocated >= PART_BUFFERS) {
+      // A failed part never gives its buffer back: stop waiting for one.
+      if (this.failure) throw this.failure;
+      await Promise.race(this.sending);
+    }
     if (this.failure) throw this.failure;
     return this.freeParts.pop() ?? (this.partsAllocated++, new Uint8Array(this.partSize));
   }

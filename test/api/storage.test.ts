@@ -652,6 +652,27 @@ describe('presigned upload and redirected download (local S3)', () => {
     expect(await objectKeys(`shards/${pin.ref.owner}/`)).toEqual([]);
   });
 
+  it('S3 failing while a large download checks its copy is 502 PINNING_ERROR, not a missing file', async () => {
+    const bytes = randomBytesOf(5 * 1024 * 1024 + 1, 68);
+    const up = await uploadB(alice, bytes);
+    const { s3: apiS3 } = await import('#lib/storage/s3.ts');
+    apiS3.middlewareStack.add(
+      (next) => async (args) => {
+        if ((args.request as { method?: string }).method === 'HEAD') throw Object.assign(new Error('service unavailable'), { name: 'ServiceUnavailable', $metadata: { httpStatusCode: 503 } });
+        return next(args);
+      },
+      { step: 'finalizeRequest', name: 'headFails' },
+    );
+    try {
+      const res = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
+      expect(res.status).toBe(502);
+      expect(res.json.error).toBe('PINNING_ERROR');
+    } finally {
+      apiS3.middlewareStack.remove('headFails');
+    }
+    expect((await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) })).status).toBe(302);
+  });
+
   it('a large file of the per-block layout (no data object) is served by a copy assembled from checked blocks on first download', async () => {
     const { setPinning } = await import('#lib/storage/pinning.ts');
     const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');

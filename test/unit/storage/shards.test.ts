@@ -213,6 +213,24 @@ describe('ShardWriter abort', () => {
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
   });
 
+  it('a part S3 refuses fails the import (it does not wait for the part\'s buffer forever), and abort cleans up', async () => {
+    const uploadId = randomUUID();
+    const failing = {
+      send: async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+        // Every part refused, after a while: both part buffers are out when the refusals come.
+        if (command.constructor.name === 'UploadPartCommand') {
+          await new Promise((r) => setTimeout(r, 150));
+          throw Object.assign(new Error('slow down'), { name: 'SlowDown' });
+        }
+        return (local.client.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+      },
+    } as unknown as S3Client;
+    const writer = new ShardWriter(failing, BUCKET, uploadId);
+    await expect(importContent(pieces(randomBytes(40 * MiB)), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 })).rejects.toThrow('slow down');
+    await writer.abort();
+    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
+  });
+
   it('an import that breaks off after parts were sent: abort removes the objects and aborts the multipart upload', async () => {
     const uploadId = randomUUID();
     const started: string[] = [];

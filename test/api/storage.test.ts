@@ -49,6 +49,18 @@ async function leafLocation(cid: string, nth = 0) {
   return { owner, leaf, key: objectKey(owner, index.version, object), offset, length };
 }
 
+/** Runs `fn` with uploads stored in the per-block layout (as before shards), then back to today's. */
+async function inPerBlockLayout<T>(fn: () => Promise<T>): Promise<T> {
+  const { setPinning } = await import('#lib/storage/pinning.ts');
+  const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');
+  setPinning(new S3Pinning(undefined, 'blocks'));
+  try {
+    return await fn();
+  } finally {
+    setPinning(undefined);
+  }
+}
+
 /** Flips one byte of a stored object; returns the undo. */
 async function corruptByte(key: string, at: number) {
   const original = await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }))).Body!.transformToByteArray();
@@ -410,17 +422,9 @@ describe('errors', () => {
   });
 
   it('files stored in the per-block layout (before shards) are read, shared and deleted as before', async () => {
-    const { setPinning } = await import('#lib/storage/pinning.ts');
-    const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');
     const { getPin } = await import('#lib/storage/pins.ts');
     const bytes = randomBytesOf(2_100_000, 39);
-    setPinning(new S3Pinning(undefined, 'blocks'));
-    let old: Awaited<ReturnType<typeof uploadA>>;
-    try {
-      old = await uploadA(alice, bytes);
-    } finally {
-      setPinning(undefined);
-    }
+    const old = await inPerBlockLayout(() => uploadA(alice, bytes));
     const ref = (await getPin(old.cid))!.ref;
     expect(ref.shards).toBeUndefined();
     expect(ref.blocks!.length).toBe(4);
@@ -674,16 +678,8 @@ describe('presigned upload and redirected download (local S3)', () => {
   });
 
   it('a large file of the per-block layout (no data object) is served by a copy assembled from checked blocks on first download', async () => {
-    const { setPinning } = await import('#lib/storage/pinning.ts');
-    const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');
     const bytes = randomBytesOf(5 * 1024 * 1024, 67);
-    setPinning(new S3Pinning(undefined, 'blocks'));
-    let up: Awaited<ReturnType<typeof uploadB>>;
-    try {
-      up = await uploadB(alice, bytes);
-    } finally {
-      setPinning(undefined);
-    }
+    const up = await inPerBlockLayout(() => uploadB(alice, bytes));
     const dl = await alice.post('/api/storage/download', { fileId: up.fileId, ...(await proofBody()) });
     expect(dl.status).toBe(302);
     const got = await fetch(dl.headers.get('location')!);

@@ -1,7 +1,7 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { isConditionalFailure, type Key } from './items.ts';
+import { getItem, isConditionalFailure, type Key } from './items.ts';
 
 /**
  * A lease on one item (`owner`, `expiresAt`, a TTL a minute past it): taken by a conditional put
@@ -41,4 +41,34 @@ export async function releaseLease(key: Key, owner: string): Promise<void> {
   } catch (e) {
     if (!isConditionalFailure(e)) throw e;
   }
+}
+
+/**
+ * Hands the lease from `owner` to `to` for `seconds` from now, if `owner` still holds it (a
+ * conditional update); false when it does not.
+ */
+export async function handOverLease(key: Key, owner: string, to: string, seconds: number): Promise<boolean> {
+  const now = clock.nowMs();
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'SET #o = :to, expiresAt = :exp, #t = :ttl',
+        ConditionExpression: '#o = :o',
+        ExpressionAttributeNames: { '#o': 'owner', '#t': 'ttl' },
+        ExpressionAttributeValues: { ':o': owner, ':to': to, ':exp': now + seconds * 1000, ':ttl': Math.ceil(now / 1000 + seconds + 60) },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionalFailure(e)) return false;
+    throw e;
+  }
+}
+
+/** Who holds the lease now (a live one), or undefined. */
+export async function leaseHolder(key: Key): Promise<string | undefined> {
+  const item = await getItem(key);
+  return item && typeof item.owner === 'string' && Number(item.expiresAt) >= clock.nowMs() ? item.owner : undefined;
 }

@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { acquireLease, releaseLease } from './leases.ts';
+import { acquireLease, handOverLease, leaseHolder, releaseLease } from './leases.ts';
 import { getItem, isConditionalFailure, putNew, queryPartition } from './items.ts';
 
 /**
@@ -217,6 +217,25 @@ export const acquireWalletLease = (walletId: string, owner: string, seconds: num
 
 /** Releases the lease if `owner` still holds it. */
 export const releaseWalletLease = (walletId: string, owner: string): Promise<void> => releaseLease(lockKey(walletId), owner);
+
+/** The lease's holder when it is held on for a sent transaction (`holdWalletLeaseFor`): its hash. */
+const HELD_FOR = 'tx:';
+
+/**
+ * Keeps the lease, past the request, for a transaction whose outcome the chain did not tell: no
+ * other send from the wallet until it has settled (`walletLeaseHeldFor`) or `seconds` have passed.
+ */
+export const holdWalletLeaseFor = (walletId: string, owner: string, txHash: string, seconds: number): Promise<boolean> =>
+  handOverLease(lockKey(walletId), owner, `${HELD_FOR}${txHash}`, seconds);
+
+/** The transaction the wallet's lease is held on for, if it is. */
+export async function walletLeaseHeldFor(walletId: string): Promise<string | undefined> {
+  const holder = await leaseHolder(lockKey(walletId));
+  return holder?.startsWith(HELD_FOR) ? holder.slice(HELD_FOR.length) : undefined;
+}
+
+/** Ends the hold for `txHash` (it has settled), if the lease is still held for it. */
+export const endWalletLeaseHold = (walletId: string, txHash: string): Promise<void> => releaseLease(lockKey(walletId), `${HELD_FOR}${txHash}`);
 
 /**
  * Releases the lease and records the slot of the transaction it covered, in one transaction (one

@@ -22,7 +22,7 @@ import {
 } from '#lib/chains/chain-b/index.ts';
 import { config } from '#lib/config.ts';
 import { clearFailures, reserveAttempt } from '#lib/data/login-failures.ts';
-import { acquireWalletLease, releaseWalletLease, type WalletRecord } from '#lib/data/wallets.ts';
+import { acquireWalletLease, endWalletLeaseHold, holdWalletLeaseFor, releaseWalletLease, walletLeaseHeldFor, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { walletConfig } from './config.ts';
@@ -193,9 +193,8 @@ export async function executeFromWallet(
   // The lease comes first: one request per wallet at a time, so at most one password check is
   // ever in flight for it, and five failures are exactly five (parallel guesses get 409).
   const owner = randomUUID();
-  if (!(await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS))) {
-    throw errors.walletLocked('another transfer from this wallet is running; retry when it has finished');
-  }
+  await takeWalletLease(w, owner);
+  let held = false;
   try {
     const key = await unlock(w, password);
     try {
@@ -207,6 +206,9 @@ export async function executeFromWallet(
   } catch (e) {
     if (e instanceof ChainBOutcomeUnknown) {
       logger.warn('chain B: sent, outcome unknown', { walletId: w.id, txHash: e.txHash, error: e });
+      // The wallet sends nothing else until this one has settled: a retry without its
+      // Idempotency-Key must not become a second transfer.
+      held = await holdWalletLeaseFor(w.id, owner, e.txHash, UNSETTLED_HOLD_SECONDS);
       return { unsettled: true, txHash: e.txHash, ...(e.deployTxHash ? { deployTxHash: e.deployTxHash } : {}) };
     }
     if (e instanceof ChainBReverted) throw errors.transactionReverted(`transaction ${e.txHash} reverted: ${e.reason}`);
@@ -217,8 +219,33 @@ export async function executeFromWallet(
     }
     throw e;
   } finally {
-    await releaseWalletLease(w.id, owner);
+    if (!held) await releaseWalletLease(w.id, owner);
   }
+}
+
+/**
+ * How long a wallet is held after a send whose outcome chain B did not tell, unless chain B shows
+ * the transaction first: the window after which the bridge's relayer gives up on a withdrawal's
+ * transaction that never appeared (lib/bridge/relayer.ts, CONFIRM_WINDOW_MS).
+ */
+export const UNSETTLED_HOLD_SECONDS = 30 * 60;
+
+/**
+ * The wallet's signing lease, or 409 WALLET_LOCKED. A lease held on for a sent transaction ends
+ * as soon as chain B shows that transaction (landed or reverted); until then the answer names it.
+ */
+async function takeWalletLease(w: WalletRecord, owner: string): Promise<void> {
+  if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
+  const pending = await walletLeaseHeldFor(w.id);
+  if (pending && (await onChainB(() => chainB().getTransaction(pending)))) {
+    await endWalletLeaseHold(w.id, pending);
+    if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
+  } else if (pending) {
+    throw errors.walletLocked(
+      `transaction ${pending} from this wallet was sent and chain B has not shown it yet (GET /api/chainb/tx/${pending}); the wallet sends again once it has landed, or after ${UNSETTLED_HOLD_SECONDS / 60} minutes`,
+    );
+  }
+  throw errors.walletLocked('another transfer from this wallet is running; retry when it has finished');
 }
 
 /** What a wallet checks before it signs: the amount, then the fees at their maximum, in STRK. */

@@ -176,6 +176,10 @@ describe('chain B wallets', () => {
     expect(again.json.txHash).toBe(r.json.txHash);
     expect(await balance(bob, b.address)).toBe(E18 / 10n + E18 / 2n);
     expect(await balance(alice, a.address)).toBe(before - E18 / 2n - invokeFee);
+    // The wallet was held for that transaction; chain B shows it, so the next send goes.
+    const next = await send(alice, a.id, { amount: '0.1', recipientAddress: b.address });
+    expect(next.status, JSON.stringify(next.json)).toBe(200);
+    expect(await balance(bob, b.address)).toBe(E18 / 10n + E18 / 2n + E18 / 10n);
   });
 
   it('sent, outcome unknown, and it never landed: 202 with a hash chain B does not know; nothing moved; a refusal by chain B stays an immediate error', async () => {
@@ -190,6 +194,15 @@ describe('chain B wallets', () => {
     expect((await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json).toMatchObject({ error: 'TX_NOT_FOUND' });
     expect(await balance(alice, a.address)).toBe(before);
     expect(await balance(bob, b.address)).toBe(E18 / 10n);
+    // A retry without the Idempotency-Key cannot become a second transfer: the wallet is held
+    // for the unknown one (named in the answer) until chain B shows it, or the window ends.
+    advanceClock(61_000); // past the ordinary signing lease
+    const retry = await send(alice, a.id, { amount: '0.5', recipientAddress: b.address });
+    expect(retry.status).toBe(409);
+    expect(retry.json).toMatchObject({ error: 'WALLET_LOCKED', message: expect.stringContaining(r.json.txHash) });
+    expect(await balance(alice, a.address)).toBe(before);
+    const { UNSETTLED_HOLD_SECONDS } = await import('#lib/wallets/chain-b.ts');
+    advanceClock(UNSETTLED_HOLD_SECONDS * 1000);
 
     const { LedgerRejection } = await import('#lib/chains/chain-b/ledger.ts');
     const ledger = chainb.localLedger();

@@ -14,6 +14,9 @@ const S3Error = require(path.join(path.dirname(workerData.s3rver), 'models', 'er
 const AWSAccount = require(path.join(path.dirname(workerData.s3rver), 'models', 'account.js'));
 const { checkSigV4, SigV4Error } = require('./s3-sigv4.cjs');
 
+/** A JSON file's content, or undefined when there is none. */
+const readJson = (file) => fs.promises.readFile(file, 'utf8').then(JSON.parse, () => undefined);
+
 const noSuchUpload = () => new S3Error('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.');
 /** S3's smallest part but the last. */
 const MIN_PART = 5 * 1024 * 1024;
@@ -38,7 +41,7 @@ const PIECE = 1024 * 1024;
  * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
  */
 class LocalStore extends FilesystemStore {
-  /** Multipart uploads under way: the next part number that goes in place, and where. */
+  /** Multipart uploads under way: the next part number that goes in place, where, and how many in-place parts are being written. */
   assemblies = new Map();
 
   async putObject(object) {
@@ -96,7 +99,7 @@ class LocalStore extends FilesystemStore {
 
   async initiateUpload(bucket, key, uploadId, metadata) {
     await super.initiateUpload(bucket, key, uploadId, metadata);
-    this.assemblies.set(uploadId, { next: 1, offset: 0 });
+    this.assemblies.set(uploadId, { next: 1, offset: 0, writing: 0 });
   }
 
   /**
@@ -116,35 +119,43 @@ class LocalStore extends FilesystemStore {
       place = { offset: assembly.offset, size: declared };
       assembly.next += 1;
       assembly.offset += declared;
+      assembly.writing += 1;
     }
+    // The part is what `<n>.json` names; a new attempt replaces it (by a rename) only once it is
+    // whole, so one that breaks off leaves the part as it was (as on S3).
     const file = path.join(dir, String(n));
-    // Whatever this part was before is no longer it.
-    await Promise.all([`${file}.md5`, `${file}.json`].map((f) => fs.promises.rm(f, { force: true })));
-    const target = place ? path.join(dir, 'assembly') : `${file}.${crypto.randomUUID()}.partial`;
-    if (place) await (await fs.promises.open(target, 'a')).close();
-    const md5 = crypto.createHash('md5');
-    let size = 0;
+    const attempt = place ? undefined : `${file}.${crypto.randomUUID()}`;
+    const target = place ? path.join(dir, 'assembly') : attempt;
+    const incomplete = () => new S3Error('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
     try {
+      if (place) await (await fs.promises.open(target, 'a')).close();
+      const md5 = crypto.createHash('md5');
+      let size = 0;
       await pipeline(
         content,
         async function* hashed(source) {
           for await (const chunk of source) {
             md5.update(chunk);
             size += chunk.length;
-            if (place && size > place.size) throw new S3Error('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
+            if (place && size > place.size) throw incomplete();
             yield chunk;
           }
         },
         fs.createWriteStream(target, place ? { flags: 'r+', start: place.offset, highWaterMark: PIECE } : { highWaterMark: PIECE }),
       );
-      if (place && size !== place.size) throw new S3Error('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
+      if (place && size !== place.size) throw incomplete();
       const digest = md5.digest('hex');
-      if (!place) await fs.promises.rename(target, file);
-      await fs.promises.writeFile(`${file}.json`, JSON.stringify({ md5: digest, size, ...(place ? { offset: place.offset } : {}) }));
+      const previous = await readJson(`${file}.json`);
+      const json = `${file}.json.${crypto.randomUUID()}`;
+      await fs.promises.writeFile(json, JSON.stringify({ md5: digest, size, ...(place ? { offset: place.offset } : { file: path.basename(attempt) }) }));
+      await fs.promises.rename(json, `${file}.json`);
+      if (previous && previous.file) await fs.promises.rm(path.join(dir, previous.file), { force: true });
       return { size, md5: digest };
     } catch (e) {
-      if (!place) await fs.promises.rm(target, { force: true });
+      if (attempt) await fs.promises.rm(attempt, { force: true });
       throw e;
+    } finally {
+      if (place) assembly.writing -= 1;
     }
   }
 
@@ -165,17 +176,18 @@ class LocalStore extends FilesystemStore {
     if (parts.some((part, i) => i > 0 && part.number <= parts[i - 1].number)) throw new S3Error('InvalidPartOrder', 'The list of parts was not in ascending order. The parts list must be specified in order by part number.');
     const found = [];
     for (const [i, part] of parts.entries()) {
-      const file = path.join(dir, String(part.number));
-      const stored = await fs.promises.readFile(`${file}.json`, 'utf8').then(JSON.parse, () => undefined);
+      const stored = await readJson(path.join(dir, `${part.number}.json`));
       if (!stored || stored.md5 !== part.etag) throw new S3Error('InvalidPart', 'One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part\'s entity tag.');
       if (i < parts.length - 1 && stored.size < MIN_PART) throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
-      found.push({ file, ...stored });
+      found.push({ ...stored, file: stored.file && path.join(dir, stored.file) });
     }
     const size = found.reduce((sum, p) => sum + p.size, 0);
     const target = this.getResourcePath(bucket, key, 'object');
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const assembly = path.join(dir, 'assembly');
-    const inPlace = found.every((p, i) => p.offset !== undefined && parts[i].number === i + 1);
+    // A part still being written in place (not named here) would write into the object once renamed.
+    const writing = (this.assemblies.get(uploadId) || { writing: 0 }).writing;
+    const inPlace = !writing && found.every((p, i) => p.offset !== undefined && parts[i].number === i + 1);
     if (inPlace) {
       // Parts placed after the last one named are not part of the object.
       await fs.promises.truncate(assembly, size);
@@ -216,9 +228,12 @@ class LocalStore extends FilesystemStore {
     }
   }
 
-  /** AbortMultipartUpload (s3rver has no route for it): the parts go. */
-  async abortUpload(bucket, uploadId) {
-    await fs.promises.rm(await this.uploadDir(bucket, uploadId), { recursive: true, force: true });
+  /** AbortMultipartUpload (s3rver has no route for it): the parts go. The key must be the upload's. */
+  async abortUpload(bucket, key, uploadId) {
+    if (!(await this.getBucket(bucket))) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
+    const dir = await this.uploadDir(bucket, uploadId);
+    if ((await fs.promises.readFile(path.join(dir, 'key'), 'utf8')) !== key) throw noSuchUpload();
+    await fs.promises.rm(dir, { recursive: true, force: true });
     this.assemblies.delete(uploadId);
   }
 
@@ -257,8 +272,16 @@ async function signatureCheck(ctx, next) {
 /** `DELETE /<bucket>/<key>?uploadId=…` is AbortMultipartUpload: 204, as S3 answers. */
 async function abortMultipartUpload(ctx, next) {
   if (ctx.method !== 'DELETE' || ctx.query.uploadId === undefined) return next();
-  const bucket = decodeURIComponent(ctx.path.split('/')[1] ?? '');
-  await ctx.store.abortUpload(bucket, ctx.query.uploadId);
+  // Path-style: /<bucket>/<key>. A bucket name has no escapes (S3's naming rules), so none can leave the store.
+  const [, bucket = '', ...rest] = ctx.path.split('/');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
+  let key;
+  try {
+    key = decodeURIComponent(rest.join('/'));
+  } catch {
+    throw new S3Error('InvalidURI', "Couldn't parse the specified URI.");
+  }
+  await ctx.store.abortUpload(bucket, key, String(ctx.query.uploadId));
   ctx.status = 204;
 }
 

@@ -93,13 +93,20 @@ async function redirectTo(file: FileRecord, pin: Pin, current: string | undefine
     if (pin.ref.copy) throw errors.cidNotFound();
     await assemble(file, pin);
   } else if (current !== checked) {
-    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     const hash = createHash('sha256');
-    for await (const chunk of s3BodyChunks(object.Body)) hash.update(chunk);
+    let etag: string | undefined;
+    try {
+      const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      etag = object.ETag;
+      for await (const chunk of s3BodyChunks(object.Body)) hash.update(chunk);
+    } catch (e) {
+      // Gone since the HEAD (its last reference deleted meanwhile), or S3 failing: not a 500.
+      throw isMissing(e) ? errors.cidNotFound() : mapReadError(e);
+    }
     const got = hash.digest('hex');
     if (got !== file.checksum) mismatch(file, key, got);
     // The ETag of the very bytes just hashed (the GET's own), not of a later HEAD.
-    if (object.ETag) await markAssembled(file.cid, object.ETag).catch(() => undefined);
+    if (etag) await markAssembled(file.cid, etag).catch(() => undefined);
   }
   const url = await getSignedUrl(
     s3,

@@ -132,6 +132,8 @@ export class ShardWriter {
   private multipart?: Promise<string>;
   private readonly parts: Promise<{ ETag: string; PartNumber: number }>[] = [];
   private reserved?: { view: Uint8Array; offset: number };
+  /** The data object's multipart upload is complete: there is nothing left to abort. */
+  private completed = false;
 
   constructor(
     private readonly client: S3Client,
@@ -308,16 +310,29 @@ export class ShardWriter {
     const UploadId = await this.multipart;
     const Parts = await Promise.all(this.parts);
     const out = await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts } }));
+    this.completed = true;
     return { size, etag: out.ETag! };
   }
 
-  /** After a failed import: waits for the requests under way, then deletes whatever this upload wrote (an unfinished data object's parts too). */
+  /**
+   * After a failed import: waits for the requests under way, then deletes whatever this upload
+   * wrote — an unfinished data object's parts (AbortMultipartUpload), and every object, whether
+   * or not the abort could be sent.
+   */
   async abort(): Promise<void> {
     await this.tail;
     await Promise.all([...this.sending]);
-    const UploadId = await this.multipart?.catch(() => undefined);
-    if (UploadId) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: dataKey(this.uploadId), UploadId }));
-    await deleteShards(this.client, this.bucket, this.uploadId);
+    try {
+      const UploadId = await this.multipart?.catch(() => undefined);
+      if (UploadId && !this.completed) {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: dataKey(this.uploadId), UploadId })).catch((e: unknown) => {
+          // Completed after all (its answer lost): the object goes below.
+          if ((e as { name?: string }).name !== 'NoSuchUpload') throw e;
+        });
+      }
+    } finally {
+      await deleteShards(this.client, this.bucket, this.uploadId);
+    }
   }
 }
 

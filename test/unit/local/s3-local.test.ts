@@ -99,6 +99,40 @@ describe('the local S3 server', () => {
     await expect(part('refused', 'f'.repeat(32), 1, randomBytes(10))).rejects.toMatchObject({ name: 'NoSuchUpload' });
   });
 
+  it('multipart edges: a re-sent part that breaks off leaves the part as it was; completing while a later part is still arriving; abort checks the key', async () => {
+    const MiB = 1024 * 1024;
+    const id = (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'edges' }))).UploadId!;
+    const send = async (PartNumber: number, body: Uint8Array) =>
+      ({ PartNumber, ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, PartNumber, Body: body, ContentLength: body.length }))).ETag! });
+    // A part sent over a presigned URL whose body stops after `sent` bytes (then, if `cut`, the connection drops).
+    const slowPart = async (PartNumber: number, length: number, sent: number) => {
+      const url = await getSignedUrl(local.client, new UploadPartCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, PartNumber, ContentLength: length }), { expiresIn: 60 });
+      const req = request(url, { method: 'PUT', headers: { 'content-length': length } });
+      const closed = new Promise<void>((done) => req.on('error', () => done()).on('close', () => done()));
+      await new Promise<void>((r) => req.write(randomBytes(sent), () => r()));
+      return { cut: async () => (req.destroy(), closed), finish: async () => (req.end(randomBytes(length - sent)), closed) };
+    };
+    const one = randomBytes(5 * MiB);
+    const p1 = await send(1, one);
+    const broken = await slowPart(1, 5 * MiB, MiB);
+    await new Promise((r) => setTimeout(r, 100));
+    await broken.cut();
+    await new Promise((r) => setTimeout(r, 300));
+    const two = randomBytes(5 * MiB);
+    const p2 = await send(2, two);
+    const late = await slowPart(3, 2 * MiB, MiB);
+    await new Promise((r) => setTimeout(r, 100));
+    await local.client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, MultipartUpload: { Parts: [p1, p2] } }));
+    await late.finish();
+    const got = Buffer.from(await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'edges' }))).Body!.transformToByteArray());
+    expect(got.equals(Buffer.concat([one, two]))).toBe(true);
+
+    const other = (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'abort-me' }))).UploadId!;
+    await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'not-its-key', UploadId: other }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: 'no-such-bucket', Key: 'abort-me', UploadId: other }))).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    await local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'abort-me', UploadId: other }));
+  });
+
   it('stores an empty object', async () => {
     await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'empty', Body: new Uint8Array(0), ContentLength: 0 }));
     const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty' }));

@@ -231,6 +231,26 @@ describe('ShardWriter abort', () => {
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
   });
 
+  it.each(['index', 'complete-answer'])('a failure after the data object was completed (%s lost): abort still removes every object', async (lost) => {
+    const uploadId = randomUUID();
+    const failing = {
+      send: async (command: { constructor: { name: string }; input: { Key?: string } }, ...rest: unknown[]) => {
+        const name = command.constructor.name;
+        if (lost === 'index' && name === 'PutObjectCommand' && command.input.Key === shardIndexKey(uploadId)) throw Object.assign(new Error('internal error'), { name: 'InternalError' });
+        const out = await (local.client.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+        // S3 did the work, the answer never came.
+        if (lost === 'complete-answer' && name === 'CompleteMultipartUploadCommand') throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
+        return out;
+      },
+    } as unknown as S3Client;
+    const writer = new ShardWriter(failing, BUCKET, uploadId);
+    const { cid } = await importContent(pieces(randomBytes(20 * MiB)), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 });
+    await expect(writer.finish(cid)).rejects.toThrow();
+    expect(await keysUnder(`shards/${uploadId}/`)).toContain(dataKey(uploadId));
+    await writer.abort();
+    expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
+  });
+
   it('an import that breaks off after parts were sent: abort removes the objects and aborts the multipart upload', async () => {
     const uploadId = randomUUID();
     const started: string[] = [];

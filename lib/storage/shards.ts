@@ -93,6 +93,13 @@ const PART_BUFFERS = 2;
 /** Parts hold whole chunks (a chunk is a view of one part), and are at least S3's minimum. */
 const partBytesFor = (chunkSize: number) => chunkSize * Math.max(Math.ceil(MIN_PART_BYTES / chunkSize), Math.floor(PART_BYTES / chunkSize));
 
+/** `buffer`'s first `used` bytes in a buffer twice its size, at most `max` (chunks already put are views of the old one: done with). */
+function grown(buffer: Uint8Array<ArrayBuffer>, used: number, max: number): Uint8Array<ArrayBuffer> {
+  const next = new Uint8Array(Math.min(max, buffer.length * 2));
+  next.set(buffer.subarray(0, used));
+  return next;
+}
+
 /**
  * The import's block store during an upload (index v2):
  *
@@ -192,8 +199,12 @@ export class ShardWriter {
     const size = partBytesFor(chunkSize);
     if (this.partSize && this.partSize !== size) throw new Error('ShardWriter: one chunk size per upload');
     this.partSize = size;
-    if (this.part && this.partAt + chunkSize > this.part.length) this.sealPart();
-    this.part ??= await this.partBuffer();
+    if (this.part && this.partAt + chunkSize > this.part.length) {
+      if (this.part.length < this.partSize) this.part = grown(this.part, this.partAt, this.partSize);
+      else this.sealPart();
+    }
+    // An upload's first part starts at one chunk and grows: a small file never takes a whole part's memory.
+    this.part ??= await this.partBuffer(this.sealedBytes ? this.partSize : Math.min(chunkSize, this.partSize));
     const view = this.part.subarray(this.partAt, this.partAt + chunkSize);
     this.reserved = { view, offset: this.sealedBytes + this.partAt };
     return view;
@@ -241,14 +252,14 @@ export class ShardWriter {
     this.carSent = this.track(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: shardKey(this.uploadId, n), Body: body, ContentLength: body.length, ContentType: CAR_CONTENT_TYPE })));
   }
 
-  private async partBuffer(): Promise<Uint8Array<ArrayBuffer>> {
+  private async partBuffer(size: number): Promise<Uint8Array<ArrayBuffer>> {
     while (!this.freeParts.length && this.partsAllocated >= PART_BUFFERS) {
       // A failed part never gives its buffer back: stop waiting for one.
       if (this.failure) throw this.failure;
       await Promise.race(this.sending);
     }
     if (this.failure) throw this.failure;
-    return this.freeParts.pop() ?? (this.partsAllocated++, new Uint8Array(this.partSize));
+    return this.freeParts.pop() ?? (this.partsAllocated++, new Uint8Array(size));
   }
 
   /** Sends the part filling (the multipart upload starts with the first); its buffer is reused once S3 has it. */

@@ -91,9 +91,11 @@ describe('leased rate limits', () => {
     const limiter = new rate.RateLimiter();
     const send = vi.spyOn(data.db, 'send');
     for (let i = 0; i < 1000; i++) expect((await limiter.hit('rl-few', 'ip:1', 100_000)).exceeded).toBe(false);
-    // Leases of 1, 1, 2, 4, ... 512: eleven writes for a thousand hits.
-    expect(send.mock.calls.length).toBeLessThanOrEqual(12);
-    expect(send.mock.calls.length).toBeGreaterThan(0);
+    // Leases of 1, 1, 2, 4, ... 512: eleven writes for a thousand hits. Only this counter's calls
+    // count: the runtime's scheduled jobs (sweeper, relayer) use the same client meanwhile.
+    const mine = send.mock.calls.filter(([command]) => (command as { input?: { Key?: { pk?: string } } }).input?.Key?.pk === 'RATE#rl-few#ip:1');
+    expect(mine.length).toBeLessThanOrEqual(12);
+    expect(mine.length).toBeGreaterThan(0);
   });
 
   it('start over when the window rolls, per client', async () => {

@@ -237,13 +237,14 @@ export const UNSETTLED_HOLD_SECONDS = 30 * 60;
 async function takeWalletLease(w: WalletRecord, owner: string): Promise<void> {
   if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
   const pending = await walletLeaseHeldFor(w.id);
-  if (pending && (await onChainB(() => chainB().getTransaction(pending)))) {
+  if (pending) {
+    if (!(await onChainB(() => chainB().getTransaction(pending)))) {
+      throw errors.walletLocked(
+        `transaction ${pending} from this wallet was sent and chain B has not shown it yet (GET /api/chainb/tx/${pending}); the wallet sends again once it has landed, or after ${UNSETTLED_HOLD_SECONDS / 60} minutes`,
+      );
+    }
     await endWalletLeaseHold(w.id, pending);
     if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
-  } else if (pending) {
-    throw errors.walletLocked(
-      `transaction ${pending} from this wallet was sent and chain B has not shown it yet (GET /api/chainb/tx/${pending}); the wallet sends again once it has landed, or after ${UNSETTLED_HOLD_SECONDS / 60} minutes`,
-    );
   }
   throw errors.walletLocked('another transfer from this wallet is running; retry when it has finished');
 }

@@ -58,9 +58,10 @@ export interface ReplicaPinningProps {
 }
 
 /**
- * Replicated pinning on AWS (lib/storage/replicas.ts): the worker's SQS queue with a dead-letter
- * queue (five receives), the worker function it feeds (functions/scheduled/replica-worker.ts,
- * one job at a time, failures reported per message), and the hourly audit
+ * Replicated pinning on AWS (lib/storage/replicas.ts): the worker's two SQS queues (copy and
+ * release jobs; the audit's per-pin jobs) with a dead-letter queue (five receives), the worker
+ * function they feed (functions/scheduled/replica-worker.ts, one job at a time, failures reported
+ * per message; audits at most AUDIT_CONCURRENCY at once), and the hourly audit round
  * (functions/scheduled/replica-audit.ts) on an EventBridge rule. The API's storage functions
  * get `environment` and `grantRequests` (send jobs, read replicas for proofs). Targets' secrets
  * stay in Secrets Manager: `REPLICA_TARGETS` carries their ARNs, and each role may read exactly
@@ -69,6 +70,7 @@ export interface ReplicaPinningProps {
  */
 export class ReplicaPinning extends Construct {
   readonly queue: Queue;
+  readonly auditQueue: Queue;
   readonly deadLetters: Queue;
   readonly environment: Record<string, string>;
   private readonly stage: string;
@@ -84,16 +86,24 @@ export class ReplicaPinning extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    this.queue = new Queue(this, 'Jobs', {
-      queueName: `shroud-${props.stage}-replica-jobs`,
-      // Above the worker's timeout, so a job in progress is not delivered twice.
-      visibilityTimeout: Duration.minutes(16),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: 5 },
-    });
-    NagSuppressions.addResourceSuppressions(this.deadLetters, [{ id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue of the replica jobs.' }]);
-    this.environment = { REPLICA_QUEUE_URL: this.queue.queueUrl, REPLICA_TARGETS: JSON.stringify(props.targets) };
+    const jobQueue = (id: string, name: string) =>
+      new Queue(this, id, {
+        queueName: `shroud-${props.stage}-${name}`,
+        // Above the worker's timeout, so a job in progress is not delivered twice.
+        visibilityTimeout: Duration.minutes(16),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: 5 },
+      });
+    this.queue = jobQueue('Jobs', 'replica-jobs');
+    // The audit's per-pin jobs: a queue of their own, so a round never delays a new pin's copy.
+    this.auditQueue = jobQueue('Audits', 'replica-audits');
+    NagSuppressions.addResourceSuppressions(this.deadLetters, [{ id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue of the replica jobs and audits.' }]);
+    this.environment = {
+      REPLICA_QUEUE_URL: this.queue.queueUrl,
+      REPLICA_AUDIT_QUEUE_URL: this.auditQueue.queueUrl,
+      REPLICA_TARGETS: JSON.stringify(props.targets),
+    };
   }
 
   /** What the API's storage role needs: send jobs, and read the targets (proofs). */
@@ -144,8 +154,10 @@ export class ReplicaPinning extends Construct {
     );
     this.props.table.grantReadWriteData(role);
     this.props.bucket.grantRead(role);
-    this.queue.grantConsumeMessages(role);
-    this.queue.grantSendMessages(role); // the audit re-queues lost jobs
+    for (const q of [this.queue, this.auditQueue]) {
+      q.grantConsumeMessages(role);
+      q.grantSendMessages(role); // the audit queues its rounds and re-queues lost copy jobs
+    }
     this.grantTargets(role, 'all');
     const worker = new ApiFunction(this, 'Worker', {
       stage: this.stage,
@@ -157,6 +169,9 @@ export class ReplicaPinning extends Construct {
       environment,
     });
     worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
+    // Audits run in parallel, at most AUDIT_CONCURRENCY at once: a round of many pins reads the
+    // targets at a bounded rate and leaves the account's concurrency to the API.
+    worker.addEventSource(new SqsEventSource(this.auditQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: AUDIT_CONCURRENCY }));
     const audit = new ApiFunction(this, 'Audit', {
       stage: this.stage,
       entry: 'functions/scheduled/replica-audit.ts',
@@ -173,6 +188,9 @@ export class ReplicaPinning extends Construct {
     });
   }
 }
+
+/** Audit jobs running at once (each reads a sample of blocks from every replica of one pin). */
+const AUDIT_CONCURRENCY = 10;
 
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
 

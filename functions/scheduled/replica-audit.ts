@@ -1,9 +1,7 @@
-import { logger } from '#lib/log.ts';
-import { auditReplicas, type AuditReport } from '#lib/storage/replicas.ts';
+import { auditReplicas, type AuditRound } from '#lib/storage/replicas.ts';
 
-/** The replica audit on AWS: an EventBridge rule (cdk/replicas.ts) runs it every hour. */
-export const handler = async (): Promise<AuditReport> => {
-  const report = await auditReplicas();
-  logger.info('replica audit finished', { ...report });
-  return report;
-};
+/**
+ * The replica audit on AWS: an EventBridge rule (cdk/replicas.ts) starts a round every hour —
+ * one audit job per replicated pin on the audit queue, which the worker runs in parallel.
+ */
+export const handler = (): Promise<AuditRound> => auditReplicas();

@@ -4,7 +4,8 @@ import { replicaJobSchema } from '#lib/storage/replica-queue.ts';
 import { handleReplicaJob } from '#lib/storage/replicas.ts';
 
 /**
- * The replica worker on AWS: SQS (cdk/replicas.ts) delivers copy and release jobs. A job that
+ * The replica worker on AWS: SQS (cdk/replicas.ts) delivers copy and release jobs from one
+ * queue, and the audit's per-pin jobs from the other. A job that
  * fails is reported back (partial batch response) and comes again after the visibility timeout;
  * after five receives it goes to the dead-letter queue. A copy resumes from its journal.
  */

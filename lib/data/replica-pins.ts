@@ -1,7 +1,7 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
-import { decoder, deleteItem, isConditionalFailure, listPartition, readItem } from './items.ts';
+import { decoder, deleteItem, isConditionalFailure, readItem } from './items.ts';
 
 /**
  * Replicated pins: one record per root CID, and the copy journal of each of its replicas
@@ -65,8 +65,24 @@ const journalKey = (cid: string, target: string) => ({ pk: `REPLICA#${cid}`, sk:
 
 export const getReplicaPin = (cid: string): Promise<ReplicaPin | undefined> => readItem(pinKey(cid), pinDecoder);
 
-/** Every replicated pin (the audit's round). */
-export const listReplicaPins = (): Promise<ReplicaPin[]> => listPartition(LIST_PARTITION, pinDecoder, { index: 'gsi1' });
+/**
+ * A page of the replicated pins' CIDs in CID order, after `after` (the audit's round lists them
+ * page by page: the index's sort key is the CID, so the CID is the cursor). `more`: there may be
+ * another page.
+ */
+export async function listReplicaPinCids(after: string | undefined, limit: number): Promise<{ cids: string[]; more: boolean }> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: after ? 'gsi1pk = :p AND gsi1sk > :after' : 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': LIST_PARTITION, ...(after ? { ':after': after } : {}) },
+      ProjectionExpression: 'cid',
+      Limit: limit,
+    }),
+  );
+  return { cids: (out.Items ?? []).map((i) => String(i.cid)), more: !!out.LastEvaluatedKey };
+}
 
 /**
  * Writes `pin` if the stored record is still at `pin.version - 1` (or absent, for version 1).

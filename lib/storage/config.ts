@@ -93,6 +93,8 @@ const schema = z
       .pipe(z.array(replicaTargetSchema).refine((a) => new Set(a.map((t) => t.name)).size === a.length, 'REPLICA_TARGETS: names must be unique')),
     /** SQS queue of the replica worker (AWS); unset: the in-process queue of the local runtime. */
     REPLICA_QUEUE_URL: z.string().optional(),
+    /** SQS queue of the audit's per-pin jobs (AWS; required with REPLICA_QUEUE_URL). */
+    REPLICA_AUDIT_QUEUE_URL: z.string().optional(),
     /** A pin's term: `expiresAt` is this far after the last pin request (renewal). */
     REPLICA_TERM_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Blocks an audit reads back from each replica. */
@@ -102,7 +104,11 @@ const schema = z
     ...c,
     SHARE_PAGE_URL: (c.SHARE_PAGE_URL ?? `${platform.PUBLIC_BASE_URL ?? 'http://localhost:3000'}/share`).replace(/\/+$/, ''),
   }))
-  .refine((c) => c.PINNING_ADAPTER !== 'pinata' || !!c.PINATA_JWT, { message: 'PINATA_JWT is required when PINNING_ADAPTER=pinata', path: ['PINATA_JWT'] });
+  .refine((c) => c.PINNING_ADAPTER !== 'pinata' || !!c.PINATA_JWT, { message: 'PINATA_JWT is required when PINNING_ADAPTER=pinata', path: ['PINATA_JWT'] })
+  .refine((c) => !c.REPLICA_QUEUE_URL === !c.REPLICA_AUDIT_QUEUE_URL, {
+    message: 'REPLICA_QUEUE_URL and REPLICA_AUDIT_QUEUE_URL are set together (SQS) or not at all (the in-process queues)',
+    path: ['REPLICA_AUDIT_QUEUE_URL'],
+  });
 
 export type StorageConfig = z.infer<typeof schema>;
 

@@ -1,101 +1,153 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/log.ts';
 import { storageConfig } from './config.ts';
 
 /**
- * The replica worker's queue. On AWS an SQS queue with a dead-letter queue (cdk/replicas.ts):
- * a job that fails (the worker died, a target timed out) comes back after the visibility timeout,
- * and after five receives goes to the DLQ. Locally (no REPLICA_QUEUE_URL) the same semantics in
- * process: one consumer, redelivery with backoff, five receives, then a dead-letter list. Either
- * way the worker code is `handleReplicaJob` (replicas.ts), and the audit re-enqueues a pin whose
- * job was lost (a local process that died), so nothing depends on the queue being durable.
+ * The replica worker's two queues. Copy and release jobs go to one; the audit's per-pin jobs
+ * (and a round's continuation) to the other, so that an audit round of many pins never makes a
+ * new pin's copy wait behind it, and the audit's reads of the targets can be bounded on their own
+ * (cdk/replicas.ts: the audit queue's event source has a maximum concurrency).
+ *
+ * On AWS, SQS queues with a dead-letter queue: a job that fails (the worker died, a target timed
+ * out) comes back after the visibility timeout, and after five receives goes to the DLQ. Locally
+ * (no REPLICA_QUEUE_URL) the same semantics in process: one consumer per queue, redelivery with
+ * backoff, five receives, then a dead-letter list. Either way the worker code is
+ * `handleReplicaJob` (replicas.ts), and the audit re-enqueues a pin whose job was lost (a local
+ * process that died), so nothing depends on the queue being durable.
  */
-export const replicaJobSchema = z.object({ kind: z.enum(['copy', 'release']), cid: z.string().max(200) });
+const cid = z.string().max(200);
+export const replicaJobSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('copy'), cid }),
+  z.object({ kind: z.literal('release'), cid }),
+  /** Audit one pin for the round that began at `round` (ms): skipped if audited since. */
+  z.object({ kind: z.literal('audit'), cid, round: z.number().int() }),
+  /** The rest of a round's listing, from `after` (the index's cursor), when the first slice ran out of time. */
+  z.object({ kind: z.literal('audit-round'), round: z.number().int(), after: z.string().max(4000) }),
+]);
 export type ReplicaJob = z.infer<typeof replicaJobSchema>;
 
 export const MAX_RECEIVES = 5;
+/** SendMessageBatch takes at most ten messages. */
+const SQS_BATCH = 10;
 
+const isAuditJob = (job: ReplicaJob) => job.kind === 'audit' || job.kind === 'audit-round';
 const sqs = storageConfig.REPLICA_QUEUE_URL ? new SQSClient({ region: config.AWS_REGION }) : undefined;
+// Both are set or neither (checked at cold start, config.ts).
+const queueUrlOf = (job: ReplicaJob) => (isAuditJob(job) ? storageConfig.REPLICA_AUDIT_QUEUE_URL! : storageConfig.REPLICA_QUEUE_URL!);
 
 interface Delivery {
   job: ReplicaJob;
   receives: number;
 }
 
-const local = {
-  ready: [] as Delivery[],
+/** One in-process queue with SQS's delivery semantics (see above). */
+class LocalQueue {
+  private ready: Delivery[] = [];
   /** Deliveries waiting for their backoff to end. */
-  delayed: 0,
-  busy: false,
-  handler: undefined as ((job: ReplicaJob) => Promise<void>) | undefined,
-  deadLetters: [] as { job: ReplicaJob; error: string }[],
-  timers: new Set<NodeJS.Timeout>(),
-};
+  private delayed = 0;
+  private busy = false;
+  private timers = new Set<NodeJS.Timeout>();
+  handler: ((job: ReplicaJob) => Promise<void>) | undefined;
+  readonly deadLetters: { job: ReplicaJob; error: string }[] = [];
 
-export async function enqueueReplicaJob(job: ReplicaJob): Promise<void> {
-  if (sqs) {
-    await sqs.send(new SendMessageCommand({ QueueUrl: storageConfig.REPLICA_QUEUE_URL, MessageBody: JSON.stringify(job) }));
+  push(job: ReplicaJob): void {
+    // The same job twice in the queue is one: the worker reads the pin's state anyway.
+    const same = JSON.stringify(job);
+    if (!this.ready.some((d) => JSON.stringify(d.job) === same)) this.ready.push({ job, receives: 0 });
+    this.pump();
+  }
+
+  get idle(): boolean {
+    return !this.busy && !this.ready.length && !this.delayed;
+  }
+
+  pump(): void {
+    if (this.busy || !this.handler) return;
+    const next = this.ready.shift();
+    if (!next) return;
+    this.busy = true;
+    next.receives++;
+    this.handler(next.job)
+      .catch((e: unknown) => {
+        if (next.receives >= MAX_RECEIVES) {
+          logger.error('replica job dead-lettered', { ...next.job, error: e as Error });
+          this.deadLetters.push({ job: next.job, error: (e as Error).message });
+          return;
+        }
+        logger.warn('replica job failed; redelivering', { ...next.job, receives: next.receives, error: e as Error });
+        this.delayed++;
+        const t = setTimeout(() => {
+          this.timers.delete(t);
+          this.delayed--;
+          this.ready.push(next);
+          this.pump();
+        }, 200 * 2 ** next.receives);
+        t.unref();
+        this.timers.add(t);
+      })
+      .finally(() => {
+        this.busy = false;
+        this.pump();
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.handler = undefined;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.delayed = 0;
+    while (this.busy) await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const local = { jobs: new LocalQueue(), audits: new LocalQueue() };
+const localQueueOf = (job: ReplicaJob) => (isAuditJob(job) ? local.audits : local.jobs);
+
+export const enqueueReplicaJob = (job: ReplicaJob): Promise<void> => enqueueReplicaJobs([job]);
+
+/** Queues jobs, ten to a SendMessageBatch on AWS; throws if any could not be queued (after one retry of those). */
+export async function enqueueReplicaJobs(jobs: readonly ReplicaJob[]): Promise<void> {
+  if (!sqs) {
+    for (const job of jobs) localQueueOf(job).push(job);
     return;
   }
-  // The same CID twice in the queue is one job: the worker reads the pin's state anyway.
-  if (!local.ready.some((d) => d.job.kind === job.kind && d.job.cid === job.cid)) local.ready.push({ job, receives: 0 });
-  pump();
+  for (const url of new Set(jobs.map(queueUrlOf))) {
+    const list = jobs.filter((j) => queueUrlOf(j) === url);
+    for (let i = 0; i < list.length; i += SQS_BATCH) await sendBatch(url, list.slice(i, i + SQS_BATCH));
+  }
 }
 
-function pump(): void {
-  if (local.busy || !local.handler) return;
-  const next = local.ready.shift();
-  if (!next) return;
-  local.busy = true;
-  next.receives++;
-  local
-    .handler(next.job)
-    .catch((e: unknown) => {
-      if (next.receives >= MAX_RECEIVES) {
-        logger.error('replica job dead-lettered', { ...next.job, error: e as Error });
-        local.deadLetters.push({ job: next.job, error: (e as Error).message });
-        return;
-      }
-      logger.warn('replica job failed; redelivering', { ...next.job, receives: next.receives, error: e as Error });
-      local.delayed++;
-      const t = setTimeout(() => {
-        local.timers.delete(t);
-        local.delayed--;
-        local.ready.push(next);
-        pump();
-      }, 200 * 2 ** next.receives);
-      t.unref();
-      local.timers.add(t);
-    })
-    .finally(() => {
-      local.busy = false;
-      pump();
-    });
+async function sendBatch(url: string, jobs: ReplicaJob[]): Promise<void> {
+  let entries = jobs.map((job, i) => ({ Id: String(i), MessageBody: JSON.stringify(job) }));
+  for (let attempt = 0; attempt < 2 && entries.length; attempt++) {
+    const out = await sqs!.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+    const failed = new Set((out.Failed ?? []).map((f) => f.Id));
+    entries = entries.filter((e) => failed.has(e.Id));
+  }
+  if (entries.length) throw new Error(`replica queue: ${entries.length} job(s) not queued`);
 }
 
-/** Starts the in-process consumer (lib/local/runtime.ts); returns its stop. */
+/** Starts the in-process consumers (lib/local/runtime.ts); returns their stop. */
 export function startLocalReplicaQueue(handler: (job: ReplicaJob) => Promise<void>): () => Promise<void> {
-  local.handler = handler;
-  pump();
+  for (const q of [local.jobs, local.audits]) {
+    q.handler = handler;
+    q.pump();
+  }
   return async () => {
-    local.handler = undefined;
-    for (const t of local.timers) clearTimeout(t);
-    local.timers.clear();
-    local.delayed = 0;
-    while (local.busy) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([local.jobs.stop(), local.audits.stop()]);
   };
 }
 
-/** Resolves once the local queue is empty and its consumer idle (tests, scripts). */
+/** Resolves once both local queues are empty and their consumers idle (tests, scripts). */
 export async function drainReplicaQueue(timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (local.busy || local.ready.length || local.delayed) {
-    if (!local.handler) throw new Error('no local replica consumer is running');
+  while (!local.jobs.idle || !local.audits.idle) {
+    if (!local.jobs.handler) throw new Error('no local replica consumer is running');
     if (Date.now() > until) throw new Error('replica queue did not drain');
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
-export const localDeadLetters = (): readonly { job: ReplicaJob; error: string }[] => local.deadLetters;
+export const localDeadLetters = (): readonly { job: ReplicaJob; error: string }[] => [...local.jobs.deadLetters, ...local.audits.deadLetters];

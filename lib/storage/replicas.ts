@@ -9,7 +9,7 @@ import {
   deleteReplicaPin,
   forgetCopies,
   getReplicaPin,
-  listReplicaPins,
+  listReplicaPinCids,
   recordCopied,
   replicaStatuses,
   saveReplicaPin,
@@ -23,7 +23,7 @@ import { blockSourceOf } from './block-source.ts';
 import { storageConfig } from './config.ts';
 import { dagBlocks } from './dag.ts';
 import { listFiles, ownedFileByCid } from './files.ts';
-import { enqueueReplicaJob, type ReplicaJob } from './replica-queue.ts';
+import { enqueueReplicaJob, enqueueReplicaJobs, type ReplicaJob } from './replica-queue.ts';
 import { replicaTargets, targetNamed, TargetFailure, type CopySource, type ReplicaTarget } from './replica-targets.ts';
 
 /**
@@ -246,8 +246,17 @@ class SourceLost extends Error {}
 
 /** The worker: SQS (functions/scheduled/replica-worker.ts) or the local queue run this. */
 export async function handleReplicaJob(job: ReplicaJob): Promise<void> {
-  if (job.kind === 'release') await releaseReplicas(job.cid);
-  else await copyReplicas(job.cid);
+  switch (job.kind) {
+    case 'copy':
+      return copyReplicas(job.cid);
+    case 'release':
+      return releaseReplicas(job.cid);
+    case 'audit':
+      return auditJob(job.cid, job.round);
+    case 'audit-round':
+      await auditReplicas({ round: job.round, after: job.after });
+      return;
+  }
 }
 
 /** A block's verified bytes: the project's own store first, then any replica but `except`. */
@@ -350,36 +359,64 @@ async function releaseReplicas(cid: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The audit
 
-export interface AuditReport {
-  pins: number;
+/** What the audit did with one pin. */
+export interface PinAudit {
+  /** Blocks read back and checked against their CIDs, over all replicas. */
   checked: number;
   repaired: number;
-  released: number;
-  requeued: number;
-  failures: number;
+  /** Past its term: its replicas were released. */
+  released: boolean;
+  /** Its copy job went quiet and was queued again. */
+  requeued: boolean;
+}
+
+/** One slice of a round's listing: at most this many CIDs per read, for at most this long. */
+const AUDIT_PAGE = 500;
+const AUDIT_SLICE_MS = 5 * 60_000;
+
+export interface AuditRound {
+  /** When the round began (ms): its jobs skip a pin audited since. */
+  round: number;
+  /** Pins whose audit this slice queued. */
+  queued: number;
+  /** The rest of the round was handed on as an `audit-round` job. */
+  continued: boolean;
 }
 
 /**
- * One audit round over every replicated pin (AWS: an EventBridge rule → functions/scheduled/
- * replica-audit.ts; locally: a timer in lib/local/runtime.ts). Per pin: past its term → released;
- * a job that went quiet → queued again; otherwise every placement is read back — a sample of
- * REPLICA_AUDIT_SAMPLE blocks from a healthy replica, every block from one that was not healthy
- * — and a missing or corrupted block is repaired from a healthy copy. The status and
- * `lastAudit` record what was found.
+ * Starts an audit round (AWS: an EventBridge rule → functions/scheduled/replica-audit.ts;
+ * locally: a timer in lib/local/runtime.ts), or continues one (`after`): queues one `audit` job
+ * per replicated pin, page by page in CID order, on the audit queue. The pins are audited by
+ * the worker in parallel (`auditPin`), so a round's length does not grow with the number of
+ * pins; and the listing itself stops after `sliceMs` and queues the rest of the round as an
+ * `audit-round` job, so no function runs into its time limit however many pins there are.
  */
-export async function auditReplicas(): Promise<AuditReport> {
-  const report: AuditReport = { pins: 0, checked: 0, repaired: 0, released: 0, requeued: 0, failures: 0 };
-  for (const pin of await listReplicaPins()) {
-    report.pins++;
-    try {
-      await auditPin(pin, report);
-    } catch (e) {
-      report.failures++;
-      logger.warn('replica audit of a pin failed', { cid: pin.cid, error: e as Error });
+export async function auditReplicas(opts: { round?: number; after?: string; pageSize?: number; sliceMs?: number } = {}): Promise<AuditRound> {
+  const round = opts.round ?? clock.nowMs();
+  const sliceEnds = performance.now() + (opts.sliceMs ?? AUDIT_SLICE_MS);
+  let after = opts.after;
+  let queued = 0;
+  for (;;) {
+    const page = await listReplicaPinCids(after, opts.pageSize ?? AUDIT_PAGE);
+    await enqueueReplicaJobs(page.cids.map((cid) => ({ kind: 'audit' as const, cid, round })));
+    queued += page.cids.length;
+    after = page.cids.at(-1) ?? after;
+    if (!page.more || !page.cids.length) break;
+    if (performance.now() >= sliceEnds) {
+      await enqueueReplicaJob({ kind: 'audit-round', round, after: after! });
+      logger.info('replica audit round: slice queued, the rest handed on', { round, queued, after });
+      return { round, queued, continued: true };
     }
   }
-  logger.info('replica audit', { ...report });
-  return report;
+  logger.info('replica audit round queued', { round, queued });
+  return { round, queued, continued: false };
+}
+
+/** The `audit` job: one pin, unless it is gone or was audited since the round began (a job delivered twice, or overtaken). */
+async function auditJob(cid: string, round: number): Promise<void> {
+  const pin = await getReplicaPin(cid);
+  if (!pin || (pin.lastAudit && pin.lastAudit.at >= round)) return;
+  logger.info('replica audit', { cid, ...(await auditPin(pin)) });
 }
 
 function sample<T>(items: readonly T[], n: number): T[] {
@@ -391,20 +428,26 @@ function sample<T>(items: readonly T[], n: number): T[] {
   return copy.slice(0, n);
 }
 
-async function auditPin(pin: ReplicaPin, report: AuditReport): Promise<void> {
+/**
+ * Audits one pin: past its term → released; a job that went quiet → queued again; otherwise
+ * every placement is read back — a sample of REPLICA_AUDIT_SAMPLE blocks from a healthy
+ * replica, every block from one that was not healthy — and a missing or corrupted block is
+ * repaired from a healthy copy. The status and `lastAudit` record what was found.
+ */
+async function auditPin(pin: ReplicaPin): Promise<PinAudit> {
+  const result: PinAudit = { checked: 0, repaired: 0, released: false, requeued: false };
   const now = clock.nowMs();
   if (pin.status === 'releasing' || pin.expiresAtMs <= now) {
     if (pin.status !== 'releasing') await updatePin(pin.cid, (p) => (p.expiresAtMs <= now ? { ...p, status: 'releasing', reason: 'its term ended' } : undefined));
     await releaseReplicas(pin.cid);
-    report.released++;
-    return;
+    return { ...result, released: true };
   }
   if (pin.status === 'pending' || pin.status === 'pinning' || !pin.blocks) {
     if (now - pin.updatedAtMs > STALE_JOB_MS) {
       await enqueueReplicaJob({ kind: 'copy', cid: pin.cid });
-      report.requeued++;
+      return { ...result, requeued: true };
     }
-    return;
+    return result;
   }
   const blocks = pin.blocks;
   const audit: ReplicaAudit = { at: now, checked: 0, repaired: 0, unreachable: [] };
@@ -448,11 +491,10 @@ async function auditPin(pin: ReplicaPin, report: AuditReport): Promise<void> {
     // A full pass over a replica that was not healthy leaves it complete: its journal says so.
     if (!healthy && states[name]!.state === 'ok') await recordCopied(pin.cid, name, blocks.length);
   }
-  report.checked += audit.checked;
-  report.repaired += audit.repaired;
   await updatePin(pin.cid, (p) =>
     p.status === 'releasing' || p.status === 'pending' || p.status === 'pinning'
       ? undefined
       : settle({ ...p, targets: { ...p.targets, ...states }, lastAudit: audit, repairs: p.repairs + audit.repaired }),
   );
+  return { ...result, checked: audit.checked, repaired: audit.repaired };
 }

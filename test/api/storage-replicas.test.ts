@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { advanceClock } from '#lib/clock.ts';
 import { verifyStorageProof } from '#lib/client/storage-proof.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { randomBytesOf, signedIn, upload } from '../support/storage.ts';
+import { auditRound, randomBytesOf, signedIn, upload } from '../support/storage.ts';
 
 let rt: TestRuntime;
 let alice: HttpClient & { userId: string };
@@ -113,8 +113,7 @@ describe('replicated pinning on three local targets', () => {
     rmSync(lost!);
     writeFileSync(bad!, Buffer.from('not the block you stored'));
 
-    const report = await replicas.auditReplicas();
-    expect(report.repaired).toBeGreaterThanOrEqual(2);
+    await auditRound();
     expect(existsSync(lost!)).toBe(true);
     const st = await status(alice, cid);
     expect(st.json.status).toBe('pinned');
@@ -129,7 +128,7 @@ describe('replicated pinning on three local targets', () => {
     const third = rt.services.replicaTargets[2]!;
     await third.down();
     try {
-      await replicas.auditReplicas();
+      await auditRound();
       const st = await status(alice, cid);
       expect(st.json.status).toBe('degraded');
       expect(st.json.reason).toMatch(/2 of 3 replicas.*local-3/);
@@ -141,7 +140,7 @@ describe('replicated pinning on three local targets', () => {
       await third.up();
     }
     rmSync(replicaFiles(3, cid)[0]!); // what it lost while it was out
-    await replicas.auditReplicas();
+    await auditRound();
     const st = await status(alice, cid);
     expect(st.json.status).toBe('pinned');
     expect(st.json.lastAudit.repaired).toBe(1);
@@ -161,7 +160,7 @@ describe('replicated pinning on three local targets', () => {
     } finally {
       await first.up();
     }
-    await replicas.auditReplicas();
+    await auditRound();
     const st = await status(alice, cid);
     expect(st.json.status).toBe('pinned');
     expect(replicaFiles(1, cid)).toHaveLength(4);
@@ -207,13 +206,55 @@ describe('replicated pinning on three local targets', () => {
     expect(await getReplicaPin(cid)).toBeUndefined();
   });
 
+  it('an audit round of many pins is listed in slices and every pin audited, each by its own job', async () => {
+    const { getReplicaPin, listReplicaPinCids } = await import('#lib/data/replica-pins.ts');
+    const cids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { cid } = await uploadFile(alice, 2000 + i);
+      await pinned(alice, cid);
+      cids.push(cid);
+    }
+    advanceClock(1000);
+    const all = (await listReplicaPinCids(undefined, 1000)).cids;
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    // Two CIDs per page and a slice that ends after its first page: the rest goes on as jobs.
+    const round = await auditRound({ pageSize: 2, sliceMs: 0 });
+    expect(round).toMatchObject({ queued: 2, continued: true });
+    for (const cid of all) {
+      const p = (await getReplicaPin(cid))!;
+      if (p.status === 'pinned') expect(p.lastAudit?.at, cid).toBeGreaterThanOrEqual(round.round);
+    }
+    for (const cid of cids) {
+      const p = (await getReplicaPin(cid))!;
+      expect(p.status).toBe('pinned');
+      expect(p.lastAudit).toMatchObject({ checked: 3, repaired: 0 }); // its one block on each of three replicas
+      expect(p.lastAudit!.at).toBeGreaterThanOrEqual(round.round);
+    }
+    expect(queue.localDeadLetters()).toEqual([]);
+  });
+
+  it('an audit job for a pin audited since its round began does nothing (a job delivered twice)', async () => {
+    const { getReplicaPin } = await import('#lib/data/replica-pins.ts');
+    const { clock } = await import('#lib/clock.ts');
+    const { cid } = await uploadFile(alice, 1500);
+    await pinned(alice, cid);
+    const round = clock.nowMs();
+    await replicas.handleReplicaJob({ kind: 'audit', cid, round });
+    const audited = (await getReplicaPin(cid))!.lastAudit!.at;
+    expect(audited).toBeGreaterThanOrEqual(round);
+    advanceClock(5000);
+    await replicas.handleReplicaJob({ kind: 'audit', cid, round });
+    expect((await getReplicaPin(cid))!.lastAudit!.at).toBe(audited);
+    await replicas.handleReplicaJob({ kind: 'audit', cid, round: clock.nowMs() }); // the next round's
+    expect((await getReplicaPin(cid))!.lastAudit!.at).toBeGreaterThanOrEqual(audited + 5000);
+  });
+
   it('a pin past its term is released by the audit', async () => {
     const carol = await signedIn(rt);
     const { cid } = await uploadFile(carol, 1_200_000);
     await pinned(carol, cid);
     advanceClock(31 * 86_400_000);
-    const report = await replicas.auditReplicas();
-    expect(report.released).toBeGreaterThanOrEqual(1);
+    expect((await auditRound()).queued).toBeGreaterThanOrEqual(1);
     for (const n of [1, 2, 3]) expect(replicaFiles(n, cid)).toEqual([]);
     const dave = await signedIn(rt, carol.userId as ReturnType<typeof crypto.randomUUID>); // the old session is long expired
     expect((await status(dave, cid)).status).toBe(404);

@@ -54,6 +54,17 @@ describe('replicated pinning in the CDK stack', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-replica-worker' });
   });
 
+  it('has the audit queue, with the same dead-letter queue, feeding the worker at a bounded concurrency', () => {
+    const queues = template.findResources('AWS::SQS::Queue');
+    const idOf = (name: string) => Object.entries(queues).find(([, q]) => q.Properties.QueueName === name)![0];
+    const [dlq, audits, jobs] = ['shroud-ci-replica-jobs-dlq', 'shroud-ci-replica-audits', 'shroud-ci-replica-jobs'].map(idOf);
+    for (const q of [audits, jobs]) expect(queues[q!]!.Properties.RedrivePolicy).toEqual({ maxReceiveCount: 5, deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] } });
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((m) => m.Properties);
+    const from = (q: string) => mappings.find((m) => JSON.stringify(m.EventSourceArn).includes(`"${q}"`));
+    expect(from(audits!)).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
+    expect(from(jobs!)?.ScalingConfig).toBeUndefined(); // copies are not held back by audits
+  });
+
   it('runs the audit hourly from EventBridge', () => {
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
     template.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-replica-audit' });
@@ -64,6 +75,7 @@ describe('replicated pinning in the CDK stack', () => {
     const env = (Object.values(fns)[0] as { Properties: { Environment: { Variables: Record<string, unknown> } } }).Properties.Environment.Variables;
     expect(JSON.parse(env.REPLICA_TARGETS as string)).toEqual(targets);
     expect(env.REPLICA_QUEUE_URL).toBeDefined();
+    expect(env.REPLICA_AUDIT_QUEUE_URL).toBeDefined(); // both or neither: checked at cold start
   });
 
   it('lets the worker and audit read every target secret, the storage role only the S3 keys its proofs use; no secret in the environment', () => {

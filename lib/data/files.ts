@@ -59,6 +59,8 @@ const cidPartition = (userId: string) => `FILECIDS#${userId}`;
 /**
  * Set once every record of the owner has its lookup item (records written before lookup items
  * existed get theirs on the owner's first miss). Holds no `#`, so no `<cid>#` prefix reaches it.
+ * Renaming it makes every owner's next miss index again: the remedy should code without lookup
+ * items have written records after a marker was set (a deploy's old instances).
  */
 const indexedMarkerKey = (userId: string) => ({ pk: cidPartition(userId), sk: '!INDEXED' });
 
@@ -108,11 +110,12 @@ async function findIndexed(userId: string, cid: string): Promise<FileRecord | un
       // A lookup item whose record is gone: only a delete by code older than lookup items (during
       // a deploy) leaves one. Removed only if the record is absent *in a transaction*: a plain read
       // may miss the record of a write transaction still being applied, which this then waits for.
+      // Best effort: left behind, it is only skipped again.
       if (!record)
         await transactWrite([
           { Delete: { TableName: tableName, Key: { pk: lookup.pk, sk: lookup.sk } } },
           { ConditionCheck: { TableName: tableName, Key: fileKey(lookup.fileId), ConditionExpression: 'attribute_not_exists(pk)' } },
-        ]);
+        ]).catch(() => undefined);
     }
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey);
@@ -136,6 +139,8 @@ async function indexOwnerFiles(userId: string): Promise<void> {
     }),
   ]);
   const have = new Set(indexed.map((i) => i.sk));
+  // Newest first (as listed): a backfill cut short (a timeout) never leaves an older record of a
+  // CID indexed and a newer one not, so a hit before the marker is still the newest.
   const missing = records.filter((r) => !have.has(cidLookupKey(r).sk));
   for (let i = 0; i < missing.length; i += BACKFILL_BATCH) await indexBatch(missing.slice(i, i + BACKFILL_BATCH));
   await putItem({ ...indexedMarkerKey(userId), at: clock.now().toISOString() });

@@ -1,13 +1,18 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { decoder, listPartition, readItem } from './items.ts';
+import { clock } from '#lib/clock.ts';
+import { db, tableName } from './client.ts';
+import { decoder, getItem, listPartition, putItem, queryAll, readItem, transactWrite } from './items.ts';
 
 /**
  * File records: one per upload, whichever variant made it (no TTL: a file lives until deleted).
  *
- *   FILE#<id> / FILE    FileRecord, with gsi1 = FILES#<userId> / <createdAt>#<id>
+ *   FILE#<id> / FILE                               FileRecord, with gsi1 = FILES#<userId> / <createdAt>#<id>
+ *   FILECIDS#<userId> / <cid>#<createdAt>#<id>     { fileId }: the owner's files by CID
+ *   FILECIDS#<userId> / !INDEXED                   { at }: every record of the owner has its lookup item
  *
  * The owner's files are the gsi1 partition, sorted by creation time. Records are written and
- * removed together with their pin reference (pins.ts).
+ * removed together with their pin reference and their CID lookup item (pins.ts).
  */
 const fileRecordSchema = z.object({
   id: z.string(),
@@ -42,3 +47,124 @@ export const getFile = (id: string): Promise<FileRecord | undefined> => readItem
 /** The owner's files, newest first. */
 export const listFilesOf = (userId: string): Promise<FileRecord[]> =>
   listPartition(ownerPartition(userId), fileRecordDecoder, { index: 'gsi1', newestFirst: true });
+
+// ---- the owner's files by CID ---------------------------------------------------------------
+
+/**
+ * One lookup item per record, written and deleted in the record's own transactions (pins.ts), so
+ * "the owner's newest file with this CID" is one Query (Limit 1) and one GetItem, whatever the
+ * owner's file count. The sort key ends the CID with `#`: no CID can match another's prefix.
+ */
+const cidPartition = (userId: string) => `FILECIDS#${userId}`;
+/**
+ * Set once every record of the owner has its lookup item (records written before lookup items
+ * existed get theirs on the owner's first miss). Holds no `#`, so no `<cid>#` prefix reaches it.
+ * Renaming it makes every owner's next miss index again: the remedy should code without lookup
+ * items have written records after a marker was set (a deploy's old instances).
+ */
+const indexedMarkerKey = (userId: string) => ({ pk: cidPartition(userId), sk: '!INDEXED' });
+
+export const cidLookupKey = (r: Pick<FileRecord, 'userId' | 'cid' | 'createdAt' | 'id'>) => ({
+  pk: cidPartition(r.userId),
+  sk: `${r.cid}#${r.createdAt}#${r.id}`,
+});
+export const cidLookupItem = (r: FileRecord) => ({ ...cidLookupKey(r), fileId: r.id });
+const cidLookupDecoder = decoder('file CID lookup', z.object({ pk: z.string(), sk: z.string(), fileId: z.string() }));
+
+/** Records indexed per transaction by the backfill: a lookup Put and a ConditionCheck each (100 items at most). */
+const BACKFILL_BATCH = 25;
+
+/**
+ * The owner's newest record with this CID; undefined when the owner has none (whoever else
+ * stores it). A hit is two reads; a miss is two once the owner's marker is set.
+ */
+export async function newestFileWithCid(userId: string, cid: string): Promise<FileRecord | undefined> {
+  // No CID holds a `#`, and one that did could reach into the `<createdAt>` part of a key.
+  if (cid.includes('#')) return undefined;
+  const found = await findIndexed(userId, cid);
+  // Read only on a miss: a hit (every download) needs no marker.
+  if (found || (await getItem(indexedMarkerKey(userId)))) return found;
+  await indexOwnerFiles(userId);
+  return findIndexed(userId, cid);
+}
+
+async function findIndexed(userId: string, cid: string): Promise<FileRecord | undefined> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+        ExpressionAttributeValues: { ':pk': cidPartition(userId), ':prefix': `${cid}#` },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const raw of out.Items ?? []) {
+      const lookup = cidLookupDecoder.decode(raw);
+      const record = await getFile(lookup.fileId);
+      if (record?.userId === userId && record.cid === cid) return record;
+      // A lookup item whose record is gone: only a delete by code older than lookup items (during
+      // a deploy) leaves one. Removed only if the record is absent *in a transaction*: a plain read
+      // may miss the record of a write transaction still being applied, which this then waits for.
+      // Best effort: left behind, it is only skipped again.
+      if (!record)
+        await transactWrite([
+          { Delete: { TableName: tableName, Key: { pk: lookup.pk, sk: lookup.sk } } },
+          { ConditionCheck: { TableName: tableName, Key: fileKey(lookup.fileId), ConditionExpression: 'attribute_not_exists(pk)' } },
+        ]).catch(() => undefined);
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return undefined;
+}
+
+/**
+ * Writes the lookup items the owner's records lack, then the marker: O(n) once per owner. Each
+ * lookup item is written with a check that its record still exists, in one transaction, so a
+ * record deleted after the listing gets none (the delete's transaction and this one serialize).
+ */
+async function indexOwnerFiles(userId: string): Promise<void> {
+  const [records, indexed] = await Promise.all([
+    listFilesOf(userId),
+    queryAll({
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+      ExpressionAttributeValues: { ':pk': cidPartition(userId) },
+      ProjectionExpression: '#sk',
+      ConsistentRead: true,
+    }),
+  ]);
+  const have = new Set(indexed.map((i) => i.sk));
+  // Newest first (as listed): a backfill cut short (a timeout) never leaves an older record of a
+  // CID indexed and a newer one not, so a hit before the marker is still the newest.
+  const missing = records.filter((r) => !have.has(cidLookupKey(r).sk));
+  for (let i = 0; i < missing.length; i += BACKFILL_BATCH) await indexBatch(missing.slice(i, i + BACKFILL_BATCH));
+  await putItem({ ...indexedMarkerKey(userId), at: clock.now().toISOString() });
+}
+
+async function indexBatch(batch: FileRecord[]): Promise<void> {
+  let left = batch;
+  while (left.length) {
+    const failed = await transactWrite(
+      left.flatMap((r) => [
+        { Put: { TableName: tableName, Item: cidLookupItem(r) } },
+        {
+          ConditionCheck: {
+            TableName: tableName,
+            Key: fileKey(r.id),
+            ConditionExpression: 'attribute_exists(pk) AND userId = :u',
+            ExpressionAttributeValues: { ':u': r.userId },
+          },
+        },
+      ]),
+    );
+    if (failed === -1) return;
+    // Only the checks have conditions: the record at failed / 2 was deleted meanwhile, and gets no lookup item.
+    const gone = Math.floor(failed / 2);
+    left = left.filter((_, i) => i !== gone);
+  }
+}

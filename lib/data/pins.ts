@@ -2,7 +2,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { fileItem, fileKey, type FileRecord } from './files.ts';
+import { cidLookupItem, cidLookupKey, fileItem, fileKey, type FileRecord } from './files.ts';
 import { decoder, isConditionalFailure, readItem, transactWrite } from './items.ts';
 import { commitJournalItem } from './upload-journal.ts';
 
@@ -57,8 +57,8 @@ const pinKey = (cid: string) => ({ pk: `PIN#${cid}`, sk: 'PIN' });
 export const getPin = (cid: string): Promise<Pin | undefined> => readItem(pinKey(cid), pinDecoder);
 
 /**
- * Writes the file record and adds its reference to the CID's pin (creating the pin) in one
- * transaction, which also marks the upload's journal committed: the one write that makes a file
+ * Writes the file record and its CID lookup item (files.ts) and adds its reference to the CID's
+ * pin (creating the pin) in one transaction, which also marks the upload's journal committed: the one write that makes a file
  * visible, so a crash leaves either all of it or nothing. False when the pin is being unpinned
  * (nothing was written).
  */
@@ -92,11 +92,12 @@ export async function putFileWithPin(
       },
     },
     commitJournalItem(uploadId, added.cid),
+    { Put: { TableName: tableName, Item: cidLookupItem(record) } },
   ]);
   return failed === -1;
 }
 
-/** Removes the file record and its pin reference in one transaction; false when either is gone. */
+/** Removes the file record, its CID lookup item and its pin reference in one transaction; false when the record or pin is gone. */
 export async function deleteFileWithPin(record: FileRecord): Promise<boolean> {
   const failed = await transactWrite([
     {
@@ -116,6 +117,7 @@ export async function deleteFileWithPin(record: FileRecord): Promise<boolean> {
         ExpressionAttributeValues: { ':minus': -1 },
       },
     },
+    { Delete: { TableName: tableName, Key: cidLookupKey(record) } },
   ]);
   return failed === -1;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
-import { getFile, listFilesOf, type FileRecord } from '#lib/data/files.ts';
+import { getFile, listFilesOf, newestFileWithCid, type FileRecord } from '#lib/data/files.ts';
 import { errors } from '#lib/errors.ts';
 
 /**
@@ -51,9 +51,10 @@ export async function ownedFile(userId: string, id: string): Promise<FileRecord>
 /**
  * The caller's newest file with this CID. A CID the caller has no record of answers 404
  * CID_NOT_FOUND, whoever else stores it: a content address must not reveal other users' files.
+ * Constant reads whatever the caller's file count (the CID lookup items of lib/data/files.ts).
  */
 export async function ownedFileByCid(userId: string, cid: string): Promise<FileRecord> {
-  const mine = (await listFiles(userId)).find((f) => f.cid === cid);
+  const mine = await newestFileWithCid(userId, cid);
   if (!mine) throw errors.cidNotFound();
   return mine;
 }

@@ -23,6 +23,9 @@ const MIN_PART = 5 * 1024 * 1024;
 
 const preconditionFailed = () => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-None-Match' });
 
+/** Multipart uploads older than this are aborted (checked when a server starts, then hourly). */
+const INCOMPLETE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
 /** Objects are 8 MiB shards and 100 MB files: read and written in 1 MiB pieces, not fs streams' 64/16 KiB. */
 const PIECE = 1024 * 1024;
 
@@ -237,6 +240,24 @@ class LocalStore extends FilesystemStore {
     this.assemblies.delete(uploadId);
   }
 
+  /**
+   * Aborts the multipart uploads initiated more than `maxAgeMs` ago, as the bucket's lifecycle
+   * rule does on AWS (cdk/stack.ts: abortIncompleteMultipartUploadAfter a day): the parts of an
+   * upload whose writer died would otherwise stay on disk for good. Age from initiation (the
+   * `key` file s3rver writes then), as S3 counts it.
+   */
+  async expireIncompleteUploads(maxAgeMs, now = Date.now()) {
+    for (const { name } of await this.listBuckets()) {
+      const root = this.getResourcePath(name, undefined, 'uploads');
+      for (const uploadId of await fs.promises.readdir(root).catch(() => [])) {
+        const started = await fs.promises.stat(path.join(root, uploadId, 'key')).catch(() => undefined);
+        if (started && now - started.mtimeMs <= maxAgeMs) continue;
+        await fs.promises.rm(path.join(root, uploadId), { recursive: true, force: true });
+        this.assemblies.delete(uploadId);
+      }
+    }
+  }
+
   async getObject(bucket, key, options) {
     const object = await super.getObject(bucket, key, options);
     const stream = object && object.content;
@@ -290,7 +311,9 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
   try {
     if (op === 'run') {
       const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
-      server.store = server.context.store = new LocalStore(dir);
+      const store = (server.store = server.context.store = new LocalStore(dir));
+      await store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS);
+      server.expiry = setInterval(() => store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS).catch(() => undefined), 60 * 60 * 1000).unref();
       // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).
       server.middleware.unshift(signatureCheck);
       server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload);
@@ -300,7 +323,10 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
     } else {
       const server = servers.get(key);
       servers.delete(key);
-      if (server) await server.close();
+      if (server) {
+        clearInterval(server.expiry);
+        await server.close();
+      }
       parentPort.postMessage({ id });
     }
   } catch (e) {

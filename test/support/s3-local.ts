@@ -10,11 +10,11 @@ import { startS3Local, type S3Local } from '#lib/local/s3-local.ts';
  * started before the file's tests, stopped and its directory removed after them. `client` is set
  * once the file's first `beforeAll` has run.
  */
-export function localS3Bucket(bucket: string): { client: S3Client; server: S3Local } {
-  const local = {} as { client: S3Client; server: S3Local };
+export function localS3Bucket(bucket: string): { client: S3Client; server: S3Local; dir: string } {
+  const local = {} as { client: S3Client; server: S3Local; dir: string };
   let dir: string | undefined;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'shroud-s3-'));
+    dir = local.dir = mkdtempSync(join(tmpdir(), 'shroud-s3-'));
     local.server = await startS3Local(dir);
     local.client = new S3Client({ region: 'us-east-1', endpoint: local.server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
     await local.client.send(new CreateBucketCommand({ Bucket: bucket }));

@@ -8,6 +8,8 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it } from 'vitest';
@@ -131,6 +133,33 @@ describe('the local S3 server', () => {
     await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'not-its-key', UploadId: other }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
     await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: 'no-such-bucket', Key: 'abort-me', UploadId: other }))).rejects.toMatchObject({ name: 'NoSuchBucket' });
     await local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'abort-me', UploadId: other }));
+  });
+
+  it('aborts multipart uploads started over a day ago when it starts (the bucket lifecycle rule on AWS); younger ones go on', async () => {
+    const MiB = 1024 * 1024;
+    const start = async (key: string) => (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key }))).UploadId!;
+    const part = (key: string, UploadId: string, PartNumber: number, body: Uint8Array) =>
+      local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
+    const stale = await start('stale');
+    await part('stale', stale, 1, randomBytes(5 * MiB));
+    const fresh = await start('fresh');
+    const first = randomBytes(5 * MiB);
+    const p1 = await part('fresh', fresh, 1, first);
+    const uploads = join(local.dir, BUCKET, '._S3rver_uploads');
+    expect(readdirSync(uploads)).toEqual(expect.arrayContaining([fresh, stale]));
+    // Initiated 25 hours ago (s3rver's `key` file is written when an upload is initiated).
+    const then = new Date(Date.now() - 25 * 3600_000);
+    utimesSync(join(uploads, stale, 'key'), then, then);
+    await local.server.restart();
+    expect(readdirSync(uploads)).toContain(fresh);
+    expect(readdirSync(uploads)).not.toContain(stale);
+    await expect(part('stale', stale, 2, randomBytes(10))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    const p2 = await part('fresh', fresh, 2, Buffer.from('end'));
+    await local.client.send(
+      new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: 'fresh', UploadId: fresh, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: p1.ETag! }, { PartNumber: 2, ETag: p2.ETag! }] } }),
+    );
+    const got = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'fresh' }))).Body!.transformToByteArray();
+    expect(Buffer.from(got).equals(Buffer.concat([first, Buffer.from('end')]))).toBe(true);
   });
 
   it('stores an empty object', async () => {

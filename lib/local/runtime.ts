@@ -165,15 +165,16 @@ function every(name: string, intervalMs: number, pass: () => Promise<unknown>): 
 }
 
 /**
- * The scheduled jobs of cdk/ (not routes), in process: the orphan sweeper every 15 minutes
- * (cdk/stack.ts, a ScheduledJob), the bridge relayer every second (the local runtime plays Hyperlane's relayer
+ * The scheduled jobs of cdk/ (not routes), in process: the orphan sweeper every 15 minutes and
+ * its full pass daily (cdk/stack.ts, ScheduledJobs), the bridge relayer every second (the local runtime plays Hyperlane's relayer
  * between its local chain A and chain B), the transfer retry job (unpaid withdrawals, unfinished
  * deposits) every minute.
  */
 async function startScheduledJobs(): Promise<() => Promise<void>> {
-  const { SWEEP_INTERVAL_MS } = await import('#lib/storage/sweeper.ts');
+  const { FULL_SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS } = await import('#lib/storage/sweeper.ts');
   const stops = [
-    every('orphan sweep', SWEEP_INTERVAL_MS, async () => (await import('#lib/storage/sweeper.ts')).sweepOnce()),
+    every('orphan sweep', SWEEP_INTERVAL_MS, async () => (await import('#lib/storage/sweeper.ts')).sweepStale()),
+    every('full orphan sweep', FULL_SWEEP_INTERVAL_MS, async () => (await import('#lib/storage/sweeper.ts')).sweepOnce()),
     every('bridge relay pass', 1000, async () => (await import('#lib/bridge/relayer.ts')).relayOnce()),
     every('transfer retry pass', 60_000, async () => (await import('#lib/transfer/retry.ts')).retryTransfersOnce()),
     every('reward accrual retry pass', 60_000, async () => (await import('#lib/rewards/accrue.ts')).retryAccrualsOnce()),

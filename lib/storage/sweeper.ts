@@ -1,5 +1,5 @@
 import { entriesOf, removeBlockEntries } from '#lib/data/block-index.ts';
-import { closeJournal, readJournal } from '#lib/data/upload-journal.ts';
+import { closeJournal, markSwept, openJournalsBefore, readJournal } from '#lib/data/upload-journal.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
 import { pinning } from './pinning.ts';
@@ -8,9 +8,10 @@ import { S3Pinning } from './pinning-s3.ts';
 import { getPin } from './pins.ts';
 
 /**
- * The orphan sweeper: takes back blocks no file can ever reach. Run every 15 minutes (AWS: an
- * EventBridge rule → functions/scheduled/sweep.ts; locally: a timer in lib/local/runtime.ts),
- * and callable once with `sweepOnce()` (tests, scripts).
+ * The orphan sweeper: takes back blocks no file can ever reach. Two passes (AWS: EventBridge
+ * rules → functions/scheduled/sweep.ts and sweep-full.ts; locally: timers in
+ * lib/local/runtime.ts): `sweepStale` every 15 minutes reads only the uploads whose journal is
+ * still open (below); `sweepOnce`, the full pass, daily, lists every stored block and shard set.
  *
  * Orphans come from crashes: an upload that died after writing blocks and before (or right after)
  * the transaction that writes its file record leaves blocks, their index entries and its open
@@ -35,7 +36,10 @@ import { getPin } from './pins.ts';
  * later pass meets again is still recognised as dead.
  */
 export const ORPHAN_AGE_SECONDS = 60 * 60;
+/** The regular pass (`sweepStale`): the open journals over an hour old. */
 export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+/** The full pass (`sweepOnce`): every stored block and shard set, for what the regular one cannot see. */
+export const FULL_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 export interface SweepReport {
   blocksSeen: number;
@@ -63,9 +67,14 @@ export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport
   if (!(adapter instanceof S3Pinning)) return report; // another service keeps its own blocks
   const nowSeconds = clock.nowSeconds();
   const verdicts = new Map<string, Promise<Verdict>>();
+  const dead = new Set<string>();
   const verdictOf = (uploadId: string) => {
     let v = verdicts.get(uploadId);
-    if (!v) verdicts.set(uploadId, (v = judge(uploadId, nowSeconds, report)));
+    if (!v) {
+      v = judge(uploadId, nowSeconds, report);
+      v.then((verdict) => verdict === 'dead' && dead.add(uploadId), () => undefined);
+      verdicts.set(uploadId, v);
+    }
     return v;
   };
 
@@ -96,7 +105,45 @@ export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport
       }
     });
   }
+  // Judged dead: off the open list, so the regular pass does not judge them again (a next full
+  // pass still finds anything of theirs that this one failed to delete).
+  await mapLimit([...dead], 16, async (uploadId) => {
+    await markSwept(uploadId).catch((e: unknown) => logger.warn('orphan sweep: journal left on the open list', { uploadId, error: e as Error }));
+  });
   if (report.blocksDeleted || report.shardSetsDeleted || report.entriesRemoved || report.failures) logger.info('orphan sweep', { ...report });
+  return report;
+}
+
+/**
+ * The regular pass, every 15 minutes. An upload can leave orphans only while its journal is
+ * open, so this reads the journals still open an hour after they began (the open list of
+ * lib/data/upload-journal.ts) — a handful, however many files are stored — instead of listing
+ * every upload in the bucket: a dead one's shards are deleted and its journal taken off the
+ * list; one that crashed after its commit is closed. The per-block layout's shared blocks (files
+ * stored before CAR shards) and journals from before the open list existed are left to the full
+ * pass (`sweepOnce`, daily).
+ */
+export async function sweepStale(): Promise<SweepReport> {
+  const report: SweepReport = { blocksSeen: 0, blocksDeleted: 0, shardSetsSeen: 0, shardSetsDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 };
+  const adapter = await pinning();
+  if (!(adapter instanceof S3Pinning)) return report;
+  const nowSeconds = clock.nowSeconds();
+  for await (const page of openJournalsBefore(nowSeconds - ORPHAN_AGE_SECONDS)) {
+    await mapLimit(page, 16, async (uploadId) => {
+      report.shardSetsSeen++;
+      try {
+        if ((await judge(uploadId, nowSeconds, report)) === 'dead') {
+          await adapter.dropShards(uploadId);
+          await markSwept(uploadId);
+          report.shardSetsDeleted++;
+        }
+      } catch (e) {
+        report.failures++;
+        logger.warn('orphan sweep: upload left for the next pass', { uploadId, error: e as Error });
+      }
+    });
+  }
+  if (report.shardSetsDeleted || report.journalsClosed || report.failures) logger.info('orphan sweep', { ...report });
   return report;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CID } from 'multiformats/cid';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
@@ -62,6 +62,16 @@ async function crashedUpload(bytes: Uint8Array) {
   await storage.journal.openJournal(uploadId);
   const added = await (await adapter()).add((async function* () { yield bytes; })(), { uploadId });
   return { uploadId, added, blocks: added.ref.blocks! };
+}
+
+/** A crash after the commit (CAR layout): bob's record and pin are written, the journal was never closed. */
+async function crashedAfterCommit(bytes: Uint8Array) {
+  const uploadId = randomUUID();
+  await storage.journal.openJournal(uploadId);
+  const added = await (await adapter()).add((async function* () { yield bytes; })(), { uploadId });
+  const record = storage.files.newFileRecord({ userId: bob.userId, cid: added.cid, filename: 'late.bin', size: bytes.length, checksum: sha256(bytes), zkEnabled: false, variant: 'B' });
+  await storage.pins.commitRecord(record, added, uploadId, 's3');
+  return { uploadId, record };
 }
 
 async function uploadB(client: HttpClient, bytes: Uint8Array) {
@@ -215,13 +225,8 @@ describe('CAR shards', () => {
     expect(crashed.added.ref.shards).toBe(1);
     expect(await shardKeys(crashed.uploadId)).toEqual([`shards/${crashed.uploadId}/1.car`, `shards/${crashed.uploadId}/data`, `shards/${crashed.uploadId}/index.json`]);
 
-    // Crash after the commit: the record and pin are written, the journal was never closed.
     const late = randomBytesOf(300_000, 553);
-    const lateId = randomUUID();
-    await storage.journal.openJournal(lateId);
-    const added = await a.add((async function* () { yield late; })(), { uploadId: lateId });
-    const record = storage.files.newFileRecord({ userId: bob.userId, cid: added.cid, filename: 'late.bin', size: late.length, checksum: sha256(late), zkEnabled: false, variant: 'B' });
-    await storage.pins.commitRecord(record, added, lateId, 's3');
+    const { uploadId: lateId, record } = await crashedAfterCommit(late);
 
     const early = await storage.sweeper.sweepOnce();
     expect(early.shardSetsDeleted).toBe(0);
@@ -233,6 +238,57 @@ describe('CAR shards', () => {
     expect(await shardKeys(crashed.uploadId)).toEqual([]);
     expect(await shardKeys(keptOwner)).not.toEqual([]);
     expect(await shardKeys(lateId)).not.toEqual([]);
+    expect(sha256(await download(alice, file.fileId))).toBe(sha256(kept));
+    expect(sha256(await download(bob, record.id))).toBe(sha256(late));
+  });
+
+  it('the regular pass reads only the open journals: a crashed upload\'s shards go an hour on, one that crashed after its commit is closed, and the bucket is never listed', async () => {
+    const a = await adapter();
+    const { s3 } = await import('#lib/storage/s3.ts');
+    const { putItem } = await import('#lib/data/items.ts');
+    const { clock } = await import('#lib/clock.ts');
+    const kept = randomBytesOf(MiB + 200, 561);
+    const file = await uploadB(alice, kept);
+    const keptOwner = (await storage.pins.getPin(file.cid))!.ref.owner!;
+    const crashed = await crashedUpload(randomBytesOf(MiB + 300, 562));
+    const late = randomBytesOf(200_000, 563);
+    const { uploadId: lateId, record } = await crashedAfterCommit(late);
+    // A crash from before the open list: its journal has no list attributes; only the full pass finds it.
+    const legacyId = randomUUID();
+    await putItem({ ...storage.journal.journalKey(legacyId), startedAt: clock.nowSeconds() });
+    await a.add((async function* () { yield randomBytesOf(50_000, 564); })(), { uploadId: legacyId });
+
+    const bucketListings = () =>
+      send.mock.calls.filter(([c]) => c.constructor.name === 'ListObjectsV2Command' && (c.input as { Prefix?: string }).Prefix === 'shards/').length;
+    const send = vi.spyOn(s3, 'send');
+    try {
+      // (Counts include earlier tests' uploads: this test checks its own.)
+      await storage.sweeper.sweepStale();
+      expect(await shardKeys(crashed.uploadId)).not.toEqual([]);
+      expect(await storage.journal.readJournal(lateId)).toBeDefined();
+
+      advanceClock(HOUR + 60_000);
+      const report = await storage.sweeper.sweepStale();
+      expect(report.shardSetsDeleted).toBeGreaterThanOrEqual(1);
+      expect(report.journalsClosed).toBeGreaterThanOrEqual(1);
+      expect(bucketListings()).toBe(0);
+      expect(await shardKeys(crashed.uploadId)).toEqual([]);
+      expect(await storage.journal.readJournal(lateId)).toBeUndefined(); // closed: its file is stored
+      // The dead upload's journal stays (its entries are still recognised as dead), off the open list.
+      expect((await storage.journal.readJournal(crashed.uploadId))?.sweptAt).toBeDefined();
+      const again = await storage.sweeper.sweepStale();
+      expect(again).toMatchObject({ shardSetsSeen: 0, shardSetsDeleted: 0 }); // nothing left on the open list
+      expect(await shardKeys(keptOwner)).not.toEqual([]);
+      expect(await shardKeys(lateId)).not.toEqual([]);
+      expect(await shardKeys(legacyId)).not.toEqual([]);
+
+      // The daily full pass lists the bucket and takes the legacy crash's shards back.
+      await storage.sweeper.sweepOnce();
+      expect(bucketListings()).toBeGreaterThan(0);
+      expect(await shardKeys(legacyId)).toEqual([]);
+    } finally {
+      send.mockRestore();
+    }
     expect(sha256(await download(alice, file.fileId))).toBe(sha256(kept));
     expect(sha256(await download(bob, record.id))).toBe(sha256(late));
   });

@@ -44,7 +44,7 @@ const dims = (s: Stat) => Object.fromEntries(s.MetricStat!.Metric.Dimensions.map
 describe('tracing', () => {
   it('is Active on every function, with the Powertools settings and responses kept out of traces', () => {
     const fns = plain.resources('AWS::Lambda::Function');
-    expect(fns).toHaveLength(routes.length + 6 + streamed); // + the $default fallback, the scheduled sweeper, transfer retry, reward accrual retry, reward epochs and bridge relayer, streaming routes' function-URL functions
+    expect(fns).toHaveLength(routes.length + 7 + streamed); // + the $default fallback, the scheduled sweeper (two passes), transfer retry, reward accrual retry, reward epochs and bridge relayer, streaming routes' function-URL functions
     for (const f of fns) {
       expect(f.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect(f.Properties.Environment.Variables).toMatchObject({

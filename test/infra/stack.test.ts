@@ -28,7 +28,7 @@ beforeAll(() => {
 });
 
 describe('the CDK stack', () => {
-  it('makes one Lambda function per row of the route table, plus the $default fallback and the scheduled functions (sweeper, transfer retry, reward accrual retry, reward epochs, bridge relayer)', () => {
+  it('makes one Lambda function per row of the route table, plus the $default fallback and the scheduled functions (sweeper and its full pass, transfer retry, reward accrual retry, reward epochs, bridge relayer)', () => {
     let functions = 0;
     const handlers: string[] = [];
     for (const t of templates.values()) {
@@ -37,7 +37,7 @@ describe('the CDK stack', () => {
       for (const f of fns) handlers.push((f as { Properties: { FunctionName: string } }).Properties.FunctionName);
     }
     // streaming routes (`stream`) have a second, function-URL function (cdk/ai.ts)
-    expect(functions).toBe(routes.length + 6 + routes.filter((r) => r.stream).length);
+    expect(functions).toBe(routes.length + 7 + routes.filter((r) => r.stream).length);
     expect(new Set(handlers).size).toBe(functions);
     expect(handlers.every((n) => n.startsWith('shroud-ci-'))).toBe(true);
   });
@@ -96,13 +96,15 @@ describe('the CDK stack', () => {
     const groups = new Set(routes.map((r) => r.group));
     let roles = 0;
     for (const t of templates.values()) roles += ours(t.findResources('AWS::IAM::Role')).length;
-    expect(roles).toBe(groups.size + 6); // + the fallback's, the sweeper's, the transfer retry job's, the reward accrual retry job's, the reward epochs' and the bridge relayer's
+    expect(roles).toBe(groups.size + 7); // + the fallback's, the sweeper's (two passes), the transfer retry job's, the reward accrual retry job's, the reward epochs' and the bridge relayer's
   });
 
-  it('runs the orphan sweeper every 15 minutes from an EventBridge rule (not a route)', () => {
+  it('runs the orphan sweeper every 15 minutes and its full pass daily, from EventBridge rules (not routes)', () => {
     const t = templates.get(root)!;
     t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)', State: 'ENABLED' });
     t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-sweep', Timeout: 300 });
+    t.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 day)', State: 'ENABLED' });
+    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-scheduled-sweep-full', Timeout: 900 });
     t.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'events.amazonaws.com' });
   });
 

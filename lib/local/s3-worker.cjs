@@ -250,7 +250,11 @@ class LocalStore extends FilesystemStore {
     for (const { name } of await this.listBuckets()) {
       const root = this.getResourcePath(name, undefined, 'uploads');
       for (const uploadId of await fs.promises.readdir(root).catch(() => [])) {
-        const started = await fs.promises.stat(path.join(root, uploadId, 'key')).catch(() => undefined);
+        // No `key` yet: s3rver makes the directory, then writes it; the directory's age stands in.
+        const started = await fs.promises
+          .stat(path.join(root, uploadId, 'key'))
+          .catch(() => fs.promises.stat(path.join(root, uploadId)))
+          .catch(() => undefined);
         if (started && now - started.mtimeMs <= maxAgeMs) continue;
         await fs.promises.rm(path.join(root, uploadId), { recursive: true, force: true });
         this.assemblies.delete(uploadId);
@@ -313,11 +317,11 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
       const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
       const store = (server.store = server.context.store = new LocalStore(dir));
       await store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS);
-      server.expiry = setInterval(() => store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS).catch(() => undefined), 60 * 60 * 1000).unref();
       // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).
       server.middleware.unshift(signatureCheck);
       server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload);
       const bound = await server.run();
+      server.expiry = setInterval(() => store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS).catch(() => undefined), 60 * 60 * 1000).unref();
       servers.set(key, server);
       parentPort.postMessage({ id, port: bound.port });
     } else {

@@ -39,12 +39,15 @@ const queueUrlOf = (job: ReplicaJob) => (isAuditJob(job) ? storageConfig.REPLICA
 
 interface Delivery {
   job: ReplicaJob;
+  /** The job as JSON: the same job twice in the queue is one. */
+  key: string;
   receives: number;
 }
 
 /** One in-process queue with SQS's delivery semantics (see above). */
 class LocalQueue {
   private ready: Delivery[] = [];
+  private waiting = new Set<string>();
   /** Deliveries waiting for their backoff to end. */
   private delayed = 0;
   private busy = false;
@@ -54,8 +57,11 @@ class LocalQueue {
 
   push(job: ReplicaJob): void {
     // The same job twice in the queue is one: the worker reads the pin's state anyway.
-    const same = JSON.stringify(job);
-    if (!this.ready.some((d) => JSON.stringify(d.job) === same)) this.ready.push({ job, receives: 0 });
+    const key = JSON.stringify(job);
+    if (!this.waiting.has(key)) {
+      this.waiting.add(key);
+      this.ready.push({ job, key, receives: 0 });
+    }
     this.pump();
   }
 
@@ -67,6 +73,7 @@ class LocalQueue {
     if (this.busy || !this.handler) return;
     const next = this.ready.shift();
     if (!next) return;
+    this.waiting.delete(next.key);
     this.busy = true;
     next.receives++;
     this.handler(next.job)
@@ -81,7 +88,11 @@ class LocalQueue {
         const t = setTimeout(() => {
           this.timers.delete(t);
           this.delayed--;
-          this.ready.push(next);
+          // Unless the same job was queued again meanwhile: that one goes instead.
+          if (!this.waiting.has(next.key)) {
+            this.waiting.add(next.key);
+            this.ready.push(next);
+          }
           this.pump();
         }, 200 * 2 ** next.receives);
         t.unref();

@@ -22,7 +22,8 @@ import { logger } from '#lib/log.ts';
 import { blockSourceOf } from './block-source.ts';
 import { storageConfig } from './config.ts';
 import { dagBlocks } from './dag.ts';
-import { listFiles, ownedFileByCid } from './files.ts';
+import { newestFileWithCid } from '#lib/data/files.ts';
+import { ownedFileByCid } from './files.ts';
 import { enqueueReplicaJob, enqueueReplicaJobs, type ReplicaJob } from './replica-queue.ts';
 import { replicaTargets, targetNamed, TargetFailure, type CopySource, type ReplicaTarget } from './replica-targets.ts';
 
@@ -38,8 +39,12 @@ import { replicaTargets, targetNamed, TargetFailure, type CopySource, type Repli
  */
 export const MIN_REPLICAS = 3;
 export const REPLICA_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
-/** A pending/pinning pin not touched for this long lost its job (a local worker died): re-enqueued by the audit. */
-const STALE_JOB_MS = 5 * 60_000;
+/**
+ * A pending/pinning pin not touched for this long lost its job (a local worker died): re-enqueued
+ * by the audit. Longer than a copy may run (the worker's 15 minutes; SQS redelivers after 16), so
+ * a copy still under way is not queued a second time.
+ */
+const STALE_JOB_MS = 20 * 60_000;
 
 export const replicaPinInput = z.object({
   cid: z.string().min(1).max(200),
@@ -230,7 +235,7 @@ async function prove(target: ReplicaTarget, root: string, challenge: Uint8Array)
  * their files has the same CID); the last owner's going releases every replica.
  */
 export async function dropReplicaOwner(userId: string, cid: string): Promise<void> {
-  if ((await listFiles(userId)).some((f) => f.cid === cid)) return;
+  if (await newestFileWithCid(userId, cid)) return; // another of their files still has it
   const pin = await updatePin(cid, (p) => {
     if (!p.owners.includes(userId)) return undefined;
     const owners = p.owners.filter((o) => o !== userId);
@@ -379,8 +384,9 @@ export interface AuditRound {
   round: number;
   /** Pins whose audit this slice queued. */
   queued: number;
-  /** The rest of the round was handed on as an `audit-round` job. */
+  /** The rest of the round was handed on as an `audit-round` job, listing after this CID. */
   continued: boolean;
+  after?: string;
 }
 
 /**
@@ -405,7 +411,7 @@ export async function auditReplicas(opts: { round?: number; after?: string; page
     if (performance.now() >= sliceEnds) {
       await enqueueReplicaJob({ kind: 'audit-round', round, after: after! });
       logger.info('replica audit round: slice queued, the rest handed on', { round, queued, after });
-      return { round, queued, continued: true };
+      return { round, queued, continued: true, after };
     }
   }
   logger.info('replica audit round queued', { round, queued });
@@ -414,9 +420,15 @@ export async function auditReplicas(opts: { round?: number; after?: string; page
 
 /** The `audit` job: one pin, unless it is gone or was audited since the round began (a job delivered twice, or overtaken). */
 async function auditJob(cid: string, round: number): Promise<void> {
-  const pin = await getReplicaPin(cid);
-  if (!pin || (pin.lastAudit && pin.lastAudit.at >= round)) return;
-  logger.info('replica audit', { cid, ...(await auditPin(pin)) });
+  try {
+    const pin = await getReplicaPin(cid);
+    if (!pin || (pin.lastAudit && pin.lastAudit.at >= round)) return;
+    logger.info('replica audit', { cid, ...(await auditPin(pin)) });
+  } catch (e) {
+    // Not thrown back to the queue: the next round is the retry, and the dead-letter queue stays
+    // for the jobs nothing else would redo (copies, releases, a round's listing).
+    logger.warn('replica audit of a pin failed', { cid, error: e as Error });
+  }
 }
 
 function sample<T>(items: readonly T[], n: number): T[] {

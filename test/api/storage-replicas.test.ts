@@ -208,6 +208,7 @@ describe('replicated pinning on three local targets', () => {
 
   it('an audit round of many pins is listed in slices and every pin audited, each by its own job', async () => {
     const { getReplicaPin, listReplicaPinCids } = await import('#lib/data/replica-pins.ts');
+    const { clock } = await import('#lib/clock.ts');
     const cids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const { cid } = await uploadFile(alice, 2000 + i);
@@ -217,9 +218,9 @@ describe('replicated pinning on three local targets', () => {
     advanceClock(1000);
     const all = (await listReplicaPinCids(undefined, 1000)).cids;
     expect(all.length).toBeGreaterThanOrEqual(5);
-    // Two CIDs per page and a slice that ends after its first page: the rest goes on as jobs.
+    // Two CIDs per page and a slice that ends after its first page: the rest goes on as a job.
     const round = await auditRound({ pageSize: 2, sliceMs: 0 });
-    expect(round).toMatchObject({ queued: 2, continued: true });
+    expect(round).toMatchObject({ queued: 2, continued: true, after: all[1] });
     for (const cid of all) {
       const p = (await getReplicaPin(cid))!;
       if (p.status === 'pinned') expect(p.lastAudit?.at, cid).toBeGreaterThanOrEqual(round.round);
@@ -231,6 +232,19 @@ describe('replicated pinning on three local targets', () => {
       expect(p.lastAudit!.at).toBeGreaterThanOrEqual(round.round);
     }
     expect(queue.localDeadLetters()).toEqual([]);
+
+    // The handed-on job lists after its CID only: the pins before it are not audited again.
+    advanceClock(1000);
+    const lastAudit = async (cid: string) => (await getReplicaPin(cid))!.lastAudit?.at;
+    const before = new Map(await Promise.all(all.map(async (cid) => [cid, await lastAudit(cid)] as const)));
+    const middle = all[Math.floor(all.length / 2)]!;
+    const next = clock.nowMs();
+    await replicas.handleReplicaJob({ kind: 'audit-round', round: next, after: middle });
+    await queue.drainReplicaQueue();
+    for (const cid of all) {
+      if (cid <= middle) expect(await lastAudit(cid), cid).toBe(before.get(cid));
+      else if ((await getReplicaPin(cid))!.status === 'pinned') expect(await lastAudit(cid), cid).toBeGreaterThanOrEqual(next);
+    }
   });
 
   it('an audit job for a pin audited since its round began does nothing (a job delivered twice)', async () => {

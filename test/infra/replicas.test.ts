@@ -63,6 +63,13 @@ describe('replicated pinning in the CDK stack', () => {
     const from = (q: string) => mappings.find((m) => JSON.stringify(m.EventSourceArn).includes(`"${q}"`));
     expect(from(audits!)).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
     expect(from(jobs!)?.ScalingConfig).toBeUndefined(); // copies are not held back by audits
+    // The worker and audit role sends to and takes from both queues; the API's storage role only sends copies.
+    const grants = (t: Template, role: string, q: string) =>
+      statementsOf(t, role).filter((st) => JSON.stringify(st.Resource).includes(`"${q}"`)).flatMap((st) => [st.Action].flat());
+    for (const q of [audits!, jobs!]) expect(grants(template, 'shroud-ci-replicas', q)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    const storageSends = JSON.stringify(statementsOf(storageTemplate, 'shroud-ci-storage').filter((st) => [st.Action].flat().includes('sqs:SendMessage')));
+    expect(storageSends).toContain('ReplicasJobs');
+    expect(storageSends).not.toContain('ReplicasAudits');
   });
 
   it('runs the audit hourly from EventBridge', () => {

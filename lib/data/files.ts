@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { decoder, getItem, listPartition, putItem, queryAll, readItem, transactWrite } from './items.ts';
+import { decoder, listPartition, putItem, queryAll, readItem, transactWrite } from './items.ts';
 
 /**
  * File records: one per upload, whichever variant made it (no TTL: a file lives until deleted).
@@ -59,10 +59,18 @@ const cidPartition = (userId: string) => `FILECIDS#${userId}`;
 /**
  * Set once every record of the owner has its lookup item (records written before lookup items
  * existed get theirs on the owner's first miss). Holds no `#`, so no `<cid>#` prefix reaches it.
- * Renaming it makes every owner's next miss index again: the remedy should code without lookup
- * items have written records after a marker was set (a deploy's old instances).
  */
 const indexedMarkerKey = (userId: string) => ({ pk: cidPartition(userId), sk: '!INDEXED' });
+const markerDecoder = decoder('file CID index marker', z.object({ at: z.string() }));
+/**
+ * For the first hour after an owner's marker is set, a miss also indexes the owner's records
+ * created since shortly before it: while a deploy rolls out, a function not yet updated (an
+ * upload) may still write records without lookup items after an updated one (a download by CID)
+ * has set the marker. Renaming the marker would index every owner again, should a rollout ever
+ * take longer.
+ */
+const SETTLING_MS = 60 * 60_000;
+const SETTLING_MARGIN_MS = 15 * 60_000;
 
 export const cidLookupKey = (r: Pick<FileRecord, 'userId' | 'cid' | 'createdAt' | 'id'>) => ({
   pk: cidPartition(r.userId),
@@ -76,15 +84,18 @@ const BACKFILL_BATCH = 25;
 
 /**
  * The owner's newest record with this CID; undefined when the owner has none (whoever else
- * stores it). A hit is two reads; a miss is two once the owner's marker is set.
+ * stores it). A hit is two reads; a miss is two once the owner's marker is an hour old.
  */
 export async function newestFileWithCid(userId: string, cid: string): Promise<FileRecord | undefined> {
   // No CID holds a `#`, and one that did could reach into the `<createdAt>` part of a key.
   if (cid.includes('#')) return undefined;
   const found = await findIndexed(userId, cid);
+  if (found) return found;
   // Read only on a miss: a hit (every download) needs no marker.
-  if (found || (await getItem(indexedMarkerKey(userId)))) return found;
-  await indexOwnerFiles(userId);
+  const marker = await readItem(indexedMarkerKey(userId), markerDecoder);
+  if (!marker) await indexOwnerFiles(userId);
+  else if (clock.nowMs() - Date.parse(marker.at) < SETTLING_MS) await indexRecordsSince(userId, new Date(Date.parse(marker.at) - SETTLING_MARGIN_MS).toISOString());
+  else return undefined;
   return findIndexed(userId, cid);
 }
 
@@ -144,6 +155,18 @@ async function indexOwnerFiles(userId: string): Promise<void> {
   const missing = records.filter((r) => !have.has(cidLookupKey(r).sk));
   for (let i = 0; i < missing.length; i += BACKFILL_BATCH) await indexBatch(missing.slice(i, i + BACKFILL_BATCH));
   await putItem({ ...indexedMarkerKey(userId), at: clock.now().toISOString() });
+}
+
+/** Writes (again) the lookup items of the owner's records created since `sinceIso` (the settling hour above). */
+async function indexRecordsSince(userId: string, sinceIso: string): Promise<void> {
+  const recent = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :since',
+    ExpressionAttributeValues: { ':pk': ownerPartition(userId), ':since': sinceIso },
+    ScanIndexForward: false,
+  });
+  const records = recent.map((i) => fileRecordDecoder.decode(i));
+  for (let i = 0; i < records.length; i += BACKFILL_BATCH) await indexBatch(records.slice(i, i + BACKFILL_BATCH));
 }
 
 async function indexBatch(batch: FileRecord[]): Promise<void> {

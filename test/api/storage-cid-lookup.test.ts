@@ -1,6 +1,7 @@
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { advanceClock, clock } from '#lib/clock.ts';
 import type { FileRecord } from '#lib/data/files.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedIn } from '../support/storage.ts';
@@ -149,11 +150,27 @@ describe('the caller\u2019s newest file by CID', () => {
     expect(await lookupKeys(user)).not.toContain(keyOf(gone));
   });
 
+  it('a record written without a lookup item in the hour after the marker (a deploy\'s old instance) is still found; after that hour a miss is two reads', async () => {
+    const user = randomUUID();
+    const first = await stored(recordOf(user, newCid(), clock.now().toISOString()));
+    await expect(storage.ownedFileByCid(user, newCid())).rejects.toMatchObject(notFound); // sets the marker
+    expect(await marker(user)).toBeDefined();
+    advanceClock(20 * 60_000);
+    const late = await legacy(recordOf(user, newCid(), clock.now().toISOString()));
+    expect((await storage.ownedFileByCid(user, late.cid)).id).toBe(late.id);
+    expect(await lookupKeys(user)).toEqual(['!INDEXED', keyOf(first), keyOf(late)].sort());
+    // Past the hour the marker is trusted: a record without its lookup item is no longer looked for.
+    advanceClock(45 * 60_000);
+    const tooLate = await legacy(recordOf(user, newCid(), clock.now().toISOString()));
+    await expect(storage.ownedFileByCid(user, tooLate.cid)).rejects.toMatchObject(notFound);
+  });
+
   it('after the marker, a hit and a miss take the same few DynamoDB calls and items whatever the file count', async () => {
     const cost = async (count: number) => {
       const user = randomUUID();
       const recs = await Promise.all(Array.from({ length: count }, (_, i) => legacy(recordOf(user, newCid(), at(i)))));
       await expect(storage.ownedFileByCid(user, newCid())).rejects.toMatchObject(notFound); // indexes, sets the marker
+      advanceClock(61 * 60_000); // past the marker's settling hour
       const measure = async (lookup: () => Promise<unknown>) => {
         const send = vi.spyOn(client.db, 'send');
         await lookup().catch(() => undefined);

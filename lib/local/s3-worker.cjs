@@ -40,7 +40,8 @@ const PIECE = 1024 * 1024;
  *   conditional write; s3rver ignores it);
  * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks);
  * - multipart uploads as S3 has them: parts checked at completion, S3's multipart ETag, and
- *   AbortMultipartUpload (below).
+ *   AbortMultipartUpload (below);
+ * - `If-Match` on reads and `x-amz-copy-source-if-match` on copies (412 when the ETag differs).
  * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
  */
 class LocalStore extends FilesystemStore {
@@ -310,6 +311,32 @@ async function abortMultipartUpload(ctx, next) {
   ctx.status = 204;
 }
 
+/**
+ * `If-Match` on a GET or HEAD and `x-amz-copy-source-if-match` on a copy, as S3 has them (s3rver
+ * ignores both): 412 PreconditionFailed when the object's ETag is another.
+ */
+async function matchConditions(ctx, next) {
+  const copy = ctx.method === 'PUT' && ctx.headers['x-amz-copy-source'];
+  const expected = copy ? ctx.headers['x-amz-copy-source-if-match'] : (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.headers['if-match'];
+  if (!expected) return next();
+  let bucket, key;
+  try {
+    // The source as s3rver's copy reads it; else the path-style /<bucket>/<key>.
+    const [b, ...rest] = (copy ? decodeURI(copy).replace(/^\//, '') : ctx.path.slice(1)).split('/');
+    bucket = b;
+    key = copy ? rest.join('/') : decodeURIComponent(rest.join('/'));
+  } catch {
+    throw new S3Error('InvalidURI', "Couldn't parse the specified URI.");
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return next(); // s3rver answers NoSuchBucket
+  const meta = await ctx.store.getMetadata(bucket, key).catch(() => undefined);
+  const unquoted = (etag) => String(etag).replace(/^"|"$/g, '');
+  if (meta && unquoted(meta.etag) !== unquoted(expected)) {
+    throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: copy ? 'x-amz-copy-source-If-Match' : 'If-Match' });
+  }
+  return next();
+}
+
 const servers = new Map();
 parentPort.on('message', async ({ id, op, key, dir, port }) => {
   try {
@@ -319,7 +346,7 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
       await store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS);
       // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).
       server.middleware.unshift(signatureCheck);
-      server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload);
+      server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload, matchConditions);
       const bound = await server.run();
       server.expiry = setInterval(() => store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS).catch(() => undefined), 60 * 60 * 1000).unref();
       servers.set(key, server);

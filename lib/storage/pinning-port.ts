@@ -17,6 +17,12 @@ export interface Added {
  * counting across records lives in the pin records (pins.ts), not here: `unpin` is only called
  * for a CID no record references any more.
  */
+export interface AddMeta {
+  name: string;
+  uploadId: string;
+  staged?: { key: string; etag: string };
+}
+
 export interface PinningAdapter {
   readonly name: 's3' | 'pinata';
   /**
@@ -25,7 +31,12 @@ export interface PinningAdapter {
    * whole file need not be hashed again (content addressing makes that check free).
    */
   readonly verifiedReads: boolean;
-  add(source: AsyncIterable<Uint8Array>, meta: { name: string; uploadId: string }): Promise<Added>;
+  /**
+   * `staged`: the same bytes are already an object in the project's bucket (a presigned upload,
+   * write-once, at this ETag); an adapter that keeps its data there may copy it server-side
+   * instead of writing what it reads.
+   */
+  add(source: AsyncIterable<Uint8Array>, meta: AddMeta): Promise<Added>;
   /** After a failed upload: removes what `add` stored that nothing else uses. `existing` is the live pin's ref, if the CID was pinned already. */
   discard(added: Added, existing?: PinRef): Promise<void>;
   unpin(cid: string, ref: PinRef): Promise<void>;

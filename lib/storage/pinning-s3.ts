@@ -1,4 +1,4 @@
-import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CID } from 'multiformats/cid';
 import { addBlockEntries, holdersOf, removeBlockEntries } from '#lib/data/block-index.ts';
 import { AppError, errors } from '#lib/errors.ts';
@@ -6,9 +6,9 @@ import { logger } from '#lib/log.ts';
 import { BlockCorruptError, BlockNotFoundError, isMissing, S3Blockstore } from './blockstore.ts';
 import { CHUNK_BYTES, exportContent, importContent } from './cid.ts';
 import { fileContent } from './content.ts';
-import { mapLimit, pinningCall, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
+import { mapLimit, pinningCall, type AddMeta, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
 import { bucket as defaultBucket, s3 as defaultClient } from './s3.ts';
-import { dataKey, deleteShards, shardIndexKey, shardUploadPages, ShardedBlockstore, ShardWriter } from './shards.ts';
+import { DATA_CONTENT_TYPE, dataKey, deleteShards, shardIndexKey, shardUploadPages, ShardedBlockstore, ShardWriter } from './shards.ts';
 
 /** A read-only view of stored blocks: the CAR layout's shards or the per-block objects. */
 export type BlockSource = Pick<S3Blockstore, 'get' | 'getBytes' | 'has'>;
@@ -64,9 +64,13 @@ export class S3Pinning implements PinningAdapter {
     return store;
   }
 
-  async add(source: AsyncIterable<Uint8Array>, meta: { uploadId: string }): Promise<Added> {
+  async add(source: AsyncIterable<Uint8Array>, meta: Pick<AddMeta, 'uploadId' | 'staged'>): Promise<Added> {
     if (this.layout === 'blocks') return this.addBlocks(source, meta);
-    const shards = new ShardWriter(this.client, this.bucket, meta.uploadId);
+    // Bytes already in the bucket (a presigned upload) become the data object by a server-side
+    // copy, while the import reads them to check them: nothing is written back through here.
+    // Copied only if the staged object still has the ETag it was read at.
+    const copied = meta.staged && this.copyStaged(meta.staged, meta.uploadId);
+    const shards = new ShardWriter(this.client, this.bucket, meta.uploadId, copied);
     try {
       // The file's bytes go from the request straight into their place in the data object (one copy); blocks are put one at a time.
       const { cid, size } = await pinningCall('import', () => importContent(source, shards, { chunker: shards.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 }));
@@ -78,6 +82,20 @@ export class S3Pinning implements PinningAdapter {
       await shards.abort().catch((err: unknown) => logger.error('shard cleanup failed', { error: err as Error }));
       throw e;
     }
+  }
+
+  private async copyStaged(staged: NonNullable<AddMeta['staged']>, uploadId: string): Promise<{ etag: string }> {
+    const out = await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: dataKey(uploadId),
+        CopySource: `${this.bucket}/${staged.key}`,
+        CopySourceIfMatch: staged.etag,
+        ContentType: DATA_CONTENT_TYPE,
+        MetadataDirective: 'REPLACE',
+      }),
+    );
+    return { etag: out.CopyObjectResult!.ETag! };
   }
 
   private async addBlocks(source: AsyncIterable<Uint8Array>, meta: { uploadId: string }): Promise<Added> {

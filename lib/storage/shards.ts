@@ -41,7 +41,7 @@ export const SHARD_BYTES = 8 * 1024 * 1024;
 /** Blocks this close together in an object are read with one GET (the gap is read and dropped). */
 const MAX_GAP = 64 * 1024;
 export const CAR_CONTENT_TYPE = 'application/vnd.ipld.car';
-const DATA_CONTENT_TYPE = 'application/octet-stream';
+export const DATA_CONTENT_TYPE = 'application/octet-stream';
 
 export const shardPrefix = (uploadId: string) => `shards/${uploadId}/`;
 export const shardKey = (uploadId: string, n: number) => `${shardPrefix(uploadId)}${n}.car`;
@@ -142,11 +142,22 @@ export class ShardWriter {
   /** The data object's multipart upload is complete: there is nothing left to abort. */
   private completed = false;
 
+  /** Bytes of the file chunked so far, when the data object is written by someone else (`copied`). */
+  private dataBytes = 0;
+
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
     readonly uploadId: string,
-  ) {}
+    /**
+     * The data object already being written elsewhere (a server-side copy of the same bytes,
+     * pinning-s3.ts): then the writer only cuts the chunks and records where they are, and the
+     * index takes the copy's ETag. Its failure fails the upload.
+     */
+    private readonly copied?: Promise<{ etag: string }>,
+  ) {
+    copied?.catch(() => undefined); // awaited in finish/abort; never an unhandled rejection meanwhile
+  }
 
   /** How many CAR shards were written (`1.car` … `<shards>.car`). */
   get shards(): number {
@@ -196,6 +207,12 @@ export class ShardWriter {
     await this.tail;
     if (this.failure) throw this.failure;
     if (this.reserved) throw new Error('ShardWriter: a chunk was requested before the previous one was put (blockWriteConcurrency must be 1)');
+    if (this.copied) {
+      // The data object is the copy's: a chunk is only hashed, so it needs no part to live in.
+      const view = new Uint8Array(chunkSize);
+      this.reserved = { view, offset: this.dataBytes };
+      return view;
+    }
     const size = partBytesFor(chunkSize);
     if (this.partSize && this.partSize !== size) throw new Error('ShardWriter: one chunk size per upload');
     this.partSize = size;
@@ -218,7 +235,8 @@ export class ShardWriter {
       // A chunk, put: its bytes are in place and stay (the data is the file, a repeated chunk
       // included); the block is read from its first place.
       this.reserved = undefined;
-      this.partAt += bytes.length;
+      if (this.copied) this.dataBytes += bytes.length;
+      else this.partAt += bytes.length;
       if (!this.locations.has(key) && !this.pendingCids.has(key)) this.locations.set(key, [DATA, r.offset, bytes.length]);
       return;
     }
@@ -297,7 +315,7 @@ export class ShardWriter {
     if (this.failure) throw this.failure;
     if (this.reserved) throw new Error('ShardWriter: the import ended with a chunk it never put');
     if (this.pending.length) await this.sealCar();
-    const data = this.part || this.multipart ? await this.finishData() : undefined;
+    const data = this.copied ? { size: this.dataBytes, etag: (await this.copied).etag } : this.part || this.multipart ? await this.finishData() : undefined;
     await Promise.all([...this.sending]);
     if (this.failure) throw this.failure;
     const index: ShardIndex = { version: 2, root: root.toString(), shards: this.count, ...(data ? { data } : {}), blocks: Object.fromEntries(this.locations) };
@@ -333,6 +351,7 @@ export class ShardWriter {
   async abort(): Promise<void> {
     await this.tail;
     await Promise.all([...this.sending]);
+    await this.copied?.catch(() => undefined); // a copy that lands after the delete would stay
     try {
       const UploadId = await this.multipart?.catch(() => undefined);
       if (UploadId && !this.completed) {

@@ -20,6 +20,7 @@ import { storageConfig } from './config.ts';
 import { newFileRecord, type FileRecord } from './files.ts';
 import { assembledKey, commitRecord, getPin, markAssembled, PinBusy, releasePin, removeRecord } from './pins.ts';
 import { pinning, type Added } from './pinning.ts';
+import type { AddMeta } from './pinning-port.ts';
 import { commitmentSchema, parseJsonField, PASSWORD_CIRCUIT, requireProof } from './proof.ts';
 import { recordGroth16 } from '#lib/proofs/history.ts';
 import { bucket, s3 } from './s3.ts';
@@ -95,12 +96,12 @@ interface Staged {
  * settled — a crash leaves it, and the sweeper (sweeper.ts) takes back the blocks of a journal
  * older than an hour — then the bytes stream into the pinning service while they are hashed.
  */
-async function stage(source: AsyncIterable<Uint8Array>, name: string, uploadId: string): Promise<Staged> {
+async function stage(source: AsyncIterable<Uint8Array>, name: string, uploadId: string, staged?: AddMeta['staged']): Promise<Staged> {
   const adapter = await pinning();
   const { stream, state } = metered(source);
   await openJournal(uploadId);
   try {
-    return { adapter, added: await adapter.add(stream, { name, uploadId }), state, uploadId };
+    return { adapter, added: await adapter.add(stream, { name, uploadId, staged }), state, uploadId };
   } catch (e) {
     // add() has dropped what it wrote.
     await closeJournal(uploadId).catch(() => undefined);
@@ -198,9 +199,9 @@ async function settle(
 async function ingest(
   userId: string,
   source: AsyncIterable<Uint8Array>,
-  meta: { filename: string; variant: 'A' | 'B'; fields: Fields; zkEnabled: boolean; uploadId: string },
+  meta: { filename: string; variant: 'A' | 'B'; fields: Fields; zkEnabled: boolean; uploadId: string; staged?: AddMeta['staged'] },
 ): Promise<{ record: FileRecord; added: Added }> {
-  return settle(userId, await stage(source, meta.filename, meta.uploadId), meta);
+  return settle(userId, await stage(source, meta.filename, meta.uploadId, meta.staged), meta);
 }
 
 /**
@@ -345,16 +346,19 @@ async function finalizePresigned(userId: string, fields: Fields, variant: 'A' | 
   const key = stagingKey(id);
   try {
     let size: number;
+    let etag: string;
     try {
       const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
       size = head.ContentLength ?? 0;
+      etag = head.ETag!;
     } catch {
       throw errors.invalidInput('uploadId: nothing was uploaded to the presigned URL');
     }
     if (size > MAX_FILE_BYTES) throw errors.fileTooLarge();
-    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    // The import reads the bytes at this ETag, and the adapter may copy them server-side at the same one.
+    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: etag }));
     const filename = cleanName(fields.filename ?? claimed.filename);
-    const { record } = await ingest(userId, s3BodyChunks(object.Body), { filename, variant, fields, zkEnabled, uploadId: id });
+    const { record } = await ingest(userId, s3BodyChunks(object.Body), { filename, variant, fields, zkEnabled, uploadId: id, staged: { key, etag } });
     // The staged object is write-once (the presigned PUT is conditional, `createUploadUrl`): the
     // bytes the import just checked. Where the pin has no copy of its own (the s3 adapter's data
     // object is one), it is copied server-side as the large-download copy, its ETag recorded as

@@ -559,8 +559,25 @@ describe('presigned upload and redirected download (local S3)', () => {
     expect(put.status).toBe(200);
     // Written once: the URL cannot replace the staged bytes.
     expect((await fetch(u.json.url, { method: 'PUT', body: randomBytesOf(bytes.length, 60), headers: u.json.headers })).status).toBe(412);
-    const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
+    // The data object is made by a server-side copy of the staged object: none of its bytes go back through the API.
+    const { s3: apiS3 } = await import('#lib/storage/s3.ts');
+    const dataWrites: string[] = [];
+    apiS3.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Key?: string; CopySourceIfMatch?: string };
+        if (input.Key?.endsWith('/data')) dataWrites.push(input.CopySourceIfMatch ? 'copy if-match' : 'write');
+        return next(args);
+      },
+      { step: 'initialize', name: 'dataObjectWrites' },
+    );
+    let fin;
+    try {
+      fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });
+    } finally {
+      apiS3.middlewareStack.remove('dataObjectWrites');
+    }
     expect(fin.status, JSON.stringify(fin.json)).toBe(201);
+    expect(dataWrites).toEqual(['copy if-match']);
     expect(fin.json).toMatchObject({ filename: 'big.enc', size: bytes.length });
     expect(await objectKeys(`uploads/${u.json.uploadId}`)).toEqual([]);
     const again = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), uploadId: u.json.uploadId } }) });

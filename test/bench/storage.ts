@@ -130,8 +130,8 @@ try {
       runClient<{ downloadMs: number; download2Ms: number; redirected: boolean }>([path, proofFile, checksum, 'download', up.cid, String(bytes.length)]),
     );
     // The AWS way for large files (API Gateway takes at most 10 MB), with other bytes of the same
-    // size: presigned PUT to S3, the finalising POST imports it from S3 (streamed) into its data
-    // object; then a download of it.
+    // size: presigned PUT to S3, the finalising POST imports it from S3 (streamed) while S3 copies
+    // it to its data object; then a download of it.
     const other = randomBytes(size * MB);
     const otherPath = join(dir, `other-${size}.bin`);
     writeFileSync(otherPath, other);
@@ -171,8 +171,8 @@ upload = multipart POST through the emulator (the client: node:http, the file st
   copied once into their place in the 8 MiB parts of its data object (a multipart upload to the local S3 on its worker
   thread, on disk), the DAG's root in a CAR shard, the index, pin records;
 presigned (the AWS path for large files, other bytes of the same size): PUT to S3 (write-once: If-None-Match: *), then
-  finalise = the POST that imports the object from S3 (streamed) the same way (a direct POST of 100 MB exists only locally:
-  API Gateway takes 10 MB);
+  finalise = the POST that imports the object from S3 (streamed, If-Match its ETag) while S3 copies it server-side to the
+  data object (a direct POST of 100 MB exists only locally: API Gateway takes 10 MB);
 download = proof check, a HEAD of the upload's data object (its ETag compared with the one recorded as the upload wrote it),
   then 302 to it: first download and again alike; timed to the last byte the client read;
 RSS + = this process's peak RSS during the request minus its RSS before: the API handlers, the emulator and the local S3

@@ -1,6 +1,7 @@
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -160,6 +161,18 @@ describe('the local S3 server', () => {
     );
     const got = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'fresh' }))).Body!.transformToByteArray();
     expect(Buffer.from(got).equals(Buffer.concat([first, Buffer.from('end')]))).toBe(true);
+  });
+
+  it('honours If-Match on a GET and x-amz-copy-source-if-match on a copy (412 when the ETag is another)', async () => {
+    const body = randomBytes(1000);
+    const put = await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'matched', Body: body }));
+    const wrong = '"00000000000000000000000000000000"';
+    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'matched', IfMatch: wrong }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 412 } });
+    const got = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'matched', IfMatch: put.ETag }));
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
+    await expect(local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: wrong }))).rejects.toMatchObject({ name: 'PreconditionFailed' });
+    const copied = await local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: put.ETag }));
+    expect(copied.CopyObjectResult?.ETag).toBe(put.ETag);
   });
 
   it('stores an empty object', async () => {

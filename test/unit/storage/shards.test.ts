@@ -34,6 +34,10 @@ function* pieces(bytes: Uint8Array, seed = bytes.length) {
   }
 }
 
+async function* asAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
+}
+
 /**
  * Imports `bytes` into a fresh upload's shards, the way uploads do (the writer's chunker fills
  * each chunk in place) or through plain `put`s of copied blocks; the CID must be the hash-only
@@ -105,6 +109,27 @@ describe('ShardWriter, blocks in place (the upload chunker): the file\'s bytes a
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([shardIndexKey(uploadId), dataKey(uploadId), shardKey(uploadId, 1)].sort());
     await expectObjectsAgreeWithIndex(uploadId, index, bytes);
     expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
+  });
+
+  it('bytes already in the bucket (a presigned upload) become the data object by a copy at the ETag they were read at; another ETag fails the import and leaves nothing', async () => {
+    const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');
+    const adapter = new S3Pinning(new S3Blockstore(local.client, BUCKET), 'car', local.client, BUCKET);
+    const bytes = randomBytes(9 * MiB + 7);
+    const staged = `uploads/${randomUUID()}`;
+    const put = await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: staged, Body: bytes, ContentLength: bytes.length }));
+    const uploadId = randomUUID();
+    const added = await adapter.add(asAsync(pieces(bytes)), { uploadId, staged: { key: staged, etag: put.ETag! } });
+    expect(added.cid).toBe((await importContent([bytes], discardingStore)).cid.toString());
+    // A copy of a single-part object keeps its MD5 ETag; the index records it, and every leaf is a range of it.
+    expect(added.ref.copy).toEqual({ key: dataKey(uploadId), etag: put.ETag });
+    const index = JSON.parse(Buffer.from(await objectBytes(shardIndexKey(uploadId))).toString()) as ShardIndex;
+    await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+    expect(sha256(await fileBack(CID.parse(added.cid), new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET))))).toBe(sha256(bytes));
+
+    // The staged object is not the one that was read (another ETag): S3 refuses the copy (412), the import fails, nothing stays.
+    const other = randomUUID();
+    await expect(adapter.add(asAsync(pieces(bytes)), { uploadId: other, staged: { key: staged, etag: '"0123456789abcdef0123456789abcdef"' } })).rejects.toMatchObject({ code: 'PINNING_ERROR' });
+    expect(await keysUnder(`shards/${other}/`)).toEqual([]);
   });
 
   it('keeps a repeated chunk where it is in the file (the data is the file) and indexes it once', async () => {

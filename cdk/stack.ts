@@ -207,9 +207,10 @@ export class ShroudStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     // The jobs that are not routes (EventBridge schedules): orphan blocks every 15 minutes (the
-    // uploads whose journal is still open) and daily (a full pass lists every block), unpaid withdrawals and unfinished deposits every minute (they sign
-    // with the pools' sealed keys), ended reward epochs hourly (the key id only satisfies the
-    // custody config check: no KMS grant, claims pay from the rewards functions).
+    // uploads whose journal is still open) and daily (a full pass lists every block), unpaid
+    // withdrawals and unfinished deposits every minute (they sign with the pools' sealed keys),
+    // ended reward epochs hourly (the key id only satisfies the custody config check: no KMS
+    // grant, claims pay from the rewards functions).
     new ScheduledJob(this, 'Sweeper', {
       stage, name: 'sweep', entry: 'functions/scheduled/sweep.ts', description: 'The orphan-block sweeper',
       every: Duration.minutes(15), timeoutSeconds: 300, table, environment, grant: (role) => bucket.grantReadWrite(role),

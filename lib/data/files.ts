@@ -1,8 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { db, tableName } from './client.ts';
-import { decoder, listPartition, putItem, queryAll, readItem, transactWrite } from './items.ts';
+import { tableName } from './client.ts';
+import { decoder, listPartition, putItem, queryAll, queryPages, readItem, transactWrite } from './items.ts';
 
 /**
  * File records: one per upload, whichever variant made it (no TTL: a file lives until deleted).
@@ -100,21 +99,16 @@ export async function newestFileWithCid(userId: string, cid: string): Promise<Fi
 }
 
 async function findIndexed(userId: string, cid: string): Promise<FileRecord | undefined> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
-        ExpressionAttributeValues: { ':pk': cidPartition(userId), ':prefix': `${cid}#` },
-        ScanIndexForward: false,
-        Limit: 1,
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const raw of out.Items ?? []) {
+  const newestFirst = queryPages({
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+    ExpressionAttributeValues: { ':pk': cidPartition(userId), ':prefix': `${cid}#` },
+    ScanIndexForward: false,
+    Limit: 1,
+    ConsistentRead: true,
+  });
+  for await (const page of newestFirst) {
+    for (const raw of page) {
       const lookup = cidLookupDecoder.decode(raw);
       const record = await getFile(lookup.fileId);
       if (record?.userId === userId && record.cid === cid) return record;
@@ -128,8 +122,7 @@ async function findIndexed(userId: string, cid: string): Promise<FileRecord | un
           { ConditionCheck: { TableName: tableName, Key: fileKey(lookup.fileId), ConditionExpression: 'attribute_not_exists(pk)' } },
         ]).catch(() => undefined);
     }
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  }
   return undefined;
 }
 
@@ -152,8 +145,7 @@ async function indexOwnerFiles(userId: string): Promise<void> {
   const have = new Set(indexed.map((i) => i.sk));
   // Newest first (as listed): a backfill cut short (a timeout) never leaves an older record of a
   // CID indexed and a newer one not, so a hit before the marker is still the newest.
-  const missing = records.filter((r) => !have.has(cidLookupKey(r).sk));
-  for (let i = 0; i < missing.length; i += BACKFILL_BATCH) await indexBatch(missing.slice(i, i + BACKFILL_BATCH));
+  await indexRecords(records.filter((r) => !have.has(cidLookupKey(r).sk)));
   await putItem({ ...indexedMarkerKey(userId), at: clock.now().toISOString() });
 }
 
@@ -165,7 +157,11 @@ async function indexRecordsSince(userId: string, sinceIso: string): Promise<void
     ExpressionAttributeValues: { ':pk': ownerPartition(userId), ':since': sinceIso },
     ScanIndexForward: false,
   });
-  const records = recent.map((i) => fileRecordDecoder.decode(i));
+  await indexRecords(recent.map((i) => fileRecordDecoder.decode(i)));
+}
+
+/** Writes the records' lookup items, BACKFILL_BATCH to a transaction, in the order given. */
+async function indexRecords(records: FileRecord[]): Promise<void> {
   for (let i = 0; i < records.length; i += BACKFILL_BATCH) await indexBatch(records.slice(i, i + BACKFILL_BATCH));
 }
 

@@ -155,15 +155,20 @@ export async function deleteItem(key: Key): Promise<void> {
   await db.send(new DeleteCommand({ TableName: tableName, Key: key }));
 }
 
-/** Query that pages through every result and drops expired items. */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<RawItem[]> {
-  const items: RawItem[] = [];
+/** A query's pages, one request each, expired items dropped: a caller may stop early. */
+export async function* queryPages(input: Omit<QueryCommandInput, 'TableName'>): AsyncGenerator<RawItem[]> {
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const out = await db.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey }));
-    for (const it of out.Items ?? []) if (isLive(it)) items.push(it);
+    yield (out.Items ?? []).filter((it) => isLive(it));
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+}
+
+/** Query that pages through every result and drops expired items. */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<RawItem[]> {
+  const items: RawItem[] = [];
+  for await (const page of queryPages(input)) items.push(...page);
   return items;
 }
 

@@ -1,8 +1,8 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { decoder, deleteItem, isConditionalFailure, putItem, readItem } from './items.ts';
+import { decoder, deleteItem, isConditionalFailure, putItem, queryPages, readItem } from './items.ts';
 
 /**
  * The upload journal: one item per upload while it writes blocks, so that a crash anywhere
@@ -54,22 +54,13 @@ export const closeJournal = (uploadId: string): Promise<void> => deleteItem(jour
  */
 export async function* openJournalsBefore(beforeSeconds: number): AsyncGenerator<string[]> {
   for (let n = 0; n < OPEN_LISTS; n++) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :list AND gsi1sk < :before',
-          ExpressionAttributeValues: { ':list': openList(n), ':before': sortableSeconds(beforeSeconds) },
-          ProjectionExpression: 'pk',
-          ExclusiveStartKey,
-        }),
-      );
-      const ids = (out.Items ?? []).map((i) => String(i.pk).slice('UPLOAD#'.length));
-      if (ids.length) yield ids;
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const pages = queryPages({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :list AND gsi1sk < :before',
+      ExpressionAttributeValues: { ':list': openList(n), ':before': sortableSeconds(beforeSeconds) },
+      ProjectionExpression: 'pk',
+    });
+    for await (const page of pages) if (page.length) yield page.map((i) => String(i.pk).slice('UPLOAD#'.length));
   }
 }
 

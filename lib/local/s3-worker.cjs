@@ -21,7 +21,9 @@ const noSuchUpload = () => new S3Error('NoSuchUpload', 'The specified upload doe
 /** S3's smallest part but the last. */
 const MIN_PART = 5 * 1024 * 1024;
 
-const preconditionFailed = () => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-None-Match' });
+const preconditionFailed = (condition = 'If-None-Match') => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: condition });
+/** S3's bucket naming rules (no escapes: a name cannot leave the store). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /** Multipart uploads older than this are aborted (checked when a server starts, then hourly). */
 const INCOMPLETE_UPLOAD_MS = 24 * 60 * 60 * 1000;
@@ -298,9 +300,9 @@ async function signatureCheck(ctx, next) {
 /** `DELETE /<bucket>/<key>?uploadId=…` is AbortMultipartUpload: 204, as S3 answers. */
 async function abortMultipartUpload(ctx, next) {
   if (ctx.method !== 'DELETE' || ctx.query.uploadId === undefined) return next();
-  // Path-style: /<bucket>/<key>. A bucket name has no escapes (S3's naming rules), so none can leave the store.
+  // Path-style: /<bucket>/<key>.
   const [, bucket = '', ...rest] = ctx.path.split('/');
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
+  if (!BUCKET_NAME.test(bucket)) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
   let key;
   try {
     key = decodeURIComponent(rest.join('/'));
@@ -328,11 +330,11 @@ async function matchConditions(ctx, next) {
   } catch {
     throw new S3Error('InvalidURI', "Couldn't parse the specified URI.");
   }
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return next(); // s3rver answers NoSuchBucket
+  if (!BUCKET_NAME.test(bucket)) return next(); // s3rver answers NoSuchBucket
   const meta = await ctx.store.getMetadata(bucket, key).catch(() => undefined);
   const unquoted = (etag) => String(etag).replace(/^"|"$/g, '');
   if (meta && unquoted(meta.etag) !== unquoted(expected)) {
-    throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: copy ? 'x-amz-copy-source-If-Match' : 'If-Match' });
+    throw preconditionFailed(copy ? 'x-amz-copy-source-If-Match' : 'If-Match');
   }
   return next();
 }

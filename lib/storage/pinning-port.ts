@@ -11,18 +11,19 @@ export interface Added {
   ref: PinRef;
 }
 
-/**
- * A pinning service. Content goes in as a stream and comes back as a stream; the CID is always
- * the project's own (lib/storage/cid.ts), whatever the service computes for itself. Reference
- * counting across records lives in the pin records (pins.ts), not here: `unpin` is only called
- * for a CID no record references any more.
- */
+/** What `add` is told besides the bytes. */
 export interface AddMeta {
   name: string;
   uploadId: string;
   staged?: { key: string; etag: string };
 }
 
+/**
+ * A pinning service. Content goes in as a stream and comes back as a stream; the CID is always
+ * the project's own (lib/storage/cid.ts), whatever the service computes for itself. Reference
+ * counting across records lives in the pin records (pins.ts), not here: `unpin` is only called
+ * for a CID no record references any more.
+ */
 export interface PinningAdapter {
   readonly name: 's3' | 'pinata';
   /**

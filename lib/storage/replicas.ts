@@ -393,9 +393,9 @@ export interface AuditRound {
  * Starts an audit round (AWS: an EventBridge rule → functions/scheduled/replica-audit.ts;
  * locally: a timer in lib/local/runtime.ts), or continues one (`after`): queues one `audit` job
  * per replicated pin, page by page in CID order, on the audit queue. The pins are audited by
- * the worker in parallel (`auditPin`), so a round's length does not grow with the number of
- * pins; and the listing itself stops after `sliceMs` and queues the rest of the round as an
- * `audit-round` job, so no function runs into its time limit however many pins there are.
+ * the worker, many at once (`auditPin`); and the listing itself stops after `sliceMs` and queues
+ * the rest of the round as an `audit-round` job, so no function runs into its time limit however
+ * many pins there are.
  */
 export async function auditReplicas(opts: { round?: number; after?: string; pageSize?: number; sliceMs?: number } = {}): Promise<AuditRound> {
   const round = opts.round ?? clock.nowMs();

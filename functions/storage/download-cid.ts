@@ -11,9 +11,8 @@ export const handler = endpoint(
   routeOf('GET', '/api/storage/download/:cid'),
   { params: z.object({ cid: z.string().min(1).max(128) }), responses: downloadAnswers },
   async (req) => {
-    const file = await ownedFileByCid(req.session!.userId, req.params.cid);
     const proof = parseJsonField('X-ZK-Proof', req.headers['x-zk-proof']);
     const signals = parseJsonField('X-ZK-Public-Signals', req.headers['x-zk-public-signals']);
-    return downloadReply(await download(file, proof, signals));
+    return downloadReply(await download(ownedFileByCid(req.session!.userId, req.params.cid), proof, signals));
   },
 );

@@ -9,5 +9,5 @@ const body = z.object({ fileId: z.string().min(1).max(64), proof: z.unknown().op
 
 /** Variant B: `{fileId, proof, publicSignals}` → the ciphertext. */
 export const handler = endpoint(routeOf('POST', '/api/storage/download'), { body, responses: downloadAnswers }, async (req) =>
-  downloadReply(await download(await ownedFile(req.session!.userId, req.body.fileId), req.body.proof, req.body.publicSignals)),
+  downloadReply(await download(ownedFile(req.session!.userId, req.body.fileId), req.body.proof, req.body.publicSignals)),
 );

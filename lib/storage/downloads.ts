@@ -9,7 +9,7 @@ import { storageConfig } from './config.ts';
 import type { FileRecord } from './files.ts';
 import { assembledKey, getPin, livePin, markAssembled, type Pin } from './pins.ts';
 import { mapReadError, pinning } from './pinning.ts';
-import { PASSWORD_CIRCUIT, requireProof } from './proof.ts';
+import { PASSWORD_CIRCUIT, proofCheck } from './proof.ts';
 import { recordGroth16 } from '#lib/proofs/history.ts';
 import { writeObject } from './object-writer.ts';
 import { bucket, s3 } from './s3.ts';
@@ -32,18 +32,22 @@ function mismatch(file: FileRecord, where: string, got: string): never {
 }
 
 /**
- * A download: the owner's file, the proof checked against the file's commitment, the bytes read
- * back from the pinning service (every block checked against its CID as it streams) and hashed
- * before anything is sent. Above the redirect threshold the answer is a presigned GET of a copy
- * whose bytes were checked against the checksum (`redirectTo`).
+ * A download: the owner's file (`lookup`), the proof checked against the file's commitment, the
+ * bytes read back from the pinning service (every block checked against its CID as it streams)
+ * and hashed before anything is sent. Above the redirect threshold the answer is a presigned GET
+ * of a copy whose bytes were checked against the checksum (`redirectTo`).
  */
-export async function download(file: FileRecord, proof: unknown, publicSignals: unknown): Promise<Download> {
+export async function download(lookup: Promise<FileRecord>, proof: unknown, publicSignals: unknown): Promise<Download> {
+  // The proof is checked while the file is looked up, and counts once its commitment is known;
+  // an unknown file is still 404 whatever the proof.
+  const check = proofCheck(proof, publicSignals);
+  const file = await lookup;
   const large = file.size > storageConfig.DOWNLOAD_REDIRECT_BYTES;
   // The pin and its copy's ETag are read while the proof is checked (reads only: nothing is
   // handed out, and no error but the proof's is answered, before the proof holds).
   const found = livePin(file.cid).then(async (pin) => ({ pin, copyEtag: large ? await copyEtagOf(pin) : undefined }));
   found.catch(() => undefined);
-  if (file.zkEnabled) await requireProof(proof, publicSignals, file.commitment!);
+  if (file.zkEnabled) await check.require(file.commitment!);
   // Best effort (a failed write is logged, never thrown), so it runs beside the answer's own work.
   const recorded = file.zkEnabled && recordGroth16(file.userId, { type: 'storage', action: 'accepted', circuit: PASSWORD_CIRCUIT, proof, publicSignals, valid: true, links: { fileId: file.id, cid: file.cid } });
   try {

@@ -17,9 +17,25 @@ export async function proves(proof: unknown, publicSignals: unknown, commitment:
 }
 
 /** The same, as a guard: 401 INVALID_PROOF when it does not hold. */
-export async function requireProof(proof: unknown, publicSignals: unknown, commitment: string): Promise<void> {
-  if (proof === undefined || publicSignals === undefined) throw errors.invalidProof('a proof of the file password is required');
-  if (!(await proves(proof, publicSignals, commitment))) throw errors.invalidProof();
+export function requireProof(proof: unknown, publicSignals: unknown, commitment: string): Promise<void> {
+  return proofCheck(proof, publicSignals).require(commitment);
+}
+
+/**
+ * requireProof started before the commitment is known: the pairing check needs only the proof
+ * and its signals, so it can run while the file that holds the commitment is looked up. Its
+ * outcome counts only through `require` (missing 401, malformed 400, failing 401), and is
+ * dropped unread for a file without a password.
+ */
+export function proofCheck(proof: unknown, publicSignals: unknown): { require(commitment: string): Promise<void> } {
+  const verified = proof === undefined || publicSignals === undefined ? undefined : verifyProof(PASSWORD_CIRCUIT, proof, publicSignals);
+  verified?.catch(() => undefined);
+  return {
+    async require(commitment) {
+      if (!verified) throw errors.invalidProof('a proof of the file password is required');
+      if (!(await verified) || !Array.isArray(publicSignals) || publicSignals[0] !== commitment) throw errors.invalidProof();
+    },
+  };
 }
 
 /** A JSON-valued multipart field or header. */

@@ -162,6 +162,11 @@ describe('round trips', () => {
     expect(res.json).toMatchObject({ originalName: 'plain.enc', originalSize: bytes.length, zkEnabled: false });
     const dl = await alice.post('/api/storage/download', { fileId: res.json.fileId });
     expect(sha256(await bytesOf(dl))).toBe(sha256(bytes));
+    // A file without a password ignores a proof sent along, a malformed or a wrong one alike.
+    const junk = await alice.post('/api/storage/download', { fileId: res.json.fileId, proof: { pi_a: 'x' }, publicSignals: ['1'] });
+    expect(sha256(await bytesOf(junk))).toBe(sha256(bytes));
+    const wrong = await alice.post('/api/storage/download', { fileId: res.json.fileId, ...(await proofBody('wrong-password')) });
+    expect(sha256(await bytesOf(wrong))).toBe(sha256(bytes));
   });
 
   it('verifies the proof before storing anything, whatever the order of the parts', async () => {
@@ -312,6 +317,10 @@ describe('errors', () => {
     const unknown = await alice.get('/api/storage/download/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', { headers: await proofHeaders() });
     expect(unknown.json.error).toBe('CID_NOT_FOUND');
     expect((await alice.post('/api/storage/download', { fileId: 'nope', ...(await proofBody()) })).json.error).toBe('CID_NOT_FOUND');
+    // An unknown file is 404 whatever the proof: a malformed one is not looked at first.
+    const malformed = await alice.post('/api/storage/download', { fileId: 'nope', proof: { pi_a: 'x' }, publicSignals: ['1'] });
+    expect([malformed.status, malformed.json.error]).toEqual([404, 'CID_NOT_FOUND']);
+    expect((await alice.post('/api/storage/download', { fileId: 'nope' })).json.error).toBe('CID_NOT_FOUND');
     expect((await alice.delete('/api/storage/files/nope')).json.error).toBe('CID_NOT_FOUND');
     const anon = rt.client();
     expect((await anon.get('/api/storage/list')).status).toBe(401);

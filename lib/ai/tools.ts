@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { listFilesOf } from '#lib/data/files.ts';
-import { listProofHistory } from '#lib/data/proof-history.ts';
+import { getFile, pageFilesOf } from '#lib/data/files.ts';
+import { pageProofHistory } from '#lib/data/proof-history.ts';
 import { pageShareLinks } from '#lib/data/shares.ts';
 import { activeWalletIds, listWallets } from '#lib/data/wallets.ts';
 import { isAppError } from '#lib/errors.ts';
@@ -82,7 +82,7 @@ export const tools: Record<string, Tool> = {
     parameters: noParameters,
     args: none,
     async run({ userId }) {
-      const data = (await listFilesOf(userId)).slice(0, 50).map((f) => ({ id: f.id, filename: f.filename, size: f.size, createdAt: f.createdAt }));
+      const data = (await pageFilesOf(userId, 50)).files.map((f) => ({ id: f.id, filename: f.filename, size: f.size, createdAt: f.createdAt }));
       return { summary: plural(data.length, 'file'), data };
     },
   }),
@@ -91,7 +91,7 @@ export const tools: Record<string, Tool> = {
     parameters: noParameters,
     args: none,
     async run({ userId }) {
-      const data = (await listProofHistory(userId)).slice(0, 50);
+      const data = (await pageProofHistory(userId, { limit: 50 })).entries;
       return { summary: plural(data.length, 'proof'), data };
     },
   }),
@@ -127,8 +127,10 @@ export const tools: Record<string, Tool> = {
     args: none,
     async run({ userId }) {
       // lib/data directly, as list_files does: lib/storage would pull the pinning adapters (and an import cycle) into the assistant
-      const [{ links }, files] = await Promise.all([pageShareLinks(userId, 50), listFilesOf(userId)]);
-      const names = new Map(files.map((f) => [f.id, f.filename]));
+      const { links } = await pageShareLinks(userId, 50);
+      // Each link's file by id (at most 50 reads), not the owner's whole list; another's is no name.
+      const files = await Promise.all([...new Set(links.map((l) => l.fileId))].map((id) => getFile(id)));
+      const names = new Map(files.flatMap((f) => (f && f.userId === userId ? [[f.id, f.filename] as const] : [])));
       const now = clock.nowMs();
       const data = links.map((l) => ({
         id: l.linkId,

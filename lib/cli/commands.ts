@@ -5,7 +5,7 @@
  * A command returns an Output: the data (`--json` prints it as is) and how a human sees it.
  */
 import { ShroudError, type ShroudClient } from '#lib/client/api.ts';
-import { downloadFile, uploadFile, type Stage } from '#lib/client/files.ts';
+import { downloadFile, listAllFiles, uploadFile, type Stage } from '#lib/client/files.ts';
 import { createIdentity } from '#lib/client/identity.ts';
 import { loopbackLogin, type LoopbackListener } from '#lib/client/oauth-loopback.ts';
 import { chatEvents, type Answer as AssistantAnswer } from '#lib/client/assistant.ts';
@@ -246,7 +246,7 @@ export const commands: CommandDef[] = [
     name: 'files',
     summary: 'your encrypted files, newest first',
     async run(ctx) {
-      const { files } = await ctx.client.api.storageFiles();
+      const files = await listAllFiles(ctx.client);
       return {
         data: files,
         table: { columns: ['id', 'name', 'size', 'created', 'cid'], rows: files.map((f) => [f.id, f.originalName, kb(f.originalSize), f.createdAt.slice(0, 19).replace('T', ' '), f.cid]) },

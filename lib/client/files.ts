@@ -46,10 +46,34 @@ export async function uploadFile(client: ShroudClient, bytes: Uint8Array, passwo
   return { id, cid: out.cid, filename, size: bytes.length, encryptedSize: enc.ciphertext.length, checksum };
 }
 
+type RemoteFile = Awaited<ReturnType<ShroudClient['api']['storageFiles']>>['files'][number];
+
+/** The caller's files, newest first, page after page (the list answers up to 1000 at a time). */
+export async function* eachFile(client: ShroudClient): AsyncGenerator<RemoteFile> {
+  let cursor: string | undefined;
+  do {
+    const page = await client.api.storageFiles({ query: cursor ? { cursor } : {} });
+    yield* page.files;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/** Every file of the caller, newest first. */
+export async function listAllFiles(client: ShroudClient): Promise<RemoteFile[]> {
+  const all: RemoteFile[] = [];
+  for await (const f of eachFile(client)) all.push(f);
+  return all;
+}
+
 /** Proves, downloads (following the presigned redirect of large files), checks the checksum and decrypts. */
 export async function downloadFile(client: ShroudClient, fileId: string, password: string, o: FileTransferOptions = {}) {
-  const { files } = await client.api.storageFiles();
-  const file = files.find((f) => f.id === fileId || f.cid === fileId);
+  let file: RemoteFile | undefined;
+  for await (const f of eachFile(client)) {
+    if (f.id === fileId || f.cid === fileId) {
+      file = f;
+      break;
+    }
+  }
   if (!file) throw new ShroudError('CID_NOT_FOUND', 404, 'file not found');
   if (!file.salt || !file.iv) throw new ShroudError('NOT_DECRYPTABLE', 400, 'the file was stored without its iv and salt');
   const salt = fromBase64(file.salt);

@@ -755,7 +755,10 @@ export interface Operations {
   /** GET /api/storage/list */
   storageList: {
     params: undefined;
-    query: undefined;
+    query: {
+      limit?: string;
+      cursor?: string;
+    };
     body: undefined;
     answer: {
       files: Array<{
@@ -766,12 +769,16 @@ export interface Operations {
         createdAt: string;
         checksum: string;
       }>;
+      nextCursor: string | null;
     };
   };
   /** GET /api/storage/files */
   storageFiles: {
     params: undefined;
-    query: undefined;
+    query: {
+      limit?: string;
+      cursor?: string;
+    };
     body: undefined;
     answer: {
       files: Array<{
@@ -784,6 +791,7 @@ export interface Operations {
         iv?: string;
         salt?: string;
       }>;
+      nextCursor: string | null;
     };
   };
   /** GET /api/storage/download/:cid */

@@ -96,14 +96,26 @@ export class StorageClient {
     return { fileId: String(out.id ?? out.fileId), cid: String(out.cid), checksum: `sha256:${checksum}`, response: out };
   }
 
-  /** Variant B's list (it carries the iv and salt a download needs). */
+  /** Variant B's list, every page (it carries the iv and salt a download needs). */
   async files(): Promise<RemoteFile[]> {
-    return ((await (await this.call('GET', '/api/storage/files')).json()) as { files: RemoteFile[] }).files;
+    return this.allPages<RemoteFile>('/api/storage/files');
   }
 
-  /** Variant A's list. */
+  /** Variant A's list, every page. */
   async list(): Promise<{ id: string; cid: string; filename: string; size: number; createdAt: string; checksum: string }[]> {
-    return ((await (await this.call('GET', '/api/storage/list')).json()) as { files: never[] }).files;
+    return this.allPages('/api/storage/list');
+  }
+
+  /** A list's pages followed to the end (each answers up to 1000 files, newest first). */
+  private async allPages<T>(path: string): Promise<T[]> {
+    const all: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await (await this.call('GET', cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path)).json()) as { files: T[]; nextCursor?: string | null };
+      all.push(...page.files);
+      cursor = page.nextCursor ?? null;
+    } while (cursor);
+    return all;
   }
 
   /** Downloads the ciphertext with a fresh proof, checks its SHA-256, and decrypts it. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
+import { queryPage } from './attest-page.ts';
 import { tableName } from './client.ts';
 import { decoder, listPartition, putItem, queryAll, queryPages, readItem, transactWrite } from './items.ts';
 
@@ -43,9 +44,15 @@ export const fileItem = (r: FileRecord) => ({ ...fileKey(r.id), ...ownerIndex(r)
 
 export const getFile = (id: string): Promise<FileRecord | undefined> => readItem(fileKey(id), fileRecordDecoder);
 
-/** The owner's files, newest first. */
+/** The owner's files, newest first (every one: the lookup backfill; listings page). */
 export const listFilesOf = (userId: string): Promise<FileRecord[]> =>
   listPartition(ownerPartition(userId), fileRecordDecoder, { index: 'gsi1', newestFirst: true });
+
+/** One page of the owner's files, newest first; `cursor` is the previous page's `nextCursor`. */
+export async function pageFilesOf(userId: string, limit: number, cursor?: string): Promise<{ files: FileRecord[]; nextCursor: string | null }> {
+  const page = await queryPage({ pk: ownerPartition(userId), index: 'gsi1', newestFirst: true, limit, cursor });
+  return { files: page.items.map((i) => fileRecordDecoder.decode(i)), nextCursor: page.nextCursor };
+}
 
 // ---- the owner's files by CID ---------------------------------------------------------------
 

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
-import { getFile, listFilesOf, newestFileWithCid, type FileRecord } from '#lib/data/files.ts';
+import * as z from 'zod';
+import { BadCursor } from '#lib/data/attest-page.ts';
+import { getFile, newestFileWithCid, pageFilesOf, type FileRecord } from '#lib/data/files.ts';
 import { errors } from '#lib/errors.ts';
+import { queryInteger } from '#lib/http/validation.ts';
 
 /**
  * The caller's files (records: lib/data/files.ts), in the two variants' shapes. `size` and
@@ -35,8 +38,25 @@ export const shapeB = (r: FileRecord) => ({
   ...(r.salt ? { salt: r.salt } : {}),
 });
 
-/** The owner's files, newest first. */
-export const listFiles = (userId: string): Promise<FileRecord[]> => listFilesOf(userId);
+/**
+ * Both lists' query: pages of up to 1000 files (the default), newest first. A page bounds what one
+ * call reads and answers (a Lambda answer is at most 6 MB, some 12,000 records), whatever the
+ * owner's file count; `cursor` is the previous page's `nextCursor`.
+ */
+export const fileListQuery = z.object({
+  limit: queryInteger(1, 1000).default(1000),
+  cursor: z.string().min(1).max(1024).optional(),
+});
+
+/** A page of the owner's files, newest first, with the cursor of the next (null at the end). */
+export async function listFiles(userId: string, q: z.infer<typeof fileListQuery>): Promise<{ files: FileRecord[]; nextCursor: string | null }> {
+  try {
+    return await pageFilesOf(userId, q.limit, q.cursor);
+  } catch (e) {
+    if (e instanceof BadCursor) throw errors.invalidInput(e.message);
+    throw e;
+  }
+}
 
 /**
  * The caller's file by id. Unknown and someone else's answer the same 404 CID_NOT_FOUND (same

@@ -14,7 +14,9 @@ export const uploadUrlAnswer = z.object({
   method: z.literal('PUT'),
   headers: z.object({ 'content-type': z.literal('application/octet-stream'), 'if-none-match': z.literal('*') }),
 });
-export const listAnswer = z.object({ files: z.array(z.object({ ...fileA, createdAt: z.string(), checksum })) });
+/** Both lists end with the next page's cursor, null on the last page. */
+const nextCursor = z.string().nullable();
+export const listAnswer = z.object({ files: z.array(z.object({ ...fileA, createdAt: z.string(), checksum })), nextCursor });
 export const filesAnswer = bare(
   z.object({
     files: z.array(
@@ -29,6 +31,7 @@ export const filesAnswer = bare(
         salt: z.string().optional(),
       }),
     ),
+    nextCursor,
   }),
 );
 export const downloadAnswers = {

@@ -95,7 +95,7 @@ describe('round trips', () => {
     });
 
     const listA = await alice.get('/api/storage/list');
-    expect(listA.json).toEqual({ success: true, files: [expect.objectContaining({ id: up.id, cid: up.cid, filename: 'report.pdf.enc', size: bytes.length, checksum: up.checksum, createdAt: expect.any(String) })] });
+    expect(listA.json).toEqual({ success: true, files: [expect.objectContaining({ id: up.id, cid: up.cid, filename: 'report.pdf.enc', size: bytes.length, checksum: up.checksum, createdAt: expect.any(String) })], nextCursor: null });
     const listB = await alice.get('/api/storage/files');
     expect(listB.json.success).toBeUndefined();
     expect(listB.json.files).toEqual([{ id: up.id, cid: up.cid, originalName: 'report.pdf.enc', originalSize: bytes.length, zkEnabled: true, createdAt: listA.json.files[0].createdAt }]);

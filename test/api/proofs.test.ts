@@ -90,6 +90,10 @@ describe('the recorder, across groups', () => {
     const text = JSON.stringify(records);
     for (const secret of [SECRET, 'pw-alpha', '"99"', 'blinding', 'inputs']) expect(text).not.toContain(secret);
     expect(await all(bob)).toEqual([]);
+    // The assistant's proof_history tool: the same records, newest first, read as one page.
+    const { callTool } = await import('#lib/ai/tools.ts');
+    const tool = (await callTool({ userId: carolId }, 'proof_history', {})) as { data: Rec[] };
+    expect(tool.data.map((r) => r.id)).toEqual(records.map((r) => r.id));
   });
 
   it('filters by type and time', async () => {

@@ -217,7 +217,7 @@ export class ShroudStack extends Stack {
     });
     new ScheduledJob(this, 'SweeperFull', {
       stage, name: 'sweep-full', entry: 'functions/scheduled/sweep-full.ts', description: 'The orphan-block sweeper, full pass',
-      every: Duration.days(1), timeoutSeconds: 900, table, environment, grant: (role) => bucket.grantReadWrite(role),
+      every: Duration.hours(1), timeoutSeconds: 900, table, environment, grant: (role) => bucket.grantReadWrite(role),
     });
     replicas?.addFunctions(environment); // replica worker (SQS) and hourly audit (not routes)
     new ScheduledJob(this, 'TransferRetry', {

@@ -1,13 +1,17 @@
 import { logger } from '#lib/log.ts';
-import { sweepOnce, type SweepReport } from '#lib/storage/sweeper.ts';
+import { sweepFullSlice, type FullSweepSlice } from '#lib/storage/sweeper.ts';
+
+/** Twelve minutes of the function's fifteen: the last page's work and the state write fit in the rest. */
+const SLICE_MS = 12 * 60 * 1000;
 
 /**
- * The orphan sweeper's full pass on AWS, daily (cdk/stack.ts, a ScheduledJob): every stored block
- * and shard set, for what the regular pass (sweep.ts) cannot see — the per-block layout's shared
- * blocks, and uploads whose journal predates the open list. Not a route.
+ * The orphan sweeper's full pass on AWS, one slice per hourly run (cdk/stack.ts, a ScheduledJob):
+ * every stored block and shard set, for what the regular pass (sweep.ts) cannot see — the
+ * per-block layout's shared blocks, and uploads whose journal predates the open list. A slice goes
+ * on where the last stopped; a pass that ended less than a day ago waits. Not a route.
  */
-export const handler = async (): Promise<SweepReport> => {
-  const report = await sweepOnce();
-  logger.info('full sweep finished', { ...report });
-  return report;
+export const handler = async (): Promise<FullSweepSlice> => {
+  const slice = await sweepFullSlice(SLICE_MS);
+  if (slice.outcome !== 'waiting') logger.info('full sweep slice', { ...slice });
+  return slice;
 };

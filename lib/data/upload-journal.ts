@@ -90,3 +90,26 @@ export const commitJournalItem = (uploadId: string, cid: string) => ({
     ExpressionAttributeValues: { ':cid': cid, ':now': clock.nowSeconds() },
   },
 });
+
+// ---- the full sweep's place ------------------------------------------------------------------
+
+/**
+ * Where the sweeper's full pass is, when it runs in slices (one scheduled run each):
+ *
+ *   SWEEP#FULL / STATE   { cycleStartedAt, phase, after?, lastFinishedAt? }
+ *
+ * `phase` and `after` name the last block or upload a slice dealt with; the next slice lists
+ * from there. `lastFinishedAt`: when the last whole pass ended (seconds).
+ */
+const fullSweepSchema = z.object({
+  cycleStartedAt: z.number().optional(),
+  phase: z.enum(['blocks', 'shards']).optional(),
+  after: z.string().optional(),
+  lastFinishedAt: z.number().optional(),
+});
+export type FullSweepState = z.infer<typeof fullSweepSchema>;
+const fullSweepKey = { pk: 'SWEEP#FULL', sk: 'STATE' };
+
+export const readFullSweepState = (): Promise<FullSweepState | undefined> => readItem(fullSweepKey, decoder('full sweep state', fullSweepSchema));
+
+export const saveFullSweepState = (state: FullSweepState): Promise<void> => putItem({ ...fullSweepKey, ...state });

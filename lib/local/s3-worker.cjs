@@ -12,6 +12,7 @@ const S3rver = require(workerData.s3rver);
 const FilesystemStore = require(path.join(path.dirname(workerData.s3rver), 'stores', 'filesystem.js'));
 const S3Error = require(path.join(path.dirname(workerData.s3rver), 'models', 'error.js'));
 const AWSAccount = require(path.join(path.dirname(workerData.s3rver), 'models', 'account.js'));
+const bucketController = require(path.join(path.dirname(workerData.s3rver), 'controllers', 'bucket.js'));
 const { checkSigV4, SigV4Error } = require('./s3-sigv4.cjs');
 
 /** A JSON file's content, or undefined when there is none. */
@@ -43,7 +44,8 @@ const PIECE = 1024 * 1024;
  * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks);
  * - multipart uploads as S3 has them: parts checked at completion, S3's multipart ETag, and
  *   AbortMultipartUpload (below);
- * - `If-Match` on reads and `x-amz-copy-source-if-match` on copies (412 when the ETag differs).
+ * - `If-Match` on reads and `x-amz-copy-source-if-match` on copies (412 when the ETag differs);
+ * - ListObjectsV2 pages as S3's (`listObjectsV2` below).
  * Keys, metadata and the MD5 ETag are s3rver's own (its getMetadata, putMetadata).
  */
 class LocalStore extends FilesystemStore {
@@ -283,6 +285,83 @@ class LocalStore extends FilesystemStore {
     return object;
   }
 }
+
+/** Keys in S3's order: their UTF-8 bytes. */
+const byKey = (a, b) => Buffer.compare(Buffer.from(a.key, 'utf8'), Buffer.from(b.key, 'utf8'));
+const badToken = () => new S3Error('InvalidArgument', 'The continuation token provided is incorrect', { ArgumentName: 'continuation-token' });
+
+/**
+ * `GET /<bucket>?list-type=2` as S3 pages it, where s3rver's differs: keys and common prefixes
+ * count together against `max-keys` (s3rver counts keys only, so a listing by delimiter came in
+ * one page whatever its size, and missed prefixes holding only deeper keys), `KeyCount` counts
+ * both, and a truncated page's continuation token
+ * works (s3rver's are DES-encrypted, which OpenSSL 3 no longer offers: every truncated listing
+ * failed with InternalError). The token is opaque to clients, as S3's: here base64 of where the
+ * page ended (after a common prefix, after every key beneath it).
+ */
+async function listObjectsV2(ctx) {
+  const q = ctx.query;
+  const prefix = q.prefix || '';
+  const delimiter = q.delimiter || '';
+  let maxKeys = 1000;
+  if (q['max-keys'] !== undefined) {
+    if (!/^\d{1,10}$/.test(q['max-keys'])) throw new S3Error('InvalidArgument', 'Provided max-keys not an integer or within integer range', { ArgumentName: 'max-keys', ArgumentValue: q['max-keys'] });
+    maxKeys = Math.min(1000, Number(q['max-keys']));
+  }
+  let after = q['start-after'] || '';
+  if (q['continuation-token'] !== undefined) {
+    let token;
+    try {
+      token = JSON.parse(Buffer.from(q['continuation-token'], 'base64').toString('utf8'));
+    } catch {
+      throw badToken();
+    }
+    if (!token || token.bucket !== ctx.params.bucket || typeof token.after !== 'string') throw badToken();
+    after = token.after;
+  }
+  // The keys after `after`, grouped here: s3rver's store neither counts common prefixes nor looks
+  // deeper than one level beneath one. Without a delimiter it stops after max-keys.
+  const listed = maxKeys === 0 ? { objects: [], isTruncated: false } : await ctx.store.listObjects(ctx.params.bucket, { prefix, startAfter: after, maxKeys: delimiter ? Infinity : maxKeys });
+  const entries = [];
+  const prefixes = new Set();
+  for (const object of listed.objects) {
+    const end = delimiter ? object.key.indexOf(delimiter, prefix.length) : -1;
+    if (end === -1) entries.push({ key: object.key, object });
+    else {
+      const common = object.key.slice(0, end + delimiter.length);
+      if (!prefixes.has(common)) entries.push({ key: common });
+      prefixes.add(common);
+    }
+  }
+  entries.sort(byKey);
+  const page = entries.slice(0, maxKeys);
+  const truncated = entries.length > maxKeys || (!delimiter && listed.isTruncated);
+  const last = page[page.length - 1];
+  const nextAfter = last && (last.object ? last.key : `${last.key}\u{10FFFF}`);
+  ctx.body = {
+    ListBucketResult: {
+      '@': { xmlns: 'http://doc.s3.amazonaws.com/2006-03-01/' },
+      Name: ctx.params.bucket,
+      Prefix: prefix,
+      StartAfter: q['continuation-token'] === undefined ? q['start-after'] || undefined : undefined,
+      ContinuationToken: q['continuation-token'] || undefined,
+      NextContinuationToken: truncated && last ? Buffer.from(JSON.stringify({ bucket: ctx.params.bucket, after: nextAfter })).toString('base64') : undefined,
+      KeyCount: page.length,
+      MaxKeys: maxKeys,
+      Delimiter: delimiter || undefined,
+      IsTruncated: truncated,
+      Contents: page.flatMap(({ object }) =>
+        object
+          ? [{ Key: object.key, LastModified: object.lastModifiedDate.toISOString(), ETag: object.metadata.etag, Size: object.size, StorageClass: 'STANDARD' }]
+          : [],
+      ),
+      CommonPrefixes: page.flatMap(({ key, object }) => (object ? [] : [{ Prefix: key }])),
+    },
+  };
+}
+const s3rverGetBucket = bucketController.getBucket;
+// s3rver's routes look the controller up on each call: GET /<bucket> with list-type=2 comes here.
+bucketController.getBucket = (ctx) => (ctx.query['list-type'] === '2' ? listObjectsV2(ctx) : s3rverGetBucket(ctx));
 
 const secretOf = (accessKeyId) => AWSAccount.registry.get(accessKeyId)?.accessKeys.get(accessKeyId);
 

@@ -103,11 +103,19 @@ export class S3Blockstore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(cid) }));
   }
 
-  /** Every stored block, a page (up to 1,000) at a time, with when it was last written. */
-  async *listPages(): AsyncGenerator<{ cid: string; lastModifiedMs: number }[]> {
+  /** Every stored block (after `after`), a page (up to 1,000) at a time, with when it was last written. */
+  async *listPages(from: { after?: string; pageSize?: number } = {}): AsyncGenerator<{ cid: string; lastModifiedMs: number }[]> {
     let token: string | undefined;
     do {
-      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
+      const out = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: this.prefix,
+          ContinuationToken: token,
+          ...(from.after && !token ? { StartAfter: this.prefix + from.after } : {}),
+          MaxKeys: from.pageSize,
+        }),
+      );
       yield (out.Contents ?? []).flatMap((o) =>
         o.Key && o.LastModified ? [{ cid: o.Key.slice(this.prefix.length), lastModifiedMs: o.LastModified.getTime() }] : [],
       );

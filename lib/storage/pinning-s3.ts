@@ -187,8 +187,8 @@ export class S3Pinning implements PinningAdapter {
   }
 
   /** The uploads that have shards, a page at a time (the sweeper). */
-  shardUploads(): AsyncGenerator<string[]> {
-    return shardUploadPages(this.client, this.bucket);
+  shardUploads(from: { after?: string; pageSize?: number } = {}): AsyncGenerator<string[]> {
+    return shardUploadPages(this.client, this.bucket, from);
   }
 
   /** Deletes an upload's shards (the sweeper, for an upload that died). */

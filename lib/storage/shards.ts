@@ -378,10 +378,20 @@ export async function deleteShards(client: S3Client, bucket: string, uploadId: s
 }
 
 /** The upload ids that have shards, a page at a time (the sweeper). */
-export async function* shardUploadPages(client: S3Client, bucket: string): AsyncGenerator<string[]> {
+export async function* shardUploadPages(client: S3Client, bucket: string, from: { after?: string; pageSize?: number } = {}): AsyncGenerator<string[]> {
   let token: string | undefined;
   do {
-    const out = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'shards/', Delimiter: '/', ContinuationToken: token }));
+    const out = await client.send(
+      new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: 'shards/',
+        Delimiter: '/',
+        ContinuationToken: token,
+        // After every key of `shards/<after>/`: '0' is the character after '/'.
+        ...(from.after && !token ? { StartAfter: `shards/${from.after}0` } : {}),
+        MaxKeys: from.pageSize,
+      }),
+    );
     yield (out.CommonPrefixes ?? []).flatMap((p) => (p.Prefix ? [p.Prefix.slice('shards/'.length, -1)] : []));
     token = out.IsTruncated ? out.NextContinuationToken : undefined;
   } while (token);

@@ -1,5 +1,5 @@
 import { entriesOf, removeBlockEntries } from '#lib/data/block-index.ts';
-import { closeJournal, markSwept, openJournalsBefore, readJournal } from '#lib/data/upload-journal.ts';
+import { closeJournal, markSwept, openJournalsBefore, readFullSweepState, readJournal, saveFullSweepState } from '#lib/data/upload-journal.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
 import { pinning } from './pinning.ts';
@@ -11,7 +11,8 @@ import { getPin } from './pins.ts';
  * The orphan sweeper: takes back blocks no file can ever reach. Two passes (AWS: EventBridge
  * rules → functions/scheduled/sweep.ts and sweep-full.ts; locally: timers in
  * lib/local/runtime.ts): `sweepStale` every 15 minutes reads only the uploads whose journal is
- * still open (below); `sweepOnce`, the full pass, daily, lists every stored block and shard set.
+ * still open (below); the full pass, daily, lists every stored block and shard set — locally whole
+ * (`sweepOnce`), on AWS in hourly slices that go on where the last stopped (`sweepFullSlice`).
  *
  * Orphans come from crashes: an upload that died after writing blocks and before (or right after)
  * the transaction that writes its file record leaves blocks, their index entries and its open
@@ -54,6 +55,8 @@ export interface SweepReport {
   failures: number;
 }
 
+const emptyReport = (): SweepReport => ({ blocksSeen: 0, blocksDeleted: 0, shardSetsSeen: 0, shardSetsDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 });
+
 export interface SweepOptions {
   /** Test hook: runs between the look at a block's entries and its delete. */
   beforeDelete?: (block: string) => Promise<void>;
@@ -61,11 +64,33 @@ export interface SweepOptions {
 
 type Verdict = 'live' | 'dead';
 
+/** The full pass, whole, in one call (locally, daily; tests). */
 export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport> {
-  const report: SweepReport = { blocksSeen: 0, blocksDeleted: 0, shardSetsSeen: 0, shardSetsDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 };
+  return (await fullPass(options)).report;
+}
+
+/** Where a full pass is: its phase, and the last block (CID) or upload id it dealt with. */
+export interface FullSweepPlace {
+  phase: 'blocks' | 'shards';
+  after?: string;
+}
+
+interface FullPassOptions extends SweepOptions {
+  /** Go on from here instead of the first block. */
+  from?: FullSweepPlace;
+  /** Stop after the page during which this time (epoch ms, wall clock) passes. */
+  deadlineMs?: number;
+  /** Keys per listing page (S3's MaxKeys, 1,000 by default). */
+  pageSize?: number;
+}
+
+/** The full pass, or its part up to `deadlineMs`; `next`, where to go on from, is absent once it reached the end. */
+async function fullPass(options: FullPassOptions): Promise<{ report: SweepReport; next?: FullSweepPlace }> {
+  const report = emptyReport();
   const adapter = await pinning();
-  if (!(adapter instanceof S3Pinning)) return report; // another service keeps its own blocks
+  if (!(adapter instanceof S3Pinning)) return { report }; // another service keeps its own blocks
   const nowSeconds = clock.nowSeconds();
+  // Verdicts are remembered for one call: a slice's memory grows with its own pages only.
   const verdicts = new Map<string, Promise<Verdict>>();
   const dead = new Set<string>();
   const verdictOf = (uploadId: string) => {
@@ -77,33 +102,54 @@ export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport
     }
     return v;
   };
+  const late = () => options.deadlineMs !== undefined && Date.now() >= options.deadlineMs;
+  const { pageSize } = options;
+  let place: FullSweepPlace = options.from ?? { phase: 'blocks' };
+  let next: FullSweepPlace | undefined;
 
-  for await (const page of adapter.store.listPages()) {
-    await mapLimit(page, 16, async ({ cid: block, lastModifiedMs }) => {
-      report.blocksSeen++;
-      try {
-        await sweepBlock(adapter, block, lastModifiedMs, verdictOf, report, options);
-      } catch (e) {
-        // One block's failure (a dependency timing out) must not end the pass; nothing was lost.
-        report.failures++;
-        logger.warn('orphan sweep: block left for the next pass', { block, error: e as Error });
-      }
-    });
-  }
-  for await (const page of adapter.shardUploads()) {
-    await mapLimit(page, 16, async (uploadId) => {
-      report.shardSetsSeen++;
-      try {
-        // Shards belong to their upload alone: they live and die with its verdict.
-        if ((await verdictOf(uploadId)) === 'dead') {
-          await adapter.dropShards(uploadId);
-          report.shardSetsDeleted++;
+  if (place.phase === 'blocks') {
+    for await (const page of adapter.store.listPages({ after: place.after, pageSize })) {
+      await mapLimit(page, 16, async ({ cid: block, lastModifiedMs }) => {
+        report.blocksSeen++;
+        try {
+          await sweepBlock(adapter, block, lastModifiedMs, verdictOf, report, options);
+        } catch (e) {
+          // One block's failure (a dependency timing out) must not end the pass; nothing was lost.
+          report.failures++;
+          logger.warn('orphan sweep: block left for the next pass', { block, error: e as Error });
         }
-      } catch (e) {
-        report.failures++;
-        logger.warn('orphan sweep: shards left for the next pass', { uploadId, error: e as Error });
+      });
+      if (!page.length) continue; // the end (an empty listing): nothing to stop after
+      place = { phase: 'blocks', after: page[page.length - 1]!.cid };
+      if (late()) {
+        next = place;
+        break;
       }
-    });
+    }
+    if (!next) place = { phase: 'shards' };
+  }
+  if (!next) {
+    for await (const page of adapter.shardUploads({ after: place.after, pageSize })) {
+      await mapLimit(page, 16, async (uploadId) => {
+        report.shardSetsSeen++;
+        try {
+          // Shards belong to their upload alone: they live and die with its verdict.
+          if ((await verdictOf(uploadId)) === 'dead') {
+            await adapter.dropShards(uploadId);
+            report.shardSetsDeleted++;
+          }
+        } catch (e) {
+          report.failures++;
+          logger.warn('orphan sweep: shards left for the next pass', { uploadId, error: e as Error });
+        }
+      });
+      if (!page.length) continue;
+      place = { phase: 'shards', after: page[page.length - 1] };
+      if (late()) {
+        next = place;
+        break;
+      }
+    }
   }
   // Judged dead: off the open list, so the regular pass does not judge them again (a next full
   // pass still finds anything of theirs that this one failed to delete).
@@ -111,7 +157,34 @@ export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport
     await markSwept(uploadId).catch((e: unknown) => logger.warn('orphan sweep: journal left on the open list', { uploadId, error: e as Error }));
   });
   if (report.blocksDeleted || report.shardSetsDeleted || report.entriesRemoved || report.failures) logger.info('orphan sweep', { ...report });
-  return report;
+  return { report, next };
+}
+
+export type FullSweepSlice = SweepReport & {
+  /** `continues`: stopped at its budget, the next slice goes on; `finished`: the pass reached its end; `waiting`: the last pass ended less than a day ago. */
+  outcome: 'continues' | 'finished' | 'waiting';
+};
+
+/**
+ * The full pass in slices, for AWS (sweep-full.ts, hourly, 15-minute functions): a slice works
+ * for `budgetMs` (then ends its page) and records where it stopped; the next goes on from there,
+ * so no pass depends on the bucket being small enough to list in one run. Once a pass has
+ * reached the end, the next starts FULL_SWEEP_INTERVAL_MS after.
+ */
+export async function sweepFullSlice(budgetMs: number, o: { pageSize?: number } = {}): Promise<FullSweepSlice> {
+  const state = (await readFullSweepState()) ?? {};
+  const now = clock.nowSeconds();
+  if (!state.phase && state.lastFinishedAt !== undefined && now - state.lastFinishedAt < FULL_SWEEP_INTERVAL_MS / 1000) {
+    return { ...emptyReport(), outcome: 'waiting' };
+  }
+  const from = state.phase ? { phase: state.phase, after: state.after } : undefined;
+  const { report, next } = await fullPass({ from, deadlineMs: Date.now() + budgetMs, pageSize: o.pageSize });
+  await saveFullSweepState(
+    next
+      ? { cycleStartedAt: state.phase ? state.cycleStartedAt : now, phase: next.phase, after: next.after, lastFinishedAt: state.lastFinishedAt }
+      : { cycleStartedAt: state.phase ? state.cycleStartedAt : now, lastFinishedAt: clock.nowSeconds() },
+  );
+  return { ...report, outcome: next ? 'continues' : 'finished' };
 }
 
 /**
@@ -124,7 +197,7 @@ export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport
  * pass (`sweepOnce`, daily).
  */
 export async function sweepStale(): Promise<SweepReport> {
-  const report: SweepReport = { blocksSeen: 0, blocksDeleted: 0, shardSetsSeen: 0, shardSetsDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 };
+  const report = emptyReport();
   const adapter = await pinning();
   if (!(adapter instanceof S3Pinning)) return report;
   const nowSeconds = clock.nowSeconds();

@@ -5,6 +5,7 @@ import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
@@ -173,6 +174,38 @@ describe('the local S3 server', () => {
     await expect(local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: wrong }))).rejects.toMatchObject({ name: 'PreconditionFailed' });
     const copied = await local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: put.ETag }));
     expect(copied.CopyObjectResult?.ETag).toBe(put.ETag);
+  });
+
+  it('pages ListObjectsV2 as S3 does: keys and common prefixes count together, continuation tokens and StartAfter work', async () => {
+    const keys = ['list/a', 'list/b/1', 'list/b/2', 'list/c', 'list/d/1', 'list/e/x/1', 'list/f'];
+    for (const Key of keys) await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: Key }));
+    const pages = async (input: { Prefix: string; Delimiter?: string; StartAfter?: string }, MaxKeys: number) => {
+      const out: { keys: string[]; prefixes: string[]; count: number }[] = [];
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, ...input, MaxKeys, ContinuationToken }));
+        out.push({ keys: (page.Contents ?? []).map((c) => c.Key!), prefixes: (page.CommonPrefixes ?? []).map((p) => p.Prefix!), count: page.KeyCount! });
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+        expect(page.IsTruncated ? ContinuationToken : 'end').toBeDefined();
+      } while (ContinuationToken);
+      return out;
+    };
+    // Without a delimiter: two keys a page, every key once, in order.
+    const flat = await pages({ Prefix: 'list/' }, 2);
+    expect(flat.flatMap((p) => p.keys)).toEqual(keys);
+    expect(flat.map((p) => p.count)).toEqual([2, 2, 2, 1]);
+    // By delimiter: a common prefix takes a place in the page as a key does.
+    const grouped = await pages({ Prefix: 'list/', Delimiter: '/' }, 2);
+    expect(grouped).toEqual([
+      { keys: ['list/a'], prefixes: ['list/b/'], count: 2 },
+      { keys: ['list/c'], prefixes: ['list/d/'], count: 2 },
+      { keys: ['list/f'], prefixes: ['list/e/'], count: 2 },
+    ]);
+    // StartAfter inside the order, and past a common prefix's keys.
+    expect((await pages({ Prefix: 'list/', Delimiter: '/', StartAfter: 'list/b0' }, 1000)).flatMap((p) => [...p.keys, ...p.prefixes]).sort()).toEqual(['list/c', 'list/d/', 'list/e/', 'list/f']);
+    expect((await pages({ Prefix: 'list/', StartAfter: 'list/d/1' }, 1000))[0]!.keys).toEqual(['list/e/x/1', 'list/f']);
+    // A token that is not one is S3's 400 InvalidArgument.
+    await expect(local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'list/', ContinuationToken: 'bm90IGEgdG9rZW4=' }))).rejects.toMatchObject({ name: 'InvalidArgument', $metadata: { httpStatusCode: 400 } });
   });
 
   it('stores an empty object', async () => {

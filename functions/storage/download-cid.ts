@@ -3,7 +3,7 @@ import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { download, downloadReply } from '#lib/storage/downloads.ts';
 import { ownedFileByCid } from '#lib/storage/files.ts';
-import { parseJsonField } from '#lib/storage/proof.ts';
+import { proofHeaders } from '#lib/storage/proof.ts';
 import { downloadAnswers } from '#lib/storage/responses.ts';
 
 /** Variant A: the proof travels in `X-ZK-Proof` and `X-ZK-Public-Signals` (JSON), a GET having no body. */
@@ -11,8 +11,8 @@ export const handler = endpoint(
   routeOf('GET', '/api/storage/download/:cid'),
   { params: z.object({ cid: z.string().min(1).max(128) }), responses: downloadAnswers },
   async (req) => {
-    const proof = parseJsonField('X-ZK-Proof', req.headers['x-zk-proof']);
-    const signals = parseJsonField('X-ZK-Public-Signals', req.headers['x-zk-public-signals']);
-    return downloadReply(await download(ownedFileByCid(req.session!.userId, req.params.cid), proof, signals));
+    const lookup = ownedFileByCid(req.session!.userId, req.params.cid);
+    const { proof, publicSignals } = await proofHeaders(req.headers, lookup);
+    return downloadReply(await download(lookup, proof, publicSignals));
   },
 );

@@ -54,6 +54,8 @@ export async function* eachFile(client: ShroudClient): AsyncGenerator<RemoteFile
   do {
     const page = await client.api.storageFiles({ query: cursor ? { cursor } : {} });
     yield* page.files;
+    // A cursor answered twice would page forever: a server fault, not the end.
+    if (page.nextCursor && page.nextCursor === cursor) throw new ShroudError('INTERNAL_ERROR', 502, 'the file list repeated its cursor');
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
 }

@@ -113,6 +113,8 @@ export class StorageClient {
     do {
       const page = (await (await this.call('GET', cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path)).json()) as { files: T[]; nextCursor?: string | null };
       all.push(...page.files);
+      // A cursor answered twice would page forever: a server fault, not the end.
+      if (page.nextCursor && page.nextCursor === cursor) throw new StorageError(502, 'INTERNAL_ERROR', 'the file list repeated its cursor');
       cursor = page.nextCursor ?? null;
     } while (cursor);
     return all;

@@ -96,20 +96,20 @@ export const commitJournalItem = (uploadId: string, cid: string) => ({
 /**
  * Where the sweeper's full pass is, when it runs in slices (one scheduled run each):
  *
- *   SWEEP#FULL / STATE   { cycleStartedAt, phase, after?, lastFinishedAt? }
+ *   SWEEP#FULL / STATE   { phase?, after?, lastFinishedAt? }
  *
- * `phase` and `after` name the last block or upload a slice dealt with; the next slice lists
- * from there. `lastFinishedAt`: when the last whole pass ended (seconds).
+ * `phase` and `after` name the last block or upload a pass in progress dealt with; the next slice
+ * lists from there. `lastFinishedAt`: when the last whole pass ended (seconds).
  */
 const fullSweepSchema = z.object({
-  cycleStartedAt: z.number().optional(),
   phase: z.enum(['blocks', 'shards']).optional(),
   after: z.string().optional(),
   lastFinishedAt: z.number().optional(),
 });
 export type FullSweepState = z.infer<typeof fullSweepSchema>;
+const fullSweepDecoder = decoder('full sweep state', fullSweepSchema);
 const fullSweepKey = { pk: 'SWEEP#FULL', sk: 'STATE' };
 
-export const readFullSweepState = (): Promise<FullSweepState | undefined> => readItem(fullSweepKey, decoder('full sweep state', fullSweepSchema));
+export const readFullSweepState = (): Promise<FullSweepState | undefined> => readItem(fullSweepKey, fullSweepDecoder);
 
 export const saveFullSweepState = (state: FullSweepState): Promise<void> => putItem({ ...fullSweepKey, ...state });

@@ -39,9 +39,13 @@ function mismatch(file: FileRecord, where: string, got: string): never {
  */
 export async function download(lookup: Promise<FileRecord>, proof: unknown, publicSignals: unknown): Promise<Download> {
   // The proof is checked while the file is looked up, and counts once its commitment is known;
-  // an unknown file is still 404 whatever the proof.
+  // an unknown file is still 404 whatever the proof, a file without a password ignores it.
   const check = proofCheck(proof, publicSignals);
-  const file = await lookup;
+  const file = await lookup.catch(async (e: unknown) => {
+    await check.settled();
+    throw e;
+  });
+  if (!file.zkEnabled) await check.settled();
   const large = file.size > storageConfig.DOWNLOAD_REDIRECT_BYTES;
   // The pin and its copy's ETag are read while the proof is checked (reads only: nothing is
   // handed out, and no error but the proof's is answered, before the proof holds).

@@ -49,7 +49,7 @@ export const fileListQuery = z.object({
 });
 
 /** A page of the owner's files, newest first, with the cursor of the next (null at the end). */
-export async function listFiles(userId: string, q: z.infer<typeof fileListQuery>): Promise<{ files: FileRecord[]; nextCursor: string | null }> {
+export async function pageFiles(userId: string, q: z.infer<typeof fileListQuery>): Promise<{ files: FileRecord[]; nextCursor: string | null }> {
   try {
     return await pageFilesOf(userId, q.limit, q.cursor);
   } catch (e) {

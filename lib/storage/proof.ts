@@ -24,10 +24,11 @@ export function requireProof(proof: unknown, publicSignals: unknown, commitment:
 /**
  * requireProof started before the commitment is known: the pairing check needs only the proof
  * and its signals, so it can run while the file that holds the commitment is looked up. Its
- * outcome counts only through `require` (missing 401, malformed 400, failing 401), and is
- * dropped unread for a file without a password.
+ * outcome counts only through `require` (missing 401, malformed 400, failing 401). A caller that
+ * does not need it (an unknown file, one without a password) still awaits `settled`, so that no
+ * work outlives the request (on Lambda it would resume in the next invocation).
  */
-export function proofCheck(proof: unknown, publicSignals: unknown): { require(commitment: string): Promise<void> } {
+export function proofCheck(proof: unknown, publicSignals: unknown): { require(commitment: string): Promise<void>; settled(): Promise<void> } {
   const verified = proof === undefined || publicSignals === undefined ? undefined : verifyProof(PASSWORD_CIRCUIT, proof, publicSignals);
   verified?.catch(() => undefined);
   return {
@@ -35,7 +36,22 @@ export function proofCheck(proof: unknown, publicSignals: unknown): { require(co
       if (!verified) throw errors.invalidProof('a proof of the file password is required');
       if (!(await verified) || !Array.isArray(publicSignals) || publicSignals[0] !== commitment) throw errors.invalidProof();
     },
+    settled: async () => void (await verified?.catch(() => undefined)),
   };
+}
+
+/**
+ * Variant A's proof headers (`X-ZK-Proof`, `X-ZK-Public-Signals`: JSON). Headers that are not
+ * JSON are 400, but only once `lookup` has settled: an unknown or another user's file is 404
+ * whatever its headers.
+ */
+export async function proofHeaders(headers: Record<string, string>, lookup: Promise<unknown>): Promise<{ proof: unknown; publicSignals: unknown }> {
+  try {
+    return { proof: parseJsonField('X-ZK-Proof', headers['x-zk-proof']), publicSignals: parseJsonField('X-ZK-Public-Signals', headers['x-zk-public-signals']) };
+  } catch (e) {
+    await lookup;
+    throw e;
+  }
 }
 
 /** A JSON-valued multipart field or header. */

@@ -82,6 +82,8 @@ interface FullPassOptions extends SweepOptions {
   deadlineMs?: number;
   /** Keys per listing page (S3's MaxKeys, 1,000 by default). */
   pageSize?: number;
+  /** After each page's work: where the pass is (the slices record it there, not only at their end). */
+  onPage?: (place: FullSweepPlace) => Promise<void>;
 }
 
 /** The full pass, or its part up to `deadlineMs`; `next`, where to go on from, is absent once it reached the end. */
@@ -121,6 +123,7 @@ async function fullPass(options: FullPassOptions): Promise<{ report: SweepReport
       });
       if (!page.length) continue; // the end (an empty listing): nothing to stop after
       place = { phase: 'blocks', after: page[page.length - 1]!.cid };
+      await options.onPage?.(place);
       if (late()) {
         next = place;
         break;
@@ -145,6 +148,7 @@ async function fullPass(options: FullPassOptions): Promise<{ report: SweepReport
       });
       if (!page.length) continue;
       place = { phase: 'shards', after: page[page.length - 1] };
+      await options.onPage?.(place);
       if (late()) {
         next = place;
         break;
@@ -173,17 +177,18 @@ export type FullSweepSlice = SweepReport & {
  */
 export async function sweepFullSlice(budgetMs: number, o: { pageSize?: number } = {}): Promise<FullSweepSlice> {
   const state = (await readFullSweepState()) ?? {};
-  const now = clock.nowSeconds();
-  if (!state.phase && state.lastFinishedAt !== undefined && now - state.lastFinishedAt < FULL_SWEEP_INTERVAL_MS / 1000) {
+  if (!state.phase && state.lastFinishedAt !== undefined && clock.nowSeconds() - state.lastFinishedAt < FULL_SWEEP_INTERVAL_MS / 1000) {
     return { ...emptyReport(), outcome: 'waiting' };
   }
-  const from = state.phase ? { phase: state.phase, after: state.after } : undefined;
-  const { report, next } = await fullPass({ from, deadlineMs: Date.now() + budgetMs, pageSize: o.pageSize });
-  await saveFullSweepState(
-    next
-      ? { cycleStartedAt: state.phase ? state.cycleStartedAt : now, phase: next.phase, after: next.after, lastFinishedAt: state.lastFinishedAt }
-      : { cycleStartedAt: state.phase ? state.cycleStartedAt : now, lastFinishedAt: clock.nowSeconds() },
-  );
+  const { lastFinishedAt } = state;
+  const { report, next } = await fullPass({
+    from: state.phase ? { phase: state.phase, after: state.after } : undefined,
+    deadlineMs: Date.now() + budgetMs,
+    pageSize: o.pageSize,
+    // Each page's place is recorded as it is done: a slice that fails or times out loses nothing done.
+    onPage: (place) => saveFullSweepState({ ...place, lastFinishedAt }),
+  });
+  if (!next) await saveFullSweepState({ lastFinishedAt: clock.nowSeconds() });
   return { ...report, outcome: next ? 'continues' : 'finished' };
 }
 

@@ -284,6 +284,8 @@ describe('errors', () => {
     const malformed = await alice.post('/api/storage/download', { fileId: up.id, proof: { pi_a: 'x' }, publicSignals: right.publicSignals });
     expect(malformed.status).toBe(400);
     expect(malformed.json.error).toBe('INVALID_INPUT');
+    const notJson = await alice.get(`/api/storage/download/${up.cid}`, { headers: { 'x-zk-proof': '{not json', 'x-zk-public-signals': JSON.stringify(right.publicSignals) } });
+    expect([notJson.status, notJson.json.error]).toEqual([400, 'INVALID_INPUT']);
     const upWrong = await upload(alice, { file: { bytes }, fields: { ...(await partsA(bytes)), proof: JSON.stringify(wrong.proof) } });
     expect(upWrong.json.error).toBe('INVALID_PROOF');
   });
@@ -321,6 +323,8 @@ describe('errors', () => {
     const malformed = await alice.post('/api/storage/download', { fileId: 'nope', proof: { pi_a: 'x' }, publicSignals: ['1'] });
     expect([malformed.status, malformed.json.error]).toEqual([404, 'CID_NOT_FOUND']);
     expect((await alice.post('/api/storage/download', { fileId: 'nope' })).json.error).toBe('CID_NOT_FOUND');
+    const notJson = await alice.get('/api/storage/download/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', { headers: { 'x-zk-proof': '{not json', 'x-zk-public-signals': '[' } });
+    expect([notJson.status, notJson.json.error]).toEqual([404, 'CID_NOT_FOUND']);
     expect((await alice.delete('/api/storage/files/nope')).json.error).toBe('CID_NOT_FOUND');
     const anon = rt.client();
     expect((await anon.get('/api/storage/list')).status).toBe(401);

@@ -344,4 +344,27 @@ describe('CAR shards', () => {
     expect(fresh.outcome).toBe('finished'); // a minute is plenty for this bucket
     expect(fresh.shardSetsSeen).toBe((await shardSets()).size);
   });
+
+  it('a slice that fails part-way (S3 listing down) keeps the pages it finished: the next goes on from the last of them', async () => {
+    const { s3 } = await import('#lib/storage/s3.ts');
+    const { objectKeys } = await import('../support/storage.ts');
+    advanceClock(25 * HOUR); // the last pass ended over a day ago
+    const shardSets = [...new Set((await objectKeys('shards/')).map((k) => k.split('/')[1]))].sort();
+    expect(shardSets.length).toBeGreaterThanOrEqual(3);
+    const send = s3.send.bind(s3);
+    let listings = 0;
+    const spy = vi.spyOn(s3, 'send').mockImplementation(((c: { constructor: { name: string }; input: { Prefix?: string } }, ...rest: unknown[]) => {
+      // The third page of shard sets fails, as S3 failing mid-pass would.
+      if (c.constructor.name === 'ListObjectsV2Command' && c.input.Prefix === 'shards/' && ++listings === 3) return Promise.reject(new Error('S3 is down'));
+      return (send as (...a: unknown[]) => unknown)(c, ...rest);
+    }) as never);
+    try {
+      await expect(storage.sweeper.sweepFullSlice(60 * 60_000, { pageSize: 1 })).rejects.toThrow('S3 is down');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await storage.journal.readFullSweepState()).toMatchObject({ phase: 'shards', after: shardSets[1] });
+    const rest = await storage.sweeper.sweepFullSlice(60 * 60_000, { pageSize: 1 });
+    expect(rest).toMatchObject({ outcome: 'finished', blocksSeen: 0, shardSetsSeen: shardSets.length - 2 });
+  });
 });

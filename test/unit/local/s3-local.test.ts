@@ -204,6 +204,11 @@ describe('the local S3 server', () => {
     // StartAfter inside the order, and past a common prefix's keys.
     expect((await pages({ Prefix: 'list/', Delimiter: '/', StartAfter: 'list/b0' }, 1000)).flatMap((p) => [...p.keys, ...p.prefixes]).sort()).toEqual(['list/c', 'list/d/', 'list/e/', 'list/f']);
     expect((await pages({ Prefix: 'list/', StartAfter: 'list/d/1' }, 1000))[0]!.keys).toEqual(['list/e/x/1', 'list/f']);
+    // Byte order, not the directory walk's: '-' and '.' sort before '/'.
+    const walk = ['walk/a-c', 'walk/a.b', 'walk/a/1', 'walk/z'];
+    for (const Key of [...walk].reverse()) await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: Key }));
+    expect((await pages({ Prefix: 'walk/' }, 1)).flatMap((p) => p.keys)).toEqual(walk);
+    expect((await pages({ Prefix: 'walk/', Delimiter: '/' }, 1)).map((p) => [...p.keys, ...p.prefixes][0])).toEqual(['walk/a-c', 'walk/a.b', 'walk/a/', 'walk/z']);
     // A token that is not one is S3's 400 InvalidArgument.
     await expect(local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'list/', ContinuationToken: 'bm90IGEgdG9rZW4=' }))).rejects.toMatchObject({ name: 'InvalidArgument', $metadata: { httpStatusCode: 400 } });
   });

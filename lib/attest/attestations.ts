@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { queryInteger } from '#lib/http/validation.ts';
+import { clientCursorPage, queryInteger } from '#lib/http/validation.ts';
 import { clock } from '#lib/clock.ts';
-import { BadCursor } from '#lib/data/attest-page.ts';
 import {
   getAttestation,
   insertAttestation,
@@ -183,13 +182,8 @@ export async function issue(subjectId: string, input: IssueInput) {
 }
 
 export async function listMine(subjectId: string, q: z.infer<typeof listQuery>) {
-  try {
-    const page = await pageAttestations(subjectId, q.limit, q.cursor);
-    return { attestations: page.attestations.map(ownerView), nextCursor: page.nextCursor };
-  } catch (e) {
-    if (e instanceof BadCursor) throw errors.invalidInput(e.message);
-    throw e;
-  }
+  const page = await clientCursorPage(pageAttestations(subjectId, q.limit, q.cursor));
+  return { attestations: page.attestations.map(ownerView), nextCursor: page.nextCursor };
 }
 
 /** The subject's attestation; another user's answers exactly as an unknown one. */

@@ -346,7 +346,8 @@ async function listObjectsV2(ctx) {
     }
   }
   const page = entries.slice(0, maxKeys);
-  const truncated = entries.length > maxKeys;
+  // max-keys=0 asks for nothing: an empty page, as s3rver answered it, with no place to go on from.
+  const truncated = maxKeys > 0 && entries.length > maxKeys;
   const last = page[page.length - 1];
   const objects = [];
   for (let i = 0; i < page.length; i += 64) {

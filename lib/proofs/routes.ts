@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { queryInteger } from '#lib/http/validation.ts';
+import { clientCursorPage, queryInteger } from '#lib/http/validation.ts';
 import { clock } from '#lib/clock.ts';
-import { BadCursor } from '#lib/data/attest-page.ts';
 import { PROOF_ACTIONS, PROOF_ID_PATTERN, PROOF_RESULTS, PROOF_TYPES, proofLinksSchema } from '#lib/data/proof-history.ts';
 import { errors } from '#lib/errors.ts';
 import { getCircuit } from '#lib/zk/circuits.ts';
@@ -70,13 +69,8 @@ export type ListQuery = z.infer<typeof listProofsQuery>;
 
 export async function listPage(userId: string, q: ListQuery) {
   if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw errors.invalidInput('query: from must not be after to');
-  try {
-    const page = await pageProofs(userId, { type: q.type, fromMs: q.from, toMs: q.to, limit: q.limit, cursor: q.cursor });
-    return { proofs: page.entries, nextCursor: page.nextCursor };
-  } catch (e) {
-    if (e instanceof BadCursor) throw errors.invalidInput(e.message);
-    throw e;
-  }
+  const page = await clientCursorPage(pageProofs(userId, { type: q.type, fromMs: q.from, toMs: q.to, limit: q.limit, cursor: q.cursor }));
+  return { proofs: page.entries, nextCursor: page.nextCursor };
 }
 
 /** At most this many records per export: the answer must fit in one Lambda response (6 MB). */

@@ -54,6 +54,12 @@ async function collect(bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<
  * Every block read is hashed and compared with its CID, so a corrupted object is caught at the
  * block, not only by the file checksum.
  */
+/** Where a listing starts (after this name; the first when absent) and its page size (S3's MaxKeys, 1,000 by default). */
+export interface ListingFrom {
+  after?: string;
+  pageSize?: number;
+}
+
 export class S3Blockstore {
   constructor(
     private readonly client: S3Client = defaultClient,
@@ -104,7 +110,7 @@ export class S3Blockstore {
   }
 
   /** Every stored block (after `after`), a page (up to 1,000) at a time, with when it was last written. */
-  async *listPages(from: { after?: string; pageSize?: number } = {}): AsyncGenerator<{ cid: string; lastModifiedMs: number }[]> {
+  async *listPages(from: ListingFrom = {}): AsyncGenerator<{ cid: string; lastModifiedMs: number }[]> {
     let token: string | undefined;
     do {
       const out = await this.client.send(

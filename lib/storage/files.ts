@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
 import * as z from 'zod';
-import { BadCursor } from '#lib/data/attest-page.ts';
 import { getFile, newestFileWithCid, pageFilesOf, type FileRecord } from '#lib/data/files.ts';
 import { errors } from '#lib/errors.ts';
-import { queryInteger } from '#lib/http/validation.ts';
+import { clientCursorPage, queryInteger } from '#lib/http/validation.ts';
 
 /**
  * The caller's files (records: lib/data/files.ts), in the two variants' shapes. `size` and
@@ -49,14 +48,8 @@ export const fileListQuery = z.object({
 });
 
 /** A page of the owner's files, newest first, with the cursor of the next (null at the end). */
-export async function pageFiles(userId: string, q: z.infer<typeof fileListQuery>): Promise<{ files: FileRecord[]; nextCursor: string | null }> {
-  try {
-    return await pageFilesOf(userId, q.limit, q.cursor);
-  } catch (e) {
-    if (e instanceof BadCursor) throw errors.invalidInput(e.message);
-    throw e;
-  }
-}
+export const pageFiles = (userId: string, q: z.infer<typeof fileListQuery>): Promise<{ files: FileRecord[]; nextCursor: string | null }> =>
+  clientCursorPage(pageFilesOf(userId, q.limit, q.cursor));
 
 /**
  * The caller's file by id. Unknown and someone else's answer the same 404 CID_NOT_FOUND (same

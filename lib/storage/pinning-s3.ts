@@ -3,7 +3,7 @@ import { CID } from 'multiformats/cid';
 import { addBlockEntries, holdersOf, removeBlockEntries } from '#lib/data/block-index.ts';
 import { AppError, errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { BlockCorruptError, BlockNotFoundError, isMissing, S3Blockstore } from './blockstore.ts';
+import { BlockCorruptError, BlockNotFoundError, isMissing, type ListingFrom, S3Blockstore } from './blockstore.ts';
 import { CHUNK_BYTES, exportContent, importContent } from './cid.ts';
 import { fileContent } from './content.ts';
 import { mapLimit, pinningCall, type AddMeta, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
@@ -187,7 +187,7 @@ export class S3Pinning implements PinningAdapter {
   }
 
   /** The uploads that have shards, a page at a time (the sweeper). */
-  shardUploads(from: { after?: string; pageSize?: number } = {}): AsyncGenerator<string[]> {
+  shardUploads(from: ListingFrom = {}): AsyncGenerator<string[]> {
     return shardUploadPages(this.client, this.bucket, from);
   }
 

@@ -12,7 +12,7 @@ import {
 import { close, createWriter, headerLength } from '@ipld/car/buffer-writer';
 import { CID } from 'multiformats/cid';
 import * as z from 'zod';
-import { BlockNotFoundError, checkBlock, checkBlockParts, isMissing, S3Blockstore } from './blockstore.ts';
+import { BlockNotFoundError, checkBlock, checkBlockParts, isMissing, type ListingFrom, S3Blockstore } from './blockstore.ts';
 import { s3BodyChunks } from './streams.ts';
 
 /**
@@ -378,7 +378,7 @@ export async function deleteShards(client: S3Client, bucket: string, uploadId: s
 }
 
 /** The upload ids that have shards, a page at a time (the sweeper). */
-export async function* shardUploadPages(client: S3Client, bucket: string, from: { after?: string; pageSize?: number } = {}): AsyncGenerator<string[]> {
+export async function* shardUploadPages(client: S3Client, bucket: string, from: ListingFrom = {}): AsyncGenerator<string[]> {
   let token: string | undefined;
   do {
     const out = await client.send(

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { BadCursor } from '#lib/data/attest-page.ts';
 import { countShareAccess, getShare, LINK_ID_PATTERN, pageShareLinks, putShare, revokeShareLink, type ShareLinkEntry } from '#lib/data/shares.ts';
 import { errors } from '#lib/errors.ts';
-import { queryInteger } from '#lib/http/validation.ts';
+import { clientCursorPage, queryInteger } from '#lib/http/validation.ts';
 import { storageConfig } from './config.ts';
 import { fileById, ownedFile } from './files.ts';
 import { livePin } from './pins.ts';
@@ -98,13 +97,7 @@ function ownerView(link: ShareLinkEntry, filename: string | null): z.infer<typeo
  * the file has since been deleted). Links created before the per-user index are not listed.
  */
 export async function listMine(userId: string, q: z.infer<typeof shareLinksQuery> = { limit: 20 }) {
-  let page;
-  try {
-    page = await pageShareLinks(userId, q.limit, q.cursor);
-  } catch (e) {
-    if (e instanceof BadCursor) throw errors.invalidInput(e.message);
-    throw e;
-  }
+  const page = await clientCursorPage(pageShareLinks(userId, q.limit, q.cursor));
   const files = await Promise.all(page.links.map((l) => fileById(l.fileId)));
   const shares = page.links.map((l, i) => {
     const f = files[i];

@@ -1,5 +1,5 @@
 import { entriesOf, removeBlockEntries } from '#lib/data/block-index.ts';
-import { closeJournal, markSwept, openJournalsBefore, readFullSweepState, readJournal, saveFullSweepState } from '#lib/data/upload-journal.ts';
+import { closeJournal, type FullSweepState, markSwept, openJournalsBefore, readFullSweepState, readJournal, saveFullSweepState } from '#lib/data/upload-journal.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
 import { pinning } from './pinning.ts';
@@ -69,11 +69,8 @@ export async function sweepOnce(options: SweepOptions = {}): Promise<SweepReport
   return (await fullPass(options)).report;
 }
 
-/** Where a full pass is: its phase, and the last block (CID) or upload id it dealt with. */
-export interface FullSweepPlace {
-  phase: 'blocks' | 'shards';
-  after?: string;
-}
+/** Where a full pass is: its phase, and the last block (CID) or upload id it dealt with (as recorded between slices). */
+export type FullSweepPlace = Required<Pick<FullSweepState, 'phase'>> & Pick<FullSweepState, 'after'>;
 
 interface FullPassOptions extends SweepOptions {
   /** Go on from here instead of the first block. */
@@ -105,56 +102,46 @@ async function fullPass(options: FullPassOptions): Promise<{ report: SweepReport
     return v;
   };
   const late = () => options.deadlineMs !== undefined && Date.now() >= options.deadlineMs;
-  const { pageSize } = options;
-  let place: FullSweepPlace = options.from ?? { phase: 'blocks' };
-  let next: FullSweepPlace | undefined;
-
-  if (place.phase === 'blocks') {
-    for await (const page of adapter.store.listPages({ after: place.after, pageSize })) {
-      await mapLimit(page, 16, async ({ cid: block, lastModifiedMs }) => {
-        report.blocksSeen++;
-        try {
-          await sweepBlock(adapter, block, lastModifiedMs, verdictOf, report, options);
-        } catch (e) {
-          // One block's failure (a dependency timing out) must not end the pass; nothing was lost.
-          report.failures++;
-          logger.warn('orphan sweep: block left for the next pass', { block, error: e as Error });
-        }
-      });
+  /** Works through a listing's pages; after each, records the place and stops once late. Where it stopped, or undefined at the end. */
+  async function throughPages<T>(phase: FullSweepPlace['phase'], pages: AsyncIterable<T[]>, nameOf: (item: T) => string, work: (item: T) => Promise<void>) {
+    for await (const page of pages) {
+      await mapLimit(page, 16, work);
       if (!page.length) continue; // the end (an empty listing): nothing to stop after
-      place = { phase: 'blocks', after: page[page.length - 1]!.cid };
+      const place: FullSweepPlace = { phase, after: nameOf(page[page.length - 1]!) };
       await options.onPage?.(place);
-      if (late()) {
-        next = place;
-        break;
-      }
+      if (late()) return place;
     }
-    if (!next) place = { phase: 'shards' };
+    return undefined;
   }
-  if (!next) {
-    for await (const page of adapter.shardUploads({ after: place.after, pageSize })) {
-      await mapLimit(page, 16, async (uploadId) => {
-        report.shardSetsSeen++;
-        try {
-          // Shards belong to their upload alone: they live and die with its verdict.
-          if ((await verdictOf(uploadId)) === 'dead') {
-            await adapter.dropShards(uploadId);
-            report.shardSetsDeleted++;
+  const from = options.from ?? { phase: 'blocks' };
+  const listing = (phase: FullSweepPlace['phase']) => ({ after: from.phase === phase ? from.after : undefined, pageSize: options.pageSize });
+
+  let next =
+    from.phase === 'blocks'
+      ? await throughPages('blocks', adapter.store.listPages(listing('blocks')), (b) => b.cid, async ({ cid: block, lastModifiedMs }) => {
+          report.blocksSeen++;
+          try {
+            await sweepBlock(adapter, block, lastModifiedMs, verdictOf, report, options);
+          } catch (e) {
+            // One block's failure (a dependency timing out) must not end the pass; nothing was lost.
+            report.failures++;
+            logger.warn('orphan sweep: block left for the next pass', { block, error: e as Error });
           }
-        } catch (e) {
-          report.failures++;
-          logger.warn('orphan sweep: shards left for the next pass', { uploadId, error: e as Error });
-        }
-      });
-      if (!page.length) continue;
-      place = { phase: 'shards', after: page[page.length - 1] };
-      await options.onPage?.(place);
-      if (late()) {
-        next = place;
-        break;
+        })
+      : undefined;
+  next ??= await throughPages('shards', adapter.shardUploads(listing('shards')), (id) => id, async (uploadId) => {
+    report.shardSetsSeen++;
+    try {
+      // Shards belong to their upload alone: they live and die with its verdict.
+      if ((await verdictOf(uploadId)) === 'dead') {
+        await adapter.dropShards(uploadId);
+        report.shardSetsDeleted++;
       }
+    } catch (e) {
+      report.failures++;
+      logger.warn('orphan sweep: shards left for the next pass', { uploadId, error: e as Error });
     }
-  }
+  });
   // Judged dead: off the open list, so the regular pass does not judge them again (a next full
   // pass still finds anything of theirs that this one failed to delete).
   await mapLimit([...dead], 16, async (uploadId) => {

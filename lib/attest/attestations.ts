@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { clientCursorPage, queryInteger } from '#lib/http/validation.ts';
+import { clientCursorPage } from '#lib/http/client-cursor.ts';
+import { queryInteger } from '#lib/http/validation.ts';
 import { clock } from '#lib/clock.ts';
 import {
   getAttestation,

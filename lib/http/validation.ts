@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { BadCursor } from '#lib/data/attest-page.ts';
 import { errors } from '#lib/errors.ts';
 
 /** `a.b: message; c: message` — every validation failure names its field. */
@@ -29,13 +28,3 @@ export const queryInteger = (min: number, max: number) =>
     .regex(/^[0-9]{1,15}$/, 'must be a whole number')
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-
-/** A page read at a client's cursor: one that is not a cursor of this listing is 400 INVALID_INPUT. */
-export async function clientCursorPage<T>(read: Promise<T>): Promise<T> {
-  try {
-    return await read;
-  } catch (e) {
-    if (e instanceof BadCursor) throw errors.invalidInput(e.message);
-    throw e;
-  }
-}

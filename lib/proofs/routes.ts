@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { clientCursorPage, queryInteger } from '#lib/http/validation.ts';
+import { clientCursorPage } from '#lib/http/client-cursor.ts';
+import { queryInteger } from '#lib/http/validation.ts';
 import { clock } from '#lib/clock.ts';
 import { PROOF_ACTIONS, PROOF_ID_PATTERN, PROOF_RESULTS, PROOF_TYPES, proofLinksSchema } from '#lib/data/proof-history.ts';
 import { errors } from '#lib/errors.ts';

@@ -3,7 +3,8 @@ import { clock } from '#lib/clock.ts';
 import * as z from 'zod';
 import { getFile, newestFileWithCid, pageFilesOf, type FileRecord } from '#lib/data/files.ts';
 import { errors } from '#lib/errors.ts';
-import { clientCursorPage, queryInteger } from '#lib/http/validation.ts';
+import { clientCursorPage } from '#lib/http/client-cursor.ts';
+import { queryInteger } from '#lib/http/validation.ts';
 
 /**
  * The caller's files (records: lib/data/files.ts), in the two variants' shapes. `size` and

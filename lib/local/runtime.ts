@@ -24,6 +24,11 @@ export interface RuntimeOptions {
    */
   external?: ExternalServices;
   /**
+   * Use this DynamoDB and start the rest: the test suite's one DynamoDB Local, which every test
+   * file shares on a table of its own (test/support/shared-dynamo.ts). `services.dynamo` is then absent.
+   */
+  dynamoEndpoint?: string;
+  /**
    * The embedded Ethereum L1 (lib/local/ethereum-l1.ts) for the StarkGate route: on unless
    * LOCAL_L1=0, and off when ETHEREUM_RPC_URL names another L1 or with `external`.
    */
@@ -40,7 +45,7 @@ export interface Runtime {
   port: number;
   dataDir: string;
   /** The embedded services, for fault tests (kill DynamoDB Local, restart S3); with `external`, none. */
-  services: { dynamo: DynamoLocal; s3: S3Local; replicaTargets: S3Local[]; l1?: EthereumL1 };
+  services: { dynamo?: DynamoLocal; s3: S3Local; replicaTargets: S3Local[]; l1?: EthereumL1 };
   stop(): Promise<void>;
 }
 
@@ -84,8 +89,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     stops.push(async () => (await l1Start.catch(() => undefined))?.stop());
     const [dynamo, s3] = opts.external
       ? [{ endpoint: opts.external.dynamoEndpoint }, { endpoint: opts.external.s3Endpoint }]
-      : await Promise.all([startDynamoLocal(resolve(dataDir, 'dynamodb')), startS3Local(resolve(dataDir, 's3'))]);
-    if (!opts.external) stops.push((dynamo as DynamoLocal).stop, (s3 as S3Local).stop);
+      : await Promise.all([
+          opts.dynamoEndpoint ? { endpoint: opts.dynamoEndpoint } : startDynamoLocal(resolve(dataDir, 'dynamodb')),
+          startS3Local(resolve(dataDir, 's3')),
+        ]);
+    const ownDynamo = 'stop' in dynamo ? dynamo : undefined;
+    if (!opts.external) stops.push(...(ownDynamo ? [ownDynamo.stop] : []), (s3 as S3Local).stop);
     const replicaTargets = opts.external ? [] : await startReplicaTargets(dataDir);
     for (const t of replicaTargets) stops.push(t.server.stop);
     const l1 = await l1Start;
@@ -136,7 +145,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     stops.push(await startScheduledJobs());
     stops.push(...(await startReplicaWorker()));
     if (opts.external) return { url, port, dataDir, stop };
-    const services = { dynamo: dynamo as DynamoLocal, s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server), ...(l1 ? { l1 } : {}) };
+    const services = { ...(ownDynamo ? { dynamo: ownDynamo } : {}), s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server), ...(l1 ? { l1 } : {}) };
     return { url, port, dataDir, services, stop };
   } catch (e) {
     await stop();

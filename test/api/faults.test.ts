@@ -12,7 +12,8 @@ let rt: TestRuntime;
 let alice: HttpClient & { userId: string };
 
 beforeAll(async () => {
-  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20' });
+  // A DynamoDB Local of its own (not the run's shared one): this file kills it.
+  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20' }, undefined, { ownDynamo: true });
   alice = await signedIn(rt);
 });
 afterAll(async () => {
@@ -34,8 +35,9 @@ describe('DynamoDB Local dies', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After while it is down, then recovers with every record', async () => {
     const report = await alice.post('/api/bug-reports', { title: 'kept across a crash', description: 'x' });
     expect(report.status).toBe(201);
-    const before = rt.services.dynamo.restarts();
-    process.kill(rt.services.dynamo.pid()!, 'SIGKILL');
+    const dynamo = rt.services.dynamo!;
+    const before = dynamo.restarts();
+    process.kill(dynamo.pid()!, 'SIGKILL');
 
     const down = await alice.get('/api/auth/session');
     expect(down.status).toBe(503);
@@ -44,7 +46,7 @@ describe('DynamoDB Local dies', () => {
 
     const back = await until(() => alice.get('/api/bug-reports'), (r) => r.status === 200);
     expect(back.status).toBe(200);
-    expect(rt.services.dynamo.restarts()).toBe(before + 1);
+    expect(dynamo.restarts()).toBe(before + 1);
     const titles = (back.json as { reports: { title: string }[] }).reports.map((r) => r.title);
     expect(titles).toContain('kept across a crash');
     // The session survived too: a route that requires one still lets alice in.

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
 import { routes } from '#functions/routes.ts';
 import { checkResponse } from './response-check.ts';
@@ -8,21 +9,39 @@ import { checkResponse } from './response-check.ts';
 /**
  * The local runtime in this test process (so a test can move the clock), on a free port, with a
  * throw-away DATA_DIR: real DynamoDB Local, real local S3, the real handlers over HTTP (and the
- * embedded Ethereum L1 when LOCAL_L1=1).
+ * embedded Ethereum L1 when LOCAL_L1=1). Under vitest, DynamoDB Local is the run's shared one,
+ * this file's own table on it (test/support/shared-dynamo.ts); `ownDynamo` starts one for this
+ * runtime alone, for a test that kills it (and outside vitest, a bench, there is no shared one).
  */
-export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string) {
+export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string, opts: { ownDynamo?: boolean } = {}) {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
+  const shared = opts.ownDynamo ? undefined : process.env.SHROUD_TEST_DYNAMODB_ENDPOINT;
   // The embedded Ethereum L1 only for the tests that ask for it (LOCAL_L1=1): it adds seconds to a start.
-  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, l1: process.env.LOCAL_L1 === '1' });
+  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, l1: process.env.LOCAL_L1 === '1', dynamoEndpoint: shared });
   return {
     ...runtime,
     client: () => new HttpClient(runtime.url),
     async stop(keepData = false) {
       await runtime.stop();
-      if (!keepData && !dataDir) rmSync(dir, { recursive: true, force: true });
+      if (keepData) return;
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      if (shared) await dropTable(shared);
     },
   };
+}
+
+/** This file's table on the shared DynamoDB Local, gone with its runtime (a later start makes it again). */
+async function dropTable(endpoint: string): Promise<void> {
+  const { config } = await import('#lib/config.ts');
+  const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await ddb.send(new DeleteTableCommand({ TableName: config.TABLE_NAME }));
+  } catch (e) {
+    if ((e as Error).name !== 'ResourceNotFoundException') throw e;
+  } finally {
+    ddb.destroy();
+  }
 }
 
 export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;

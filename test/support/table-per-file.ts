@@ -1,0 +1,8 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * vitest's setupFiles, run in the worker before each test file's own imports: the file's table
+ * name on the run's shared DynamoDB Local (test/support/shared-dynamo.ts), set before any
+ * `#lib` module reads its configuration. Unique per file, so files on both workers never meet.
+ */
+process.env.TABLE_NAME = `shroud-test-${randomBytes(6).toString('hex')}`;

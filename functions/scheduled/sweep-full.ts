@@ -8,7 +8,7 @@ const SLICE_MS = 12 * 60 * 1000;
  * The orphan sweeper's full pass on AWS, one slice per hourly run (cdk/stack.ts, a ScheduledJob):
  * every stored block and shard set, for what the regular pass (sweep.ts) cannot see — the
  * per-block layout's shared blocks, and uploads whose journal predates the open list. A slice goes
- * on where the last stopped; a pass that ended less than a day ago waits. Not a route.
+ * on where the last stopped; a new pass begins a day after the last one began. Not a route.
  */
 export const handler = async (): Promise<FullSweepSlice> => {
   const slice = await sweepFullSlice(SLICE_MS);

@@ -96,14 +96,17 @@ export const commitJournalItem = (uploadId: string, cid: string) => ({
 /**
  * Where the sweeper's full pass is, when it runs in slices (one scheduled run each):
  *
- *   SWEEP#FULL / STATE   { phase?, after?, lastFinishedAt? }
+ *   SWEEP#FULL / STATE   { phase?, after?, startedAt?, lastStartedAt?, lastFinishedAt? }
  *
  * `phase` and `after` name the last block or upload a pass in progress dealt with; the next slice
- * lists from there. `lastFinishedAt`: when the last whole pass ended (seconds).
+ * lists from there; `startedAt`: when that pass began. `lastStartedAt`, `lastFinishedAt`: when the
+ * last whole pass began and ended (seconds; state from before `lastStartedAt` has only the end).
  */
 const fullSweepSchema = z.object({
   phase: z.enum(['blocks', 'shards']).optional(),
   after: z.string().optional(),
+  startedAt: z.number().optional(),
+  lastStartedAt: z.number().optional(),
   lastFinishedAt: z.number().optional(),
 });
 export type FullSweepState = z.infer<typeof fullSweepSchema>;

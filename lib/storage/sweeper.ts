@@ -41,6 +41,12 @@ export const ORPHAN_AGE_SECONDS = 60 * 60;
 export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
 /** The full pass (`sweepOnce`): every stored block and shard set, for what the regular one cannot see. */
 export const FULL_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How early an hourly run may come against the one a day before (EventBridge runs a rule within
+ * its minute, a cold start adds seconds): a pass begun at one run is due again at the same run a
+ * day later, not an hour after it.
+ */
+const SCHEDULE_JITTER_MS = 10 * 60 * 1000;
 
 export interface SweepReport {
   blocksSeen: number;
@@ -159,23 +165,29 @@ export type FullSweepSlice = SweepReport & {
 /**
  * The full pass in slices, for AWS (sweep-full.ts, hourly, 15-minute functions): a slice works
  * for `budgetMs` (then ends its page) and records where it stopped; the next goes on from there,
- * so no pass depends on the bucket being small enough to list in one run. Once a pass has
- * reached the end, the next starts FULL_SWEEP_INTERVAL_MS after.
+ * so no pass depends on the bucket being small enough to list in one run. Passes begin
+ * FULL_SWEEP_INTERVAL_MS apart (less the schedule's jitter), counted from the last one's start so
+ * that the cadence stays daily however many slices a pass takes; a pass longer than that is
+ * followed at once.
  */
 export async function sweepFullSlice(budgetMs: number, o: { pageSize?: number } = {}): Promise<FullSweepSlice> {
   const state = (await readFullSweepState()) ?? {};
-  if (!state.phase && state.lastFinishedAt !== undefined && clock.nowSeconds() - state.lastFinishedAt < FULL_SWEEP_INTERVAL_MS / 1000) {
+  const now = clock.nowSeconds();
+  // State written before passes recorded their start has only when the last one ended.
+  const lastStart = state.lastStartedAt ?? state.lastFinishedAt;
+  if (!state.phase && lastStart !== undefined && now - lastStart < (FULL_SWEEP_INTERVAL_MS - SCHEDULE_JITTER_MS) / 1000) {
     return { ...emptyReport(), outcome: 'waiting' };
   }
-  const { lastFinishedAt } = state;
+  // A pass in progress keeps the start it recorded; a new one starts now.
+  const startedAt = state.phase ? (state.startedAt ?? now) : now;
   const { report, next } = await fullPass({
     from: state.phase ? { phase: state.phase, after: state.after } : undefined,
     deadlineMs: Date.now() + budgetMs,
     pageSize: o.pageSize,
     // Each page's place is recorded as it is done: a slice that fails or times out loses nothing done.
-    onPage: (place) => saveFullSweepState({ ...place, lastFinishedAt }),
+    onPage: (place) => saveFullSweepState({ ...place, startedAt }),
   });
-  if (!next) await saveFullSweepState({ lastFinishedAt: clock.nowSeconds() });
+  if (!next) await saveFullSweepState({ lastStartedAt: startedAt, lastFinishedAt: clock.nowSeconds() });
   return { ...report, outcome: next ? 'continues' : 'finished' };
 }
 

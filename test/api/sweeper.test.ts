@@ -316,7 +316,11 @@ describe('CAR shards', () => {
     // One key per listing page and no time: every slice stops after its first page.
     const slices: string[] = [];
     const seen = { blocks: 0, shardSets: 0 };
+    const passStart = clock.nowSeconds();
     for (let i = 0; i < 500; i++) {
+      // A quarter of an hour between slices: the pass takes hours (the hourly schedule's would
+      // outlive the signed-in user's session).
+      if (i > 0) advanceClock(15 * 60_000);
       const slice = await storage.sweeper.sweepFullSlice(0, { pageSize: 1 });
       slices.push(slice.outcome);
       seen.blocks += slice.blocksSeen;
@@ -335,11 +339,16 @@ describe('CAR shards', () => {
     expect(await shardKeys(keptOwner)).not.toEqual([]);
     expect(sha256(await download(alice, file.fileId))).toBe(sha256(kept));
 
-    // Finished: the next runs wait a day, then a new pass begins.
+    // Finished: the next pass begins a day after this one began (not a day after it ended).
+    const tookHours = (clock.nowSeconds() - passStart) / 3600;
+    expect(tookHours).toBeGreaterThan(0.5); // longer than the schedule's jitter allowance: counted from its end, the next would wait
+    expect(tookHours).toBeLessThan(20);
+    expect(await storage.journal.readFullSweepState()).toMatchObject({ lastStartedAt: passStart, lastFinishedAt: expect.any(Number) });
     expect((await storage.sweeper.sweepFullSlice(60_000)).outcome).toBe('waiting');
-    advanceClock(23 * HOUR);
+    advanceClock((passStart + 23 * 3600) * 1000 - clock.nowSeconds() * 1000);
     expect((await storage.sweeper.sweepFullSlice(60_000)).outcome).toBe('waiting');
-    advanceClock(HOUR + 60_000);
+    // The run a day after the pass's first, a few minutes early as a schedule may be.
+    advanceClock(HOUR - 5 * 60_000);
     const fresh = await storage.sweeper.sweepFullSlice(60_000);
     expect(fresh.outcome).toBe('finished'); // a minute is plenty for this bucket
     expect(fresh.shardSetsSeen).toBe((await shardSets()).size);

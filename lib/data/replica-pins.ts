@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
 import { decoder, deleteItem, isConditionalFailure, readItem } from './items.ts';
@@ -7,7 +8,7 @@ import { decoder, deleteItem, isConditionalFailure, readItem } from './items.ts'
  * Replicated pins: one record per root CID, and the copy journal of each of its replicas
  * (no TTL: a pin lives until its term ends or its last owner lets go):
  *
- *   REPLICA#<cid> / PIN            ReplicaPin, with gsi1 = REPLICAS / <cid> (the audit's list)
+ *   REPLICA#<cid> / PIN            ReplicaPin, with gsi1 = REPLICAS#<0-f> / <cid> (the audit's list)
  *   REPLICA#<cid> / COPY#<target>  { done }: how many of `blocks` (in order) the target holds
  *
  * Every write of the record is conditional on the `version` it was read at (optimistic
@@ -59,29 +60,63 @@ export type ReplicaAudit = z.infer<typeof auditSchema>;
 const pinDecoder = decoder('replica pin', replicaPinSchema);
 const journalDecoder = decoder('replica copy journal', z.object({ done: z.number() }));
 
-const LIST_PARTITION = 'REPLICAS';
+/**
+ * The audit's list in gsi1, split 16 ways by the CID's SHA-256 (as the open upload journals are):
+ * the index holds whole items, so every write of a pin record (its copies, every audit) rewrites
+ * its entry, and one index partition would take them all. Records written before the split are
+ * in `REPLICAS` until their next write moves them; the list reads it first.
+ */
+const LEGACY_LIST = 'REPLICAS';
+const listPartitionOf = (cid: string) => `REPLICAS#${(createHash('sha256').update(cid).digest()[0]! >> 4).toString(16)}`;
+const LIST_PARTITIONS = [LEGACY_LIST, ...Array.from({ length: 16 }, (_, n) => `REPLICAS#${n.toString(16)}`)];
+
+/** A place in the list: `<partition>/<cid>` (after that CID), `<partition>/` (from its start), or a bare CID (before the split: in `REPLICAS`). */
+function listPlace(cursor: string | undefined): { index: number; after?: string } {
+  if (cursor === undefined) return { index: 0 };
+  const slash = cursor.indexOf('/');
+  if (slash < 0) return { index: 0, after: cursor };
+  const index = LIST_PARTITIONS.indexOf(cursor.slice(0, slash));
+  if (index < 0) throw new Error(`replica pin list: not a cursor: ${cursor}`);
+  return { index, after: cursor.slice(slash + 1) || undefined };
+}
+
 const pinKey = (cid: string) => ({ pk: `REPLICA#${cid}`, sk: 'PIN' });
 const journalKey = (cid: string, target: string) => ({ pk: `REPLICA#${cid}`, sk: `COPY#${target}` });
 
 export const getReplicaPin = (cid: string): Promise<ReplicaPin | undefined> => readItem(pinKey(cid), pinDecoder);
 
 /**
- * A page of the replicated pins' CIDs in CID order, after `after` (the audit's round lists them
- * page by page: the index's sort key is the CID, so the CID is the cursor). `more`: there may be
- * another page.
+ * A page of the replicated pins' CIDs, partition by partition and in CID order within each, after
+ * `cursor` (one this returned earlier; none: from the start). The audit's round lists them page
+ * by page. `next`: where the next page starts; absent once the list is done.
  */
-export async function listReplicaPinCids(after: string | undefined, limit: number): Promise<{ cids: string[]; more: boolean }> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: after ? 'gsi1pk = :p AND gsi1sk > :after' : 'gsi1pk = :p',
-      ExpressionAttributeValues: { ':p': LIST_PARTITION, ...(after ? { ':after': after } : {}) },
-      ProjectionExpression: 'cid',
-      Limit: limit,
-    }),
-  );
-  return { cids: (out.Items ?? []).map((i) => String(i.cid)), more: !!out.LastEvaluatedKey };
+export async function listReplicaPinCids(cursor: string | undefined, limit: number): Promise<{ cids: string[]; next?: string }> {
+  let { index, after } = listPlace(cursor);
+  const cids: string[] = [];
+  while (index < LIST_PARTITIONS.length) {
+    const partition = LIST_PARTITIONS[index]!;
+    const out = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: after ? 'gsi1pk = :p AND gsi1sk > :after' : 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': partition, ...(after ? { ':after': after } : {}) },
+        ProjectionExpression: 'cid',
+        Limit: limit - cids.length,
+      }),
+    );
+    cids.push(...(out.Items ?? []).map((i) => String(i.cid)));
+    if (out.LastEvaluatedKey) {
+      // This partition may hold more: the page ends here if full, else the query goes on after it.
+      after = String(out.LastEvaluatedKey.gsi1sk);
+      if (cids.length >= limit) return { cids, next: `${partition}/${after}` };
+      continue;
+    }
+    index++;
+    after = undefined;
+    if (cids.length >= limit) return { cids, ...(index < LIST_PARTITIONS.length ? { next: `${LIST_PARTITIONS[index]}/` } : {}) };
+  }
+  return { cids };
 }
 
 /**
@@ -94,7 +129,7 @@ export async function saveReplicaPin(pin: ReplicaPin): Promise<boolean> {
     await db.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...pinKey(pin.cid), gsi1pk: LIST_PARTITION, gsi1sk: pin.cid, ...pin },
+        Item: { ...pinKey(pin.cid), gsi1pk: listPartitionOf(pin.cid), gsi1sk: pin.cid, ...pin },
         ConditionExpression: fresh ? 'attribute_not_exists(pk)' : 'version = :v',
         ...(fresh ? {} : { ExpressionAttributeValues: { ':v': pin.version - 1 } }),
       }),

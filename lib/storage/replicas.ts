@@ -384,7 +384,7 @@ export interface AuditRound {
   round: number;
   /** Pins whose audit this slice queued. */
   queued: number;
-  /** The rest of the round was handed on as an `audit-round` job, listing after this CID. */
+  /** The rest of the round was handed on as an `audit-round` job, listing from `after` (a cursor of lib/data/replica-pins.ts). */
   continued: boolean;
   after?: string;
 }
@@ -392,7 +392,7 @@ export interface AuditRound {
 /**
  * Starts an audit round (AWS: an EventBridge rule → functions/scheduled/replica-audit.ts;
  * locally: a timer in lib/local/runtime.ts), or continues one (`after`): queues one `audit` job
- * per replicated pin, page by page in CID order, on the audit queue. The pins are audited by
+ * per replicated pin, page by page (lib/data/replica-pins.ts `listReplicaPinCids`), on the audit queue. The pins are audited by
  * the worker, many at once (`auditPin`); and the listing itself stops after `sliceMs` and queues
  * the rest of the round as an `audit-round` job, so no function runs into its time limit however
  * many pins there are.
@@ -406,10 +406,10 @@ export async function auditReplicas(opts: { round?: number; after?: string; page
     const page = await listReplicaPinCids(after, opts.pageSize ?? AUDIT_PAGE);
     await enqueueReplicaJobs(page.cids.map((cid) => ({ kind: 'audit' as const, cid, round })));
     queued += page.cids.length;
-    after = page.cids.at(-1) ?? after;
-    if (!page.more || !page.cids.length) break;
+    after = page.next;
+    if (!after) break;
     if (performance.now() >= sliceEnds) {
-      await enqueueReplicaJob({ kind: 'audit-round', round, after: after! });
+      await enqueueReplicaJob({ kind: 'audit-round', round, after });
       logger.info('replica audit round: slice queued, the rest handed on', { round, queued, after });
       return { round, queued, continued: true, after };
     }

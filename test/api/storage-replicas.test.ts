@@ -220,7 +220,8 @@ describe('replicated pinning on three local targets', () => {
     expect(all.length).toBeGreaterThanOrEqual(5);
     // Two CIDs per page and a slice that ends after its first page: the rest goes on as a job.
     const round = await auditRound({ pageSize: 2, sliceMs: 0 });
-    expect(round).toMatchObject({ queued: 2, continued: true, after: all[1] });
+    expect(round).toMatchObject({ queued: 2, continued: true });
+    expect(round.after).toBe((await listReplicaPinCids(undefined, 2)).next);
     for (const cid of all) {
       const p = (await getReplicaPin(cid))!;
       if (p.status === 'pinned') expect(p.lastAudit?.at, cid).toBeGreaterThanOrEqual(round.round);
@@ -237,13 +238,53 @@ describe('replicated pinning on three local targets', () => {
     advanceClock(1000);
     const lastAudit = async (cid: string) => (await getReplicaPin(cid))!.lastAudit?.at;
     const before = new Map(await Promise.all(all.map(async (cid) => [cid, await lastAudit(cid)] as const)));
-    const middle = all[Math.floor(all.length / 2)]!;
+    const firstHalf = await listReplicaPinCids(undefined, Math.floor(all.length / 2));
     const next = clock.nowMs();
-    await replicas.handleReplicaJob({ kind: 'audit-round', round: next, after: middle });
+    await replicas.handleReplicaJob({ kind: 'audit-round', round: next, after: firstHalf.next! });
     await queue.drainReplicaQueue();
     for (const cid of all) {
-      if (cid <= middle) expect(await lastAudit(cid), cid).toBe(before.get(cid));
+      if (firstHalf.cids.includes(cid)) expect(await lastAudit(cid), cid).toBe(before.get(cid));
       else if ((await getReplicaPin(cid))!.status === 'pinned') expect(await lastAudit(cid), cid).toBeGreaterThanOrEqual(next);
+    }
+  });
+
+  it('the audit list, split 16 ways, gives every pin once however it is paged, and still reads the records from before the split', async () => {
+    const { listReplicaPinCids, saveReplicaPin } = await import('#lib/data/replica-pins.ts');
+    const { putItem } = await import('#lib/data/items.ts');
+    const listAll = async (pageSize: number) => {
+      const cids: string[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; ; pages++) {
+        expect(pages).toBeLessThan(1000);
+        const page = await listReplicaPinCids(cursor, pageSize);
+        expect(page.cids.length).toBeLessThanOrEqual(pageSize);
+        cids.push(...page.cids);
+        if (!page.next) return cids;
+        cursor = page.next;
+      }
+    };
+    // Records as written before the split (one index partition, `REPLICAS`); only the list reads them.
+    const legacy = ['bafylegacy-a', 'bafylegacy-b', 'bafylegacy-c'];
+    for (const cid of legacy) await putItem({ pk: `REPLICA#${cid}`, sk: 'PIN', gsi1pk: 'REPLICAS', gsi1sk: cid, cid });
+    // And records as written now, enough to fill several of the 16 partitions.
+    const now = Date.now();
+    const fresh = Array.from({ length: 24 }, (_, i) => `bafyfresh-${i}`);
+    for (const cid of fresh) {
+      const saved = await saveReplicaPin({ cid, owners: [], replicas: 3, status: 'pinned', placements: [], targets: {}, expiresAtMs: now + 3_600_000, createdAtMs: now, updatedAtMs: now, repairs: 0, version: 1 });
+      expect(saved).toBe(true);
+    }
+    try {
+      const whole = await listAll(1000);
+      expect(whole.slice(0, 3)).toEqual(legacy); // the old partition first
+      expect(new Set(whole).size).toBe(whole.length);
+      for (const cid of fresh) expect(whole).toContain(cid);
+      for (const size of [1, 2, 3, 7]) expect(await listAll(size), `pages of ${size}`).toEqual(whole);
+      // A cursor handed on before the split is a bare CID of the old partition: the list goes on after it, then the rest.
+      expect((await listReplicaPinCids('bafylegacy-a', 1000)).cids).toEqual(whole.slice(1));
+      await expect(listReplicaPinCids('NOT-A-PARTITION/x', 10)).rejects.toThrow('not a cursor');
+    } finally {
+      const { deleteItem } = await import('#lib/data/items.ts');
+      for (const cid of [...legacy, ...fresh]) await deleteItem({ pk: `REPLICA#${cid}`, sk: 'PIN' });
     }
   });
 

@@ -209,6 +209,9 @@ describe('the local S3 server', () => {
     for (const Key of [...walk].reverse()) await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: Key }));
     expect((await pages({ Prefix: 'walk/' }, 1)).flatMap((p) => p.keys)).toEqual(walk);
     expect((await pages({ Prefix: 'walk/', Delimiter: '/' }, 1)).map((p) => [...p.keys, ...p.prefixes][0])).toEqual(['walk/a-c', 'walk/a.b', 'walk/a/', 'walk/z']);
+    // MaxKeys 0 with keys to list: an empty page, not truncated.
+    const none = await local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'list/', MaxKeys: 0 }));
+    expect({ contents: none.Contents ?? [], count: none.KeyCount, truncated: none.IsTruncated }).toEqual({ contents: [], count: 0, truncated: false });
     // A token that is not one is S3's 400 InvalidArgument.
     await expect(local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'list/', ContinuationToken: 'bm90IGEgdG9rZW4=' }))).rejects.toMatchObject({ name: 'InvalidArgument', $metadata: { httpStatusCode: 400 } });
   });

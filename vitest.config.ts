@@ -15,8 +15,9 @@ export default defineConfig({
     // Longest files first (test/durations.json), so both workers finish together.
     sequence: { sequencer: DurationSequencer },
     env: {
-      // DynamoDB Local (Java) is started by some 80 test files: C1-only JIT and the serial GC halve
-      // its start (about 7 s to 3.5 s here); a test's few requests never need C2's optimized code.
+      // The DynamoDB Local instances a test file starts itself (the fault and crash tests, `npm
+      // start` children; the rest share the run's one): C1-only JIT and the serial GC halve a
+      // start (about 7 s to 3.5 s here); a test's few requests never need C2's optimized code.
       JDK_JAVA_OPTIONS: process.env.JDK_JAVA_OPTIONS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC',
     },
   },

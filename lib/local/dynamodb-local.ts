@@ -18,7 +18,8 @@ export interface DynamoLocal {
  * its database file under `dir`, so data survives restarts (no `dir`: in memory, for the test
  * suite's shared instance, test/support/shared-dynamo.ts). It is a separate process that can die
  * on its own: a watcher starts it again on the same port and data, with a growing pause between
- * attempts, and requests meanwhile answer 503 SERVICE_UNAVAILABLE (never a silent loss).
+ * attempts, and requests meanwhile answer 503 SERVICE_UNAVAILABLE (never a silent loss). One in
+ * memory is not restarted: it would come back empty.
  */
 export async function startDynamoLocal(dir: string | undefined): Promise<DynamoLocal> {
   if (dir) mkdirSync(dir, { recursive: true });
@@ -34,6 +35,12 @@ export async function startDynamoLocal(dir: string | undefined): Promise<DynamoL
       if (stopping) return;
       if (restarts === 0 && Date.now() - started < 2000 && !ready) {
         firstExit = new Error('DynamoDB Local exited (is Java installed?)');
+        return;
+      }
+      if (!dir) {
+        // In memory, a restart would come back empty: every table gone without a word. Left down,
+        // requests fail (connection refused) and this says why.
+        console.error(JSON.stringify({ level: 'ERROR', message: 'DynamoDB Local (in memory) exited; its data is gone, not restarting', code, signal }));
         return;
       }
       const pause = Math.min(5000, 200 * 2 ** Math.min(restarts, 5));

@@ -221,7 +221,8 @@ describe('replicated pinning on three local targets', () => {
     // Two CIDs per page and a slice that ends after its first page: the rest goes on as a job.
     const round = await auditRound({ pageSize: 2, sliceMs: 0 });
     expect(round).toMatchObject({ queued: 2, continued: true });
-    expect(round.after).toBe((await listReplicaPinCids(undefined, 2)).next);
+    // The job it handed on lists exactly the pins it did not queue.
+    expect((await listReplicaPinCids(round.after, 1000)).cids).toEqual(all.slice(2));
     for (const cid of all) {
       const p = (await getReplicaPin(cid))!;
       if (p.status === 'pinned') expect(p.lastAudit?.at, cid).toBeGreaterThanOrEqual(round.round);
@@ -251,6 +252,11 @@ describe('replicated pinning on three local targets', () => {
   it('the audit list, split 16 ways, gives every pin once however it is paged, and still reads the records from before the split', async () => {
     const { listReplicaPinCids, saveReplicaPin } = await import('#lib/data/replica-pins.ts');
     const { putItem } = await import('#lib/data/items.ts');
+    const { db, tableName } = await import('#lib/data/client.ts');
+    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    /** Puts a pin record's index entry back in the partition it had before the split. */
+    const updateItem = (cid: string, partition: string) =>
+      db.send(new UpdateCommand({ TableName: tableName, Key: { pk: `REPLICA#${cid}`, sk: 'PIN' }, UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': partition } }));
     const listAll = async (pageSize: number) => {
       const cids: string[] = [];
       let cursor: string | undefined;
@@ -282,6 +288,15 @@ describe('replicated pinning on three local targets', () => {
       // A cursor handed on before the split is a bare CID of the old partition: the list goes on after it, then the rest.
       expect((await listReplicaPinCids('bafylegacy-a', 1000)).cids).toEqual(whole.slice(1));
       await expect(listReplicaPinCids('NOT-A-PARTITION/x', 10)).rejects.toThrow('not a cursor');
+      // A real pin written before the split moves to its partition with its next write (here an audit's).
+      const { cid } = await uploadFile(alice, 1700);
+      await pinned(alice, cid);
+      await updateItem(cid, 'REPLICAS');
+      expect((await listReplicaPinCids(undefined, 4)).cids).toEqual([...legacy, cid].sort());
+      await replicas.handleReplicaJob({ kind: 'audit', cid, round: (await import('#lib/clock.ts')).clock.nowMs() });
+      const moved = await listAll(1000);
+      expect(moved.slice(0, 3)).toEqual(legacy);
+      expect(moved.filter((c) => c === cid)).toEqual([cid]);
     } finally {
       const { deleteItem } = await import('#lib/data/items.ts');
       for (const cid of [...legacy, ...fresh]) await deleteItem({ pk: `REPLICA#${cid}`, sk: 'PIN' });

@@ -293,7 +293,7 @@ describe('CAR shards', () => {
     expect(sha256(await download(bob, record.id))).toBe(sha256(late));
   });
 
-  it('the full pass in slices (AWS): each stops after its page and records where, the next goes on from there, and a finished pass waits a day', async () => {
+  it('the full pass in slices (AWS): each stops after its page and records where, the next goes on from there, and the next pass begins a day after this one began', async () => {
     const a = await adapter();
     const { putItem } = await import('#lib/data/items.ts');
     const { clock } = await import('#lib/clock.ts');
@@ -316,7 +316,8 @@ describe('CAR shards', () => {
     // One key per listing page and no time: every slice stops after its first page.
     const slices: string[] = [];
     const seen = { blocks: 0, shardSets: 0 };
-    const passStart = clock.nowSeconds();
+    const before = clock.nowSeconds();
+    let passStart = before;
     for (let i = 0; i < 500; i++) {
       // A quarter of an hour between slices: the pass takes hours (the hourly schedule's would
       // outlive the signed-in user's session).
@@ -330,7 +331,11 @@ describe('CAR shards', () => {
       const state = await storage.journal.readFullSweepState();
       expect(state?.phase).toMatch(/^(blocks|shards)$/);
       expect(state?.after).toBeDefined();
+      // The pass's start, as its first slice read the clock (a second may have ticked since `before`), kept by every slice.
+      if (i === 0) passStart = state!.startedAt!;
+      expect(state?.startedAt).toBe(passStart);
     }
+    expect(passStart - before).toBeLessThanOrEqual(2);
     expect(slices.at(-1)).toBe('finished');
     // One slice per block (those of the per-block tests above) and per shard set, then the one that finds the end.
     expect(slices.filter((o) => o === 'continues').length).toBe(listedBefore.blocks + listedBefore.shardSets);
@@ -352,6 +357,32 @@ describe('CAR shards', () => {
     const fresh = await storage.sweeper.sweepFullSlice(60_000);
     expect(fresh.outcome).toBe('finished'); // a minute is plenty for this bucket
     expect(fresh.shardSetsSeen).toBe((await shardSets()).size);
+  });
+
+  it('reads the state written before passes recorded their start: the last end stands in for it, and a pass in progress starts its count now', async () => {
+    const { clock } = await import('#lib/clock.ts');
+    const { saveFullSweepState, readFullSweepState } = storage.journal;
+    // Only when the last pass ended, 23 hours ago: waiting; a day ago: a pass begins.
+    await saveFullSweepState({ lastFinishedAt: clock.nowSeconds() - 23 * 3600 });
+    expect((await storage.sweeper.sweepFullSlice(60_000)).outcome).toBe('waiting');
+    await saveFullSweepState({ lastFinishedAt: clock.nowSeconds() - 24 * 3600 });
+    const now = clock.nowSeconds();
+    expect((await storage.sweeper.sweepFullSlice(60_000)).outcome).toBe('finished');
+    const after = await readFullSweepState();
+    expect(after?.lastStartedAt).toBeGreaterThanOrEqual(now);
+    expect(after?.lastStartedAt).toBeLessThanOrEqual(now + 2);
+    // A pass in progress without a recorded start goes on from its place, its start counted from this slice.
+    await saveFullSweepState({ phase: 'shards' });
+    const t = clock.nowSeconds();
+    const slice = await storage.sweeper.sweepFullSlice(0, { pageSize: 1 });
+    expect(slice.blocksSeen).toBe(0); // it went on in the shard sets, not from the start
+    const state = await readFullSweepState();
+    const started = slice.outcome === 'continues' ? state?.startedAt : state?.lastStartedAt;
+    expect(started).toBeGreaterThanOrEqual(t);
+    expect(started).toBeLessThanOrEqual(t + 2);
+    // The pass ends (the next test begins from a finished one).
+    for (let i = 0; i < 500 && (await storage.sweeper.sweepFullSlice(60_000)).outcome === 'continues'; i++);
+    expect((await readFullSweepState())?.phase).toBeUndefined();
   });
 
   it('a slice that fails part-way (S3 listing down) keeps the pages it finished: the next goes on from the last of them', async () => {

@@ -3,7 +3,8 @@
  * of 1, 10 and 100 MB over HTTP, against their in-process floors measured in the same run
  * (upload: SHA-256 plus the CID import of the same bytes into memory; download: the same blocks
  * read back from memory and checked against their CIDs), and the server's peak RSS increase
- * during each 100 MB upload and download. The client runs in a child process so the memory measured is the server's
+ * during each 100 MB upload and download; BENCH_ROUNDS rounds of fresh bytes per size (3), the median
+ * round printed with the range. The client runs in a child process so the memory measured is the server's
  * (the API, the emulator and the local S3's worker thread; DynamoDB Local is a separate Java process).
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +16,8 @@ import type { CID } from 'multiformats/cid';
 
 const MB = 1024 * 1024;
 const sizes = (process.env.BENCH_SIZES ?? '1,10,100').split(',').map(Number);
+/** Rounds per size (BENCH_ROUNDS, default 3): the figures printed are the median round's. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-storage-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
@@ -71,8 +74,87 @@ async function withPeakRss<T>(fn: () => Promise<T>): Promise<[T, number, number]
   return [result, peak() - before, cpuSince(cpu)];
 }
 
+type Transfer = { downloadMs: number; download2Ms: number; redirected: boolean };
+interface Round {
+  floorMs: number;
+  floorCpu: number;
+  readFloorMs: number;
+  readFloorCpu: number;
+  up: { uploadMs: number; cid: string };
+  upRss: number;
+  upCpu: number;
+  down: Transfer;
+  downRss: number;
+  downCpu: number;
+  pre: { uploadMs: number; putMs: number; cid: string };
+  preRss: number;
+  preDown: Transfer;
+  preDownRss: number;
+}
+
+/** One round at `size` MB: the floors, then the direct upload and its downloads, then the presigned way with other bytes. */
+async function round(size: number): Promise<Round> {
+  const bytes = randomBytes(size * MB);
+  const path = join(dir, `file-${size}.bin`);
+  writeFileSync(path, bytes);
+  const checksum = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+  // The upload floor: SHA-256 + the same CID import into memory, in the 64 KiB pieces a stream brings.
+  const memory = new Map<string, Uint8Array>();
+  const memoryStore = {
+    put: async (cid: CID, block: Uint8Array) => (memory.set(cid.toString(), block), cid),
+    // The download floor's reads: the block, checked against its CID.
+    async *get(cid: CID) {
+      const block = memory.get(cid.toString())!;
+      if (!createHash('sha256').update(block).digest().equals(cid.multihash.digest)) throw new Error('corrupt');
+      yield block;
+    },
+  };
+  let t = performance.now();
+  let cpu = process.cpuUsage();
+  const hash = createHash('sha256');
+  const pieces = function* () {
+    for (let i = 0; i < bytes.length; i += 65536) {
+      const c = bytes.subarray(i, i + 65536);
+      hash.update(c);
+      yield c;
+    }
+  };
+  const { cid: root } = await importContent(pieces(), memoryStore);
+  hash.digest();
+  const floorMs = performance.now() - t;
+  const floorCpu = cpuSince(cpu);
+
+  // The download floor: the same blocks read back from memory, each checked against its CID.
+  t = performance.now();
+  cpu = process.cpuUsage();
+  let read = 0;
+  for await (const chunk of exportContent(root, memoryStore)) read += chunk.length;
+  const readFloorMs = performance.now() - t;
+  const readFloorCpu = cpuSince(cpu);
+  if (read !== bytes.length) throw new Error('download floor: wrong size');
+  memory.clear();
+
+  const [up, upRss, upCpu] = await withPeakRss(() => runClient<{ uploadMs: number; cid: string }>([path, proofFile, checksum]));
+  if (up.cid !== root.toString()) throw new Error('the server computed another CID');
+  const [down, downRss, downCpu] = await withPeakRss(() => runClient<Transfer>([path, proofFile, checksum, 'download', up.cid, String(bytes.length)]));
+  // The AWS way for large files (API Gateway takes at most 10 MB), with other bytes of the same
+  // size: presigned PUT to S3, the finalising POST imports it from S3 (streamed) while S3 copies
+  // it to its data object; then a download of it.
+  const other = randomBytes(size * MB);
+  const otherPath = join(dir, `other-${size}.bin`);
+  writeFileSync(otherPath, other);
+  const otherSum = `sha256:${createHash('sha256').update(other).digest('hex')}`;
+  const otherCid = (await importContent([other], { put: async (c: CID) => c })).cid.toString();
+  const [pre, preRss] = await withPeakRss(() => runClient<{ uploadMs: number; putMs: number; cid: string }>([otherPath, proofFile, otherSum, 'presigned']));
+  if (pre.cid !== otherCid) throw new Error('the server computed another CID (presigned)');
+  const [preDown, preDownRss] = await withPeakRss(() => runClient<Transfer>([otherPath, proofFile, otherSum, 'download', pre.cid, String(other.length)]));
+  return { floorMs, floorCpu, readFloorMs, readFloorCpu, up, upRss, upCpu, down, downRss, downCpu, pre, preRss, preDown, preDownRss };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
 const fmt = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
-const pct = (floorMs: number, ms: number) => `${((100 * floorMs) / ms).toFixed(0)} %`;
 const report: string[] = [];
 try {
   // Warm-up: handler modules loaded, the verification key and curve cached (as a warm Lambda).
@@ -83,83 +165,39 @@ try {
   await runClient([join(dir, 'warm.bin'), proofFile, warmSum, 'download', w.cid, '1024']);
 
   for (const size of sizes) {
-    const bytes = randomBytes(size * MB);
-    const path = join(dir, `file-${size}.bin`);
-    writeFileSync(path, bytes);
-    const checksum = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-
-    // The upload floor: SHA-256 + the same CID import into memory, in the 64 KiB pieces a stream brings.
-    const memory = new Map<string, Uint8Array>();
-    const memoryStore = {
-      put: async (cid: CID, block: Uint8Array) => (memory.set(cid.toString(), block), cid),
-      // The download floor's reads: the block, checked against its CID.
-      async *get(cid: CID) {
-        const block = memory.get(cid.toString())!;
-        if (!createHash('sha256').update(block).digest().equals(cid.multihash.digest)) throw new Error('corrupt');
-        yield block;
-      },
-    };
-    let t = performance.now();
-    let cpu = process.cpuUsage();
-    const hash = createHash('sha256');
-    const pieces = function* () {
-      for (let i = 0; i < bytes.length; i += 65536) {
-        const c = bytes.subarray(i, i + 65536);
-        hash.update(c);
-        yield c;
-      }
-    };
-    const { cid: root } = await importContent(pieces(), memoryStore);
-    hash.digest();
-    const floorMs = performance.now() - t;
-    const floorCpu = cpuSince(cpu);
-
-    // The download floor: the same blocks read back from memory, each checked against its CID.
-    t = performance.now();
-    cpu = process.cpuUsage();
-    let read = 0;
-    for await (const chunk of exportContent(root, memoryStore)) read += chunk.length;
-    const readFloorMs = performance.now() - t;
-    const readFloorCpu = cpuSince(cpu);
-    if (read !== bytes.length) throw new Error('download floor: wrong size');
-    memory.clear();
-
-    const [up, upRss, upCpu] = await withPeakRss(() => runClient<{ uploadMs: number; cid: string }>([path, proofFile, checksum]));
-    if (up.cid !== root.toString()) throw new Error('the server computed another CID');
-    const [down, downRss, downCpu] = await withPeakRss(() =>
-      runClient<{ downloadMs: number; download2Ms: number; redirected: boolean }>([path, proofFile, checksum, 'download', up.cid, String(bytes.length)]),
-    );
-    // The AWS way for large files (API Gateway takes at most 10 MB), with other bytes of the same
-    // size: presigned PUT to S3, the finalising POST imports it from S3 (streamed) while S3 copies
-    // it to its data object; then a download of it.
-    const other = randomBytes(size * MB);
-    const otherPath = join(dir, `other-${size}.bin`);
-    writeFileSync(otherPath, other);
-    const otherSum = `sha256:${createHash('sha256').update(other).digest('hex')}`;
-    const otherCid = (await importContent([other], { put: async (c: CID) => c })).cid.toString();
-    const [pre, preRss] = await withPeakRss(() => runClient<{ uploadMs: number; putMs: number; cid: string }>([otherPath, proofFile, otherSum, 'presigned']));
-    if (pre.cid !== otherCid) throw new Error('the server computed another CID (presigned)');
-    const [preDown, preDownRss] = await withPeakRss(() =>
-      runClient<{ downloadMs: number; download2Ms: number; redirected: boolean }>([otherPath, proofFile, otherSum, 'download', pre.cid, String(other.length)]),
-    );
+    // Rounds of fresh bytes (new CIDs: every first download is a first), each against floors
+    // measured in the same round: one run's ratio moves by several points with the machine's load.
+    const rounds: Round[] = [];
+    for (let r = 0; r < ROUNDS; r++) rounds.push(await round(size));
     const load = loadavg().map((l) => l.toFixed(1)).join(' ');
-    const line = (what: string, bytes: number, ms: number, floorMs: number | undefined, floorName: string, target: string) =>
-      `  ${what.padEnd(40)} ${fmt(bytes, ms).padStart(11)}` +
-      (floorMs === undefined ? '' : `   ${floorName} ${fmt(bytes, floorMs).padStart(11)}   ${pct(floorMs, ms).padStart(5)} of it${target ? `   (target ${target})` : ''}`);
-    const mem = (what: string, delta: number, target: string) => `  ${what.padEnd(40)} ${`${(delta / MB).toFixed(0)} MB`.padStart(11)}${target ? `   (target ${target})` : ''}`;
+    const bytes = size * MB;
+    /** The median round's figure, its ratio to the round's floor, and the range of ratios over the rounds. */
+    const line = (what: string, ms: (r: Round) => number, floorMs: (r: Round) => number, floorName: string, target: string) => {
+      const ratios = rounds.map((r) => (100 * floorMs(r)) / ms(r));
+      const mid = rounds.find((r) => (100 * floorMs(r)) / ms(r) === median(ratios))!;
+      const spread = rounds.length > 1 ? `  (${Math.min(...ratios).toFixed(0)}–${Math.max(...ratios).toFixed(0)} % over ${rounds.length} rounds)` : '';
+      return `  ${what.padEnd(40)} ${fmt(bytes, ms(mid)).padStart(11)}   ${floorName} ${fmt(bytes, floorMs(mid)).padStart(11)}   ${`${median(ratios).toFixed(0)} %`.padStart(5)} of it${spread}${target ? `   (target ${target})` : ''}`;
+    };
+    const mem = (what: string, delta: (r: Round) => number, target: string) =>
+      `  ${what.padEnd(40)} ${`${(Math.max(...rounds.map(delta)) / MB).toFixed(0)} MB`.padStart(11)}${rounds.length > 1 ? ' (the most of any round)' : ''}${target ? `   (target ${target})` : ''}`;
+    const cpuRange = (f: (r: Round) => number) => {
+      const v = rounds.map(f);
+      return rounds.length > 1 ? `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)} s` : `${v[0]!.toFixed(2)} s`;
+    };
+    const big = size >= 100;
     report.push(
-      `${size} MB  (load average ${load} after the run, ${cpus().length} cores)`,
-      line('upload (direct multipart POST)', bytes.length, up.uploadMs, floorMs, 'upload floor', size >= 100 ? '>= 50 %' : ''),
-      line('presigned upload: finalise', bytes.length, pre.uploadMs - pre.putMs, floorMs, 'upload floor', size >= 100 ? '>= 50 %' : ''),
-      line('first download', bytes.length, down.downloadMs, readFloorMs, 'read floor  ', size >= 100 ? '>= 25 %' : ''),
-      line('download again', bytes.length, down.download2Ms, readFloorMs, 'read floor  ', ''),
-      line('presigned file: first download', bytes.length, preDown.downloadMs, readFloorMs, 'read floor  ', size >= 100 ? '>= 25 %' : ''),
-      mem('RSS + direct POST upload', upRss, size >= 100 ? '<= 64 MB' : ''),
-      mem('RSS + presigned upload (PUT + finalise)', preRss, size >= 100 ? '<= 64 MB' : ''),
-      mem('RSS + download (first and again)', downRss, size >= 100 ? '<= 64 MB' : ''),
-      mem('RSS + presigned file download', preDownRss, ''),
-      `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${upCpu.toFixed(2)} s vs its floor ${floorCpu.toFixed(2)} s; download (first + again) ${downCpu.toFixed(2)} s vs the read floor ${readFloorCpu.toFixed(2)} s`,
-      `  (download ${down.redirected ? 'answered 302 to the data object, its ETag checked' : 'answered with the bytes'})`,
+      `${size} MB  (load average ${load} after the run, ${cpus().length} cores; the median of ${rounds.length} round${rounds.length > 1 ? 's' : ''})`,
+      line('upload (direct multipart POST)', (r) => r.up.uploadMs, (r) => r.floorMs, 'upload floor', big ? '>= 50 %' : ''),
+      line('presigned upload: finalise', (r) => r.pre.uploadMs - r.pre.putMs, (r) => r.floorMs, 'upload floor', big ? '>= 50 %' : ''),
+      line('first download', (r) => r.down.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
+      line('download again', (r) => r.down.download2Ms, (r) => r.readFloorMs, 'read floor  ', ''),
+      line('presigned file: first download', (r) => r.preDown.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
+      mem('RSS + direct POST upload', (r) => r.upRss, big ? '<= 64 MB' : ''),
+      mem('RSS + presigned upload (PUT + finalise)', (r) => r.preRss, big ? '<= 64 MB' : ''),
+      mem('RSS + download (first and again)', (r) => r.downRss, big ? '<= 64 MB' : ''),
+      mem('RSS + presigned file download', (r) => r.preDownRss, ''),
+      `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${cpuRange((r) => r.upCpu)} vs its floor ${cpuRange((r) => r.floorCpu)}; download (first + again) ${cpuRange((r) => r.downCpu)} vs the read floor ${cpuRange((r) => r.readFloorCpu)}`,
+      `  (download ${rounds.every((r) => r.down.redirected) ? 'answered 302 to the data object, its ETag checked' : 'answered with the bytes'})`,
     );
   }
   console.log(report.join('\n'));

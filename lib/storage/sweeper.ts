@@ -158,7 +158,7 @@ async function fullPass(options: FullPassOptions): Promise<{ report: SweepReport
 }
 
 export type FullSweepSlice = SweepReport & {
-  /** `continues`: stopped at its budget, the next slice goes on; `finished`: the pass reached its end; `waiting`: the last pass ended less than a day ago. */
+  /** `continues`: stopped at its budget, the next slice goes on; `finished`: the pass reached its end; `waiting`: the last pass began less than a day ago. */
   outcome: 'continues' | 'finished' | 'waiting';
 };
 

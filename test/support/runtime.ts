@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { dropTable } from '#lib/local/bootstrap.ts';
 import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
 import { routes } from '#functions/routes.ts';
 import { checkResponse } from './response-check.ts';
@@ -26,22 +26,10 @@ export async function startTestRuntime(env: Record<string, string> = {}, dataDir
       await runtime.stop();
       if (keepData) return;
       if (!dataDir) rmSync(dir, { recursive: true, force: true });
-      if (shared) await dropTable(shared);
+      // This file's table on the shared DynamoDB Local goes with its runtime (a later start makes it again).
+      if (shared) await dropTable(shared, (await import('#lib/config.ts')).config.TABLE_NAME);
     },
   };
-}
-
-/** This file's table on the shared DynamoDB Local, gone with its runtime (a later start makes it again). */
-async function dropTable(endpoint: string): Promise<void> {
-  const { config } = await import('#lib/config.ts');
-  const ddb = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  try {
-    await ddb.send(new DeleteTableCommand({ TableName: config.TABLE_NAME }));
-  } catch (e) {
-    if ((e as Error).name !== 'ResourceNotFoundException') throw e;
-  } finally {
-    ddb.destroy();
-  }
 }
 
 export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;

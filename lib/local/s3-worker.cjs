@@ -7,12 +7,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { Readable } = require('node:stream');
 const { pipeline } = require('node:stream/promises');
 const S3rver = require(workerData.s3rver);
 const FilesystemStore = require(path.join(path.dirname(workerData.s3rver), 'stores', 'filesystem.js'));
 const S3Error = require(path.join(path.dirname(workerData.s3rver), 'models', 'error.js'));
 const AWSAccount = require(path.join(path.dirname(workerData.s3rver), 'models', 'account.js'));
 const bucketController = require(path.join(path.dirname(workerData.s3rver), 'controllers', 'bucket.js'));
+const objectController = require(path.join(path.dirname(workerData.s3rver), 'controllers', 'object.js'));
 const { checkSigV4, SigV4Error } = require('./s3-sigv4.cjs');
 
 /** A JSON file's content, or undefined when there is none. */
@@ -277,12 +279,103 @@ class LocalStore extends FilesystemStore {
       // s3rver reads `bytes=0-0` as the whole object (an end of 0 taken for none); S3 gives one byte.
       if (options && options.end === 0 && object.range) end = object.range.end = 0;
       stream.destroy();
-      object.content = await new Promise((resolve, reject) => {
-        const wide = fs.createReadStream(this.getResourcePath(bucket, key, 'object'), { start, end, highWaterMark: PIECE });
-        wide.on('error', reject).on('open', () => resolve(wide));
+      const handle = await fs.promises.open(this.getResourcePath(bucket, key, 'object')).catch((e) => {
+        if (e.code === 'ENOENT') return undefined; // deleted since its metadata was read: NoSuchKey
+        throw e;
       });
+      if (!handle) return null;
+      object.content = new ObjectBody(handle, start, Math.min(end, object.size - 1));
     }
     return object;
+  }
+}
+
+/**
+ * 1 MiB read buffers shared by every GET's body: a buffer goes back once the response has
+ * written it. A fresh 1 MiB buffer per read (fs streams) is 100 MB of garbage for a 100 MB
+ * download, and V8 answers that much external memory with a full collection every few tens of
+ * MB: half this thread's time in a download went to them.
+ */
+const spareBuffers = [];
+const SPARE_BUFFERS = 8;
+const takeBuffer = () => spareBuffers.pop() ?? Buffer.allocUnsafeSlow(PIECE);
+const giveBack = (buffer) => void (spareBuffers.length < SPARE_BUFFERS && spareBuffers.push(buffer));
+/** A GET body has at most this many pieces on their way at once: one being written, one read. */
+const PIECES_IN_FLIGHT = 2;
+
+/**
+ * An object's bytes `start`..`end` (inclusive) from its open file, which it closes when destroyed
+ * (koa destroys a body when its response ends, s3rver a HEAD's at once). `sendTo` is the GET path
+ * (`objectBodies` below); as a plain Readable (anything else that reads it) each piece is a
+ * buffer of its own.
+ */
+class ObjectBody extends Readable {
+  constructor(handle, start, end) {
+    super({ highWaterMark: PIECE });
+    this.handle = handle;
+    this.at = start;
+    this.end = end;
+  }
+
+  /** The next piece into `buffer`; empty at the end. A file shorter than its range is an error, not a short body. */
+  async readPiece(buffer) {
+    const want = Math.min(buffer.length, this.end + 1 - this.at);
+    if (want <= 0) return buffer.subarray(0, 0);
+    const { bytesRead } = await this.handle.read(buffer, 0, want, this.at);
+    if (bytesRead === 0) throw new Error('the object ended before its range');
+    this.at += bytesRead;
+    return buffer.subarray(0, bytesRead);
+  }
+
+  _read() {
+    this.readPiece(Buffer.allocUnsafe(Math.max(1, Math.min(PIECE, this.end + 1 - this.at)))).then((piece) => this.push(piece.length ? piece : null), (e) => this.destroy(e));
+  }
+
+  _destroy(error, callback) {
+    this.handle.close().then(() => callback(error), () => callback(error));
+  }
+
+  /**
+   * Writes the bytes to `res` and ends it, in pooled buffers: a buffer is read into again only
+   * after `res` called back for its write (the socket is done with it). A client gone stops the
+   * reads; a failed read cuts the response short (its Content-Length was sent), as S3's would be.
+   */
+  async sendTo(res) {
+    let wake = () => {};
+    let inFlight = 0;
+    const settled = () => {
+      inFlight--;
+      wake();
+    };
+    res.once('close', () => wake());
+    try {
+      while (this.at <= this.end && !res.destroyed) {
+        if (inFlight >= PIECES_IN_FLIGHT) {
+          await new Promise((resolve) => (wake = resolve));
+          continue;
+        }
+        const buffer = takeBuffer();
+        const piece = await this.readPiece(buffer).catch((e) => {
+          giveBack(buffer);
+          throw e;
+        });
+        if (res.destroyed) {
+          giveBack(buffer);
+          break;
+        }
+        inFlight++;
+        // On an error the socket may still hold it: that buffer is left to the collector.
+        res.write(piece, (error) => {
+          if (!error) giveBack(buffer);
+          settled();
+        });
+      }
+      if (!res.destroyed) res.end();
+    } catch (e) {
+      res.destroy(e);
+    } finally {
+      this.destroy();
+    }
   }
 }
 
@@ -414,12 +507,16 @@ async function abortMultipartUpload(ctx, next) {
 
 /**
  * `If-Match` on a GET or HEAD and `x-amz-copy-source-if-match` on a copy, as S3 has them (s3rver
- * ignores both): 412 PreconditionFailed when the object's ETag is another.
+ * ignores both): 412 PreconditionFailed when the object's ETag is another. `If-None-Match` and
+ * `If-Modified-Since` on a GET or HEAD are answered 304 here, by s3rver's own rule, before its
+ * controller opens the object's file (its 304 would leave the file open).
  */
 async function matchConditions(ctx, next) {
   const copy = ctx.method === 'PUT' && ctx.headers['x-amz-copy-source'];
-  const expected = copy ? ctx.headers['x-amz-copy-source-if-match'] : (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.headers['if-match'];
-  if (!expected) return next();
+  const read = !copy && (ctx.method === 'GET' || ctx.method === 'HEAD');
+  const expected = copy ? ctx.headers['x-amz-copy-source-if-match'] : read && ctx.headers['if-match'];
+  const unchanged = read && (ctx.headers['if-none-match'] || ctx.headers['if-modified-since']) && !objectController.METHODS.some((m) => m in ctx.query);
+  if (!expected && !unchanged) return next();
   let bucket, key;
   try {
     // The source as s3rver's copy reads it; else the path-style /<bucket>/<key>.
@@ -432,10 +529,27 @@ async function matchConditions(ctx, next) {
   if (!BUCKET_NAME.test(bucket)) return next(); // s3rver answers NoSuchBucket
   const meta = await ctx.store.getMetadata(bucket, key).catch(() => undefined);
   const unquoted = (etag) => String(etag).replace(/^"|"$/g, '');
-  if (meta && unquoted(meta.etag) !== unquoted(expected)) {
+  if (meta && expected && unquoted(meta.etag) !== unquoted(expected)) {
     throw preconditionFailed(copy ? 'x-amz-copy-source-If-Match' : 'If-Match');
   }
+  if (meta && unchanged) {
+    const noneMatch = ctx.headers['if-none-match'];
+    const modifiedSince = ctx.headers['if-modified-since'];
+    // s3rver's (and S3's documented) rule: a matching If-None-Match, or else not modified since.
+    if ((noneMatch && (noneMatch === '*' || unquoted(noneMatch) === unquoted(meta.etag))) || (modifiedSince && new Date(modifiedSince) >= new Date(meta['last-modified']))) {
+      ctx.status = 304;
+      return;
+    }
+  }
   return next();
+}
+
+/** A GET of an object is sent by its body (ObjectBody.sendTo), koa's headers and status as s3rver set them. */
+async function objectBodies(ctx, next) {
+  await next();
+  if (ctx.method !== 'GET' || !(ctx.body instanceof ObjectBody)) return;
+  ctx.respond = false;
+  await ctx.body.sendTo(ctx.res);
 }
 
 const servers = new Map();
@@ -447,7 +561,7 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
       await store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS);
       // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).
       server.middleware.unshift(signatureCheck);
-      server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload, matchConditions);
+      server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload, matchConditions, objectBodies);
       const bound = await server.run();
       server.expiry = setInterval(() => store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS).catch(() => undefined), 60 * 60 * 1000).unref();
       servers.set(key, server);

@@ -10,17 +10,27 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, utimesSync } from 'node:fs';
+import { readdirSync, readlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { localS3Bucket } from '../../support/s3-local.ts';
 
 const BUCKET = 'local-store';
 const local = localS3Bucket(BUCKET);
 
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+const MiB = 1024 * 1024;
+/** How many of this process's open files are `key`'s object (the local S3 is a thread of this process). */
+const openFiles = (key: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === join(local.dir, BUCKET, `${key}._S3rver_object`);
+    } catch {
+      return false; // closed since the listing
+    }
+  }).length;
 
 describe('the local S3 server', () => {
   it('stores a streamed 9 MiB PUT whole: the GET right after it, ranges across its 1 MiB reads, and the MD5 ETag', async () => {
@@ -40,7 +50,6 @@ describe('the local S3 server', () => {
   });
 
   it('multipart uploads as S3 has them: the concatenation, S3\'s multipart ETag, parts checked at completion, abort', async () => {
-    const MiB = 1024 * 1024;
     const start = async (key: string) => (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key, ContentType: 'application/x-test' }))).UploadId!;
     const part = async (key: string, UploadId: string, PartNumber: number, body: Uint8Array) =>
       ({ PartNumber, ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }))).ETag! });
@@ -104,7 +113,6 @@ describe('the local S3 server', () => {
   });
 
   it('multipart edges: a re-sent part that breaks off leaves the part as it was; completing while a later part is still arriving; abort checks the key', async () => {
-    const MiB = 1024 * 1024;
     const id = (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'edges' }))).UploadId!;
     const send = async (PartNumber: number, body: Uint8Array) =>
       ({ PartNumber, ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, PartNumber, Body: body, ContentLength: body.length }))).ETag! });
@@ -138,7 +146,6 @@ describe('the local S3 server', () => {
   });
 
   it('aborts multipart uploads started over a day ago when it starts (the bucket lifecycle rule on AWS); younger ones go on', async () => {
-    const MiB = 1024 * 1024;
     const start = async (key: string) => (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key }))).UploadId!;
     const part = (key: string, UploadId: string, PartNumber: number, body: Uint8Array) =>
       local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
@@ -174,6 +181,64 @@ describe('the local S3 server', () => {
     await expect(local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: wrong }))).rejects.toMatchObject({ name: 'PreconditionFailed' });
     const copied = await local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: put.ETag }));
     expect(copied.CopyObjectResult?.ETag).toBe(put.ETag);
+  });
+
+  it('answers If-None-Match and If-Modified-Since on a GET or HEAD with 304 (s3rver\'s rule), and sends the object otherwise', async () => {
+    const body = randomBytes(3000);
+    const put = await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'unchanged', Body: body }));
+    const notModified = { $metadata: { httpStatusCode: 304 } };
+    const later = new Date(Date.now() + 60_000);
+    const earlier = new Date(Date.now() - 3600_000);
+    for (const condition of [{ IfNoneMatch: put.ETag }, { IfNoneMatch: '*' }, { IfModifiedSince: later }, { IfNoneMatch: '"0"', IfModifiedSince: later }]) {
+      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'unchanged', ...condition }))).rejects.toMatchObject(notModified);
+      await expect(local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'unchanged', ...condition }))).rejects.toMatchObject(notModified);
+    }
+    for (const condition of [{ IfNoneMatch: '"0"' }, { IfModifiedSince: earlier }]) {
+      const got = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'unchanged', ...condition }));
+      expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
+    }
+    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'no-such', IfNoneMatch: '*' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    expect(openFiles('unchanged')).toBe(0);
+  });
+
+  it('sends GET bodies from read buffers it reuses, never one the socket still holds: a reader stalled mid-body gets its bytes whole while others read', async () => {
+    const objects = { one: randomBytes(6 * MiB + 5), two: randomBytes(5 * MiB + 77) };
+    for (const [Key, Body] of Object.entries(objects)) await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body }));
+    const url = await getSignedUrl(local.client, new GetObjectCommand({ Bucket: BUCKET, Key: 'one' }), { expiresIn: 60 });
+    // The stalled reader takes one chunk, then reads nothing while 12 other reads run.
+    const stalled = await new Promise<import('node:http').IncomingMessage>((ok, fail) => request(url, ok).on('error', fail).end());
+    const first: Buffer = await new Promise((ok) => stalled.once('data', (c: Buffer) => (stalled.pause(), ok(c))));
+    const others = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const Key = i % 2 ? 'one' : 'two';
+        const range = i % 3 ? undefined : ([i * 1000, i * 1000 + 2 * MiB + 1] as const);
+        const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key, ...(range ? { Range: `bytes=${range[0]}-${range[1]}` } : {}) }));
+        const got = Buffer.from(await out.Body!.transformToByteArray());
+        return got.equals(range ? objects[Key].subarray(range[0], range[1] + 1) : objects[Key]);
+      }),
+    );
+    expect(others.every(Boolean)).toBe(true);
+    const rest: Buffer[] = [first];
+    stalled.on('data', (c: Buffer) => rest.push(c));
+    stalled.resume();
+    await new Promise((ok) => stalled.on('end', ok));
+    expect(Buffer.concat(rest).equals(objects.one)).toBe(true);
+  });
+
+  it('closes an object\'s file when its reader goes away mid-body, and after a HEAD', async () => {
+    const body = randomBytes(8 * MiB);
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'left', Body: body }));
+    await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'left' }));
+    const url = await getSignedUrl(local.client, new GetObjectCommand({ Bucket: BUCKET, Key: 'left' }), { expiresIn: 60 });
+    const res = await new Promise<import('node:http').IncomingMessage>((ok, fail) => request(url, ok).on('error', fail).end());
+    await new Promise((ok) => res.once('data', ok));
+    expect(openFiles('left')).toBe(1);
+    res.destroy();
+    await vi.waitFor(() => expect(openFiles('left')).toBe(0));
+    // The server goes on serving.
+    const again = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'left' }));
+    expect(Buffer.from(await again.Body!.transformToByteArray()).equals(body)).toBe(true);
+    expect(openFiles('left')).toBe(0);
   });
 
   it('pages ListObjectsV2 as S3 does: keys and common prefixes count together, continuation tokens and StartAfter work', async () => {

@@ -8,10 +8,18 @@ declare module 'snarkjs' {
     isValid(p: Uint8Array): boolean;
     isZero(p: Uint8Array): boolean;
     timesScalar(p: Uint8Array, e: bigint): Uint8Array;
+    add(a: Uint8Array, b: Uint8Array): Uint8Array;
+    neg(p: Uint8Array): Uint8Array;
+    double(p: Uint8Array): Uint8Array;
+    toAffine(p: Uint8Array): Uint8Array;
+    /** Coordinates as bigints (G2: pairs). */
+    toObject(p: Uint8Array): bigint[];
   }
   export interface Curve {
     G1: CurveGroup;
     G2: CurveGroup;
+    /** Whether the product of the pairings e(p₀, q₀)·e(p₁, q₁)·… is one (G1, G2 points alternating). */
+    pairingEq(...points: Uint8Array[]): Promise<boolean>;
     terminate(): Promise<void>;
   }
   /** An in-memory file: snarkjs writes `data` into it. */

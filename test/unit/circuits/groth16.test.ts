@@ -231,6 +231,41 @@ describe('interoperability with snarkjs', () => {
     }
   });
 
+  it('verifyProof answers as snarkjs.groth16.verify does: valid proofs, tampered and permuted signals, other proofs, points moved, negated or doubled', async () => {
+    const { readFileSync } = await import('node:fs');
+    const range = await generateProof('range', { value: '40', blinding: '3', min: '18', max: '65' });
+    const other = await generateProof('range', { value: '41', blinding: '3', min: '18', max: '65' });
+    const preimage = await generateProof('preimage', { secret: '9' });
+    const curve = await snarkjs.curves.getCurveFromName('bn128');
+    // A G1 point of the proof moved by a group operation (negated, doubled): still on the curve.
+    const moved = (xy: string[], f: (p: Uint8Array) => Uint8Array) => {
+      const p = curve.G1.toAffine(f(curve.G1.fromObject(xy.slice(0, 2).map(BigInt))));
+      return [...curve.G1.toObject(p).slice(0, 2).map(String), '1'];
+    };
+    const variants: Array<[string, string, any, string[]]> = [
+      ['range: valid', 'range', range.proof, range.publicSignals],
+      ['preimage: valid', 'preimage', preimage.proof, preimage.publicSignals],
+      ...range.publicSignals.map((_, i): [string, string, any, string[]] => ['range: signal ' + i + ' + 1', 'range', range.proof, range.publicSignals.map((s, j) => (j === i ? String(BigInt(s) + 1n) : s))]),
+      ['range: signals permuted', 'range', range.proof, [range.publicSignals[0]!, range.publicSignals[2]!, range.publicSignals[1]!]],
+      ['range: signal 0 as r - 1', 'range', range.proof, [String(SNARK_FIELD_ORDER - 1n), ...range.publicSignals.slice(1)]],
+      ['range: zero signals', 'range', range.proof, ['0', '0', '0']],
+      ['range: another proof', 'range', other.proof, range.publicSignals],
+      ['range: A and C swapped', 'range', { ...range.proof, pi_a: range.proof.pi_c, pi_c: range.proof.pi_a }, range.publicSignals],
+      ['range: A negated', 'range', { ...range.proof, pi_a: moved(range.proof.pi_a, (p) => curve.G1.neg(p)) }, range.publicSignals],
+      ['range: C doubled', 'range', { ...range.proof, pi_c: moved(range.proof.pi_c, (p) => curve.G1.double(p)) }, range.publicSignals],
+      ['range: A and C negated', 'range', { ...range.proof, pi_a: moved(range.proof.pi_a, (p) => curve.G1.neg(p)), pi_c: moved(range.proof.pi_c, (p) => curve.G1.neg(p)) }, range.publicSignals],
+      ['range: B of another proof', 'range', { ...range.proof, pi_b: other.proof.pi_b }, range.publicSignals],
+      ['preimage proof for range', 'range', preimage.proof, [...preimage.publicSignals, '18', '65']],
+    ];
+    for (const [label, circuit, proof, signals] of variants) {
+      const vkey = JSON.parse(readFileSync(artifactPath(circuit, 'vkey'), 'utf8'));
+      const theirs = await snarkjs.groth16.verify(vkey, signals, proof);
+      // The same verdict as snarkjs, and the one expected: only the untouched proofs hold.
+      expect([label, await verifyProof(circuit, proof, signals)]).toEqual([label, theirs]);
+      expect([label, theirs]).toEqual([label, label.endsWith(': valid')]);
+    }
+  });
+
   it('a proof from snarkjs.groth16.fullProve is accepted by verifyProof', async () => {
     const { proof, publicSignals } = await snarkjs.groth16.fullProve(
       { value: '30', blinding: '8', min: '18', max: '65' },

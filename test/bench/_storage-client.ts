@@ -4,7 +4,8 @@
  * `upload`: uploads a file from disk (a multipart body written by hand over node:http, the file
  * streamed in 1 MiB reads, as curl -F does) and prints {uploadMs, cid, size}. `download <cid> <size>`:
  * downloads it over node:http (following the redirect, as curl -L), hashes and checks it, then
- * downloads and checks it again (the steady state), and prints {downloadMs, download2Ms, redirected}.
+ * downloads and checks it again (the steady state), and prints {downloadMs, download2Ms, redirected} and the
+ * time each took to its first answer (the API's: the 302 or the bytes' headers), {answerMs, answer2Ms}.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, openAsBlob, readFileSync, statSync } from 'node:fs';
@@ -77,8 +78,10 @@ if (mode === 'upload') {
   // As a terminal client (curl -L) reads it: node:http, the redirect followed, the body hashed as it comes.
   const get = (url: string | URL, h: Record<string, string> = {}) =>
     new Promise<IncomingMessage>((ok, fail) => request(url, { headers: h }, ok).on('error', fail).end());
+  let answeredAt = 0;
   const fetchFile = async () => {
     const first = await get(new URL(`/api/storage/download/${cid}`, base), proofHeaders);
+    answeredAt = performance.now();
     const res = first.statusCode === 302 ? (first.resume(), await get(first.headers.location!)) : first;
     const hash = createHash('sha256');
     let got = 0;
@@ -92,9 +95,11 @@ if (mode === 'upload') {
   let t = performance.now();
   const redirected = await fetchFile();
   const downloadMs = performance.now() - t;
+  const answerMs = answeredAt - t;
   // A second download: the redirect copy now exists, so this is the steady state.
   t = performance.now();
   await fetchFile();
   const download2Ms = performance.now() - t;
-  console.log(JSON.stringify({ downloadMs, download2Ms, redirected }));
+  const answer2Ms = answeredAt - t;
+  console.log(JSON.stringify({ downloadMs, download2Ms, redirected, answerMs, answer2Ms }));
 }

@@ -44,8 +44,8 @@ function resetPeak(): () => number {
   }
 }
 
-async function runClient<T>(args: string[]): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '_storage-client.ts'), rt.url, cookie, ...args], {
+async function runClient<T>(args: string[], base = rt.url): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '_storage-client.ts'), base, cookie, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -74,7 +74,37 @@ async function withPeakRss<T>(fn: () => Promise<T>): Promise<[T, number, number]
   return [result, peak() - before, cpuSince(cpu)];
 }
 
-type Transfer = { downloadMs: number; download2Ms: number; redirected: boolean };
+type Transfer = { downloadMs: number; download2Ms: number; redirected: boolean; answerMs: number; answer2Ms: number };
+
+/**
+ * The download client's own floor: the same client, run the same way, against a bare node:http
+ * server in this process that answers the download route with a 302 to `bytes`, sent from memory
+ * in 1 MiB writes (no API, no proof, no S3): what the client and the loopback cost alone.
+ */
+async function bareDownload(bytes: Buffer, path: string, checksum: string): Promise<Transfer> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    if (req.url !== '/bytes') return void res.writeHead(302, { location: `http://127.0.0.1:${port}/bytes` }).end();
+    res.writeHead(200, { 'content-length': bytes.length, 'content-type': 'application/octet-stream' });
+    let at = 0;
+    const more = () => {
+      while (at < bytes.length) {
+        const piece = bytes.subarray(at, (at += MB));
+        if (!res.write(piece)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as { port: number }).port;
+  try {
+    return await runClient<Transfer>([path, proofFile, checksum, 'download', 'bare', String(bytes.length)], `http://127.0.0.1:${port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((ok) => server.close(ok));
+  }
+}
 interface Round {
   floorMs: number;
   floorCpu: number;
@@ -90,6 +120,7 @@ interface Round {
   preRss: number;
   preDown: Transfer;
   preDownRss: number;
+  bare: Transfer;
 }
 
 /** One round at `size` MB: the floors, then the direct upload and its downloads, then the presigned way with other bytes. */
@@ -149,9 +180,11 @@ async function round(size: number): Promise<Round> {
   const [pre, preRss] = await withPeakRss(() => runClient<{ uploadMs: number; putMs: number; cid: string }>([otherPath, proofFile, otherSum, 'presigned']));
   if (pre.cid !== otherCid) throw new Error('the server computed another CID (presigned)');
   const [preDown, preDownRss] = await withPeakRss(() => runClient<Transfer>([otherPath, proofFile, otherSum, 'download', pre.cid, String(other.length)]));
-  return { floorMs, floorCpu, readFloorMs, readFloorCpu, up, upRss, upCpu, down, downRss, downCpu, pre, preRss, preDown, preDownRss };
+  const bare = await bareDownload(bytes, path, checksum);
+  return { floorMs, floorCpu, readFloorMs, readFloorCpu, up, upRss, upCpu, down, downRss, downCpu, pre, preRss, preDown, preDownRss, bare };
 }
 
+const msRange = (values: number[]) => (values.length > 1 ? `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms` : `${values[0]!.toFixed(0)} ms`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 const fmt = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
@@ -192,12 +225,14 @@ try {
       line('first download', (r) => r.down.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
       line('download again', (r) => r.down.download2Ms, (r) => r.readFloorMs, 'read floor  ', ''),
       line('presigned file: first download', (r) => r.preDown.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
+      line('the client alone: first download', (r) => r.bare.downloadMs, (r) => r.readFloorMs, 'read floor  ', ''),
+      line('the client alone: again', (r) => r.bare.download2Ms, (r) => r.readFloorMs, 'read floor  ', ''),
       mem('RSS + direct POST upload', (r) => r.upRss, big ? '<= 64 MB' : ''),
       mem('RSS + presigned upload (PUT + finalise)', (r) => r.preRss, big ? '<= 64 MB' : ''),
       mem('RSS + download (first and again)', (r) => r.downRss, big ? '<= 64 MB' : ''),
       mem('RSS + presigned file download', (r) => r.preDownRss, ''),
       `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${cpuRange((r) => r.upCpu)} vs its floor ${cpuRange((r) => r.floorCpu)}; download (first + again) ${cpuRange((r) => r.downCpu)} vs the read floor ${cpuRange((r) => r.readFloorCpu)}`,
-      `  (download ${rounds.every((r) => r.down.redirected) ? 'answered 302 to the data object, its ETag checked' : 'answered with the bytes'})`,
+      `  (download ${rounds.every((r) => r.down.redirected) ? 'answered 302 to the data object, its ETag checked' : 'answered with the bytes'}; the API's answer came after ${msRange(rounds.map((r) => r.down.answerMs))} on a first download, ${msRange(rounds.map((r) => r.down.answer2Ms))} again, ${msRange(rounds.map((r) => r.bare.answerMs))} from the bare server)`,
     );
   }
   console.log(report.join('\n'));
@@ -212,7 +247,10 @@ presigned (the AWS path for large files, other bytes of the same size): PUT to S
   finalise = the POST that imports the object from S3 (streamed, If-Match its ETag) while S3 copies it server-side to the
   data object (a direct POST of 100 MB exists only locally: API Gateway takes 10 MB);
 download = proof check, a HEAD of the upload's data object (its ETag compared with the one recorded as the upload wrote it),
-  then 302 to it: first download and again alike; timed to the last byte the client read;
+  then 302 to it: first download and again alike; timed to the last byte the client read (the client, a fresh node process,
+  hashes what it reads: its first 100 MB costs it more than the next);
+the client alone = the same client, started the same way, against a bare node:http server of this process that answers
+  the route with a 302 and the bytes from memory (no API, no S3): the most a download can show with this client;
 RSS + = this process's peak RSS during the request minus its RSS before: the API handlers, the emulator and the local S3
   worker thread (one process; DynamoDB Local is a separate Java process, the client another process).
 Wall-clock ratios move with the machine's load (the floors are measured in the same run, under the same load);

@@ -7,6 +7,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { AsyncLocalStorage } = require('node:async_hooks');
 const { Readable } = require('node:stream');
 const { pipeline } = require('node:stream/promises');
 const S3rver = require(workerData.s3rver);
@@ -14,7 +15,6 @@ const FilesystemStore = require(path.join(path.dirname(workerData.s3rver), 'stor
 const S3Error = require(path.join(path.dirname(workerData.s3rver), 'models', 'error.js'));
 const AWSAccount = require(path.join(path.dirname(workerData.s3rver), 'models', 'account.js'));
 const bucketController = require(path.join(path.dirname(workerData.s3rver), 'controllers', 'bucket.js'));
-const objectController = require(path.join(path.dirname(workerData.s3rver), 'controllers', 'object.js'));
 const { checkSigV4, SigV4Error } = require('./s3-sigv4.cjs');
 
 /** A JSON file's content, or undefined when there is none. */
@@ -40,7 +40,7 @@ const PIECE = 1024 * 1024;
  *   hashed, before its file is written: a GET right after could read a short object), and the
  *   object appears whole (written aside, then renamed over the old one);
  * - a PUT whose body breaks off stores nothing and leaves the old object (as S3);
- * - `Range: bytes=0-0` is one byte;
+ * - `Range: bytes=0-0` is one byte; a range of an empty object, or ending before it starts, 416;
  * - `If-None-Match: *` on a PUT creates the object only if the key is free, else 412 (S3's
  *   conditional write; s3rver ignores it);
  * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks);
@@ -276,9 +276,17 @@ class LocalStore extends FilesystemStore {
       // s3rver's stream (64 KiB reads) is swapped for one over the same range in 1 MiB reads.
       const { start } = stream;
       let { end } = stream;
-      // s3rver reads `bytes=0-0` as the whole object (an end of 0 taken for none); S3 gives one byte.
+      // s3rver reads `bytes=N-0` as `bytes=N-` (an end of 0 taken for none): `bytes=0-0` is one
+      // byte, and `bytes=N-0` past 0 ends before it starts, as unsatisfiable as s3rver's `bytes=9-3`.
       if (options && options.end === 0 && object.range) end = object.range.end = 0;
       stream.destroy();
+      // The controller answers a range without content 416 InvalidRange: one that ends before it
+      // starts, and any range of an empty object (S3 has no byte to give; s3rver sent 206 with a
+      // Content-Length of 1 and no byte).
+      if (object.range && (end < start || object.size === 0)) {
+        object.content = null;
+        return object;
+      }
       const handle = await fs.promises.open(this.getResourcePath(bucket, key, 'object')).catch((e) => {
         if (e.code === 'ENOENT') return undefined; // deleted since its metadata was read: NoSuchKey
         throw e;
@@ -302,10 +310,12 @@ const takeBuffer = () => spareBuffers.pop() ?? Buffer.allocUnsafeSlow(PIECE);
 const giveBack = (buffer) => void (spareBuffers.length < SPARE_BUFFERS && spareBuffers.push(buffer));
 /** A GET body has at most this many pieces on their way at once: one being written, one read. */
 const PIECES_IN_FLIGHT = 2;
+/** The bodies opened while a request is handled (`objectBodies`): those it does not send are closed. */
+const bodiesOpened = new AsyncLocalStorage();
 
 /**
  * An object's bytes `start`..`end` (inclusive) from its open file, which it closes when destroyed
- * (koa destroys a body when its response ends, s3rver a HEAD's at once). `sendTo` is the GET path
+ * (koa destroys a body when its response ends, s3rver a HEAD's at once, `objectBodies` one its request did not send). `sendTo` is the GET path
  * (`objectBodies` below); as a plain Readable (anything else that reads it) each piece is a
  * buffer of its own.
  */
@@ -315,6 +325,7 @@ class ObjectBody extends Readable {
     this.handle = handle;
     this.at = start;
     this.end = end;
+    bodiesOpened.getStore()?.add(this);
   }
 
   /** The next piece into `buffer`; empty at the end. A file shorter than its range is an error, not a short body. */
@@ -347,9 +358,14 @@ class ObjectBody extends Readable {
       inFlight--;
       wake();
     };
-    res.once('close', () => wake());
+    // The socket's close too: a pipelined response still queued behind another never sees its own.
+    const socket = res.req.socket;
+    const gone = () => res.destroyed || socket.destroyed;
+    const onClose = () => wake();
+    res.once('close', onClose);
+    socket.once('close', onClose);
     try {
-      while (this.at <= this.end && !res.destroyed) {
+      while (this.at <= this.end && !gone()) {
         if (inFlight >= PIECES_IN_FLIGHT) {
           await new Promise((resolve) => (wake = resolve));
           continue;
@@ -359,7 +375,7 @@ class ObjectBody extends Readable {
           giveBack(buffer);
           throw e;
         });
-        if (res.destroyed) {
+        if (gone()) {
           giveBack(buffer);
           break;
         }
@@ -370,10 +386,12 @@ class ObjectBody extends Readable {
           settled();
         });
       }
-      if (!res.destroyed) res.end();
+      if (!gone()) res.end();
     } catch (e) {
       res.destroy(e);
     } finally {
+      res.off('close', onClose);
+      socket.off('close', onClose);
       this.destroy();
     }
   }
@@ -507,16 +525,12 @@ async function abortMultipartUpload(ctx, next) {
 
 /**
  * `If-Match` on a GET or HEAD and `x-amz-copy-source-if-match` on a copy, as S3 has them (s3rver
- * ignores both): 412 PreconditionFailed when the object's ETag is another. `If-None-Match` and
- * `If-Modified-Since` on a GET or HEAD are answered 304 here, by s3rver's own rule, before its
- * controller opens the object's file (its 304 would leave the file open).
+ * ignores both): 412 PreconditionFailed when the object's ETag is another.
  */
 async function matchConditions(ctx, next) {
   const copy = ctx.method === 'PUT' && ctx.headers['x-amz-copy-source'];
-  const read = !copy && (ctx.method === 'GET' || ctx.method === 'HEAD');
-  const expected = copy ? ctx.headers['x-amz-copy-source-if-match'] : read && ctx.headers['if-match'];
-  const unchanged = read && (ctx.headers['if-none-match'] || ctx.headers['if-modified-since']) && !objectController.METHODS.some((m) => m in ctx.query);
-  if (!expected && !unchanged) return next();
+  const expected = copy ? ctx.headers['x-amz-copy-source-if-match'] : (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.headers['if-match'];
+  if (!expected) return next();
   let bucket, key;
   try {
     // The source as s3rver's copy reads it; else the path-style /<bucket>/<key>.
@@ -529,24 +543,21 @@ async function matchConditions(ctx, next) {
   if (!BUCKET_NAME.test(bucket)) return next(); // s3rver answers NoSuchBucket
   const meta = await ctx.store.getMetadata(bucket, key).catch(() => undefined);
   const unquoted = (etag) => String(etag).replace(/^"|"$/g, '');
-  if (meta && expected && unquoted(meta.etag) !== unquoted(expected)) {
+  if (meta && unquoted(meta.etag) !== unquoted(expected)) {
     throw preconditionFailed(copy ? 'x-amz-copy-source-If-Match' : 'If-Match');
-  }
-  if (meta && unchanged) {
-    const noneMatch = ctx.headers['if-none-match'];
-    const modifiedSince = ctx.headers['if-modified-since'];
-    // s3rver's (and S3's documented) rule: a matching If-None-Match, or else not modified since.
-    if ((noneMatch && (noneMatch === '*' || unquoted(noneMatch) === unquoted(meta.etag))) || (modifiedSince && new Date(modifiedSince) >= new Date(meta['last-modified']))) {
-      ctx.status = 304;
-      return;
-    }
   }
   return next();
 }
 
 /** A GET of an object is sent by its body (ObjectBody.sendTo), koa's headers and status as s3rver set them. */
 async function objectBodies(ctx, next) {
-  await next();
+  const opened = new Set();
+  try {
+    await bodiesOpened.run(opened, next);
+  } finally {
+    // A body s3rver opened and did not answer with (its own 304, an error after getObject) is closed now.
+    for (const body of opened) if (body !== ctx.body) body.destroy();
+  }
   if (ctx.method !== 'GET' || !(ctx.body instanceof ObjectBody)) return;
   ctx.respond = false;
   await ctx.body.sendTo(ctx.res);

@@ -13,6 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it, vi } from 'vitest';
 import { localS3Bucket } from '../../support/s3-local.ts';
@@ -183,7 +184,7 @@ describe('the local S3 server', () => {
     expect(copied.CopyObjectResult?.ETag).toBe(put.ETag);
   });
 
-  it('answers If-None-Match and If-Modified-Since on a GET or HEAD with 304 (s3rver\'s rule), and sends the object otherwise', async () => {
+  it('answers If-None-Match and If-Modified-Since on a GET or HEAD with 304 (s3rver\'s rule) and closes the file it opened; sends the object otherwise', async () => {
     const body = randomBytes(3000);
     const put = await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'unchanged', Body: body }));
     const notModified = { $metadata: { httpStatusCode: 304 } };
@@ -235,6 +236,16 @@ describe('the local S3 server', () => {
     expect(openFiles('left')).toBe(1);
     res.destroy();
     await vi.waitFor(() => expect(openFiles('left')).toBe(0));
+    // Pipelined GETs on one connection, the connection dropped while the first is sent: the ones
+    // queued behind it never see a close of their own, the connection's ends them.
+    const { host, pathname, search } = new URL(url);
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    await new Promise((ok) => socket.once('connect', ok));
+    socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${host}\r\n\r\n`.repeat(3));
+    await new Promise((ok) => socket.once('data', ok));
+    await vi.waitFor(() => expect(openFiles('left')).toBeGreaterThan(0));
+    socket.destroy();
+    await vi.waitFor(() => expect(openFiles('left')).toBe(0));
     // The server goes on serving.
     const again = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'left' }));
     expect(Buffer.from(await again.Body!.transformToByteArray()).equals(body)).toBe(true);
@@ -285,6 +296,18 @@ describe('the local S3 server', () => {
     await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'empty', Body: new Uint8Array(0), ContentLength: 0 }));
     const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty' }));
     expect((await out.Body!.transformToByteArray()).length).toBe(0);
+    // No byte to give: a range of it is 416 (s3rver sent 206 with a Content-Length of 1 and no byte).
+    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range: 'bytes=0-0' }))).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+  });
+
+  it('answers a range that ends before it starts 416, bytes=N-0 included (s3rver read an end of 0 as none)', async () => {
+    await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'ten', Body: Buffer.from('0123456789') }));
+    for (const Range of ['bytes=5-0', 'bytes=9-3']) {
+      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range }))).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+    }
+    const one = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range: 'bytes=0-0' }));
+    expect([one.ContentRange, Buffer.from(await one.Body!.transformToByteArray()).toString()]).toEqual(['bytes 0-0/10', '0']);
+    expect(openFiles('ten')).toBe(0);
   });
 
   it('keeps nothing of a PUT whose body breaks off (as S3), and the old object stays', async () => {

@@ -177,7 +177,8 @@ export async function generateProof(circuit: string, inputs: CircuitInputs): Pro
 
 const coord = z.string().regex(DECIMAL, 'must be a decimal string');
 // Affine points as snarkjs writes them: [x, y, "1"] in G1, [[x0, x1], [y0, y1], ["1", "0"]] in G2.
-// The projective coordinate may be omitted; the point at infinity and other z values are refused.
+// The projective coordinate may be omitted; other z values are refused, and so is the point at
+// infinity (z = 0 here, and (0, 0), which is how ffjavascript writes it affine: see point()).
 const g1 = z.union([z.tuple([coord, coord]), z.tuple([coord, coord, z.literal('1')])]);
 const fq2 = z.tuple([coord, coord]);
 const g2 = z.union([z.tuple([fq2, fq2]), z.tuple([fq2, fq2, z.tuple([z.literal('1'), z.literal('0')])])]);
@@ -203,6 +204,8 @@ function point(c: Curve, group: 'G1' | 'G2', xy: unknown[], name: string): Uint8
   }
   const G = c[group];
   const p = G.fromObject(xy.slice(0, 2).map((v) => (Array.isArray(v) ? v.map(BigInt) : BigInt(v as string))));
+  // No proof element is the identity: snarkjs would read (0, 0) as it and only fail the pairing.
+  if (G.isZero(p)) throw errors.invalidInput(`proof.${name} is the point at infinity`);
   if (!G.isValid(p)) throw errors.invalidInput(`proof.${name} is not a point on the curve`);
   // G2 on BN254 has a cofactor: a point on the twist but outside the order-r subgroup is malformed.
   if (group === 'G2' && !G.isZero(G.timesScalar(p, SNARK_FIELD_ORDER))) {

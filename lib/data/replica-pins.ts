@@ -61,14 +61,16 @@ const pinDecoder = decoder('replica pin', replicaPinSchema);
 const journalDecoder = decoder('replica copy journal', z.object({ done: z.number() }));
 
 /**
- * The audit's list in gsi1, split 16 ways by the CID's SHA-256 (as the open upload journals are):
- * the index holds whole items, so every write of a pin record (its copies, every audit) rewrites
- * its entry, and one index partition would take them all. Records written before the split are
- * in `REPLICAS` until their next write moves them; the list reads it first.
+ * The audit's list in gsi1, split 16 ways (as the open upload journals are), by the first hex digit
+ * of the CID's SHA-256 (CIDs share their leading characters): the index holds whole items, so
+ * every write of a pin record (its copies, every audit) rewrites its entry, and one index
+ * partition would take them all. Records written before the split are in `REPLICAS` until their
+ * next write moves them; the list reads it first.
  */
 const LEGACY_LIST = 'REPLICAS';
-const listPartitionOf = (cid: string) => `REPLICAS#${(createHash('sha256').update(cid).digest()[0]! >> 4).toString(16)}`;
-const LIST_PARTITIONS = [LEGACY_LIST, ...Array.from({ length: 16 }, (_, n) => `REPLICAS#${n.toString(16)}`)];
+const listPartition = (n: number) => `REPLICAS#${n.toString(16)}`;
+const listPartitionOf = (cid: string) => listPartition(createHash('sha256').update(cid).digest()[0]! >> 4);
+const LIST_PARTITIONS = [LEGACY_LIST, ...Array.from({ length: 16 }, (_, n) => listPartition(n))];
 
 /** A place in the list: `<partition>/<cid>` (after that CID), `<partition>/` (from its start), or a bare CID (before the split: in `REPLICAS`). */
 function listPlace(cursor: string | undefined): { index: number; after?: string } {

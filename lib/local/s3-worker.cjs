@@ -292,6 +292,7 @@ class LocalStore extends FilesystemStore {
         throw e;
       });
       if (!handle) return null;
+      // s3rver's last byte of an empty object is 0 (its end is never below its start): none here.
       object.content = new ObjectBody(handle, start, Math.min(end, object.size - 1));
     }
     return object;
@@ -315,9 +316,9 @@ const bodiesOpened = new AsyncLocalStorage();
 
 /**
  * An object's bytes `start`..`end` (inclusive) from its open file, which it closes when destroyed
- * (koa destroys a body when its response ends, s3rver a HEAD's at once, `objectBodies` one its request did not send). `sendTo` is the GET path
- * (`objectBodies` below); as a plain Readable (anything else that reads it) each piece is a
- * buffer of its own.
+ * (koa destroys a body when its response ends, s3rver a HEAD's at once, `objectBodies` one its
+ * request did not send). `sendTo` is the GET path (`objectBodies` below); as a plain Readable
+ * (anything else that reads it) each piece is a buffer of its own.
  */
 class ObjectBody extends Readable {
   constructor(handle, start, end) {
@@ -354,10 +355,6 @@ class ObjectBody extends Readable {
   async sendTo(res) {
     let wake = () => {};
     let inFlight = 0;
-    const settled = () => {
-      inFlight--;
-      wake();
-    };
     // The socket's close too: a pipelined response still queued behind another never sees its own.
     const socket = res.req.socket;
     const gone = () => res.destroyed || socket.destroyed;
@@ -383,7 +380,8 @@ class ObjectBody extends Readable {
         // On an error the socket may still hold it: that buffer is left to the collector.
         res.write(piece, (error) => {
           if (!error) giveBack(buffer);
-          settled();
+          inFlight--;
+          wake();
         });
       }
       if (!gone()) res.end();

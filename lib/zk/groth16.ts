@@ -196,6 +196,9 @@ function zodReason(e: z.ZodError): string {
   return issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'malformed';
 }
 
+/** Decimal coordinates (nested for G2) as the bigints ffjavascript's `fromObject` takes. */
+const bigints = (v: unknown): unknown => (Array.isArray(v) ? v.map(bigints) : BigInt(v as string));
+
 /** Parses a point, refusing coordinates >= q, points off the curve and (G2) outside the subgroup. */
 function point(c: Curve, group: 'G1' | 'G2', xy: unknown[], name: string): Uint8Array {
   for (const v of xy.slice(0, 2).flat()) {
@@ -203,7 +206,7 @@ function point(c: Curve, group: 'G1' | 'G2', xy: unknown[], name: string): Uint8
     if (BigInt(v as string) >= BASE_FIELD_ORDER) throw errors.invalidInput(`proof.${name} coordinate is not below the base field order`);
   }
   const G = c[group];
-  const p = G.fromObject(xy.slice(0, 2).map((v) => (Array.isArray(v) ? v.map(BigInt) : BigInt(v as string))));
+  const p = G.fromObject(bigints(xy.slice(0, 2)));
   // No proof element is the identity: snarkjs would read (0, 0) as it and only fail the pairing.
   if (G.isZero(p)) throw errors.invalidInput(`proof.${name} is the point at infinity`);
   if (!G.isValid(p)) throw errors.invalidInput(`proof.${name} is not a point on the curve`);
@@ -227,13 +230,12 @@ interface VerifyingKey {
 function verifyingKey(c: Curve, e: Loaded): VerifyingKey {
   if (e.key) return e.key;
   const vk = vkeyOf(e) as { vk_alpha_1: unknown; vk_beta_2: unknown; vk_gamma_2: unknown; vk_delta_2: unknown; IC: unknown[] };
-  const big = (v: unknown): unknown => (Array.isArray(v) ? v.map(big) : BigInt(v as string));
   const key = {
-    alpha: c.G1.fromObject(big(vk.vk_alpha_1)),
-    beta: c.G2.fromObject(big(vk.vk_beta_2)),
-    gamma: c.G2.fromObject(big(vk.vk_gamma_2)),
-    delta: c.G2.fromObject(big(vk.vk_delta_2)),
-    ic: vk.IC.map((p) => c.G1.fromObject(big(p))),
+    alpha: c.G1.fromObject(bigints(vk.vk_alpha_1)),
+    beta: c.G2.fromObject(bigints(vk.vk_beta_2)),
+    gamma: c.G2.fromObject(bigints(vk.vk_gamma_2)),
+    delta: c.G2.fromObject(bigints(vk.vk_delta_2)),
+    ic: vk.IC.map((p) => c.G1.fromObject(bigints(p))),
   };
   if (key.ic.length !== e.manifest.publicSignals.length + 1) throw new Error(`${e.manifest.name}: the verification key has ${key.ic.length - 1} public inputs, the manifest ${e.manifest.publicSignals.length}`);
   return (e.key = key);

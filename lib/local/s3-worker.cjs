@@ -40,7 +40,9 @@ const PIECE = 1024 * 1024;
  *   hashed, before its file is written: a GET right after could read a short object), and the
  *   object appears whole (written aside, then renamed over the old one);
  * - a PUT whose body breaks off stores nothing and leaves the old object (as S3);
- * - `Range: bytes=0-0` is one byte; a range of an empty object, or ending before it starts, 416;
+ * - `Range` as S3 reads it (`byteRanges` below): `bytes=0-0` is one byte, a suffix `bytes=-N` the
+ *   last N, a range that ends before it starts or is not one range of bytes is ignored (the whole
+ *   object, 200), one that starts past the end and any range of an empty object 416;
  * - `If-None-Match: *` on a PUT creates the object only if the key is free, else 412 (S3's
  *   conditional write; s3rver ignores it);
  * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks);
@@ -276,13 +278,12 @@ class LocalStore extends FilesystemStore {
       // s3rver's stream (64 KiB reads) is swapped for one over the same range in 1 MiB reads.
       const { start } = stream;
       let { end } = stream;
-      // s3rver reads `bytes=N-0` as `bytes=N-` (an end of 0 taken for none): `bytes=0-0` is one
-      // byte, and `bytes=N-0` past 0 ends before it starts, as unsatisfiable as s3rver's `bytes=9-3`.
+      // s3rver reads `bytes=0-0` as `bytes=0-` (an end of 0 taken for none): it is one byte.
+      // (`byteRanges` has already dropped any range that ends before it starts.)
       if (options && options.end === 0 && object.range) end = object.range.end = 0;
       stream.destroy();
-      // The controller answers a range without content 416 InvalidRange: one that ends before it
-      // starts, and any range of an empty object (S3 has no byte to give; s3rver sent 206 with a
-      // Content-Length of 1 and no byte).
+      // The controller answers a range without content 416 InvalidRange: any range of an empty
+      // object (S3 has no byte to give; s3rver sent 206 with a Content-Length of 1 and no byte).
       if (object.range && (end < start || object.size === 0)) {
         object.content = null;
         return object;
@@ -547,6 +548,40 @@ async function matchConditions(ctx, next) {
   return next();
 }
 
+/**
+ * A GET's `Range` as S3 reads it, before s3rver's parse (which takes `bytes=-N` for the first N + 1
+ * bytes and anything else for a range from its numbers): one range `bytes=first-[last]` goes on to
+ * s3rver (416 there when it starts past the end); a suffix `bytes=-N` becomes the last N bytes
+ * (all of them when N exceeds the size; 416 for none, or of an empty object); and a header that is
+ * not one range of bytes, or ends before it starts, is ignored, as S3 does (RFC 9110: the whole
+ * object, 200).
+ */
+async function byteRanges(ctx, next) {
+  const range = ctx.headers.range;
+  if (ctx.method !== 'GET' || range === undefined) return next();
+  const closed = /^bytes=(\d+)-(\d*)$/.exec(range);
+  const suffix = /^bytes=-(\d+)$/.exec(range);
+  if (closed && (closed[2] === '' || Number(closed[2]) >= Number(closed[1]))) return next();
+  if (!suffix) {
+    delete ctx.headers.range;
+    return next();
+  }
+  const [, bucket = '', ...rest] = ctx.path.split('/');
+  let key;
+  try {
+    key = decodeURIComponent(rest.join('/'));
+  } catch {
+    throw new S3Error('InvalidURI', "Couldn't parse the specified URI.");
+  }
+  const meta = BUCKET_NAME.test(bucket) && key ? await ctx.store.getMetadata(bucket, key).catch(() => undefined) : undefined;
+  if (!meta) return next(); // s3rver answers NoSuchBucket / NoSuchKey
+  const size = Number(meta['content-length']);
+  const wanted = Number(suffix[1]);
+  if (wanted === 0 || size === 0) throw new S3Error('InvalidRange', 'The requested range is not satisfiable', { RangeRequested: range, ActualObjectSize: size });
+  ctx.headers.range = `bytes=${Math.max(0, size - wanted)}-${size - 1}`;
+  return next();
+}
+
 /** A GET of an object is sent by its body (ObjectBody.sendTo), koa's headers and status as s3rver set them. */
 async function objectBodies(ctx, next) {
   const opened = new Set();
@@ -570,7 +605,7 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
       await store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS);
       // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).
       server.middleware.unshift(signatureCheck);
-      server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload, matchConditions, objectBodies);
+      server.middleware.splice(server.middleware.indexOf(signatureCheck) + 1, 0, abortMultipartUpload, matchConditions, byteRanges, objectBodies);
       const bound = await server.run();
       server.expiry = setInterval(() => store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS).catch(() => undefined), 60 * 60 * 1000).unref();
       servers.set(key, server);

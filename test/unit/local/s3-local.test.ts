@@ -301,16 +301,34 @@ describe('the local S3 server', () => {
     const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty' }));
     expect((await out.Body!.transformToByteArray()).length).toBe(0);
     // No byte to give: a range of it is 416 (s3rver sent 206 with a Content-Length of 1 and no byte).
-    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range: 'bytes=0-0' }))).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+    for (const Range of ['bytes=0-0', 'bytes=0-', 'bytes=-1']) {
+      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range })), Range).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+    }
   });
 
-  it('answers a range that ends before it starts 416, bytes=N-0 included (s3rver read an end of 0 as none)', async () => {
+  it('reads Range as S3 does: one range, a suffix, clamped at the end; ignored when it is not one range or ends before it starts; 416 past the end', async () => {
     await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'ten', Body: Buffer.from('0123456789') }));
-    for (const Range of ['bytes=5-0', 'bytes=9-3']) {
-      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range }))).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+    const get = async (Range: string) => {
+      const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range }));
+      return [out.$metadata.httpStatusCode, out.ContentRange, out.ContentLength, Buffer.from(await out.Body!.transformToByteArray()).toString()];
+    };
+    expect(await get('bytes=0-0')).toEqual([206, 'bytes 0-0/10', 1, '0']);
+    expect(await get('bytes=3-5')).toEqual([206, 'bytes 3-5/10', 3, '345']);
+    expect(await get('bytes=7-')).toEqual([206, 'bytes 7-9/10', 3, '789']);
+    expect(await get('bytes=8-100')).toEqual([206, 'bytes 8-9/10', 2, '89']);
+    // A suffix is the last N bytes (s3rver gave the first N + 1), all of them when N is larger.
+    expect(await get('bytes=-3')).toEqual([206, 'bytes 7-9/10', 3, '789']);
+    expect(await get('bytes=-20')).toEqual([206, 'bytes 0-9/10', 10, '0123456789']);
+    // Not one range of bytes, or one that ends before it starts (bytes=N-0 included, which s3rver
+    // read as N-): ignored, the whole object (S3 and RFC 9110).
+    for (const Range of ['bytes=5-0', 'bytes=9-3', 'bytes=abc', 'bytes=0-1,4-5', 'items=0-1', 'bytes=']) {
+      expect(await get(Range), Range).toEqual([200, undefined, 10, '0123456789']);
     }
-    const one = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range: 'bytes=0-0' }));
-    expect([one.ContentRange, Buffer.from(await one.Body!.transformToByteArray()).toString()]).toEqual(['bytes 0-0/10', '0']);
+    for (const Range of ['bytes=10-', 'bytes=12-15', 'bytes=-0']) {
+      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range })), Range).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+    }
+    // A suffix of an object that does not exist is still NoSuchKey.
+    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'no-such-key', Range: 'bytes=-3' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
     await vi.waitFor(() => expect(openFiles('ten')).toBe(0));
   });
 

@@ -106,6 +106,51 @@ async function bareDownload(bytes: Buffer, path: string, checksum: string): Prom
     await new Promise((ok) => server.close(ok));
   }
 }
+
+/**
+ * The upload's own floor with this client: the same client, run the same way, against a bare
+ * node:http server in this process that does the upload floor's work on the request as it streams
+ * in (the multipart parse of the handler, SHA-256, the same CID import, blocks kept in memory) and
+ * answers 201 {cid, size}: no API, no proof, no S3, no records. What storing the file adds is the
+ * difference between this and the upload.
+ */
+async function bareUpload(path: string, checksum: string): Promise<{ uploadMs: number; cid: string }> {
+  const { createServer } = await import('node:http');
+  const { parseMultipart } = await import('#lib/http/multipart.ts');
+  const server = createServer((req, res) => {
+    const hash = createHash('sha256');
+    let size = 0;
+    const blocks = new Map<string, Uint8Array>();
+    const store = { put: async (cid: CID, block: Uint8Array) => (blocks.set(cid.toString(), block), cid) };
+    parseMultipart(req.headers['content-type'], req, {
+      maxFileBytes: Number.MAX_SAFE_INTEGER,
+      onFile: async ({ stream }) => {
+        async function* hashed() {
+          for await (const piece of stream as AsyncIterable<Buffer>) {
+            hash.update(piece);
+            size += piece.length;
+            yield piece;
+          }
+        }
+        return (await importContent(hashed(), store)).cid.toString();
+      },
+    }).then(
+      ({ fields, files }) => {
+        if (`sha256:${hash.digest('hex')}` !== fields.checksum) return void res.writeHead(400).end('checksum');
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ cid: files[0], size }));
+      },
+      (e: Error) => res.writeHead(500).end(e.message),
+    );
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as { port: number }).port;
+  try {
+    return await runClient<{ uploadMs: number; cid: string }>([path, proofFile, checksum], `http://localhost:${port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((ok) => server.close(ok));
+  }
+}
 interface Round {
   floorMs: number;
   floorCpu: number;
@@ -122,6 +167,8 @@ interface Round {
   preDown: Transfer;
   preDownRss: number;
   bare: Transfer;
+  bareUp: { uploadMs: number; cid: string };
+  bareUpCpu: number;
 }
 
 /** One round at `size` MB: the floors, then the direct upload and its downloads, then the presigned way with other bytes. */
@@ -182,7 +229,11 @@ async function round(size: number): Promise<Round> {
   if (pre.cid !== otherCid) throw new Error('the server computed another CID (presigned)');
   const [preDown, preDownRss] = await withPeakRss(() => runClient<Transfer>([otherPath, proofFile, otherSum, 'download', pre.cid, String(other.length)]));
   const bare = await bareDownload(bytes, path, checksum);
-  return { floorMs, floorCpu, readFloorMs, readFloorCpu, up, upRss, upCpu, down, downRss, downCpu, pre, preRss, preDown, preDownRss, bare };
+  const bareCpu = process.cpuUsage();
+  const bareUp = await bareUpload(path, checksum);
+  const bareUpCpu = cpuSince(bareCpu);
+  if (bareUp.cid !== root.toString()) throw new Error('the bare server computed another CID');
+  return { floorMs, floorCpu, readFloorMs, readFloorCpu, up, upRss, upCpu, down, downRss, downCpu, pre, preRss, preDown, preDownRss, bare, bareUp, bareUpCpu };
 }
 
 const msRange = (values: number[]) => (values.length > 1 ? `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms` : `${values[0]!.toFixed(0)} ms`);
@@ -226,13 +277,14 @@ try {
       line('first download', (r) => r.down.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
       line('download again', (r) => r.down.download2Ms, (r) => r.readFloorMs, 'read floor  ', ''),
       line('presigned file: first download', (r) => r.preDown.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
+      line('the client alone: upload', (r) => r.bareUp.uploadMs, (r) => r.floorMs, 'upload floor', ''),
       line('the client alone: first download', (r) => r.bare.downloadMs, (r) => r.readFloorMs, 'read floor  ', ''),
       line('the client alone: again', (r) => r.bare.download2Ms, (r) => r.readFloorMs, 'read floor  ', ''),
       mem('RSS + direct POST upload', (r) => r.upRss, big ? '<= 64 MB' : ''),
       mem('RSS + presigned upload (PUT + finalise)', (r) => r.preRss, big ? '<= 64 MB' : ''),
       mem('RSS + download (first and again)', (r) => r.downRss, big ? '<= 64 MB' : ''),
       mem('RSS + presigned file download', (r) => r.preDownRss, ''),
-      `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${cpuRange((r) => r.upCpu)} vs its floor ${cpuRange((r) => r.floorCpu)}; download (first + again) ${cpuRange((r) => r.downCpu)} vs the read floor ${cpuRange((r) => r.readFloorCpu)}`,
+      `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${cpuRange((r) => r.upCpu)} vs its floor ${cpuRange((r) => r.floorCpu)} and the bare server's ${cpuRange((r) => r.bareUpCpu)}; download (first + again) ${cpuRange((r) => r.downCpu)} vs the read floor ${cpuRange((r) => r.readFloorCpu)}`,
       `  (download ${rounds.every((r) => r.down.redirected) ? 'answered 302 to the data object, its ETag checked' : 'answered with the bytes'}; the API's answer came after ${msRange(rounds.map((r) => r.down.answerMs))} on a first download, ${msRange(rounds.map((r) => r.down.answer2Ms))} again, ${msRange(rounds.map((r) => r.bare.answerMs))} from the bare server)`,
     );
   }
@@ -250,8 +302,10 @@ presigned (the AWS path for large files, other bytes of the same size): PUT to S
 download = proof check, a HEAD of the upload's data object (its ETag compared with the one recorded as the upload wrote it),
   then 302 to it: first download and again alike; timed to the last byte the client read (the client, a fresh node process,
   hashes what it reads: its first 100 MB costs it more than the next);
-the client alone = the same client, started the same way, against a bare node:http server of this process that answers
-  the route with a 302 and the bytes from memory (no API, no S3): the most a download can show with this client;
+the client alone = the same client, started the same way, against a bare node:http server of this process: for the upload,
+  the handler's multipart parse, SHA-256 and the same import, the blocks kept in memory (no API, proof, S3 or records): what
+  storing adds is the gap between it and the upload; for downloads, a 302 and the bytes from memory: the most a download
+  can show with this client;
 RSS + = this process's peak RSS during the request minus its RSS before: the API handlers, the emulator and the local S3
   worker thread (one process; DynamoDB Local is a separate Java process, the client another process).
 Wall-clock ratios move with the machine's load (the floors are measured in the same run, under the same load);

@@ -215,6 +215,15 @@ async function startReplicaTargets(dataDir: string) {
  */
 async function startReplicaWorker(): Promise<(() => Promise<void>)[]> {
   const { startLocalReplicaQueue } = await import('#lib/storage/replica-queue.ts');
-  const { auditReplicas, handleReplicaJob, REPLICA_AUDIT_INTERVAL_MS } = await import('#lib/storage/replicas.ts');
-  return [every('replica audit', REPLICA_AUDIT_INTERVAL_MS, auditReplicas), startLocalReplicaQueue(handleReplicaJob)];
+  const { auditReplicas, handleReplicaJob, REPLICA_AUDIT_INTERVAL_MS, requeueUnfinishedJobs } = await import('#lib/storage/replicas.ts');
+  const stopQueue = startLocalReplicaQueue(handleReplicaJob);
+  // The jobs the last run's in-process queue held when it stopped (SQS keeps them on AWS).
+  const requeued = requeueUnfinishedJobs().catch(async (e: unknown) => (await import('#lib/log.ts')).logger.warn('replica jobs of the last run not queued again', { error: e as Error }));
+  return [
+    every('replica audit', REPLICA_AUDIT_INTERVAL_MS, auditReplicas),
+    async () => {
+      await requeued;
+      await stopQueue();
+    },
+  ];
 }

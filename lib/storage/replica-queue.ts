@@ -14,8 +14,10 @@ import { storageConfig } from './config.ts';
  * out) comes back after the visibility timeout, and after five receives goes to the DLQ. Locally
  * (no REPLICA_QUEUE_URL) the same semantics in process: one consumer per queue, redelivery with
  * backoff, five receives, then a dead-letter list. Either way the worker code is
- * `handleReplicaJob` (replicas.ts), and the audit re-enqueues a pin whose job was lost (a local
- * process that died), so nothing depends on the queue being durable.
+ * `handleReplicaJob` (replicas.ts). The local queue lives in the process: the jobs a stopped
+ * runtime held are queued again from the pins' states when it starts (`requeueUnfinishedJobs`),
+ * and the audit re-enqueues a pin whose job went quiet, so nothing depends on the queue being
+ * durable.
  */
 const cid = z.string().max(200);
 export const replicaJobSchema = z.discriminatedUnion('kind', [
@@ -78,6 +80,8 @@ class LocalQueue {
     next.receives++;
     this.handler(next.job)
       .catch((e: unknown) => {
+        // Stopped meanwhile: the job goes with the queue (see stop).
+        if (!this.handler) return;
         if (next.receives >= MAX_RECEIVES) {
           logger.error('replica job dead-lettered', { ...next.job, error: e as Error });
           this.deadLetters.push({ job: next.job, error: (e as Error).message });
@@ -104,11 +108,18 @@ class LocalQueue {
       });
   }
 
+  /**
+   * Stops the consumer, and the jobs not done go with it, as they go with the process that holds
+   * them: the next start queues them again from the pins' states (`requeueUnfinishedJobs`), so a
+   * stop in a test behaves as a runtime's end does.
+   */
   async stop(): Promise<void> {
     this.handler = undefined;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.delayed = 0;
+    this.ready = [];
+    this.waiting.clear();
     while (this.busy) await new Promise((r) => setTimeout(r, 20));
   }
 }

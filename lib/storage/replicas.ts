@@ -146,7 +146,10 @@ export async function requestReplicaPin(userId: string, input: z.infer<typeof re
     const replicas = Math.max(pin.replicas, input.replicas);
     const placements = placementsFor(file.cid, replicas, pin.placements);
     const added = placements.filter((n) => !pin.placements.includes(n));
-    const requeue = added.length > 0 || pin.status === 'failed';
+    // A copy that went quiet (its worker gone) is queued again now, rather than at the next audit.
+    const inFlight = pin.status === 'pending' || pin.status === 'pinning';
+    const stale = inFlight && now - pin.updatedAtMs > STALE_JOB_MS;
+    const requeue = added.length > 0 || pin.status === 'failed' || stale;
     const next: ReplicaPin = {
       ...pin,
       owners: pin.owners.includes(userId) ? pin.owners : [...pin.owners, userId],
@@ -156,7 +159,8 @@ export async function requestReplicaPin(userId: string, input: z.infer<typeof re
       expiresAtMs: Math.max(pin.expiresAtMs, expiresAtMs),
       ...(requeue ? { status: 'pending' as const, reason: undefined } : {}),
       version: pin.version + 1,
-      updatedAtMs: now,
+      // A renewal is not the copy's progress: the audit's went-quiet clock keeps running.
+      updatedAtMs: inFlight && !requeue ? pin.updatedAtMs : now,
     };
     if (!(await saveReplicaPin(next))) continue;
     if (requeue) await enqueueReplicaJob({ kind: 'copy', cid: file.cid });
@@ -416,6 +420,30 @@ export async function auditReplicas(opts: { round?: number; after?: string; page
   }
   logger.info('replica audit round queued', { round, queued });
   return { round, queued, continued: false };
+}
+
+/**
+ * The jobs a stopped local runtime took with it (its queue is in the process; on AWS, SQS keeps
+ * them): at the runtime's start, every pin still pending or pinning gets its copy job again and
+ * every pin releasing its release. Nothing of this queue is running yet, so none of them is in
+ * progress; both jobs resume where the journals say. Returns how many were queued.
+ */
+export async function requeueUnfinishedJobs(): Promise<number> {
+  let after: string | undefined;
+  let queued = 0;
+  do {
+    const page = await listReplicaPinCids(after, AUDIT_PAGE);
+    for (const cid of page.cids) {
+      const pin = await getReplicaPin(cid);
+      const kind = pin?.status === 'releasing' ? 'release' : pin?.status === 'pending' || pin?.status === 'pinning' ? 'copy' : undefined;
+      if (!kind) continue;
+      await enqueueReplicaJob({ kind, cid });
+      queued++;
+    }
+    after = page.next;
+  } while (after);
+  if (queued) logger.info('replica jobs of the last run queued again', { queued });
+  return queued;
 }
 
 /** The `audit` job: one pin, unless it is gone or was audited since the round began (a job delivered twice, or overtaken). */

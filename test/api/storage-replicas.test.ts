@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { verifyStorageProof } from '#lib/client/storage-proof.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
@@ -185,6 +185,62 @@ describe('replicated pinning on three local targets', () => {
     expect((await status(alice, cid)).json.status).toBe('pinned');
     expect(replicaFiles(1, cid)).toHaveLength(6);
     expect(queue.localDeadLetters()).toEqual([]);
+  });
+
+  /**
+   * The consumer stopped mid-copy, its job gone with it, as a runtime's end leaves things: the pin
+   * is `pinning` with 3 of local-1's 6 blocks copied and nothing queued. Returns the blocks
+   * local-1 copied, and keeps recording them.
+   */
+  async function stoppedMidCopy(cid: string): Promise<number[]> {
+    const copied: number[] = [];
+    let stopping: Promise<void> | undefined;
+    // A handle on the running consumer (the same queues and handler the runtime started).
+    const stopConsumer = queue.startLocalReplicaQueue(replicas.handleReplicaJob);
+    replicas.replicaHooks.afterBlock = (target, index) => {
+      if (target !== 'local-1') return;
+      copied.push(index);
+      if (index === 2 && !stopping) {
+        stopping = stopConsumer();
+        throw new Error('the process ended');
+      }
+    };
+    expect((await pin(alice, cid)).status).toBe(202);
+    await vi.waitFor(() => expect(stopping).toBeDefined(), { timeout: 30_000 });
+    await stopping;
+    expect((await status(alice, cid)).json.status).toBe('pinning');
+    expect(copied).toEqual([0, 1, 2]);
+    return copied;
+  }
+
+  it('a runtime stopped mid-copy: its next start queues the copy again, which resumes after the last copied block', async () => {
+    const { cid } = await uploadFile(alice, 4_500_000); // 5 leaves + root
+    const copied = await stoppedMidCopy(cid);
+    // The start: the consumer, then the jobs of the pins left unfinished.
+    queue.startLocalReplicaQueue(replicas.handleReplicaJob);
+    expect(await replicas.requeueUnfinishedJobs()).toBe(1);
+    await queue.drainReplicaQueue();
+    expect(copied).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await status(alice, cid)).json.status).toBe('pinned');
+    expect(replicaFiles(1, cid)).toHaveLength(6);
+    // Nothing unfinished is left to queue.
+    expect(await replicas.requeueUnfinishedJobs()).toBe(0);
+  });
+
+  it('pinning again does not hold back a copy that went quiet: within 20 minutes nothing is queued and the clock keeps running; after, the copy is queued', async () => {
+    const { cid } = await uploadFile(alice, 4_500_000);
+    const copied = await stoppedMidCopy(cid);
+    queue.startLocalReplicaQueue(replicas.handleReplicaJob);
+    advanceClock(15 * 60_000);
+    expect((await pin(alice, cid)).json.status).toBe('pinning');
+    await queue.drainReplicaQueue();
+    expect(copied).toEqual([0, 1, 2]);
+    // 21 minutes since the copy last moved (the renewal above did not count): queued again.
+    advanceClock(6 * 60_000);
+    expect((await pin(alice, cid)).json.status).toBe('pending');
+    await queue.drainReplicaQueue();
+    expect(copied).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await status(alice, cid)).json.status).toBe('pinned');
   });
 
   it('deleting the file releases every replica; a second owner keeps the pin until they delete too', async () => {

@@ -15,11 +15,14 @@ export const MAX_SHARE_SECONDS = 30 * 24 * 3600;
 export const HOURS_UP_TO = 720;
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+const UNIT_FORM = 'a string of up to 9 digits and one of s, m, h, d (e.g. "48h")';
 
 export const shareInput = z.object({
   fileId: z.string().min(1).max(64),
   /** A number (the heuristic below) or a string with its unit: "600s", "10m", "48h", "7d". */
-  expiresIn: z.union([z.number().int(), z.string().regex(/^\d{1,9}[smhd]$/, 'a whole number followed by s, m, h or d (e.g. "48h")')]),
+  expiresIn: z.union([z.number().int(), z.string().regex(/^\d{1,9}[smhd]$/, UNIT_FORM)], {
+    error: (issue) => (issue.input === undefined ? 'required' : `a whole number (up to ${HOURS_UP_TO} is hours, more is seconds) or ${UNIT_FORM}`),
+  }),
 });
 
 /**
@@ -30,7 +33,7 @@ export function shareSeconds(expiresIn: number | string): number {
   let seconds: number;
   if (typeof expiresIn === 'string') {
     const m = /^(\d{1,9})([smhd])$/.exec(expiresIn);
-    if (!m) throw errors.invalidInput('expiresIn: a whole number followed by s, m, h or d (e.g. "48h")');
+    if (!m) throw errors.invalidInput(`expiresIn: ${UNIT_FORM}`);
     seconds = Number(m[1]) * UNIT_SECONDS[m[2] as keyof typeof UNIT_SECONDS];
   } else {
     if (!Number.isInteger(expiresIn)) throw errors.invalidInput('expiresIn: must be a whole number');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentDisposition } from '#lib/storage/downloads.ts';
-import { shareSeconds } from '#lib/storage/share-links.ts';
+import { shareInput, shareSeconds } from '#lib/storage/share-links.ts';
 
 describe('expiresIn', () => {
   it('up to 720 is hours (API.md variant A example: 48)', () => {
@@ -23,6 +23,19 @@ describe('expiresIn', () => {
   });
   it('outside one minute .. 30 days, or not an integer: 400', () => {
     for (const bad of [0, -5, 30 * 86400 + 1, 1e12, 2.5]) expect(() => shareSeconds(bad), String(bad)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+});
+
+describe('the share input', () => {
+  const message = (expiresIn: unknown) => {
+    const r = shareInput.safeParse({ fileId: 'f', expiresIn });
+    return r.success ? 'ok' : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  };
+  it('says what expiresIn may be: missing, of another type, a string not of the form (too many digits included)', () => {
+    expect(message(undefined)).toBe('expiresIn: required');
+    for (const v of [1.5, null, {}, true]) expect(message(v), String(v)).toMatch(/^expiresIn: a whole number \(up to 720 is hours, more is seconds\) or a string of up to 9 digits/);
+    for (const v of ['10M', '10 m', '1.5h', '99999999999999999999d']) expect(message(v), v).toBe('expiresIn: a string of up to 9 digits and one of s, m, h, d (e.g. "48h")');
+    for (const v of [48, '48h', '600s']) expect(message(v)).toBe('ok');
   });
 });
 

@@ -143,7 +143,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
     stops.push(await startScheduledJobs());
-    stops.push(...(await startReplicaWorker()));
+    stops.push(...(await startReplicaWorker({ ownsServices: !opts.external })));
     if (opts.external) return { url, port, dataDir, stop };
     const services = { ...(ownDynamo ? { dynamo: ownDynamo } : {}), s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server), ...(l1 ? { l1 } : {}) };
     return { url, port, dataDir, services, stop };
@@ -213,12 +213,16 @@ async function startReplicaTargets(dataDir: string) {
  * The replica worker's queue consumer (SQS on AWS, cdk/replicas.ts) and the hourly audit (an
  * EventBridge rule on AWS), in process.
  */
-async function startReplicaWorker(): Promise<(() => Promise<void>)[]> {
+async function startReplicaWorker(opts: { ownsServices: boolean }): Promise<(() => Promise<void>)[]> {
   const { startLocalReplicaQueue } = await import('#lib/storage/replica-queue.ts');
   const { auditReplicas, handleReplicaJob, REPLICA_AUDIT_INTERVAL_MS, requeueUnfinishedJobs } = await import('#lib/storage/replicas.ts');
+  const { storageConfig } = await import('#lib/storage/config.ts');
   const stopQueue = startLocalReplicaQueue(handleReplicaJob);
-  // The jobs the last run's in-process queue held when it stopped (SQS keeps them on AWS).
-  const requeued = requeueUnfinishedJobs().catch(async (e: unknown) => (await import('#lib/log.ts')).logger.warn('replica jobs of the last run not queued again', { error: e as Error }));
+  // The jobs the last run's in-process queue held when it stopped. Only a runtime that owns its
+  // table and queue: one on another's services (`external`) would queue the copies that runtime is
+  // running, and with SQS configured the jobs were never in this process (SQS keeps them).
+  const requeue = opts.ownsServices && !storageConfig.REPLICA_QUEUE_URL;
+  const requeued = (requeue ? requeueUnfinishedJobs() : Promise.resolve()).catch(async (e: unknown) => (await import('#lib/log.ts')).logger.warn('replica jobs of the last run not queued again', { error: e as Error }));
   return [
     every('replica audit', REPLICA_AUDIT_INTERVAL_MS, auditReplicas),
     async () => {

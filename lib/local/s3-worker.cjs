@@ -42,7 +42,7 @@ const PIECE = 1024 * 1024;
  * - a PUT whose body breaks off stores nothing and leaves the old object (as S3);
  * - `Range` as S3 reads it (`byteRanges` below): `bytes=0-0` is one byte, a suffix `bytes=-N` the
  *   last N, a range that ends before it starts or is not one range of bytes is ignored (the whole
- *   object, 200), one that starts past the end and any range of an empty object 416;
+ *   object, 200), one that starts past the end and any range of an empty object but a suffix 416;
  * - `If-None-Match: *` on a PUT creates the object only if the key is free, else 412 (S3's
  *   conditional write; s3rver ignores it);
  * - reads and writes go in 1 MiB pieces (a sixteenth of the reads, buffers and callbacks);
@@ -552,16 +552,18 @@ async function matchConditions(ctx, next) {
  * A GET's `Range` as S3 reads it, before s3rver's parse (which takes `bytes=-N` for the first N + 1
  * bytes and anything else for a range from its numbers): one range `bytes=first-[last]` goes on to
  * s3rver (416 there when it starts past the end); a suffix `bytes=-N` becomes the last N bytes
- * (all of them when N exceeds the size; 416 for none, or of an empty object); and a header that is
- * not one range of bytes, or ends before it starts, is ignored, as S3 does (RFC 9110: the whole
- * object, 200).
+ * (all of them when N exceeds the size; 416 for none; on an empty object, the empty whole: RFC 9110
+ * §14.1.1 makes a suffix the one range such an object can satisfy, and S3 answers it 200); and a
+ * header that is not one range of bytes, or ends before it starts, is ignored, as S3 does (RFC
+ * 9110: the whole object, 200). GET and HEAD alike (HeadObject takes a Range too).
  */
 async function byteRanges(ctx, next) {
   const range = ctx.headers.range;
-  if (ctx.method !== 'GET' || range === undefined) return next();
+  if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || range === undefined) return next();
   const closed = /^bytes=(\d+)-(\d*)$/.exec(range);
   const suffix = /^bytes=-(\d+)$/.exec(range);
-  if (closed && (closed[2] === '' || Number(closed[2]) >= Number(closed[1]))) return next();
+  // BigInt: positions past 2^53 compared exactly (s3rver then finds them past the end: 416).
+  if (closed && (closed[2] === '' || BigInt(closed[2]) >= BigInt(closed[1]))) return next();
   if (!suffix) {
     delete ctx.headers.range;
     return next();
@@ -577,7 +579,11 @@ async function byteRanges(ctx, next) {
   if (!meta) return next(); // s3rver answers NoSuchBucket / NoSuchKey
   const size = Number(meta['content-length']);
   const wanted = Number(suffix[1]);
-  if (wanted === 0 || size === 0) throw new S3Error('InvalidRange', 'The requested range is not satisfiable', { RangeRequested: range, ActualObjectSize: size });
+  if (wanted === 0) throw new S3Error('InvalidRange', 'The requested range is not satisfiable', { RangeRequested: range, ActualObjectSize: size });
+  if (size === 0) {
+    delete ctx.headers.range;
+    return next();
+  }
   ctx.headers.range = `bytes=${Math.max(0, size - wanted)}-${size - 1}`;
   return next();
 }

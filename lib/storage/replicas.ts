@@ -424,9 +424,10 @@ export async function auditReplicas(opts: { round?: number; after?: string; page
 
 /**
  * The jobs a stopped local runtime took with it (its queue is in the process; on AWS, SQS keeps
- * them): at the runtime's start, every pin still pending or pinning gets its copy job again and
- * every pin releasing its release. Nothing of this queue is running yet, so none of them is in
- * progress; both jobs resume where the journals say. Returns how many were queued.
+ * them): at the start of a runtime that owns its table (lib/local/runtime.ts), every pin still
+ * pending or pinning gets its copy job again and every pin releasing its release. Nothing of that
+ * queue is running yet, so none of them is in progress; both jobs resume where the journals say.
+ * Returns how many were queued.
  */
 export async function requeueUnfinishedJobs(): Promise<number> {
   let after: string | undefined;

@@ -20,7 +20,7 @@ const UNIT_FORM = 'a string of up to 9 digits and one of s, m, h, d (e.g. "48h")
 export const shareInput = z.object({
   fileId: z.string().min(1).max(64),
   /** A number (the heuristic below) or a string with its unit: "600s", "10m", "48h", "7d". */
-  expiresIn: z.union([z.number().int(), z.string().regex(/^\d{1,9}[smhd]$/, UNIT_FORM)], {
+  expiresIn: z.union([z.number().int({ error: `a whole number (up to ${HOURS_UP_TO} is hours, more is seconds)` }), z.string().regex(/^\d{1,9}[smhd]$/, UNIT_FORM)], {
     error: (issue) => (issue.input === undefined ? 'required' : `a whole number (up to ${HOURS_UP_TO} is hours, more is seconds) or ${UNIT_FORM}`),
   }),
 });

@@ -27,6 +27,8 @@ afterAll(async () => {
 beforeEach(() => advanceClock(61_000)); // a fresh rate-limit window per test
 afterEach(() => {
   replicas.replicaHooks.afterBlock = undefined;
+  // A test that stopped the consumer and failed before starting it again leaves none for the next.
+  queue.startLocalReplicaQueue(replicas.handleReplicaJob);
 });
 
 const ivSalt = { iv: Buffer.from('0123456789ab').toString('base64'), salt: Buffer.from('saltsaltsaltsalt').toString('base64') };

@@ -301,9 +301,12 @@ describe('the local S3 server', () => {
     const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty' }));
     expect((await out.Body!.transformToByteArray()).length).toBe(0);
     // No byte to give: a range of it is 416 (s3rver sent 206 with a Content-Length of 1 and no byte).
-    for (const Range of ['bytes=0-0', 'bytes=0-', 'bytes=-1']) {
+    for (const Range of ['bytes=0-0', 'bytes=0-']) {
       await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range })), Range).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
     }
+    // But a suffix, the one range an empty object can satisfy (RFC 9110 §14.1.1): 200, empty, as S3 answers it.
+    const suffix = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range: 'bytes=-1' }));
+    expect([suffix.$metadata.httpStatusCode, suffix.ContentRange, (await suffix.Body!.transformToByteArray()).length]).toEqual([200, undefined, 0]);
   });
 
   it('reads Range as S3 does: one range, a suffix, clamped at the end; ignored when it is not one range or ends before it starts; 416 past the end', async () => {
@@ -321,12 +324,15 @@ describe('the local S3 server', () => {
     expect(await get('bytes=-20')).toEqual([206, 'bytes 0-9/10', 10, '0123456789']);
     // Not one range of bytes, or one that ends before it starts (bytes=N-0 included, which s3rver
     // read as N-): ignored, the whole object (S3 and RFC 9110).
-    for (const Range of ['bytes=5-0', 'bytes=9-3', 'bytes=abc', 'bytes=0-1,4-5', 'items=0-1', 'bytes=']) {
+    for (const Range of ['bytes=5-0', 'bytes=9-3', 'bytes=abc', 'bytes=0-1,4-5', 'items=0-1', 'bytes=', 'bytes=9007199254740993-9007199254740992']) {
       expect(await get(Range), Range).toEqual([200, undefined, 10, '0123456789']);
     }
     for (const Range of ['bytes=10-', 'bytes=12-15', 'bytes=-0']) {
       await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range })), Range).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
     }
+    // HEAD reads Range as GET does.
+    const head = await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'ten', Range: 'bytes=-3' }));
+    expect([head.$metadata.httpStatusCode, head.ContentRange, head.ContentLength]).toEqual([206, 'bytes 7-9/10', 3]);
     // A suffix of an object that does not exist is still NoSuchKey.
     await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'no-such-key', Range: 'bytes=-3' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
     await vi.waitFor(() => expect(openFiles('ten')).toBe(0));

@@ -506,18 +506,21 @@ async function signatureCheck(ctx, next) {
   return next();
 }
 
-/** `DELETE /<bucket>/<key>?uploadId=…` is AbortMultipartUpload: 204, as S3 answers. */
-async function abortMultipartUpload(ctx, next) {
-  if (ctx.method !== 'DELETE' || ctx.query.uploadId === undefined) return next();
-  // Path-style: /<bucket>/<key>.
+/** The bucket and key of a path-style request, `/<bucket>/<key>` (the key URI-decoded; else S3's InvalidURI). */
+function pathObject(ctx) {
   const [, bucket = '', ...rest] = ctx.path.split('/');
-  if (!BUCKET_NAME.test(bucket)) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
-  let key;
   try {
-    key = decodeURIComponent(rest.join('/'));
+    return { bucket, key: decodeURIComponent(rest.join('/')) };
   } catch {
     throw new S3Error('InvalidURI', "Couldn't parse the specified URI.");
   }
+}
+
+/** `DELETE /<bucket>/<key>?uploadId=…` is AbortMultipartUpload: 204, as S3 answers. */
+async function abortMultipartUpload(ctx, next) {
+  if (ctx.method !== 'DELETE' || ctx.query.uploadId === undefined) return next();
+  const { bucket, key } = pathObject(ctx);
+  if (!BUCKET_NAME.test(bucket)) throw new S3Error('NoSuchBucket', 'The specified bucket does not exist', { BucketName: bucket });
   await ctx.store.abortUpload(bucket, key, String(ctx.query.uploadId));
   ctx.status = 204;
 }
@@ -568,13 +571,7 @@ async function byteRanges(ctx, next) {
     delete ctx.headers.range;
     return next();
   }
-  const [, bucket = '', ...rest] = ctx.path.split('/');
-  let key;
-  try {
-    key = decodeURIComponent(rest.join('/'));
-  } catch {
-    throw new S3Error('InvalidURI', "Couldn't parse the specified URI.");
-  }
+  const { bucket, key } = pathObject(ctx);
   const meta = BUCKET_NAME.test(bucket) && key ? await ctx.store.getMetadata(bucket, key).catch(() => undefined) : undefined;
   if (!meta) return next(); // s3rver answers NoSuchBucket / NoSuchKey
   const size = Number(meta['content-length']);

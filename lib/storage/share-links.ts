@@ -15,13 +15,14 @@ export const MAX_SHARE_SECONDS = 30 * 24 * 3600;
 export const HOURS_UP_TO = 720;
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+const NUMBER_FORM = `a whole number (up to ${HOURS_UP_TO} is hours, more is seconds)`;
 const UNIT_FORM = 'a string of up to 9 digits and one of s, m, h, d (e.g. "48h")';
 
 export const shareInput = z.object({
   fileId: z.string().min(1).max(64),
   /** A number (the heuristic below) or a string with its unit: "600s", "10m", "48h", "7d". */
-  expiresIn: z.union([z.number().int({ error: `a whole number (up to ${HOURS_UP_TO} is hours, more is seconds)` }), z.string().regex(/^\d{1,9}[smhd]$/, UNIT_FORM)], {
-    error: (issue) => (issue.input === undefined ? 'required' : `a whole number (up to ${HOURS_UP_TO} is hours, more is seconds) or ${UNIT_FORM}`),
+  expiresIn: z.union([z.number().int({ error: NUMBER_FORM }), z.string().regex(/^\d{1,9}[smhd]$/, UNIT_FORM)], {
+    error: (issue) => (issue.input === undefined ? 'required' : `${NUMBER_FORM} or ${UNIT_FORM}`),
   }),
 });
 

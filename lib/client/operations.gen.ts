@@ -1266,7 +1266,7 @@ export interface Operations {
         issuedAt: string;
         expiresAt: string;
         issuer: {
-          algorithm: "eddsa-poseidon-babyjubjub";
+          algorithm: string;
           publicKey: {
             x: string;
             y: string;

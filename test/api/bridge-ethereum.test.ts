@@ -133,7 +133,7 @@ describe('front-running (issue 36, 4): another user attaches the victim\'s depos
 });
 
 describe('ERC-20 through StarkGate (USDC)', () => {
-  it('approve + deposit → completed with the 6-decimal amount credited; without approval the L1 transaction reverts → failed', async () => {
+  it('approve + deposit → completed with the 6-decimal amount credited; without approval the L1 transaction reverts → refused at source-tx', async () => {
     const usdc = routeToken('ethereum-chainb', 'USDC')!;
     const [minter, holder, noApproval] = [l1.accounts[0]!, l1.accounts[2]!, l1.accounts[3]!];
     const units = 12_500_000n; // 12.5 USDC
@@ -154,9 +154,8 @@ describe('ERC-20 through StarkGate (USDC)', () => {
     const u = ok(await alice.post('/api/bridge/initiate', deposit({ token: 'USDC', amount: '12.5' }))).transaction;
     const reverted = await send(noApproval, usdc.l1Bridge, encodeCall('deposit(address,uint256,uint256)', [usdc.l1Token, units, DEST]), FEE);
     expect(await receiptStatus(reverted)).toBe('0x0');
-    ok(await alice.post(`/api/bridge/${u.id}/source-tx`, { txHash: reverted }));
-    expect((await settled(alice, u.id)).status).toBe('failed');
-    expect((await readBridge(aliceId, u.id))!.failureReason).toMatch(/reverted on Ethereum/);
+    fails(await alice.post(`/api/bridge/${u.id}/source-tx`, { txHash: reverted }), 400, 'INVALID_INPUT', /reverted on Ethereum/);
+    ok(await alice.post(`/api/bridge/${u.id}/cancel`));
     expect(await balanceOf(usdc.l2Token, DEST64)).toBe(before + units);
   });
 });

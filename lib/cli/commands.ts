@@ -615,6 +615,18 @@ export const commands: CommandDef[] = [
     },
   },
   {
+    name: 'bridge history',
+    summary: 'your bridge transfers, newest first',
+    async run(ctx) {
+      const { transactions } = await ctx.client.api.bridgeHistory();
+      return {
+        data: transactions,
+        table: { columns: ['id', 'route', 'amount', 'status', 'created'], rows: transactions.map((t) => [t.id, t.bridgeType, `${t.amount} ${t.token}`, t.status, t.createdAt.slice(0, 19).replace('T', ' ')]) },
+        empty: 'no bridge transfers yet: `shroud bridge chaina-chainb <amount> SOL --to <address> --wallet <name>`',
+      };
+    },
+  },
+  {
     name: 'bridge source-tx',
     summary: "step 2 of a bridge transfer you send yourself: give the source chain's transaction (chain A signature, Ethereum or chain B hash)",
     args: [
@@ -633,18 +645,6 @@ export const commands: CommandDef[] = [
     async run(ctx) {
       const { transaction: t } = await ctx.client.api.bridgeCancel({ params: { id: need(ctx.args[0], 'id') } });
       return { data: t, fields: [['bridge', t.id], ['status', t.status]] };
-    },
-  },
-  {
-    name: 'bridge history',
-    summary: 'your bridge transfers, newest first',
-    async run(ctx) {
-      const { transactions } = await ctx.client.api.bridgeHistory();
-      return {
-        data: transactions,
-        table: { columns: ['id', 'route', 'amount', 'status', 'created'], rows: transactions.map((t) => [t.id, t.bridgeType, `${t.amount} ${t.token}`, t.status, t.createdAt.slice(0, 19).replace('T', ' ')]) },
-        empty: 'no bridge transfers yet: `shroud bridge chaina-chainb <amount> SOL --to <address> --wallet <name>`',
-      };
     },
   },
   // --- attestations

@@ -6,7 +6,7 @@
  * configured API.
  */
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
-import { receiveShared, shareProblem, shareRefOf, sharedInfo } from '#lib/client/shared-files.ts';
+import { receiveShared, sharedFileSize, shareProblem, shareRefOf, sharedInfo } from '#lib/client/shared-files.ts';
 import type { CommandDef } from './commands.ts';
 
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`);
@@ -34,7 +34,7 @@ export const receive: CommandDef = {
     try {
       const info = await sharedInfo(client, ref.token);
       const given = ctx.opts.password;
-      const password = typeof given === 'string' ? given : await ctx.io.askSecret(`file password for ${info.file.filename} (${size(info.file.size)}): `);
+      const password = typeof given === 'string' ? given : await ctx.io.askSecret(`file password for ${info.file.filename} (${size(sharedFileSize(info))}): `);
       const bar = ctx.io.progress('proving');
       let out;
       try {

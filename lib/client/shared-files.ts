@@ -53,6 +53,12 @@ export function shareProblem(e: unknown): string {
   }
 }
 
+/** AES-GCM's tag, the only bytes the encryption adds (lib/client/file-crypto.ts: no header). */
+const GCM_TAG_BYTES = 16;
+
+/** The file's own size: the stored size is the ciphertext's, which a file encrypted here exceeds by the tag. */
+export const sharedFileSize = (info: SharedInfo) => (info.file.iv && info.file.salt ? Math.max(0, info.file.size - GCM_TAG_BYTES) : info.file.size);
+
 /** The file behind the link: name, size, and the iv and salt to decrypt it. */
 export const sharedInfo = (client: ShroudClient, token: string): Promise<SharedInfo> => client.api.storageShared({ params: { token } });
 

@@ -7,7 +7,7 @@
  */
 import { ShroudClient } from '#lib/client/api.ts';
 import type { Stage } from '#lib/client/files.ts';
-import { receiveShared, shareProblem, shareRefOf, sharedInfo, type SharedInfo } from '#lib/client/shared-files.ts';
+import { receiveShared, sharedFileSize, shareProblem, shareRefOf, sharedInfo, type SharedInfo } from '#lib/client/shared-files.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $<HTMLParagraphElement>('status');
@@ -61,7 +61,8 @@ async function open() {
     return fail(e);
   }
   $('file-name').textContent = info.file.filename;
-  $('file-size').textContent = `${size(info.file.size)} (${info.file.size} bytes)`;
+  const bytes = sharedFileSize(info);
+  $('file-size').textContent = `${size(bytes)} (${bytes} bytes)`;
   $('file-expires').textContent = new Date(info.expiresAt).toLocaleString();
   $('file').hidden = false;
   show('ready', '');

@@ -7,7 +7,21 @@
  */
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
 import { receiveShared, sharedFileSize, shareProblem, shareRefOf, sharedInfo } from '#lib/client/shared-files.ts';
-import type { CommandDef } from './commands.ts';
+
+/**
+ * What the command uses of its context: the part of commands.ts's CommandContext it needs, written
+ * here so that commands.ts can list this command without an import cycle.
+ */
+interface ReceiveContext {
+  client: ShroudClient;
+  io: {
+    askSecret(question: string): Promise<string>;
+    progress(label: string): { stage(label: string): void; update(loaded: number, total?: number): void; stop(): void };
+    writeFile(path: string, bytes: Uint8Array): Promise<string>;
+  };
+  args: string[];
+  opts: Record<string, string | boolean | undefined>;
+}
 
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`);
 
@@ -20,7 +34,7 @@ export function safeName(name: string): string {
 /** The link's reason in the recipient's words, keeping the code and status (exit codes follow it). */
 const explained = (e: unknown) => (e instanceof ShroudError && e.status !== 0 ? new ShroudError(e.code, e.status, shareProblem(e), e.retryAfter) : e);
 
-export const receive: CommandDef = {
+export const receive = {
   name: 'receive',
   summary: 'receive a file shared with you: its link (or token), the file password, the file decrypted here',
   args: [
@@ -28,7 +42,7 @@ export const receive: CommandDef = {
     { name: 'out', description: 'where to write it (default: its name, here)', optional: true },
   ],
   options: [{ flags: '-p, --password <password>', description: 'the file password the sender gave you (asked for when left out)' }],
-  async run(ctx) {
+  async run(ctx: ReceiveContext) {
     const ref = shareRefOf(ctx.args[0] ?? '');
     const client = ref.origin && ref.origin !== ctx.client.baseUrl ? new ShroudClient({ baseUrl: ref.origin }) : ctx.client;
     try {
@@ -46,7 +60,7 @@ export const receive: CommandDef = {
         bar.stop();
       }
       const path = await ctx.io.writeFile(ctx.args[1] ?? safeName(out.filename), out.bytes);
-      return { data: { path, filename: out.filename, size: out.bytes.length }, fields: [['saved', path], ['file', out.filename], ['size', size(out.bytes.length)]] };
+      return { data: { path, filename: out.filename, size: out.bytes.length }, fields: [['saved', path], ['file', out.filename], ['size', size(out.bytes.length)]] as [string, unknown][] };
     } catch (e) {
       throw explained(e);
     }

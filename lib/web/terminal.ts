@@ -14,13 +14,14 @@ import { checkProvider, loginChoices, loginUrl, oauthLoginOf, returnError, retur
 import { fitSize, StreamWrapper, wrapText } from './layout.ts';
 import { helpText, parseLine, renderOutput, words } from './shell.ts';
 
-const term = new Terminal({ cursorBlink: true, convertEol: true, fontSize: 14, theme: { background: '#0b0f14' } });
+// lineHeight above 1: at 1.0 Chromium's DOM renderer clips underscores (`web_1` read `web 1`).
+const term = new Terminal({ cursorBlink: true, convertEol: true, fontSize: 14, lineHeight: 1.15, theme: { background: '#0b0f14' } });
 const box = document.getElementById('terminal')!;
 term.open(box);
 
 /** xterm's cell in CSS pixels (its renderer's measure; what xterm's fit add-on reads too). */
 const cellSize = () =>
-  (term as unknown as { _core?: { _renderService?: { dimensions?: { css: { cell: { width: number; height: number } } } } } })._core?._renderService?.dimensions?.css.cell ?? { width: 0, height: 0 };
+  (term as Terminal & { _core?: { _renderService?: { dimensions?: { css: { cell: { width: number; height: number } } } } } })._core?._renderService?.dimensions?.css.cell ?? { width: 0, height: 0 };
 /** The viewport's scrollbar takes this many pixels of the width. */
 const SCROLLBAR = 14;
 function fit() {

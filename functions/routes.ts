@@ -84,6 +84,7 @@ export const routes: Route[] = [
   r('DELETE', '/api/storage/files/:fileId', 'storage', 'delete-b', 'session', { timeout: 29 }),
   r('POST', '/api/storage/share', 'storage', 'share', 'session', { idempotent: true }),
   r('GET', '/api/storage/shared/:token', 'storage', 'shared', 'none'),
+  r('POST', '/api/storage/shared/:token/download', 'storage', 'shared-download', 'none', { profile: 'crypto', timeout: 29 }),
   r('POST', '/api/storage/verify', 'storage', 'verify', 'session', { profile: 'crypto' }),
   // wallets
   r('POST', '/api/wallets', 'wallets', 'create', 'session', { idempotent: true }),
@@ -178,6 +179,8 @@ export const routes: Route[] = [
   // web: the terminal in the browser (public; docs group)
   r('GET', '/', 'docs', 'web-page', 'none'),
   r('GET', '/web/:asset', 'docs', 'web-asset', 'none'),
+  r('GET', '/share/:token', 'docs', 'share-page', 'none'),
+  r('GET', '/favicon.ico', 'docs', 'favicon', 'none'),
   // zkauth: the loopback login's code exchange (native apps, RFC 8252)
   r('POST', '/api/zkauth/exchange', 'zkauth', 'exchange', 'none'),
   // storage: the owner's share links (issue 19)

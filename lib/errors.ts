@@ -47,6 +47,7 @@ export const errors = {
   cannotUnlink: (message = 'the last provider cannot be unlinked') => new AppError('CANNOT_UNLINK', 409, message),
   walletLocked: (message = 'wallet lock could not be taken') => new AppError('WALLET_LOCKED', 409, message),
   shareExpired: (message = 'share link expired') => new AppError('SHARE_EXPIRED', 410, message),
+  shareRevoked: (message = 'share link revoked by its owner') => new AppError('SHARE_REVOKED', 410, message),
   fileTooLarge: (message = 'file exceeds 100 MB') => new AppError('FILE_TOO_LARGE', 413, message),
   unsupportedMediaType: (message: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', 415, message),
   checksumMismatch: (message = 'integrity check failed') => new AppError('CHECKSUM_MISMATCH', 422, message),

@@ -29,7 +29,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.ts';
 import { WEB_POLICY } from '../../lib/web/bundle.ts';
-import { ASSET_PREFIX, INDEX } from '../../lib/web/site.ts';
+import { ASSET_PREFIX, INDEX, PAGES, SHARE_PAGE } from '../../lib/web/site.ts';
 import { repoRoot } from './api-function.ts';
 
 export interface WebHostingProps {
@@ -42,8 +42,8 @@ export interface WebHostingProps {
 
 /**
  * The browser terminal on AWS, on one origin with the API: a CloudFront distribution whose
- * default behaviour serves the static site from a private S3 bucket (origin access control) and
- * whose `/api/*` behaviour forwards everything to the HTTP API uncached, so the page's requests
+ * default behaviour serves the static site from a private S3 bucket (origin access control), whose
+ * `/share/*` behaviour serves the share page from it for every token, and whose `/api/*` behaviour forwards everything to the HTTP API uncached, so the page's requests
  * and the session cookie stay same-origin. The site is built at synth time by lib/web/site.ts (the
  * same esbuild bundle the local runtime serves): content-hashed assets cached for a year, the
  * page `no-cache` (revalidated; the edge keeps it at most the policy's 1 s minimum) and invalidated
@@ -121,6 +121,15 @@ export class WebHosting extends Construct {
     const originSecretValue = originSecret.secretValue.unsafeUnwrap(); // a {{resolve:secretsmanager:...}} reference
     this.apiEnvironment = { CLOUDFRONT_ORIGIN_SECRET: originSecretValue };
 
+    // Every share link (`/share/<token>`) is the one share page: its script reads the token from
+    // the address, which the viewer keeps (only the origin request's path changes).
+    const sharePath = new CloudFrontFunction(this, 'SharePath', {
+      functionName: `shroud-${stage}-share-path`,
+      comment: `Serves /${SHARE_PAGE} for /share/*`,
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(SHARE_PATH_FUNCTION),
+    });
+
     const apiOrigin = new HttpOrigin(apiHostOf(props.api), {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
@@ -128,6 +137,7 @@ export class WebHosting extends Construct {
       customHeaders: { [ORIGIN_SECRET_HEADER]: originSecretValue },
     });
 
+    const siteOrigin = S3BucketOrigin.withOriginAccessControl(site);
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Shroud ${stage}: the browser terminal and /api/*`,
       defaultRootObject: INDEX,
@@ -138,7 +148,7 @@ export class WebHosting extends Construct {
       logBucket: cdnLogs,
       logFilePrefix: 'cloudfront/',
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(site),
+        origin: siteOrigin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
@@ -146,6 +156,15 @@ export class WebHosting extends Construct {
         compress: true,
       },
       additionalBehaviors: {
+        '/share/*': {
+          origin: siteOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          responseHeadersPolicy: securityHeaders,
+          compress: true,
+          functionAssociations: [{ function: sharePath, eventType: FunctionEventType.VIEWER_REQUEST }],
+        },
         '/api/*': {
           origin: apiOrigin,
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -183,12 +202,13 @@ export class WebHosting extends Construct {
     const page = new BucketDeployment(this, 'DeployPage', {
       sources: [files],
       destinationBucket: site,
-      include: [INDEX],
+      include: PAGES,
       exclude: ['*'],
       prune: false,
       cacheControl: [CacheControl.noCache()],
       distribution: this.distribution,
-      distributionPaths: ['/', `/${INDEX}`],
+      // The share page is cached under its rewritten path; `/share/*` covers the viewers' paths too.
+      distributionPaths: ['/', ...PAGES.map((p) => `/${p}`), '/share/*'],
       memoryLimit: 512,
     });
     page.node.addDependency(assets);
@@ -227,6 +247,13 @@ export class WebHosting extends Construct {
 export const VIEWER_ADDRESS_FUNCTION = `function handler(event) {
   var request = event.request;
   request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
+  return request;
+}`;
+
+/** The viewer-request function of `/share/*`: the share page's object for every token. */
+export const SHARE_PATH_FUNCTION = `function handler(event) {
+  var request = event.request;
+  request.uri = '/${SHARE_PAGE}';
   return request;
 }`;
 

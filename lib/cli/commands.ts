@@ -10,6 +10,7 @@ import { createIdentity } from '#lib/client/identity.ts';
 import { loopbackLogin, type LoopbackListener } from '#lib/client/oauth-loopback.ts';
 import { chatEvents, type Answer as AssistantAnswer } from '#lib/client/assistant.ts';
 import { attestationProof } from '#lib/client/attest-proof.ts';
+import { receive } from './receive.ts';
 
 export interface ArgDef {
   name: string;
@@ -413,6 +414,7 @@ export const commands: CommandDef[] = [
       return { data: out, text: `revoked ${ctx.args[0]}` };
     },
   },
+  receive,
   {
     name: 'rm',
     summary: 'delete a file',

@@ -21,7 +21,8 @@ export interface FileTransferOptions {
 /** The password circuit's wasm and zkey from the API, each checked against the sha256 the listing gives. */
 export const passwordArtifacts = (client: ShroudClient): Promise<PasswordArtifacts> => circuitArtifacts(client, PASSWORD_CIRCUIT);
 
-async function proofFor(client: ShroudClient, password: string, salt: Uint8Array) {
+/** A password proof for the file whose PBKDF2 salt is `salt` (the commitment stored beside it). */
+export async function proofFor(client: ShroudClient, password: string, salt: Uint8Array) {
   return passwordProof(await proofSecret(password, salt), commitmentSalt(salt), await passwordArtifacts(client));
 }
 

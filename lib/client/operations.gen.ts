@@ -872,8 +872,21 @@ export interface Operations {
         cid: string;
         filename: string;
         size: number;
+        iv?: string;
+        salt?: string;
       };
+      expiresAt: string;
     };
+  };
+  /** POST /api/storage/shared/:token/download */
+  storageSharedDownload: {
+    params: { token: string };
+    query: undefined;
+    body: {
+      proof?: unknown;
+      publicSignals?: unknown;
+    };
+    answer: Uint8Array | { redirect: string };
   };
   /** POST /api/storage/verify */
   storageVerify: {
@@ -2531,6 +2544,20 @@ export interface Operations {
     body: undefined;
     answer: Uint8Array;
   };
+  /** GET /share/:token */
+  docsSharePage: {
+    params: { token: string };
+    query: undefined;
+    body: undefined;
+    answer: Uint8Array;
+  };
+  /** GET /favicon.ico */
+  docsFavicon: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    answer: Uint8Array;
+  };
   /** POST /api/zkauth/exchange */
   zkauthExchange: {
     params: undefined;
@@ -2639,6 +2666,7 @@ export const operations = {
   storageDeleteB: { method: 'DELETE', path: '/api/storage/files/:fileId', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   storageShare: { method: 'POST', path: '/api/storage/share', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   storageShared: { method: 'GET', path: '/api/storage/shared/:token', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  storageSharedDownload: { method: 'POST', path: '/api/storage/shared/:token/download', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   storageVerify: { method: 'POST', path: '/api/storage/verify', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   walletsCreate: { method: 'POST', path: '/api/wallets', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   walletsImport: { method: 'POST', path: '/api/wallets/import', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
@@ -2719,6 +2747,8 @@ export const operations = {
   docsAsset: { method: 'GET', path: '/api/docs/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsWebPage: { method: 'GET', path: '/', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsWebAsset: { method: 'GET', path: '/web/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  docsSharePage: { method: 'GET', path: '/share/:token', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
+  docsFavicon: { method: 'GET', path: '/favicon.ico', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   zkauthExchange: { method: 'POST', path: '/api/zkauth/exchange', envelope: 'data', auth: 'none', idempotent: false, bare: false },
   storageShares: { method: 'GET', path: '/api/storage/shares', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   storageSharesRevoke: { method: 'DELETE', path: '/api/storage/shares/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },

@@ -79,10 +79,9 @@ export async function putShare(token: string, share: Omit<Share, 'linkId' | 'rev
   return linkId;
 }
 
-/** The live, unrevoked link for `token`; undefined when unknown, past its TTL or revoked. */
-export async function getShare(token: string): Promise<Share | undefined> {
-  const share = await readItem(shareKey(tokenHash(token)), shareDecoder);
-  return share?.revoked ? undefined : share;
+/** The link for `token`, revoked or not (its reader says which); undefined when unknown or past its TTL. */
+export function readShare(token: string): Promise<Share | undefined> {
+  return readItem(shareKey(tokenHash(token)), shareDecoder);
 }
 
 /** Counts one access on the owner's index entry (links without one are not counted). */

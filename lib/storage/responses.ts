@@ -45,5 +45,8 @@ export const trustlessCarAnswers = {
 export const deletedAnswer = z.object({ deleted: z.literal(true) });
 export const deletedMessageAnswer = z.object({ message: z.string() });
 export const shareAnswer = z.object({ shareToken: z.string(), shareUrl: z.string(), expiresAt: z.iso.datetime() });
-export const sharedAnswer = z.object({ file: z.object({ cid: z.string(), filename: z.string(), size: z.number().int() }) });
+export const sharedAnswer = z.object({
+  file: z.object({ cid: z.string(), filename: z.string(), size: z.number().int(), iv: z.string().optional(), salt: z.string().optional() }),
+  expiresAt: z.iso.datetime(),
+});
 export const verifyAnswer = z.object({ valid: z.boolean() });

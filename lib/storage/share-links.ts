@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { countShareAccess, getShare, LINK_ID_PATTERN, pageShareLinks, putShare, revokeShareLink, type ShareLinkEntry } from '#lib/data/shares.ts';
+import { countShareAccess, readShare, LINK_ID_PATTERN, pageShareLinks, putShare, revokeShareLink, type ShareLinkEntry } from '#lib/data/shares.ts';
 import { errors } from '#lib/errors.ts';
 import { clientCursorPage } from '#lib/http/client-cursor.ts';
 import { queryInteger } from '#lib/http/validation.ts';
@@ -59,17 +59,38 @@ export async function createShare(userId: string, input: z.infer<typeof shareInp
   return { shareToken, shareUrl: `${storageConfig.SHARE_PAGE_URL}/${shareToken}`, expiresAt };
 }
 
-/** What a share link shows: unknown → 404, past `expiresAt` → 410, its file deleted → 404 CID_NOT_FOUND. */
-export async function resolveShare(token: string) {
-  const share = /^[A-Za-z0-9_-]{43}$/.test(token) ? await getShare(token) : undefined;
+/**
+ * The file behind a live link: unknown → 404, revoked → 410 SHARE_REVOKED, past `expiresAt` → 410
+ * SHARE_EXPIRED (a recipient is told why the link stopped opening), its file deleted → 404
+ * CID_NOT_FOUND.
+ */
+async function sharedFile(token: string) {
+  const share = /^[A-Za-z0-9_-]{43}$/.test(token) ? await readShare(token) : undefined;
   if (!share) throw errors.notFound('unknown share link');
+  if (share.revoked) throw errors.shareRevoked();
   if (clock.nowMs() >= share.expiresAtMs) throw errors.shareExpired();
   const file = await fileById(share.fileId);
   if (!file || file.userId !== share.userId) throw errors.cidNotFound();
+  return { share, file };
+}
+
+/**
+ * What a share link shows: the file's name and size, and the iv and salt a recipient's client
+ * needs to prove the file password and decrypt (never the password's commitment's secret: the
+ * salt alone proves nothing). Each read counts as an access.
+ */
+export async function resolveShare(token: string) {
+  const { share, file } = await sharedFile(token);
   await livePin(file.cid);
   await countShareAccess(share);
-  return { file: { cid: file.cid, filename: file.filename, size: file.size }, expiresAt: share.expiresAt };
+  return {
+    file: { cid: file.cid, filename: file.filename, size: file.size, ...(file.iv ? { iv: file.iv } : {}), ...(file.salt ? { salt: file.salt } : {}) },
+    expiresAt: share.expiresAt,
+  };
 }
+
+/** The shared file for a download (lib/storage/downloads.ts checks the proof against its commitment). */
+export const sharedFileRecord = async (token: string) => (await sharedFile(token)).file;
 
 // ---- the owner's links: list and revoke ----------------------------------------------------
 

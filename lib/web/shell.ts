@@ -5,6 +5,7 @@
  */
 import { ShroudError } from '#lib/client/api.ts';
 import type { CommandDef, Output } from '#lib/cli/commands.ts';
+import { wrapLine, wrapText } from './layout.ts';
 
 /** Splits a line into words; '…' and "…" keep spaces. */
 export function words(line: string): string[] {
@@ -90,17 +91,75 @@ export function helpText(defs: CommandDef[], name?: string): string {
 
 const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-/** An Output as lines of text (the terminal has no table library; columns padded to width). */
-export function renderOutput(out: Output, json: boolean): string {
+/** Columns this wide or narrower (dates, sizes, statuses) are never narrowed: they stay on one line. */
+const KEEP = 20;
+/** Nor are columns of single words up to a UUID's length: ids, to be copied whole. */
+const KEEP_WORD = 36;
+/** Narrower than this, a wide column would be mostly breaks: the rows are shown as records instead. */
+const MIN_WIDE = 12;
+
+/**
+ * How wide each column may be for the table to fit `cols` (two spaces between columns): the
+ * widest columns narrowed to one common cap, the others kept; null when it cannot fit that way.
+ */
+export function columnWidths(widths: number[], cols: number, kept: boolean[] = []): number[] | null {
+  const room = cols - 2 * (widths.length - 1);
+  if (widths.reduce((a, b) => a + b, 0) <= room) return widths;
+  const keep = widths.map((w, i) => w <= KEEP || !!kept[i]);
+  const fixed = widths.filter((_, i) => keep[i]).reduce((a, b) => a + b, 0);
+  const wide = widths.filter((_, i) => !keep[i]).sort((a, b) => a - b);
+  let left = room - fixed;
+  let cap = 0;
+  for (let i = 0; i < wide.length; i++) {
+    const share = Math.floor(left / (wide.length - i));
+    if (wide[i]! > share) {
+      cap = share;
+      break;
+    }
+    left -= wide[i]!;
+  }
+  if (cap < MIN_WIDE) return null;
+  return widths.map((w, i) => (keep[i] ? w : Math.min(w, cap)));
+}
+
+/** A table's cells broken into lines of their column's width, at spaces where there are some. */
+function tableLines(rows: string[][], widths: number[]): string[] {
+  const out: string[] = [];
+  for (const row of rows) {
+    const cells = row.map((c, i) => wrapLine(c, widths[i]!));
+    const height = Math.max(...cells.map((c) => c.length));
+    for (let l = 0; l < height; l++) out.push(cells.map((c, i) => (c[l] ?? '').padEnd(widths[i]!)).join('  ').trimEnd());
+  }
+  return out;
+}
+
+/**
+ * An Output as lines of text (the terminal has no table library: columns padded to width). With
+ * `cols`, it fits that width: wide table columns narrowed and their cells broken over lines, or
+ * each row as a record when the table cannot fit; values broken at spaces under their key.
+ */
+export function renderOutput(out: Output, json: boolean, cols = Infinity): string {
   if (json) return JSON.stringify(out.data, null, 2);
-  if ('text' in out) return out.text;
+  if ('text' in out) return Number.isFinite(cols) ? wrapText(out.text, cols) : out.text;
   if ('fields' in out) {
     const width = Math.max(...out.fields.map(([k]) => k.length));
-    return out.fields.map(([k, v]) => `\x1b[36m${k.padEnd(width)}\x1b[0m  ${show(v)}`).join('\n');
+    const indent = width + 2 <= cols / 2 ? width + 2 : 0;
+    return out.fields.map(([k, v]) => wrapLine(`\x1b[36m${k.padEnd(width)}\x1b[0m  ${show(v)}`, cols, indent).join('\n')).join('\n');
   }
   if (!out.table.rows.length) return out.empty ?? '(none)';
-  const cells = [out.table.columns, ...out.table.rows.map((r) => r.map(show))];
-  const widths = out.table.columns.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => String(c ?? '').padEnd(widths[i]!)).join('  ').trimEnd();
-  return [`\x1b[36m${line(cells[0]!)}\x1b[0m`, ...cells.slice(1).map(line)].join('\n');
+  const cells = [out.table.columns, ...out.table.rows.map((r) => out.table.columns.map((_, i) => show(r[i])))];
+  const natural = out.table.columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const ids = out.table.columns.map((_, i) => cells.slice(1).every((r) => !/\s/.test(r[i]!) && r[i]!.length <= KEEP_WORD));
+  const widths = Number.isFinite(cols) ? columnWidths(natural, cols, ids) : natural;
+  if (!widths) {
+    // Too narrow for columns: one record per row, `column  value`, a blank line between rows.
+    const key = Math.max(...out.table.columns.map((c) => c.length));
+    const indent = key + 2 <= cols / 2 ? key + 2 : 0;
+    return cells
+      .slice(1)
+      .map((r) => r.map((v, i) => wrapLine(`\x1b[36m${out.table.columns[i]!.padEnd(key)}\x1b[0m  ${v}`, cols, indent).join('\n')).join('\n'))
+      .join('\n\n');
+  }
+  const head = tableLines([cells[0]!], widths).map((l) => `\x1b[36m${l}\x1b[0m`);
+  return [...head, ...tableLines(cells.slice(1), widths)].join('\n');
 }

@@ -7,10 +7,15 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { WEB_ASSETS, webAsset, webPage, type WebAsset } from './bundle.ts';
+import { FAVICON, WEB_ASSETS, sharePage, webAsset, webPage, type WebAsset } from './bundle.ts';
+import { favicon } from './favicon.ts';
 
 /** The file the distribution serves at `/`. */
 export const INDEX = 'index.html';
+/** The file the distribution serves at every `/share/<token>` (a viewer-request function rewrites the path). */
+export const SHARE_PAGE = 'share.html';
+/** The pages (never cached, invalidated at each deploy) and the icon (`favicon.ico`, at the root). */
+export const PAGES = [INDEX, SHARE_PAGE, FAVICON.slice(1)];
 /** Where the content-hashed assets live in the bucket (and under the distribution). */
 export const ASSET_PREFIX = 'web/';
 
@@ -28,13 +33,16 @@ export function hashedName(name: WebAsset, bytes: Buffer): string {
   return `${ASSET_PREFIX}${name.slice(0, dot)}.${hash}${name.slice(dot)}`;
 }
 
-/** Every file of the site: the bundle and style sheet under their hashed names, and the page. */
+/** Every file of the site: the bundles and style sheet under their hashed names, the pages and the icon. */
 export async function staticSite(): Promise<SiteFile[]> {
   const names = Object.keys(WEB_ASSETS) as WebAsset[];
   const assets = await Promise.all(names.map(async (name) => ({ name, bytes: await webAsset(name) })));
   const files: SiteFile[] = assets.map(({ name, bytes }) => ({ path: hashedName(name, bytes), bytes, contentType: WEB_ASSETS[name] }));
   const at = (name: WebAsset) => `/${files[names.indexOf(name)]!.path}`;
-  files.push({ path: INDEX, bytes: webPage({ script: at('terminal.js'), css: at('xterm.css') }), contentType: 'text/html; charset=utf-8' });
+  const hashed = { script: at('terminal.js'), css: at('xterm.css'), share: at('share.js') };
+  files.push({ path: INDEX, bytes: webPage(hashed), contentType: 'text/html; charset=utf-8' });
+  files.push({ path: SHARE_PAGE, bytes: sharePage(hashed), contentType: 'text/html; charset=utf-8' });
+  files.push({ path: FAVICON.slice(1), bytes: favicon(), contentType: 'image/x-icon' });
   return files;
 }
 

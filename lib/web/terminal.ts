@@ -3,16 +3,39 @@
  * definitions as `shroud` (lib/cli/commands.ts) over the typed client; the session is the
  * browser's same-origin cookie. Files come by drag and drop or the file picker, and downloads are
  * saved by the browser. `login --provider <id>` signs in by redirect (lib/web/oauth.ts): the page
- * goes through the API's OAuth flow and comes back here, signed in.
+ * goes through the API's OAuth flow and comes back here, signed in. The terminal fills the window
+ * and follows its size (columns and rows from xterm's cell size, lib/web/layout.ts); answers are
+ * fitted to the width (lib/web/shell.ts) and the assistant's answer is shown as it streams in.
  */
 import { Terminal } from '@xterm/xterm';
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
 import { commands, type Io, type ProgressBar } from '#lib/cli/commands.ts';
 import { checkProvider, loginChoices, loginUrl, oauthLoginOf, returnError, returnOf, type OAuthLogin } from './oauth.ts';
+import { fitSize, StreamWrapper, wrapText } from './layout.ts';
 import { helpText, parseLine, renderOutput, words } from './shell.ts';
 
-const term = new Terminal({ cursorBlink: true, convertEol: true, fontSize: 14, theme: { background: '#0b0f14' } });
-term.open(document.getElementById('terminal')!);
+// lineHeight above 1: at 1.0 Chromium's DOM renderer clips underscores (`web_1` read `web 1`).
+const term = new Terminal({ cursorBlink: true, convertEol: true, fontSize: 14, lineHeight: 1.15, theme: { background: '#0b0f14' } });
+const box = document.getElementById('terminal')!;
+term.open(box);
+
+/** xterm's cell in CSS pixels (its renderer's measure; what xterm's fit add-on reads too). */
+const cellSize = () =>
+  (term as Terminal & { _core?: { _renderService?: { dimensions?: { css: { cell: { width: number; height: number } } } } } })._core?._renderService?.dimensions?.css.cell ?? { width: 0, height: 0 };
+/** The viewport's scrollbar takes this many pixels of the width. */
+const SCROLLBAR = 14;
+function fit() {
+  const cell = cellSize();
+  const { cols, rows } = fitSize({ width: box.clientWidth, height: box.clientHeight }, cell, SCROLLBAR);
+  if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
+  // For the browser test: the size now, and the cell it was computed from.
+  Object.assign(document.body.dataset, { cols: String(term.cols), rows: String(term.rows), cell: `${cell.width}x${cell.height}` });
+}
+fit();
+new ResizeObserver(() => fit()).observe(box);
+void document.fonts?.ready.then(() => fit());
+/** Output to the terminal's width now (a later resize reflows only what xterm wrapped itself). */
+const fitted = (text: string) => wrapText(text, term.cols);
 const client = new ShroudClient({ baseUrl: location.origin });
 const picked = new Map<string, File>();
 const PROMPT = '\x1b[32mshroud\x1b[0m$ ';
@@ -57,7 +80,7 @@ const readLine = (hidden: boolean) =>
 function addFiles(files: FileList | null) {
   for (const f of Array.from(files ?? [])) {
     picked.set(f.name, f);
-    term.write(`\r\n\x1b[33mready:\x1b[0m ${f.name} (${f.size} B): upload ${JSON.stringify(f.name)}\r\n${PROMPT}${line}`);
+    term.write(`\r\n${fitted(`\x1b[33mready:\x1b[0m ${f.name} (${f.size} B): upload ${JSON.stringify(f.name)}`)}\r\n${PROMPT}${line}`);
   }
 }
 const input = document.getElementById('file-input') as HTMLInputElement;
@@ -66,7 +89,14 @@ const drop = document.getElementById('terminal')!;
 drop.addEventListener('dragover', (e) => e.preventDefault());
 drop.addEventListener('drop', (e) => (e.preventDefault(), addFiles(e.dataTransfer?.files ?? null)));
 
+/** The assistant's answer as it arrives, broken at spaces. */
+let streamed: StreamWrapper | null = null;
+
 const io: Io = {
+  stream(text) {
+    streamed ??= new StreamWrapper(() => term.cols);
+    term.write(streamed.write(text));
+  },
   async readFile(path) {
     const file = picked.get(path);
     if (!file) {
@@ -123,7 +153,7 @@ async function showReturn() {
   if (returned.error) throw new ShroudError(returned.error, 0, returnError(returned));
   const s = await client.api.zkauthStatus();
   if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, 'the sign-in did not leave a session in this browser (are cookies blocked?)');
-  term.write(`${renderOutput({ data: s, fields: [['signed in with', s.provider], ['name', s.name], ['email', s.email]] }, false)}\n`);
+  term.write(`${renderOutput({ data: s, fields: [['signed in with', s.provider], ['name', s.name], ['email', s.email]] }, false, term.cols)}\n`);
   await runLine('whoami');
 }
 
@@ -131,14 +161,16 @@ async function runLine(text: string) {
   const w = words(text);
   const oauth = oauthLoginOf(w);
   if (oauth) return signInWith(oauth);
-  if (w.length === 1 && w[0] === 'login') return term.write(`${loginChoices((await client.api.zkauthProviders()).providers)}\n`);
-  if (w[0] === 'help' || w[0] === '--help') return term.write(`${helpText(commands, w.slice(1).join(' ') || undefined).replace(/\n/g, '\r\n')}\r\n`);
+  if (w.length === 1 && w[0] === 'login') return term.write(`${fitted(loginChoices((await client.api.zkauthProviders()).providers))}\n`);
+  if (w[0] === 'help' || w[0] === '--help') return term.write(`${fitted(helpText(commands, w.slice(1).join(' ') || undefined))}\n`);
   if (w[0] === 'clear') return term.clear();
-  if (w.includes('--help')) return term.write(`${helpText(commands, w.filter((x) => x !== '--help').slice(0, 2).join(' '))}\n`);
+  if (w.includes('--help')) return term.write(`${fitted(helpText(commands, w.filter((x) => x !== '--help').slice(0, 2).join(' ')))}\n`);
   const parsed = parseLine(text, commands);
   if (!parsed) return;
-  const out = await parsed.def.run({ client, io, args: parsed.args, opts: parsed.opts });
-  term.write(`${renderOutput(out, parsed.json)}\n`);
+  streamed = null;
+  const out = await parsed.def.run({ client, io: parsed.json ? { ...io, stream: undefined } : io, args: parsed.args, opts: parsed.opts });
+  if (streamed) term.write((streamed as StreamWrapper).flush());
+  term.write(`${renderOutput(out, parsed.json, term.cols)}\n`);
 }
 
 async function runShown(work: () => Promise<unknown>) {
@@ -146,12 +178,13 @@ async function runShown(work: () => Promise<unknown>) {
     await work();
   } catch (e) {
     const err = e instanceof ShroudError ? `${e.code}: ${e.message}` : (e as Error).message;
-    term.write(`\x1b[31merror\x1b[0m ${err}\n`);
+    if (streamed) term.write(`${streamed.flush()}\n`);
+    term.write(`${fitted(`\x1b[31merror\x1b[0m ${err}`)}\n`);
   }
 }
 
 async function loop() {
-  term.write('\x1b[1mShroud\x1b[0m: the terminal in your browser. Type \x1b[36mhelp\x1b[0m; drop a file here to upload it.\r\n');
+  term.write(`${fitted('\x1b[1mShroud\x1b[0m: the terminal in your browser. Type \x1b[36mhelp\x1b[0m; drop a file here to upload it.')}\n`);
   await runShown(showReturn);
   for (;;) {
     term.write(PROMPT);

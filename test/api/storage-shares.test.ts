@@ -1,12 +1,14 @@
 /**
  * The owner's share links over HTTP: `GET /api/storage/shares` (newest first, paginated, never a
  * token) and `DELETE /api/storage/shares/:id` (the token stops resolving at once); each user sees and
- * revokes only their own; and the assistant's `share_links` tool answers from the same list.
+ * revokes only their own; and the assistant's `share_links` tool answers from the same list. A
+ * recipient's side: the link's file with its iv and salt, and the ciphertext for a proof of the file
+ * password (`POST /api/storage/shared/:token/download`), refused with the reason once revoked or expired.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { partsA, randomBytesOf, signedIn, upload } from '../support/storage.ts';
+import { partsA, partsB, proofOf, randomBytesOf, signedIn, upload } from '../support/storage.ts';
 
 let rt: TestRuntime;
 let alice: HttpClient & { userId: string };
@@ -28,6 +30,48 @@ async function uploadA(client: HttpClient, bytes: Uint8Array, name: string) {
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json as { id: string; cid: string };
 }
+
+describe('a share link\'s recipient', () => {
+  it('reads the file\'s name, size, iv and salt, downloads the ciphertext with a proof of the file password, without a session', async () => {
+    const carol = await signedIn(rt); // her own links, apart from the listing tests'
+    const bytes = randomBytesOf(900, 81);
+    const fields = await partsB('pw-share', 777n);
+    const res = await upload(carol, { file: { bytes, name: 'cipher.bin' }, fields });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    const share = (await carol.post('/api/storage/share', { fileId: res.json.fileId, expiresIn: '1h' })).json;
+    const anon = rt.client();
+
+    const info = await anon.get(`/api/storage/shared/${share.shareToken}`);
+    expect(info.json).toEqual({ success: true, file: { cid: res.json.cid, filename: 'cipher.bin', size: 900, iv: fields.iv, salt: fields.salt }, expiresAt: share.expiresAt });
+
+    const right = await proofOf('pw-share', 777n);
+    const got = await anon.post(`/api/storage/shared/${share.shareToken}/download`, { proof: right.proof, publicSignals: right.publicSignals });
+    expect(got.status, JSON.stringify(got.json)).toBe(200);
+    expect(Buffer.compare(Buffer.from(await got.res.arrayBuffer()), Buffer.from(bytes))).toBe(0);
+
+    const wrong = await proofOf('not the password', 777n);
+    const refused = await anon.post(`/api/storage/shared/${share.shareToken}/download`, { proof: wrong.proof, publicSignals: wrong.publicSignals });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error).toBe('INVALID_PROOF');
+    const bare = await anon.post(`/api/storage/shared/${share.shareToken}/download`, {});
+    expect(bare.status).toBe(401); // a password-protected file needs its proof, as the owner's download
+    expect((await anon.post(`/api/storage/shared/${'A'.repeat(43)}/download`, { proof: right.proof, publicSignals: right.publicSignals })).status).toBe(404);
+
+    // revoked: both the page's read and the download say so
+    const link = (await carol.get('/api/storage/shares')).json.shares.find((s: { fileId: string }) => s.fileId === res.json.fileId);
+    await carol.delete(`/api/storage/shares/${link.id}`);
+    for (const after of [await anon.get(`/api/storage/shared/${share.shareToken}`), await anon.post(`/api/storage/shared/${share.shareToken}/download`, { proof: right.proof, publicSignals: right.publicSignals })]) {
+      expect(after.status).toBe(410);
+      expect(after.json.error).toBe('SHARE_REVOKED');
+    }
+    // expired: the download too
+    const later = (await carol.post('/api/storage/share', { fileId: res.json.fileId, expiresIn: '60s' })).json;
+    advanceClock(61_000);
+    const expired = await anon.post(`/api/storage/shared/${later.shareToken}/download`, { proof: right.proof, publicSignals: right.publicSignals });
+    expect(expired.status).toBe(410);
+    expect(expired.json.error).toBe('SHARE_EXPIRED');
+  });
+});
 
 describe('share links of their owner', () => {
   it('lists the caller\'s links newest first with their file, pages them, revokes one, and never shows a token', async () => {
@@ -62,7 +106,9 @@ describe('share links of their owner', () => {
     const revoked = await alice.delete(`/api/storage/shares/${counted.id}`);
     expect(revoked.status, JSON.stringify(revoked.json)).toBe(200);
     expect(revoked.json).toMatchObject({ id: counted.id, revoked: true });
-    expect((await anon.get(`/api/storage/shared/${first.shareToken}`)).status).toBe(404);
+    const gone = await anon.get(`/api/storage/shared/${first.shareToken}`);
+    expect(gone.status).toBe(410);
+    expect(gone.json.error).toBe('SHARE_REVOKED'); // the recipient is told why
     expect((await anon.get(`/api/storage/shared/${second.shareToken}`)).status).toBe(200);
     const after = (await alice.get('/api/storage/shares')).json.shares.find((s: { id: string }) => s.id === counted.id);
     expect(after.status).toBe('revoked');

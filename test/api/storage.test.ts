@@ -541,7 +541,7 @@ describe('share links', () => {
     const share = (await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 3600 })).json;
     const anon = rt.client();
     const ok = await anon.get(`/api/storage/shared/${share.shareToken}`);
-    expect(ok.json).toEqual({ success: true, file: { cid: up.cid, filename: 'shared.bin', size: 700 } });
+    expect(ok.json).toEqual({ success: true, file: { cid: up.cid, filename: 'shared.bin', size: 700 }, expiresAt: share.expiresAt });
 
     advanceClock(3601_000);
     const expired = await anon.get(`/api/storage/shared/${share.shareToken}`);

@@ -6,7 +6,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks, NagSuppressions } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VIEWER_ADDRESS_FUNCTION, WebHosting } from '../../cdk/constructs/web-hosting.ts';
+import { SHARE_PATH_FUNCTION, VIEWER_ADDRESS_FUNCTION, WebHosting } from '../../cdk/constructs/web-hosting.ts';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { WEB_POLICY } from '../../lib/web/bundle.ts';
 import { testApp } from '../support/cdk.ts';
@@ -70,8 +70,8 @@ describe('the browser terminal on S3 + CloudFront', () => {
     expect(c.DefaultCacheBehavior).toEqual(
       expect.objectContaining({ ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'], Compress: true }),
     );
-    expect(c.CacheBehaviors).toHaveLength(1);
-    const api = c.CacheBehaviors[0];
+    expect(c.CacheBehaviors).toHaveLength(2);
+    const api = c.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
     expect(api.PathPattern).toBe('/api/*');
     expect(api.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect([...api.AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
@@ -90,6 +90,22 @@ describe('the browser terminal on S3 + CloudFront', () => {
     expect(custom.Id).not.toBe(s3.Id);
     expect(c.DefaultCacheBehavior.TargetOriginId).toBe(s3.Id);
     expect(api.TargetOriginId).toBe(custom.Id);
+    // Share links: the site's share page from the same bucket, cached like the page it is.
+    const share = c.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/share/*');
+    expect(share).toEqual(expect.objectContaining({ TargetOriginId: s3.Id, ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'] }));
+    expect(share.ResponseHeadersPolicyId).toEqual(c.DefaultCacheBehavior.ResponseHeadersPolicyId);
+  });
+
+  it('serves every /share/<token> as share.html: a viewer-request function rewriting the path, run here as CloudFront would', () => {
+    const c = distribution().Properties.DistributionConfig;
+    const share = c.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/share/*');
+    const fns = t.findResources('AWS::CloudFront::Function', { Properties: { Name: 'shroud-ci-share-path' } });
+    expect(Object.keys(fns)).toHaveLength(1);
+    expect(share.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [Object.keys(fns)[0], 'FunctionARN'] } }]);
+    const handler = new Function(`${SHARE_PATH_FUNCTION}; return handler;`)() as (event: unknown) => { uri: string; querystring: unknown };
+    const out = handler({ request: { method: 'GET', uri: `/share/${'A'.repeat(43)}`, querystring: { x: { value: '1' } }, headers: {} } });
+    expect(out.uri).toBe('/share.html');
+    expect(out.querystring).toEqual({ x: { value: '1' } });
   });
 
   it('adds the security headers: the page CSP (kept when an origin sends its own), HSTS, frame-deny, nosniff', () => {
@@ -113,12 +129,12 @@ describe('the browser terminal on S3 + CloudFront', () => {
     const deployments = Object.values(t.findResources('Custom::CDKBucketDeployment')) as { Properties: Record<string, any>; DependsOn?: string[] }[];
     expect(deployments).toHaveLength(2);
     const assets = deployments.find((d) => JSON.stringify(d.Properties.Include) === '["web/*"]')!;
-    const page = deployments.find((d) => JSON.stringify(d.Properties.Include) === '["index.html"]')!;
+    const page = deployments.find((d) => JSON.stringify(d.Properties.Include) === '["index.html","share.html","favicon.ico"]')!;
     expect(assets.Properties.Exclude).toEqual(['*']);
     expect(assets.Properties.Prune).toBe(false);
     expect(assets.Properties.SystemMetadata['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(page.Properties.SystemMetadata['cache-control']).toBe('no-cache');
-    expect(page.Properties.DistributionPaths).toEqual(['/', '/index.html']);
+    expect(page.Properties.DistributionPaths).toEqual(['/', '/index.html', '/share.html', '/favicon.ico', '/share/*']);
     expect(page.Properties.DistributionId).toEqual({ Ref: expect.stringMatching(/^WebDistribution/) });
     // The page goes up after the assets it names.
     expect(JSON.stringify(page.DependsOn ?? [])).toMatch(/WebDeployAssets/);
@@ -136,14 +152,18 @@ describe('the browser terminal on S3 + CloudFront', () => {
     const script = /<script type="module" src="\/(web\/terminal\.[0-9a-f]{16}\.js)">/.exec(html)?.[1];
     const css = /<link rel="stylesheet" href="\/(web\/xterm\.[0-9a-f]{16}\.css)">/.exec(html)?.[1];
     expect(script && css).toBeTruthy();
-    expect(readdirSync(join(root, 'web')).sort()).toEqual([css!.slice(4), script!.slice(4)].sort());
+    const share = /<script type="module" src="\/(web\/share\.[0-9a-f]{16}\.js)">/.exec(readFileSync(join(root, 'share.html'), 'utf8'))?.[1];
+    expect(share).toBeTruthy();
+    expect(readdirSync(join(root, 'web')).sort()).toEqual([css!.slice(4), script!.slice(4), share!.slice(4)].sort());
     expect(readFileSync(join(root, script!), 'utf8')).toContain('xterm');
     expect(readFileSync(join(root, css!), 'utf8')).toContain('.xterm');
+    expect(readFileSync(join(root, share!), 'utf8')).toContain('/api/storage/shared/');
+    expect(readFileSync(join(root, 'favicon.ico')).readUInt16LE(2)).toBe(1); // an icon
   });
 
   it('tells the API the viewer\'s address: a viewer-request function on /api/* only, and the origin secret as a dynamic reference', () => {
     const c = distribution().Properties.DistributionConfig;
-    const [fnId, ...others] = Object.keys(t.findResources('AWS::CloudFront::Function'));
+    const [fnId, ...others] = Object.keys(t.findResources('AWS::CloudFront::Function', { Properties: { Name: 'shroud-ci-viewer-address' } }));
     expect(others).toEqual([]);
     t.hasResourceProperties('AWS::CloudFront::Function', {
       Name: 'shroud-ci-viewer-address',
@@ -151,7 +171,7 @@ describe('the browser terminal on S3 + CloudFront', () => {
       FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
       FunctionCode: VIEWER_ADDRESS_FUNCTION,
     });
-    expect(c.CacheBehaviors[0].FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } }]);
+    expect(c.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*').FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } }]);
     expect(c.DefaultCacheBehavior.FunctionAssociations ?? []).toEqual([]);
 
     // The API origin (only) sends the secret: a {{resolve:secretsmanager:...}} of the generated secret.

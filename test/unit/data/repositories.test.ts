@@ -42,10 +42,10 @@ describe('reads', () => {
     await shares.putShare('token-1', { fileId: 'f', userId: 'u', expiresAt: new Date(expiresAtMs).toISOString(), expiresAtMs });
     // Kept a week past its expiry (it then answers 410), gone after.
     clock.advanceClock(60_000 + 6 * day);
-    expect(await shares.getShare('token-1')).toMatchObject({ fileId: 'f', userId: 'u', expiresAtMs });
+    expect(await shares.readShare('token-1')).toMatchObject({ fileId: 'f', userId: 'u', expiresAtMs });
     // The ttl is whole seconds, rounded up from expiresAtMs: one more second is past it whatever the milliseconds.
     clock.advanceClock(day + 1000);
-    expect(await shares.getShare('token-1')).toBeUndefined();
+    expect(await shares.readShare('token-1')).toBeUndefined();
     expect(await items.getItem({ pk: 'SHARE#x', sk: 'SHARE' })).toBeUndefined();
   });
 });

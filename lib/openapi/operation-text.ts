@@ -77,6 +77,7 @@ export const OPERATION_TEXT: Record<string, OperationText> = {
   'DELETE /api/storage/files/{fileId}': t('Delete a file', 'Deletes one of the caller\'s files and unpins it.'),
   'POST /api/storage/share': t('Make a share link', 'A link to one of the caller\'s files that lives `expiresIn` (hours, or a number with s, m, h or d; 30 days at most). The token is shown once.'),
   'GET /api/storage/shared/{token}': t('Open a share link', 'What a share link points to: the file\'s name, size and CID. Expired and revoked links say so. Public: the token is the capability.'),
+  'POST /api/storage/shared/{token}/download': t('Download a shared file', 'The ciphertext behind a share link, for a proof of the file password (the same proof as the owner\'s download): the recipient decrypts it with that password. Public: the token is the capability; an expired or revoked link is refused.'),
   'POST /api/storage/verify': t('Verify a password proof', 'Checks a Groth16 password proof against a commitment without downloading anything.'),
   'GET /api/storage/shares': t('Your share links', 'The caller\'s share links with their status and how often each was opened; never their tokens.'),
   'DELETE /api/storage/shares/{id}': t('Revoke a share link', 'Revokes one of the caller\'s share links: it stops opening at once.'),
@@ -164,6 +165,8 @@ export const OPERATION_TEXT: Record<string, OperationText> = {
   'GET /api/docs': t('The API reference page', 'This reference as an HTML page (Swagger UI).'),
   'GET /api/docs/{asset}': t('The reference page\'s assets', 'The reference page\'s scripts and style sheet.'),
   'GET /': t('The browser terminal', 'The web page: the same commands as the `shroud` CLI in a terminal in the browser.'),
+  'GET /share/{token}': t('The share page', 'The page a share link opens: the file\'s name and size, a field for the file password; it proves and decrypts in the browser and saves the file. An expired or revoked link says so.'),
+  'GET /favicon.ico': t('The icon', 'The browser terminal\'s and the share page\'s icon.'),
   'GET /web/{asset}': t('The browser terminal\'s assets', 'The browser terminal\'s script and style sheets.'),
 };
 

@@ -65,6 +65,7 @@ export class ChainStore {
   /** Reads what is kept under `dir` (carrying a ledger.bin of the previous format over first). */
   static load(dir: string, snapshotEvery: number): { store: ChainStore; stored: StoredChain } {
     mkdirSync(dir, { recursive: true });
+    claim(dir);
     migrateLegacy(dir);
     const snapshotFile = join(dir, 'snapshot.bin');
     const logFile = join(dir, 'log.jsonl');
@@ -127,6 +128,28 @@ export class ChainStore {
     });
     this.queue = done.catch(() => undefined);
     return done;
+  }
+}
+
+/**
+ * One process per chain: two appending to one log would interleave two histories that no replay
+ * can follow. `owner.pid` names the process that runs it; a dead owner's claim (a crash) is taken over.
+ */
+function claim(dir: string) {
+  const file = join(dir, 'owner.pid');
+  const owner = existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
+  if (owner && owner !== process.pid && alive(owner)) {
+    throw new Error(`chain-a under ${dir} is run by process ${owner}: one process runs the local chain A of a DATA_DIR`);
+  }
+  writeFileSync(file, String(process.pid));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -29,7 +29,10 @@ interface ChildState {
   slot: number;
 }
 
-/** Runs test/support/chain-a-child.ts until it prints its state, then kills it (no shutdown hook runs). */
+/**
+ * Runs test/support/chain-a-child.ts until it prints its state, then kills it (no shutdown hook
+ * runs). While it lives, this process cannot open its chain: one process per chain.
+ */
 function runAndKill(dir: string, snapshotEvery: number): Promise<ChildState> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../support/chain-a-child.ts'), dir, String(snapshotEvery)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,6 +44,7 @@ function runAndKill(dir: string, snapshotEvery: number): Promise<ChildState> {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (!out.includes('\n')) return;
+      expect(() => ChainStore.load(join(dir, 'chain-a'), snapshotEvery)).toThrow(`is run by process ${child.pid}`);
       child.kill('SIGKILL');
       child.on('exit', () => ok(JSON.parse(out) as ChildState));
     });

@@ -23,7 +23,8 @@ export type LogRecord =
   | { k: 'tx'; tx?: string; e: LedgerTransaction }
   /** A transaction the runtime refused after charging its fee; it fails again on replay. */
   | { k: 'failed'; tx: string }
-  | { k: 'airdrop'; to: string; lamports: string; signature: string }
+  /** `failed`: the faucet could not pay (it still paid the fee); it fails again on replay. */
+  | { k: 'airdrop'; to: string; lamports: string; signature: string; failed?: boolean }
   | { k: 'set'; address: string; data: string; lamports: string; owner: string };
 
 export interface StoredChain {

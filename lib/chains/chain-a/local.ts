@@ -74,7 +74,8 @@ export class LocalChainA implements ChainA {
 
   /**
    * Opens the chain kept under `dataDir` (or a fresh one in memory when `dataDir` is undefined):
-   * the snapshot when there is one, else a new runtime with Light's programs and accounts.
+   * the last snapshot and the log's changes after it run again, else a new runtime with Light's
+   * programs and accounts. `snapshotEvery`: changes between two snapshots (tests lower it).
    */
   static async open(dataDir: string | undefined, options: { snapshotEvery?: number } = {}): Promise<LocalChainA> {
     const [{ LiteSVM }, kit, { WasmFactory }] = await Promise.all([

@@ -61,6 +61,8 @@ const depositItem = z.object({
   txHash: z.string(),
   /** The signed transfer (base64), kept until it is known to have landed or expired. */
   signedTx: z.string().optional(),
+  /** The transfer's blockhash expiry (block height): past it, with no status, it never lands. */
+  lastValidBlockHeight: z.number().int().optional(),
   leafIndex: z.number().int().nonnegative().optional(),
   root: field.optional(),
   createdAt: z.string(),

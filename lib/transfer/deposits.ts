@@ -111,6 +111,7 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
       status: 'pending',
       txHash: signed.signature,
       signedTx: signed.bytes,
+      lastValidBlockHeight: signed.lastValidBlockHeight,
       createdAt: clock.now().toISOString(),
     };
     await reserveDeposit(pool, d);

@@ -105,7 +105,7 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
     await refused(age, 'claims.min', '018', 'claims.min');
   });
 
-  it('issuedAt and expiresAt with other milliseconds, without them, or with an offset', async () => {
+  it('issuedAt and expiresAt with other milliseconds, without them, with an offset, or before 1970', async () => {
     for (const field of ['issuedAt', 'expiresAt']) {
       const t = fieldAt(age, field);
       expect(t).toMatch(/\.000Z$/);
@@ -113,6 +113,7 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
       await refused(age, field, t.replace('.000Z', '.001Z'), `${field} is not a canonical time`);
       await refused(age, field, t.replace('.000Z', 'Z'), `${field} is not a canonical time`);
       await refused(age, field, t.replace('.000Z', '.000+00:00'), `${field} is not a canonical time`);
+      await refused(age, field, '0000-01-01T00:00:00.000Z', `${field} is not a canonical time`);
     }
   });
 
@@ -153,6 +154,8 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
         fc.integer({ min: 1, max: 3 }).map((k) => '0'.repeat(k) + v),
         fc.integer({ min: 1, max: 2 }).map((k) => (BigInt(v) + BigInt(k) * r).toString()),
         fc.constantFrom(`+${v}`, ` ${v}`, `${v} `, `0x${BigInt(v).toString(16)}`, `-${v}`, `${v}.0`),
+        // another value, canonically written: the hash or the signature no longer holds
+        fc.bigInt({ min: 0n, max: r - 1n }).map(String),
       );
     const uuid = (v: string) => {
       const hex = v.replace(/-/g, '');
@@ -166,12 +169,15 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
           return s;
         }),
         fc.constant('-'.repeat(36)),
+        fc.uuid().map((u) => u.toLowerCase()),
       );
     };
     const time = (v: string) =>
       fc.oneof(
         fc.integer({ min: 1, max: 999 }).map((ms) => v.replace('.000Z', `.${String(ms).padStart(3, '0')}Z`)),
         fc.constantFrom(v.replace('.000Z', 'Z'), v.replace('.000Z', '.0Z'), v.replace('.000Z', '.000000Z'), v.replace('.000Z', '.000+00:00'), v.replace('Z', 'z'), v.replace('T', ' ')),
+        // another time, canonically written (before 1970 included)
+        fc.integer({ min: -62_167_219_200, max: 253_402_300_799 }).map((s) => new Date(s * 1000).toISOString()),
       );
     const fields: [string, (v: string) => fc.Arbitrary<string>][] = [
       ['id', uuid],

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
-import { scopeSignal } from '#lib/attest/fields.ts';
+import { signPoseidon } from '#lib/attest/eddsa.ts';
+import { revocationMessage, scopeSignal } from '#lib/attest/fields.ts';
 import { merklePath } from '#lib/attest/merkle.ts';
 import { generateProof, SNARK_FIELD_ORDER, terminateCurves } from '#lib/zk/groth16.ts';
 import { poseidon } from '#lib/zk/poseidon.ts';
@@ -232,5 +235,22 @@ describe('POST /api/attest: values the issuer signs are taken only in their cano
     const padded = await alice.post('/api/attest', { schema: 'preimage', scope: 'canon-2', proof: p.proof, publicSignals: [`0${p.publicSignals[0]}`, ...p.publicSignals.slice(1)] });
     expect(padded.status).toBe(400);
     expect(padded.json).toEqual({ error: expect.any(String), message: expect.stringContaining('canonical') });
+  });
+});
+
+// Last: it revokes the preimage attestation.
+describe('POST /api/attest/:id/revoke: the issuer\'s signature is taken in its canonical form only', () => {
+  it('a revocation signature with a leading zero is 400 and revokes nothing; the canonical one revokes', async () => {
+    const id = fieldAt(preimage, 'id');
+    const key = Buffer.from(readFileSync(join(rt.dataDir, 'keys', 'attest-issuer.key'), 'utf8').trim(), 'base64');
+    const sig = await signPoseidon(key, await revocationMessage(id));
+    for (const bad of [{ ...sig, S: `0${sig.S}` }, { ...sig, R8: { ...sig.R8, x: `0${sig.R8.x}` } }]) {
+      const res = await anonymous.post(`/api/attest/${id}/revoke`, { issuerSignature: bad });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: 'INVALID_INPUT', message: expect.stringContaining('canonical decimal') });
+    }
+    expect((await verify(preimage)).json.valid).toBe(true);
+    expect((await anonymous.post(`/api/attest/${id}/revoke`, { issuerSignature: sig })).status).toBe(200);
+    expect((await verify(preimage)).json).toMatchObject({ valid: false, revoked: true });
   });
 });

@@ -17,7 +17,7 @@ import { recordGroth16 } from '#lib/proofs/history.ts';
 import { proofSchema, verifyProof } from '#lib/zk/groth16.ts';
 import { anchorAttestation } from './anchor.ts';
 import { attestConfig } from './config.ts';
-import { isCanonicalTime, isCanonicalUuid, nonCanonicalReasons, UUID_RULE } from './canonical.ts';
+import { DECIMAL_RULE, isCanonicalDecimal, isCanonicalTime, isCanonicalUuid, nonCanonicalReasons, UUID_RULE } from './canonical.ts';
 import { attestationHash, revocationMessage, scopeSignal } from './fields.ts';
 import { requireRecentRoot } from './groups.ts';
 import { issuerInfo, issuerSign, issuerVerify } from './issuer.ts';
@@ -93,7 +93,11 @@ export const presentedAttestation = z.object({
 export type PresentedAttestation = z.infer<typeof presentedAttestation>;
 export const verifyInput = z.object({ attestation: presentedAttestation });
 export const verifyResponse = z.object({ valid: z.boolean(), revoked: z.boolean(), expired: z.boolean(), reasons: z.array(z.string()) });
-export const revokeInput = z.object({ issuerSignature: z.object({ R8: point, S: decimal }).optional() }).default({});
+// The issuer's revocation signature is verified: its values too are taken in their canonical form only.
+const canonicalDecimal = z.string().refine(isCanonicalDecimal, `must be ${DECIMAL_RULE}`);
+export const revokeInput = z
+  .object({ issuerSignature: z.object({ R8: z.object({ x: canonicalDecimal, y: canonicalDecimal }), S: canonicalDecimal }).optional() })
+  .default({});
 export const revokeResponse = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.string() });
 export const revocationsResponse = z.object({
   root: z.string(),

@@ -7,7 +7,7 @@ import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
  * signature: a value is accepted only in the form the issuer writes it.
  *   - decimal: no sign, no leading zero (0 is "0"), below the BN254 scalar field order r;
  *   - uuid: lowercase hex, 8-4-4-4-12 (what randomUUID writes);
- *   - time: whole seconds, UTC, milliseconds written as .000 (`new Date(s * 1000).toISOString()`).
+ *   - time: whole seconds from 1970, UTC, milliseconds written as .000 (`new Date(s * 1000).toISOString()`).
  */
 const DECIMAL = /^(0|[1-9][0-9]{0,76})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -18,12 +18,13 @@ export const isCanonicalUuid = (v: string): boolean => UUID.test(v);
 export const isCanonicalTime = (v: string): boolean => {
   if (!TIME.test(v)) return false;
   const ms = Date.parse(v);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === v;
+  // Not before 1970: the signed hash takes epoch seconds as a field element, never negative.
+  return Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString() === v;
 };
 
 export const DECIMAL_RULE = 'a canonical decimal (no sign, no leading zero, below r)';
 export const UUID_RULE = 'a canonical uuid (lowercase, 8-4-4-4-12)';
-export const TIME_RULE = 'a canonical time (UTC, whole seconds, as YYYY-MM-DDTHH:MM:SS.000Z)';
+export const TIME_RULE = 'a canonical time (UTC, whole seconds from 1970, as YYYY-MM-DDTHH:MM:SS.000Z)';
 
 /** The parts of an attestation whose form is checked (every string as presented). */
 export interface PresentedFields {

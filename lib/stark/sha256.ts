@@ -140,8 +140,20 @@ export function toHex(b: Uint8Array): string {
 }
 /** Lowercase hex (even length, no prefix) to bytes; null for anything else. */
 export function fromHex(h: string): Uint8Array | null {
-  if (h.length % 2 !== 0 || !/^[0-9a-f]*$/.test(h)) return null;
+  if (h.length % 2 !== 0) return null;
+  // Character codes rather than a regex and parseInt per byte: this ran a fifth of a verification.
   const out = new Uint8Array(h.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const hi = hexDigit(h.charCodeAt(2 * i));
+    const lo = hexDigit(h.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) return null;
+    out[i] = (hi << 4) | lo;
+  }
   return out;
+}
+/** 0..15 for a lowercase hex digit's character code, −1 for anything else. */
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
 }

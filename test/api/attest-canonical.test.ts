@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
-import { scopeSignal } from '#lib/attest/fields.ts';
+import { signPoseidon } from '#lib/attest/eddsa.ts';
+import { revocationMessage, scopeSignal } from '#lib/attest/fields.ts';
 import { merklePath } from '#lib/attest/merkle.ts';
 import { generateProof, SNARK_FIELD_ORDER, terminateCurves } from '#lib/zk/groth16.ts';
 import { poseidon } from '#lib/zk/poseidon.ts';
@@ -105,7 +108,7 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
     await refused(age, 'claims.min', '018', 'claims.min');
   });
 
-  it('issuedAt and expiresAt with other milliseconds, without them, or with an offset', async () => {
+  it('issuedAt and expiresAt with other milliseconds, without them, with an offset, or before 1970', async () => {
     for (const field of ['issuedAt', 'expiresAt']) {
       const t = fieldAt(age, field);
       expect(t).toMatch(/\.000Z$/);
@@ -113,6 +116,7 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
       await refused(age, field, t.replace('.000Z', '.001Z'), `${field} is not a canonical time`);
       await refused(age, field, t.replace('.000Z', 'Z'), `${field} is not a canonical time`);
       await refused(age, field, t.replace('.000Z', '.000+00:00'), `${field} is not a canonical time`);
+      await refused(age, field, '0000-01-01T00:00:00.000Z', `${field} is not a canonical time`);
     }
   });
 
@@ -153,6 +157,8 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
         fc.integer({ min: 1, max: 3 }).map((k) => '0'.repeat(k) + v),
         fc.integer({ min: 1, max: 2 }).map((k) => (BigInt(v) + BigInt(k) * r).toString()),
         fc.constantFrom(`+${v}`, ` ${v}`, `${v} `, `0x${BigInt(v).toString(16)}`, `-${v}`, `${v}.0`),
+        // another value, canonically written: the hash or the signature no longer holds
+        fc.bigInt({ min: 0n, max: r - 1n }).map(String),
       );
     const uuid = (v: string) => {
       const hex = v.replace(/-/g, '');
@@ -166,12 +172,15 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
           return s;
         }),
         fc.constant('-'.repeat(36)),
+        fc.uuid().map((u) => u.toLowerCase()),
       );
     };
     const time = (v: string) =>
       fc.oneof(
         fc.integer({ min: 1, max: 999 }).map((ms) => v.replace('.000Z', `.${String(ms).padStart(3, '0')}Z`)),
         fc.constantFrom(v.replace('.000Z', 'Z'), v.replace('.000Z', '.0Z'), v.replace('.000Z', '.000000Z'), v.replace('.000Z', '.000+00:00'), v.replace('Z', 'z'), v.replace('T', ' ')),
+        // another time, canonically written (before 1970 included)
+        fc.integer({ min: -62_167_219_200, max: 253_402_300_799 }).map((s) => new Date(s * 1000).toISOString()),
       );
     const fields: [string, (v: string) => fc.Arbitrary<string>][] = [
       ['id', uuid],
@@ -226,5 +235,22 @@ describe('POST /api/attest: values the issuer signs are taken only in their cano
     const padded = await alice.post('/api/attest', { schema: 'preimage', scope: 'canon-2', proof: p.proof, publicSignals: [`0${p.publicSignals[0]}`, ...p.publicSignals.slice(1)] });
     expect(padded.status).toBe(400);
     expect(padded.json).toEqual({ error: expect.any(String), message: expect.stringContaining('canonical') });
+  });
+});
+
+// Last: it revokes the preimage attestation.
+describe('POST /api/attest/:id/revoke: the issuer\'s signature is taken in its canonical form only', () => {
+  it('a revocation signature with a leading zero is 400 and revokes nothing; the canonical one revokes', async () => {
+    const id = fieldAt(preimage, 'id');
+    const key = Buffer.from(readFileSync(join(rt.dataDir, 'keys', 'attest-issuer.key'), 'utf8').trim(), 'base64');
+    const sig = await signPoseidon(key, await revocationMessage(id));
+    for (const bad of [{ ...sig, S: `0${sig.S}` }, { ...sig, R8: { ...sig.R8, x: `0${sig.R8.x}` } }]) {
+      const res = await anonymous.post(`/api/attest/${id}/revoke`, { issuerSignature: bad });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: 'INVALID_INPUT', message: expect.stringContaining('canonical decimal') });
+    }
+    expect((await verify(preimage)).json.valid).toBe(true);
+    expect((await anonymous.post(`/api/attest/${id}/revoke`, { issuerSignature: sig })).status).toBe(200);
+    expect((await verify(preimage)).json).toMatchObject({ valid: false, revoked: true });
   });
 });

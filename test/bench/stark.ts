@@ -13,6 +13,7 @@ import { verifyClientSessionProof, decodeKeyHash } from '../../lib/stark/index.t
 
 const PROVE_RUNS = 9;
 const VERIFY_RUNS = 31;
+const BROWSER_CPU_VERIFY_RUNS = 200;
 
 function p50(xs: number[]): number {
   const s = xs.slice().sort((a, b) => a - b);
@@ -85,15 +86,24 @@ if (!chromium) {
       logLevel: 'silent',
     });
     // An inline synchronous script runs before the load event, so --dump-dom prints its result.
-    const html = `<!doctype html><html><body><pre id="out"></pre><script>${bundle.outputFiles[0].text}
-try { document.getElementById('out').textContent = starkBench.run(${PROVE_RUNS}, ${VERIFY_RUNS}); } catch (e) { document.getElementById('out').textContent = 'ERROR ' + e; }</script></body></html>`;
-    const page = join(dir, 'bench.html');
-    writeFileSync(page, html);
-    const res = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=600000', '--dump-dom', `file://${page}`], {
-      encoding: 'utf8',
-      timeout: 300_000,
-    });
-    const m = /<pre id="out">([^<]*)<\/pre>/.exec(res.stdout ?? '');
+    // Chromium runs under bash so that `times` reports the CPU time of its whole process tree
+    // (the renderer is reaped by the browser process): the steadier figure on a shared machine.
+    const runPage = (proveRuns: number, verifyRuns: number, name: string) => {
+      const html = `<!doctype html><html><body><pre id="out"></pre><script>${bundle.outputFiles[0].text}
+try { document.getElementById('out').textContent = starkBench.run(${proveRuns}, ${verifyRuns}); } catch (e) { document.getElementById('out').textContent = 'ERROR ' + e; }</script></body></html>`;
+      const page = join(dir, `${name}.html`);
+      writeFileSync(page, html);
+      const res = spawnSync('bash', ['-c', '"$@" 2>/dev/null; times >&2', 'bash', chromium, '--headless', '--no-sandbox', '--no-zygote', '--disable-gpu', '--virtual-time-budget=600000', '--dump-dom', `file://${page}`], {
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+      const m = /<pre id="out">([^<]*)<\/pre>/.exec(res.stdout ?? '');
+      // `times`: the shell's user and system time, then its children's (m and s each).
+      const t = /\n([0-9]+)m([0-9.]+)s ([0-9]+)m([0-9.]+)s\s*$/.exec(res.stderr ?? '');
+      const cpuMs = t ? (Number(t[1]) * 60 + Number(t[2]) + Number(t[3]) * 60 + Number(t[4])) * 1000 : NaN;
+      return { m, res, cpuMs };
+    };
+    const { m, res } = runPage(PROVE_RUNS, VERIFY_RUNS, 'bench');
     if (!m || m[1].startsWith('ERROR')) {
       console.log(`browser: failed (${m?.[1] ?? res.stderr?.split('\n').slice(0, 2).join(' ')})`);
     } else {
@@ -102,6 +112,18 @@ try { document.getElementById('out').textContent = starkBench.run(${PROVE_RUNS},
       console.log(`browser prove p50 ms: wall ${f(p50(r.prove))} (runs ${r.prove.length})`);
       console.log(`browser verify p50 ms: wall ${f(p50(r.verify))} (runs ${r.verify.length}, all verified: ${r.ok})`);
       console.log(`browser proof size bytes: ${r.bytes}`);
+      // CPU per operation: a page that only makes the warm-up proof, against pages that add proofs or verifications.
+      // Each page three times, interleaved, and the medians compared: a launch's own CPU time varies by a second or more.
+      const cpu = { base: [] as number[], prove: [] as number[], verify: [] as number[] };
+      for (let i = 0; i < 3; i++) {
+        cpu.base.push(runPage(0, 0, 'base').cpuMs);
+        cpu.prove.push(runPage(PROVE_RUNS, 0, 'prove').cpuMs);
+        cpu.verify.push(runPage(0, BROWSER_CPU_VERIFY_RUNS, 'verify').cpuMs);
+      }
+      const base = p50(cpu.base);
+      console.log(
+        `browser CPU time (chromium's whole process tree, every thread, median of 3 launches minus a page that makes only the warm-up proof): prove ${f((p50(cpu.prove) - base) / PROVE_RUNS)} ms, verify ${f((p50(cpu.verify) - base) / BROWSER_CPU_VERIFY_RUNS)} ms (mean of ${PROVE_RUNS} / ${BROWSER_CPU_VERIFY_RUNS}); launches in s: base ${cpu.base.map((x) => f(x / 1000)).join(' ')}, prove ${cpu.prove.map((x) => f(x / 1000)).join(' ')}, verify ${cpu.verify.map((x) => f(x / 1000)).join(' ')}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { P, pow, randomFelt } from '../../../lib/stark/field.ts';
 import { ROUNDS, WIDTH, ARK1, ARK2, permutationStates, hashKey, keyHashInput, applyRound } from '../../../lib/stark/rpo.ts';
 import { transitionBase, periodicAtBase, PERIOD, boundaryConstraints } from '../../../lib/stark/air.ts';
-import { sha256, sha256Short, leadingZeroBitsWords } from '../../../lib/stark/sha256.ts';
+import { sha256, sha256Short, leadingZeroBitsWords, fromHex, toHex } from '../../../lib/stark/sha256.ts';
 import { MerkleTree, verifyMany, multiProofLength } from '../../../lib/stark/merkle.ts';
 import { Transcript } from '../../../lib/stark/transcript.ts';
 
@@ -122,5 +122,17 @@ describe('Fiat–Shamir transcript', () => {
     expect(pos.every((p) => p >= 0 && p < 32)).toBe(true);
     const nonce = t.powWork(10);
     expect(t.powBits(nonce)).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('hex', () => {
+  it('fromHex is the strict inverse of toHex: lowercase digits in pairs, nothing else', () => {
+    for (const n of [0, 1, 2, 31, 256, 4099]) {
+      const b = new Uint8Array(randomBytes(n));
+      expect(toHex(b)).toBe(Buffer.from(b).toString('hex'));
+      expect(fromHex(toHex(b))).toEqual(b);
+    }
+    expect(fromHex('00ff7f80')).toEqual(Uint8Array.of(0, 255, 127, 128));
+    for (const bad of ['0', 'abc', 'AB', '0A', 'g0', '0x00', ' 00', '00 ', '0/', ':0', '`0', '0g', '+1', '-1', '٠٠']) expect(fromHex(bad), bad).toBeNull();
   });
 });

@@ -69,7 +69,7 @@ describe('session STARK API', () => {
       expect(verifySession(r.starkProof, r.publicInputs)).toBe(true);
       expect(verifySession('0x' + r.starkProof, r.publicInputs)).toBe(true);
     }
-  }, 300_000); // 20 proofs of a 256-row trace: ~10 s alone, several times that on the shared machine
+  }, 300_000); // 20 proofs of a 256-row trace: ~5 s alone, several times that on the shared machine
 
   it('refuses to prove for a key that does not match the key hash', () => {
     const sk = generateSecretKey();
@@ -123,8 +123,8 @@ describe('session STARK API', () => {
       expect(verifySession(Buffer.from(small).toString('hex'), hex(other.felts))).toBe(false);
     });
 
-    it('refuses a proof made at the previous parameters (128 rows, 28 queries): the verifier enforces the shipped ones', () => {
-      const previous = { ...DEFAULT_PARAMS, traceLength: 128, queries: 28 };
+    it('refuses a proof made at the previous parameters (128 rows, blowup 16, 28 queries): the verifier enforces the shipped ones', () => {
+      const previous = { ...DEFAULT_PARAMS, traceLength: 128, blowup: 16, queries: 28 };
       expect(DEFAULT_PARAMS.queries).toBeGreaterThan(previous.queries);
       const other = randomStatement();
       const old = proveStatement(other.sk, other.stmt, previous);
@@ -132,6 +132,9 @@ describe('session STARK API', () => {
       expect(verifyStatement(old, other.felts, DEFAULT_PARAMS).ok).toBe(false);
       const hex = (xs: bigint[]) => xs.map((x) => '0x' + x.toString(16).padStart(16, '0'));
       expect(verifySession(Buffer.from(old).toString('hex'), hex(other.felts))).toBe(false);
+      // Nor one made at the shipped shape with fewer queries.
+      const fewer = proveStatement(other.sk, other.stmt, { ...DEFAULT_PARAMS, queries: 28 });
+      expect(verifyStatement(fewer, other.felts, DEFAULT_PARAMS).ok).toBe(false);
       // The shipped proof opens exactly the shipped number of queries.
       const r = verifyStatement(Buffer.from(starkProof, 'hex'), publicInputs.map(BigInt), DEFAULT_PARAMS);
       expect(r.ok && r.positions.length).toBe(DEFAULT_PARAMS.queries);

@@ -87,6 +87,12 @@ export function exitCodeOf(e: unknown): number {
 
 const usage = (message: string) => new ShroudError('USAGE', 0, message);
 const str = (v: unknown) => (v === undefined ? undefined : String(v));
+/** A 202: sent, and the chain has not settled it yet (the service will; the wallet waits for it). */
+const submittedFields = (out: { status: 'submitted'; txHash: string; explorerUrl: string }) => ({
+  data: out,
+  fields: [['status', 'submitted: not confirmed yet; the wallet sends again once it has landed or expired'], ['tx', out.txHash], ['explorer', out.explorerUrl]] as [string, string][],
+});
+
 const need = (v: string | undefined, what: string) => {
   if (v === undefined || v === '') throw usage(`${what} is required`);
   return v;
@@ -398,6 +404,7 @@ export const commands: CommandDef[] = [
     options: [walletOption],
     async run(ctx) {
       const out = await ctx.client.api.compressionCompressNative({ body: { walletId: await walletId(ctx), amount: amountOf(ctx.args[0]) } });
+      if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['compressed', out.compressedAmount], ['tx', out.txHash]] };
     },
   },
@@ -408,6 +415,7 @@ export const commands: CommandDef[] = [
     options: [walletOption],
     async run(ctx) {
       const out = await ctx.client.api.compressionDecompressNative({ body: { walletId: await walletId(ctx), amount: amountOf(ctx.args[0]) } });
+      if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['decompressed', out.decompressedAmount], ['tx', out.txHash]] };
     },
   },
@@ -423,6 +431,7 @@ export const commands: CommandDef[] = [
     async run(ctx) {
       const body = { walletId: await walletId(ctx), mint: need(ctx.args[0], 'mint'), to: need(ctx.args[1], 'to'), amount: amountOf(ctx.args[2]) };
       const out = await ctx.client.api.compressionTransfer({ body });
+      if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['sent', out.amount], ['to', out.to], ['tx', out.txHash]] };
     },
   },

@@ -1020,6 +1020,10 @@ export interface Operations {
       txHash: string;
       compressedAmount: string;
       decimals: number;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/decompress-native */
@@ -1033,6 +1037,10 @@ export interface Operations {
     answer: {
       txHash: string;
       decompressedAmount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/compress-token */
@@ -1049,6 +1057,10 @@ export interface Operations {
       mint: string;
       compressedAmount: string;
       decimals: number;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/decompress-token */
@@ -1063,6 +1075,10 @@ export interface Operations {
     answer: {
       txHash: string;
       decompressedAmount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/compression/compressed-balance/:walletId */
@@ -1103,6 +1119,10 @@ export interface Operations {
       from: string;
       to: string;
       amount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/create-token */
@@ -1132,6 +1152,10 @@ export interface Operations {
       txHash: string;
       mint: string;
       mintedAmount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/storage/replica/pin */

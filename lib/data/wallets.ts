@@ -234,6 +234,10 @@ export async function walletLeaseHeldFor(walletId: string): Promise<string | und
   return holder?.startsWith(HELD_FOR) ? holder.slice(HELD_FOR.length) : undefined;
 }
 
+/** Back from the hold on `txHash` to the request `owner` (its transaction settled while it waited), if still held so. */
+export const reclaimWalletLease = (walletId: string, txHash: string, owner: string, seconds: number): Promise<boolean> =>
+  handOverLease(lockKey(walletId), `${HELD_FOR}${txHash}`, owner, seconds);
+
 /** Ends the hold for `txHash` (it has settled), if the lease is still held for it. */
 export const endWalletLeaseHold = (walletId: string, txHash: string): Promise<void> => releaseLease(lockKey(walletId), `${HELD_FOR}${txHash}`);
 

@@ -2363,6 +2363,10 @@ export interface Operations {
         hash: string;
       };
       proof: Array<string>;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/ai/chat */

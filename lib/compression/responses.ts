@@ -11,5 +11,4 @@ export const createTokenAnswer = z.object({ mintAddress: z.string(), txHash: z.s
 export const mintToAnswer = z.object({ txHash: z.string(), mint: z.string(), mintedAmount: amount });
 export const compressedBalanceAnswer = z.object({ balance: amount, formatted: z.string(), decimals });
 export const compressedTokenBalanceAnswer = z.object({ mint: z.string(), balance: amount, formatted: z.string(), decimals });
-/** 202: sent, and the chain has not settled it yet (lib/moves/journal.ts); the wallet and the Idempotency-Key stay bound to it. */
-export const submittedAnswer = z.object({ status: z.literal('submitted'), txHash: z.string(), explorerUrl: z.string() });
+export { submittedAnswer } from '#lib/moves/responses.ts';

@@ -47,6 +47,8 @@ export interface MoveOf {
   purpose: MovePurpose;
   /** The wallet's signing lease held by this request (lib/wallets/lock.ts), to bind to the move. */
   lease?: { walletId: string; owner: string };
+  /** Set once the move is recorded: from then on only the journal settles what it was for. */
+  recorded?: { done: boolean };
 }
 
 /** The 202 answer of a move not settled yet. */
@@ -75,6 +77,7 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
       lastValidBlockHeight,
       createdAt: clock.now().toISOString(),
     });
+    if (m.recorded) m.recorded.done = true;
     if (claim) {
       // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
       const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, submitted(chain, txHash))) };

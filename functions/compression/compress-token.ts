@@ -1,6 +1,15 @@
 import { routeOf } from '#functions/routes.ts';
 import { compressToken, tokenInput } from '#lib/compression/compression.ts';
+import { compressTokenAnswer, submittedAnswer } from '#lib/compression/responses.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { compressTokenAnswer } from '#lib/compression/responses.ts';
+import { reply } from '#lib/http/reply.ts';
 
-export const handler = endpoint(routeOf('POST', '/api/compression/compress-token'), { body: tokenInput, responses: { 200: compressTokenAnswer } }, async (req) => compressToken(req.session!.userId, req.body));
+/** 200 once the chain confirmed it; 202 `submitted` when it was sent and the chain has not settled it yet (the journal will). */
+export const handler = endpoint(
+  routeOf('POST', '/api/compression/compress-token'),
+  { body: tokenInput, responses: { 200: compressTokenAnswer, 202: submittedAnswer } },
+  async (req) => {
+    const out = await compressToken(req.session!.userId, req.body);
+    return 'status' in out ? reply(202, out) : out;
+  },
+);

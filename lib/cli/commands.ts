@@ -90,6 +90,12 @@ export function exitCodeOf(e: unknown): number {
 
 const usage = (message: string) => new ShroudError('USAGE', 0, message);
 const str = (v: unknown) => (v === undefined ? undefined : String(v));
+/** A 202: sent, and the chain has not settled it yet (the service will; the wallet waits for it). */
+const submittedFields = (out: { status: 'submitted'; txHash: string; explorerUrl: string }) => ({
+  data: out,
+  fields: [['status', 'submitted: not confirmed yet; the wallet sends again once it has landed or expired'], ['tx', out.txHash], ['explorer', out.explorerUrl]] as [string, string][],
+});
+
 const need = (v: string | undefined, what: string) => {
   if (v === undefined || v === '') throw usage(`${what} is required`);
   return v;
@@ -491,6 +497,7 @@ export const commands: CommandDef[] = [
     options: [walletOption],
     async run(ctx) {
       const out = await ctx.client.api.compressionCompressNative({ body: { walletId: await chainAWalletId(ctx, 'compress'), amount: amountOf(ctx.args[0]) } });
+      if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['compressed', wholeUnits(out.compressedAmount, out.decimals)], ['tx', out.txHash]] };
     },
   },
@@ -501,6 +508,7 @@ export const commands: CommandDef[] = [
     options: [walletOption],
     async run(ctx) {
       const out = await ctx.client.api.compressionDecompressNative({ body: { walletId: await chainAWalletId(ctx, 'decompress'), amount: amountOf(ctx.args[0]) } });
+      if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['decompressed', wholeUnits(out.decompressedAmount, NATIVE_DECIMALS)], ['tx', out.txHash]] };
     },
   },
@@ -525,6 +533,7 @@ export const commands: CommandDef[] = [
         return { data: out, fields: [['sent', `${ctx.args[2]} ${token}`], ['from', `${w.name} (chain B)`], ['to', to], ...fee, ['tx', out.txHash], ['explorer', out.explorerUrl]] };
       }
       const out = await ctx.client.api.compressionTransfer({ body: { walletId: w.id, mint: token, to, amount } });
+      if ('status' in out) return submittedFields(out);
       // The answer is in the token's smallest units: its decimals come with the wallet's balance of it.
       const left = await ctx.client.api.compressionCompressedTokenBalance({ params: { walletId: w.id, mint: token } });
       return { data: out, fields: [['sent', wholeUnits(out.amount, left.decimals)], ['to', out.to], ['left (compressed)', left.formatted], ['tx', out.txHash]] };

@@ -1051,6 +1051,10 @@ export interface Operations {
       txHash: string;
       compressedAmount: string;
       decimals: number;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/decompress-native */
@@ -1064,6 +1068,10 @@ export interface Operations {
     answer: {
       txHash: string;
       decompressedAmount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/compress-token */
@@ -1080,6 +1088,10 @@ export interface Operations {
       mint: string;
       compressedAmount: string;
       decimals: number;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/decompress-token */
@@ -1094,6 +1106,10 @@ export interface Operations {
     answer: {
       txHash: string;
       decompressedAmount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/compression/compressed-balance/:walletId */
@@ -1134,6 +1150,10 @@ export interface Operations {
       from: string;
       to: string;
       amount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/create-token */
@@ -1163,6 +1183,10 @@ export interface Operations {
       txHash: string;
       mint: string;
       mintedAmount: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/storage/replica/pin */
@@ -2370,6 +2394,10 @@ export interface Operations {
         hash: string;
       };
       proof: Array<string>;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/ai/chat */

@@ -1,9 +1,10 @@
 import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
-import { chainA, type ChainA, type SentTransaction } from '#lib/chains/chain-a/index.ts';
+import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
+import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -54,30 +55,49 @@ async function mintOf(chain: ChainA, mint: string) {
 }
 
 /**
- * Lock, check the indexer, sign and send; the lease's release records the slot and, for the
- * operations that earn reward points (`earns`: with the native amount the rule counts), the accrual.
+ * Lock, check the indexer, sign and send through the value-move journal (lib/moves/journal.ts);
+ * the lease's release records the slot. A send the chain has not settled in time comes back as
+ * `submitted` (the route answers 202): the wallet and the Idempotency-Key stay bound to it.
  */
-async function signing<T extends SentTransaction>(chain: ChainA, w: WalletRecord, earns: false | { lamports?: bigint }, fn: () => Promise<T>): Promise<T> {
-  return withWalletLock(
-    w,
-    async () => {
+async function signing<T extends { slot: number; signature: string }>(
+  chain: ChainA,
+  w: WalletRecord,
+  operation: string,
+  fn: (via: ops.Sender) => Promise<T>,
+  accrual?: { source: 'compression'; lamports?: bigint },
+): Promise<T | Submitted> {
+  try {
+    return await withWalletLock(w, async (owner) => {
       await caughtUp(chain, w);
-      return onChainA(fn);
-    },
-    earns ? (sent) => ({ userId: w.userId, source: 'compression', txHash: sent.signature, ...earns }) : undefined,
-  );
+      const purpose = { kind: 'wallet-send' as const, operation, ...(accrual ? { accrual: { source: accrual.source, ...(accrual.lamports !== undefined ? { lamports: accrual.lamports.toString() } : {}) } } : {}) };
+      return onChainA(() => fn(journaled(chain, { userId: w.userId, purpose, lease: { walletId: w.id, owner } })));
+    });
+  } catch (e) {
+    if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
+    throw e;
+  }
 }
+
+type Submitted = ReturnType<typeof submitted>;
+const isSubmitted = (x: object): x is Submitted => 'status' in x;
 
 export async function compressNative(userId: string, input: z.infer<typeof nativeInput>) {
   const w = await chainAWallet(userId, input.walletId);
   const lamports = toUnits(input.amount, NATIVE_DECIMALS);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, { lamports }, async () => {
-    const have = await ops.nativeBalance(chain, signer.publicKey);
-    if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
-    return ops.compressNative(chain, signer, lamports);
-  });
+  const sent = await signing(
+    chain,
+    w,
+    'compress-native',
+    async (via) => {
+      const have = await ops.nativeBalance(chain, signer.publicKey);
+      if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
+      return ops.compressNative(chain, signer, lamports, via);
+    },
+    { source: 'compression', lamports },
+  );
+  if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, compressedAmount: lamports.toString(), decimals: NATIVE_DECIMALS };
 }
 
@@ -86,7 +106,8 @@ export async function decompressNative(userId: string, input: z.infer<typeof nat
   const lamports = toUnits(input.amount, NATIVE_DECIMALS);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, { lamports }, () => ops.decompressNative(chain, signer, lamports));
+  const sent = await signing(chain, w, 'decompress-native', (via) => ops.decompressNative(chain, signer, lamports, via), { source: 'compression', lamports });
+  if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, decompressedAmount: lamports.toString() };
 }
 
@@ -96,7 +117,8 @@ export async function compressToken(userId: string, input: z.infer<typeof tokenI
   const mint = await mintOf(chain, input.mint);
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, {}, () => ops.compressToken(chain, signer, mint.key, amount));
+  const sent = await signing(chain, w, 'compress-token', (via) => ops.compressToken(chain, signer, mint.key, amount, via), { source: 'compression' });
+  if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, mint: mint.key.toBase58(), compressedAmount: amount.toString(), decimals: mint.decimals };
 }
 
@@ -106,7 +128,8 @@ export async function decompressToken(userId: string, input: z.infer<typeof toke
   const mint = await mintOf(chain, input.mint);
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, {}, () => ops.decompressToken(chain, signer, mint.key, amount));
+  const sent = await signing(chain, w, 'decompress-token', (via) => ops.decompressToken(chain, signer, mint.key, amount, via), { source: 'compression' });
+  if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, decompressedAmount: amount.toString() };
 }
 
@@ -117,7 +140,8 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const to = chainAAddress(input.to, 'to');
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, {}, () => ops.transferCompressed(chain, signer, mint.key, to, amount));
+  const sent = await signing(chain, w, 'transfer', (via) => ops.transferCompressed(chain, signer, mint.key, to, amount, via), { source: 'compression' });
+  if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, from: w.address, to: to.toBase58(), amount: amount.toString() };
 }
 
@@ -125,7 +149,11 @@ export async function createToken(userId: string, input: z.infer<typeof createTo
   const w = await chainAWallet(userId, input.walletId);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, false, () => ops.createMint(chain, signer, input.decimals));
+  // A new mint moves no value (its rent aside): sent straight, as before.
+  const sent = await withWalletLock(w, async () => {
+    await caughtUp(chain, w);
+    return onChainA(() => ops.createMint(chain, signer, input.decimals));
+  });
   return { mintAddress: sent.mint.toBase58(), txHash: sent.signature };
 }
 
@@ -137,7 +165,8 @@ export async function mintTo(userId: string, input: z.infer<typeof mintToInput>)
   const to = input.to === undefined ? new PublicKey(w.address) : chainAAddress(input.to, 'to');
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, false, () => ops.mintTo(chain, signer, mint.key, to, amount));
+  const sent = await signing(chain, w, 'mint-to', (via) => ops.mintTo(chain, signer, mint.key, to, amount, via));
+  if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, mint: mint.key.toBase58(), mintedAmount: amount.toString() };
 }
 

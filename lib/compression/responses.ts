@@ -11,3 +11,4 @@ export const createTokenAnswer = z.object({ mintAddress: z.string(), txHash: z.s
 export const mintToAnswer = z.object({ txHash: z.string(), mint: z.string(), mintedAmount: amount });
 export const compressedBalanceAnswer = z.object({ balance: amount, formatted: z.string(), decimals });
 export const compressedTokenBalanceAnswer = z.object({ mint: z.string(), balance: amount, formatted: z.string(), decimals });
+export { submittedAnswer } from '#lib/moves/responses.ts';

@@ -108,3 +108,58 @@ export async function release(scope: string, key: string, fingerprint: string): 
     if (!isConditionalFailure(e)) throw e;
   }
 }
+
+/** The record's table key (hashed), as a value move keeps it to settle the record later (lib/moves/journal.ts). */
+export const recordKeyOf = (scope: string, key: string): string => keyOf(scope, key).pk;
+
+/**
+ * Binds an attempt's claim to the transaction it is about to send: the claim now lasts `seconds`
+ * (past any crash of the attempt) and names the transaction, until the journal settles it
+ * (`settleBound`). False when the claim is no longer this attempt's.
+ */
+export async function bindToTransaction(scope: string, key: string, fingerprint: string, txHash: string, seconds: number, landed: StoredResponse): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keyOf(scope, key),
+        UpdateExpression: 'SET txHash = :tx, lockedUntil = :until, ifLanded = :landed',
+        ConditionExpression: '#status = :progress AND fingerprint = :fp',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':tx': txHash, ':until': clock.nowSeconds() + seconds, ':progress': 'in_progress', ':fp': fingerprint, ':landed': landed },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionalFailure(e)) return false;
+    throw e;
+  }
+}
+
+/**
+ * The bound transaction has settled. Landed: a claim its attempt never completed (it died) is
+ * completed with the answer kept at binding (202 `submitted` naming the transaction), so a retry gets
+ * that, never a second transaction. Failed or expired: nothing moved, and the key is freed,
+ * whether its attempt died or answered 202, so that a retry may do the work.
+ */
+export async function settleBound(pk: string, txHash: string, outcome: 'landed' | 'failed' | 'expired'): Promise<void> {
+  const Key = { pk, sk: 'IDEMPOTENCY' };
+  try {
+    if (outcome === 'landed') {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key,
+          UpdateExpression: 'SET #status = :done, #response = ifLanded',
+          ConditionExpression: '#status = :progress AND txHash = :tx',
+          ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+          ExpressionAttributeValues: { ':done': 'completed', ':progress': 'in_progress', ':tx': txHash },
+        }),
+      );
+    } else {
+      await db.send(new DeleteCommand({ TableName: tableName, Key, ConditionExpression: 'txHash = :tx', ExpressionAttributeValues: { ':tx': txHash } }));
+    }
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}

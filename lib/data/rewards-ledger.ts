@@ -149,6 +149,23 @@ export async function releaseClaim(n: number, account: string): Promise<void> {
   await db.send(new DeleteCommand({ TableName: tableName, Key: claimKey(n, account), ConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': 'paying' } }));
 }
 
+/** The claim's mint `txHash` failed or expired (lib/moves/journal.ts): nothing was paid, the claim may be tried again. */
+export async function releaseClaimFor(n: number, account: string, txHash: string): Promise<void> {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: claimKey(n, account),
+        ConditionExpression: '#s = :s AND (attribute_not_exists(txHash) OR txHash = :t)',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': 'paying', ':t': txHash },
+      }),
+    );
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}
+
 // ---- the accrual outbox -----------------------------------------------------------------------
 
 const OWED_OPEN = 'REWARDOWED#OPEN';

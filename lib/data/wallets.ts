@@ -292,6 +292,10 @@ export async function walletLeaseHeldFor(walletId: string): Promise<string | und
   return holder?.startsWith(HELD_FOR) ? holder.slice(HELD_FOR.length) : undefined;
 }
 
+/** Back from the hold on `txHash` to the request `owner` (its transaction settled while it waited), if still held so. */
+export const reclaimWalletLease = (walletId: string, txHash: string, owner: string, seconds: number): Promise<boolean> =>
+  handOverLease(lockKey(walletId), `${HELD_FOR}${txHash}`, owner, seconds);
+
 /** Ends the hold for `txHash` (it has settled), if the lease is still held for it. */
 export const endWalletLeaseHold = (walletId: string, txHash: string): Promise<void> => releaseLease(lockKey(walletId), `${HELD_FOR}${txHash}`);
 
@@ -308,15 +312,6 @@ export async function releaseWalletLeaseRecordingSlot(w: WalletRecord, owner: st
     await recordLastSlot(w, slot);
     await releaseWalletLease(w.id, owner);
   }
-}
-
-/**
- * The same release with `more` writes in the same transaction (a signing request's accrual: one
- * round trip instead of four). False, with nothing written, when any condition failed (the lease
- * lost, the wallet deleted, or one of `more`'s): the caller then writes them one by one.
- */
-export async function releaseWalletLeaseWith(w: WalletRecord, owner: string, slot: number, more: TransactItems): Promise<boolean> {
-  return (await transactWrite([...releaseItems(w, owner, slot), ...more])) === -1;
 }
 
 const releaseItems = (w: WalletRecord, owner: string, slot: number): TransactItems => [

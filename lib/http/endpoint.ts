@@ -2,6 +2,8 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Session } from '#lib/data/sessions.ts';
+import { requestIdempotency } from '#lib/moves/context.ts';
+import { groups } from './groups.ts';
 import { observability } from '#lib/observability.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLog } from './middleware/request-log.ts';
@@ -80,7 +82,9 @@ export function endpoint<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType
   const handler = stack.handler(async (event) => {
     const state = stateOf(event)!;
     if (state.replayed) return state.replayed;
-    return (await fn(requestOf(event, state))) as Result;
+    // The Idempotency-Key's claim, for a value move the handler sends to bind it to (lib/moves/journal.ts).
+    const claim = state.idempotency && { ...state.idempotency, envelope: groups[route.group].envelope };
+    return (await requestIdempotency.run(claim, () => fn(requestOf(event, state)))) as Result;
   });
   const lambda: LambdaHandler = (event, context) => handler(event, (context ?? {}) as Context);
   return Object.assign(lambda, { route, spec: spec as Spec<z.ZodType, z.ZodType, z.ZodType> });

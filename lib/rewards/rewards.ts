@@ -10,6 +10,7 @@ import { errors } from '#lib/errors.ts';
 import { serviceKey } from './service-keys.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { ownedWallet } from '#lib/wallets/wallets.ts';
+import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
 import { buildTree, leafHash } from './merkle.ts';
 import { accountOf, closable, epochEnd, epochOf, epochStart, pseudonymOf, REWARD_TOKEN, rewardsConfig, SOURCES } from './rules.ts';
 
@@ -174,7 +175,7 @@ async function treasury(chain: ChainA) {
   );
 }
 
-export async function claim(userId: string, input: z.infer<typeof claimInput>): Promise<z.infer<typeof claimView>> {
+export async function claim(userId: string, input: z.infer<typeof claimInput>): Promise<z.infer<typeof claimView> | ReturnType<typeof submitted>> {
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'a') throw errors.invalidInput('walletId: the reward token is paid on chain A');
   if (!closable(input.epoch, clock.nowMs())) throw errors.epochOpen(`epoch ${input.epoch} is open until ${iso(epochEnd(input.epoch))} (claims a minute after)`);
@@ -190,16 +191,20 @@ export async function claim(userId: string, input: z.infer<typeof claimInput>): 
   const chain = await chainA();
   let sent;
   let mint: string;
+  // The mint goes through the value-move journal (lib/moves/journal.ts): once it is recorded, only the
+  // chain's word settles the claim — paid when it lands, released when it failed or expired — never a timeout.
+  const recorded = { done: false };
   try {
     const key = await onChainA(() => treasury(chain));
     mint = key.record.mints[REWARD_TOKEN.symbol]!;
     const signer = await key.signer();
-    sent = await onChainA(() => mintTo(chain, signer, new PublicKey(mint), new PublicKey(w.address), amount));
+    const via = journaled(chain, { userId, purpose: { kind: 'reward-claim', epoch: input.epoch, account }, recorded });
+    sent = await onChainA(() => mintTo(chain, signer, new PublicKey(mint), new PublicKey(w.address), amount, via));
   } catch (e) {
-    await repo.releaseClaim(input.epoch, account);
+    if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
+    if (!recorded.done) await repo.releaseClaimFor(input.epoch, account, '');
     throw e;
   }
-  await repo.markClaimPaid(input.epoch, account, sent.signature);
   return {
     epoch: input.epoch,
     walletId: w.id,

@@ -3,6 +3,7 @@ import { clock } from '#lib/clock.ts';
 import * as deposits from '#lib/data/shielded-pools.ts';
 import { listOpenJobs } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
+import { resolveMovesOnce, type MovesReport } from '#lib/moves/journal.ts';
 import { forgetOwed } from '#lib/rewards/accrue.ts';
 import { settle } from './chain.ts';
 import { transferConfig } from './config.ts';
@@ -12,8 +13,9 @@ import { appendToTree } from './tree.ts';
 /**
  * The transfer retry job: every minute (AWS: an EventBridge rule → functions/scheduled/transfer-retry.ts;
  * locally: a timer in the local runtime), and callable once (tests). It finishes what a failed or
- * crashed request left: unpaid withdrawals (payouts.ts decides, exactly once) and deposits whose
- * transfer was sent but whose commitment is not in the tree yet. Work younger than
+ * crashed request left: unpaid withdrawals (payouts.ts decides, exactly once), deposits whose
+ * transfer was sent but whose commitment is not in the tree yet, and the value moves the chain has
+ * not settled (lib/moves/journal.ts: compression, mint-to, reward claims). Work younger than
  * TRANSFER_RETRY_AFTER_SECONDS is left to the request still handling it.
  */
 export const RETRY_INTERVAL_MS = 60_000;
@@ -25,6 +27,8 @@ export interface RetryReport {
   depositsAppended: number;
   depositsDropped: number;
   failures: number;
+  /** The value-move journal's pass (lib/moves/journal.ts). */
+  moves?: MovesReport;
 }
 
 export async function retryTransfersOnce(): Promise<RetryReport> {
@@ -46,6 +50,12 @@ export async function retryTransfersOnce(): Promise<RetryReport> {
       report.failures++;
       logger.warn('deposit not finished; next pass', { depositId: d.id, error: e as Error });
     }
+  }
+  try {
+    report.moves = await resolveMovesOnce();
+  } catch (e) {
+    report.failures++;
+    logger.warn('value moves not settled; next pass', { error: e as Error });
   }
   return report;
 }

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { accrualItems } from '#lib/data/rewards-ledger.ts';
-import { acquireWalletLease, releaseWalletLease, releaseWalletLeaseRecordingSlot, releaseWalletLeaseWith, type WalletRecord } from '#lib/data/wallets.ts';
+import { acquireWalletLease, endWalletLeaseHold, releaseWalletLease, releaseWalletLeaseRecordingSlot, walletLeaseHeldFor, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
-import { accrualOf, accrueAfter, type AccrueInput } from '#lib/rewards/accrue.ts';
 import { walletConfig } from './config.ts';
 
 /**
@@ -10,31 +8,38 @@ import { walletConfig } from './config.ts';
  * after it is confirmed (or failed), together with the slot the transaction landed in. Another
  * holder → 409 WALLET_LOCKED at once, never a wait: two Lambda instances never sign for one
  * wallet at the same time. The lease expires by itself after WALLET_LOCK_SECONDS if its holder dies.
- * `accrual`: the reward the confirmed transaction earns, recorded in the release's own transaction.
+ *
+ * A value move the chain has not settled holds the lease past its request (lib/moves/journal.ts,
+ * from before its send): the next request asks the chain about that transaction first, and takes
+ * the lease only once it has settled; until then 409 WALLET_LOCKED names it. `fn` gets the
+ * request's lease `owner`, for the journal to bind.
  */
-export async function withWalletLock<T extends { slot: number }>(w: WalletRecord, fn: () => Promise<T>, accrual?: (result: T) => AccrueInput): Promise<T> {
+export async function withWalletLock<T extends { slot: number }>(w: WalletRecord, fn: (owner: string) => Promise<T>): Promise<T> {
   const owner = randomUUID();
-  if (!(await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS))) {
-    throw errors.walletLocked('another request is using this wallet; retry when it has finished');
-  }
+  await takeLease(w, owner);
   let result: T | undefined;
   try {
-    result = await fn();
+    result = await fn(owner);
     return result;
   } finally {
-    if (result) await release(w, owner, result.slot, accrual?.(result));
+    // Held for an unsettled move, the lease is no longer `owner`'s: both releases then change nothing.
+    if (result) await releaseWalletLeaseRecordingSlot(w, owner, result.slot);
     else await releaseWalletLease(w.id, owner);
   }
 }
 
-/**
- * The release, the slot and the transaction's accrual in one DynamoDB transaction (the hot path's
- * one round trip after the chain). When a condition fails (the lease lost, the epoch closing, the
- * accrual there already) nothing was written, and the usual path runs: the release on its own,
- * then accrueAfter with its owed note, its next-epoch retry and its retry job.
- */
-async function release(w: WalletRecord, owner: string, slot: number, accrual: AccrueInput | undefined) {
-  if (accrual && (await releaseWalletLeaseWith(w, owner, slot, accrualItems(accrualOf(accrual))))) return;
-  await releaseWalletLeaseRecordingSlot(w, owner, slot);
-  if (accrual) await accrueAfter(accrual);
+async function takeLease(w: WalletRecord, owner: string): Promise<void> {
+  if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
+  const pending = await walletLeaseHeldFor(w.id);
+  if (pending) {
+    const { resolveMove } = await import('#lib/moves/journal.ts');
+    const outcome = await resolveMove(pending).catch(() => 'pending' as const);
+    if (outcome === 'pending') {
+      throw errors.walletLocked(`transaction ${pending} from this wallet was sent and the chain has not settled it yet; the wallet signs again once it has landed or expired`);
+    }
+    // Settled (the hold ended with it), or not a chain A move of the journal (a chain B hold is settled by its own check).
+    if (outcome === 'unknown') await endWalletLeaseHold(w.id, pending).catch(() => undefined);
+    if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
+  }
+  throw errors.walletLocked('another request is using this wallet; retry when it has finished');
 }

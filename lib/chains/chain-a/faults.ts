@@ -234,8 +234,14 @@ export class FaultyChainA implements ChainA {
         };
       },
       getLatestBlockhash: async () => {
-        const { blockhash } = await inner.getLatestBlockhash();
+        let { blockhash } = await inner.getLatestBlockhash();
         const now = await this.slot();
+        // Slots passed since this blockhash was first handed out: a cluster has a newer one by now.
+        const local = this.inner as ChainA & { advanceBlock?: () => void };
+        if ((this.issued.get(blockhash) ?? now) < now && local.advanceBlock) {
+          local.advanceBlock();
+          ({ blockhash } = await inner.getLatestBlockhash());
+        }
         if (!this.issued.has(blockhash)) this.issued.set(blockhash, now);
         return { blockhash, lastValidBlockHeight: this.issued.get(blockhash)! + this.options.window };
       },

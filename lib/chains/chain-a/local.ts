@@ -265,6 +265,11 @@ export class LocalChainA implements ChainA {
     return { data: Buffer.from(a.data), executable: a.executable, lamports: Number(a.lamports), owner: new PublicKey(a.programAddress), rentEpoch: 0 };
   }
 
+  /** A block without transactions of ours (the fault layer's passing time, faults.ts): a new slot and blockhash. */
+  advanceBlock(): void {
+    this.nextBlock();
+  }
+
   private nextBlock() {
     this.svm.warpToSlot(this.svm.getClock().slot + 1n);
     this.svm.expireBlockhash();

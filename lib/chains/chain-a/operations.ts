@@ -22,7 +22,7 @@ import {
   unpackAccount,
   unpackMint,
 } from '@solana/spl-token';
-import { ComputeBudgetProgram, Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { ComputeBudgetProgram, Keypair, PublicKey, type TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
 import type { ChainA, SentTransaction } from './port.ts';
 
 /**
@@ -54,9 +54,17 @@ export class NotAMint extends Error {
   }
 }
 
-async function send(chain: ChainA, payer: Keypair, ixs: TransactionInstruction[], extraSigners: Keypair[] = []): Promise<SentTransaction> {
-  const { blockhash } = await chain.rpc.getLatestBlockhash();
-  return chain.sendAndConfirm(buildAndSignTx(ixs, payer, blockhash, extraSigners));
+/**
+ * How a built and signed transaction reaches the chain: by default straight through the port; a
+ * value move passes the journal's (lib/moves/journal.ts), which records it with its blockhash's
+ * last valid block height before sending it.
+ */
+export type Sender = (tx: VersionedTransaction, lastValidBlockHeight: number) => Promise<SentTransaction>;
+
+async function send(chain: ChainA, payer: Keypair, ixs: TransactionInstruction[], extraSigners: Keypair[] = [], via?: Sender): Promise<SentTransaction> {
+  const { blockhash, lastValidBlockHeight } = await chain.rpc.getLatestBlockhash();
+  const tx = buildAndSignTx(ixs, payer, blockhash, extraSigners);
+  return via ? via(tx, lastValidBlockHeight) : chain.sendAndConfirm(tx);
 }
 
 const units = (n: number) => ComputeBudgetProgram.setComputeUnitLimit({ units: n });
@@ -92,17 +100,17 @@ export async function compressedTokenBalance(chain: ChainA, owner: PublicKey, mi
 
 // ---- native coin ----------------------------------------------------------------------------
 
-export async function compressNative(chain: ChainA, signer: Keypair, lamports: bigint): Promise<SentTransaction> {
+export async function compressNative(chain: ChainA, signer: Keypair, lamports: bigint, via?: Sender): Promise<SentTransaction> {
   const ix = await LightSystemProgram.compress({
     payer: signer.publicKey,
     toAddress: signer.publicKey,
     lamports: bn(lamports.toString()),
     outputStateTreeInfo: selectStateTreeInfo(await chain.rpc.getStateTreeInfos()),
   });
-  return send(chain, signer, [units(1_000_000), ix]);
+  return send(chain, signer, [units(1_000_000), ix], [], via);
 }
 
-export async function decompressNative(chain: ChainA, signer: Keypair, lamports: bigint): Promise<SentTransaction> {
+export async function decompressNative(chain: ChainA, signer: Keypair, lamports: bigint, via?: Sender): Promise<SentTransaction> {
   const accounts = (await chain.rpc.getCompressedAccountsByOwner(signer.publicKey)).items;
   const have = accounts.reduce((s, a) => s + BigInt(a.lamports.toString()), 0n);
   if (have < lamports) throw new NotEnough('compressed lamports', have, lamports);
@@ -116,7 +124,7 @@ export async function decompressNative(chain: ChainA, signer: Keypair, lamports:
     recentInputStateRootIndices: proof.rootIndices,
     lamports: bn(lamports.toString()),
   });
-  return send(chain, signer, [units(1_000_000), ix]);
+  return send(chain, signer, [units(1_000_000), ix], [], via);
 }
 
 // ---- tokens ---------------------------------------------------------------------------------
@@ -138,16 +146,16 @@ export async function createMint(chain: ChainA, signer: Keypair, decimals: numbe
 }
 
 /** Ordinary SPL tokens into `to`'s associated token account (created when missing). */
-export async function mintTo(chain: ChainA, authority: Keypair, mint: PublicKey, to: PublicKey, amount: bigint): Promise<SentTransaction> {
+export async function mintTo(chain: ChainA, authority: Keypair, mint: PublicKey, to: PublicKey, amount: bigint, via?: Sender): Promise<SentTransaction> {
   const ata = getAssociatedTokenAddressSync(mint, to, true);
   return send(chain, authority, [
     createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, to, mint),
     createMintToInstruction(mint, ata, authority.publicKey, amount),
-  ]);
+  ], [], via);
 }
 
 /** From the signer's associated token account into a compressed token account of its own. */
-export async function compressToken(chain: ChainA, signer: Keypair, mint: PublicKey, amount: bigint): Promise<SentTransaction> {
+export async function compressToken(chain: ChainA, signer: Keypair, mint: PublicKey, amount: bigint, via?: Sender): Promise<SentTransaction> {
   const have = await tokenBalance(chain, signer.publicKey, mint);
   if (have < amount) throw new NotEnough('tokens', have, amount);
   const ix = await CompressedTokenProgram.compress({
@@ -160,7 +168,7 @@ export async function compressToken(chain: ChainA, signer: Keypair, mint: Public
     outputStateTreeInfo: selectStateTreeInfo(await chain.rpc.getStateTreeInfos()),
     tokenPoolInfo: selectSplInterfaceInfo(await getSplInterfaceInfos(chain.rpc, mint)),
   });
-  return send(chain, signer, [units(150_000), ix]);
+  return send(chain, signer, [units(150_000), ix], [], via);
 }
 
 async function tokenInputs(chain: ChainA, owner: PublicKey, mint: PublicKey, amount: bigint) {
@@ -176,7 +184,7 @@ async function tokenInputs(chain: ChainA, owner: PublicKey, mint: PublicKey, amo
 }
 
 /** From compressed token accounts back into the signer's associated token account. */
-export async function decompressToken(chain: ChainA, signer: Keypair, mint: PublicKey, amount: bigint): Promise<SentTransaction> {
+export async function decompressToken(chain: ChainA, signer: Keypair, mint: PublicKey, amount: bigint, via?: Sender): Promise<SentTransaction> {
   const { inputs, proof } = await tokenInputs(chain, signer.publicKey, mint, amount);
   const ata = getAssociatedTokenAddressSync(mint, signer.publicKey, true);
   const ix = await CompressedTokenProgram.decompress({
@@ -192,11 +200,11 @@ export async function decompressToken(chain: ChainA, signer: Keypair, mint: Publ
     units(350_000),
     createAssociatedTokenAccountIdempotentInstruction(signer.publicKey, ata, signer.publicKey, mint),
     ix,
-  ]);
+  ], [], via);
 }
 
 /** Compressed tokens from the signer to `to` (any address). */
-export async function transferCompressed(chain: ChainA, signer: Keypair, mint: PublicKey, to: PublicKey, amount: bigint): Promise<SentTransaction> {
+export async function transferCompressed(chain: ChainA, signer: Keypair, mint: PublicKey, to: PublicKey, amount: bigint, via?: Sender): Promise<SentTransaction> {
   const { inputs, proof } = await tokenInputs(chain, signer.publicKey, mint, amount);
   const ix = await CompressedTokenProgram.transfer({
     payer: signer.publicKey,
@@ -206,5 +214,5 @@ export async function transferCompressed(chain: ChainA, signer: Keypair, mint: P
     recentInputStateRootIndices: proof.rootIndices,
     recentValidityProof: proof.compressedProof,
   });
-  return send(chain, signer, [units(500_000), ix]);
+  return send(chain, signer, [units(500_000), ix], [], via);
 }

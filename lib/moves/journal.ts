@@ -1,0 +1,177 @@
+import bs58 from 'bs58';
+import { chainA, ChainRejected, type ChainA, type SentTransaction } from '#lib/chains/chain-a/index.ts';
+import type { Sender } from '#lib/chains/chain-a/operations.ts';
+import { clock } from '#lib/clock.ts';
+import { bindToTransaction, recordKeyOf, settleBound } from '#lib/data/idempotency.ts';
+import { getMove, listOpenMoves, recordMove, settleMove, type MovePurpose, type MoveRecord } from '#lib/data/value-moves.ts';
+import { endWalletLeaseHold, holdWalletLeaseFor, reclaimWalletLease } from '#lib/data/wallets.ts';
+import { errors } from '#lib/errors.ts';
+import { envelope } from '#lib/http/envelope.ts';
+import { logger } from '#lib/log.ts';
+import { settle, type Settlement } from '#lib/transfer/chain.ts';
+import { walletConfig } from '#lib/wallets/config.ts';
+import { requestIdempotency } from './context.ts';
+
+/**
+ * The value-move journal: every chain A transaction routed through it (compression, compressed
+ * transfers, mint-to, reward claims; README "Value moves") is recorded — signed bytes and the
+ * block height after which it can no longer land — before it is sent, and only the chain settles
+ * it: landed, failed, or expired past that height with no status in the history
+ * (lib/transfer/chain.ts `settle`). A timeout settles nothing: the request answers 202
+ * `{status: "submitted", txHash}` and, until the move settles,
+ *
+ * - the wallet's signing lease is held for the transaction (a second send from the wallet is 409
+ *   WALLET_LOCKED naming it), from before the send, so that a crash holds it too;
+ * - the request's Idempotency-Key is bound to it: a retry gets 409 in progress (the attempt died)
+ *   or the 202 again, never a second transaction.
+ *
+ * `resolveMovesOnce` (the transfer retry job, every minute) settles what requests left open, as does
+ * the next request that finds the wallet held.
+ */
+
+/** How long a wallet and an Idempotency-Key stay bound to an unsettled move at most (far past any blockhash's life). */
+export const MOVE_HOLD_SECONDS = 30 * 60;
+
+/** Sent, and the chain has not said whether it landed: the request answers 202 with this hash. */
+export class MoveUnsettled extends Error {
+  constructor(readonly txHash: string) {
+    super(`transaction ${txHash} was sent and is not settled yet`);
+    this.name = 'MoveUnsettled';
+  }
+}
+
+
+
+export interface MoveOf {
+  userId: string;
+  purpose: MovePurpose;
+  /** The wallet's signing lease held by this request (lib/wallets/lock.ts), to bind to the move. */
+  lease?: { walletId: string; owner: string };
+  /** Set once the move is recorded: from then on only the journal settles what it was for. */
+  recorded?: { done: boolean };
+}
+
+/** The 202 answer of a move not settled yet. */
+export const submitted = (chain: ChainA, txHash: string) => ({ status: 'submitted' as const, txHash, explorerUrl: chain.explorerUrl(txHash) });
+
+/**
+ * A Sender that journals: records the move, binds the wallet lease and the Idempotency-Key to it,
+ * sends, and settles it by the chain's answer. Landed → the transaction (the lease handed back to
+ * the request); refused → ChainRejected as before (nothing moved); no answer → MoveUnsettled.
+ */
+export function journaled(chain: ChainA, m: MoveOf): Sender {
+  return async (tx, lastValidBlockHeight) => {
+    const txHash = bs58.encode(tx.signatures[0]!);
+    const claim = requestIdempotency.getStore();
+    if (m.lease && !(await holdWalletLeaseFor(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS))) {
+      throw errors.walletLocked('this request lost the wallet\'s lease before it could send; retry');
+    }
+    await recordMove({
+      txHash,
+      chain: 'a',
+      userId: m.userId,
+      ...(m.lease ? { walletId: m.lease.walletId } : {}),
+      ...(claim ? { idempotencyPk: recordKeyOf(claim.scope, claim.key) } : {}),
+      purpose: m.purpose,
+      signedTx: Buffer.from(tx.serialize()).toString('base64'),
+      lastValidBlockHeight,
+      createdAt: clock.now().toISOString(),
+    });
+    if (m.recorded) m.recorded.done = true;
+    if (claim) {
+      // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
+      const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, submitted(chain, txHash))) };
+      await bindToTransaction(claim.scope, claim.key, claim.fingerprint, txHash, MOVE_HOLD_SECONDS, answer);
+    }
+    let sent: SentTransaction;
+    try {
+      sent = await chain.sendAndConfirm(tx);
+    } catch (e) {
+      if (e instanceof ChainRejected && !/AlreadyProcessed|already been processed/i.test(e.message)) {
+        // Refused before it ran, or ran and failed: nothing moved. Settled, the lease back to the request.
+        await finish(chain, txHash, { kind: 'failed' }, { owner: m.lease?.owner });
+        throw e;
+      }
+      logger.warn('value move sent, outcome unknown; the journal settles it', { txHash, error: e as Error });
+      throw new MoveUnsettled(txHash);
+    }
+    await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { owner: m.lease?.owner });
+    return sent;
+  };
+}
+
+export interface MovesReport {
+  seen: number;
+  landed: number;
+  failed: number;
+  expired: number;
+  pending: number;
+  failures: number;
+}
+
+/** Settles every unsettled move the chain can now decide (the transfer retry job's pass). */
+export async function resolveMovesOnce(olderThanMs = 0): Promise<MovesReport> {
+  const report: MovesReport = { seen: 0, landed: 0, failed: 0, expired: 0, pending: 0, failures: 0 };
+  const open = await listOpenMoves(new Date(clock.nowMs() - olderThanMs + 1).toISOString());
+  if (!open.length) return report;
+  const chain = await chainA();
+  for (const m of open) {
+    report.seen++;
+    try {
+      report[(await resolve(chain, m)).kind]++;
+    } catch (e) {
+      report.failures++;
+      logger.warn('value move not settled; next pass', { txHash: m.txHash, error: e as Error });
+    }
+  }
+  return report;
+}
+
+/** Settles one move now if the chain can tell (a request that finds its wallet held for it). */
+export async function resolveMove(txHash: string): Promise<Settlement['kind'] | 'unknown'> {
+  const m = await getMove(txHash);
+  if (!m) return 'unknown';
+  if (m.status !== 'sent') return m.status;
+  return (await resolve(await chainA(), m)).kind;
+}
+
+async function resolve(chain: ChainA, m: MoveRecord): Promise<Settlement> {
+  const s = await settle(chain, { signature: m.txHash, bytes: m.signedTx, lastValidBlockHeight: m.lastValidBlockHeight });
+  if (s.kind !== 'pending') await finish(chain, m.txHash, s);
+  return s;
+}
+
+/**
+ * What a settlement finishes, each step idempotent and done before the move is marked settled
+ * (a crash between them leaves it open and the next pass does them again): the purpose's effect,
+ * the Idempotency-Key (unless `request`, still running, answers it itself), then the wallet's lease
+ * (back to the request's owner, or released), and last the move itself.
+ */
+async function finish(chain: ChainA, txHash: string, s: Exclude<Settlement, { kind: 'pending' }>, request?: { owner?: string }): Promise<void> {
+  const m = await getMove(txHash);
+  if (!m || m.status !== 'sent') return;
+  const owner = request?.owner;
+  await afterSettled(m, s);
+  if (m.idempotencyPk && !request) await settleBound(m.idempotencyPk, txHash, s.kind);
+  if (m.walletId) {
+    if (owner) await reclaimWalletLease(m.walletId, txHash, owner, walletConfig.WALLET_LOCK_SECONDS);
+    else await endWalletLeaseHold(m.walletId, txHash);
+  }
+  await settleMove(txHash, s.kind, clock.now().toISOString(), s.kind === 'landed' ? s.slot : undefined);
+}
+
+/** The purpose's own effect of a settlement (each idempotent: conditional writes keyed by the transaction). */
+async function afterSettled(m: MoveRecord, s: Exclude<Settlement, { kind: 'pending' }>): Promise<void> {
+  const p = m.purpose;
+  if (p.kind === 'wallet-send') {
+    if (s.kind === 'landed' && p.accrual) {
+      const [{ accrueAfter }, { SOURCES }] = await Promise.all([import('#lib/rewards/accrue.ts'), import('#lib/rewards/rules.ts')]);
+      const source = SOURCES.find((r) => r.source === p.accrual!.source)?.source;
+      if (source) await accrueAfter({ userId: m.userId, source, txHash: m.txHash, ...(p.accrual.lamports ? { lamports: BigInt(p.accrual.lamports) } : {}) });
+    }
+    return;
+  }
+  const claims = await import('#lib/data/rewards-ledger.ts');
+  if (s.kind === 'landed') await claims.markClaimPaid(p.epoch, p.account, m.txHash);
+  else await claims.releaseClaimFor(p.epoch, p.account, m.txHash);
+}

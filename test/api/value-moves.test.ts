@@ -1,0 +1,103 @@
+import { PublicKey } from '@solana/web3.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
+import { advanceClock } from '#lib/clock.ts';
+import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { signedInUser } from './identity-helpers.ts';
+
+/**
+ * Chain A sends that the chain does not confirm in time (issue 36, defect 2), over HTTP against
+ * the fault layer (CHAIN_FAULTS): the answer is 202 `submitted` with the transaction, never 502;
+ * the Idempotency-Key and the wallet's lease stay bound to that transaction until the chain
+ * settles it (lib/moves/journal.ts), so a retry never signs a second one while the first may land.
+ */
+let rt: TestRuntime;
+let alice: HttpClient;
+let wallet: { id: string; address: string };
+let chain: FaultyChainA;
+let keys = 0;
+
+beforeAll(async () => {
+  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20', CHAIN_FAULTS: 'slot-ms=0' });
+  alice = rt.client();
+  await signedInUser(alice);
+  wallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
+  expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 10 })).status).toBe(200);
+  chain = (await (await import('#lib/chains/chain-a/index.ts')).chainA()) as FaultyChainA;
+}, 120_000);
+afterAll(async () => rt?.stop());
+beforeEach(() => {
+  chain.clearInjected();
+  advanceClock(61_000);
+});
+
+const compressed = async () => BigInt(await chain.rpc.getCompressedBalanceByOwner(new PublicKey(wallet.address)).then(String));
+const compress = (sol: number, key: string) => alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: sol }, { headers: { 'idempotency-key': key } });
+const resolve = async () => (await import('#lib/moves/journal.ts')).resolveMovesOnce();
+
+describe('a send confirmed after the client\'s timeout', () => {
+  it('answers 202 submitted; the retry with its Idempotency-Key gets that answer again, and it is compressed once', async () => {
+    const before = await compressed();
+    const key = `late-${++keys}`;
+    chain.inject('late');
+    const first = await compress(0.5, key);
+    expect(first.status, JSON.stringify(first.json)).toBe(202);
+    expect(first.json).toEqual({ success: true, status: 'submitted', txHash: expect.any(String), explorerUrl: expect.any(String) });
+    const again = await compress(0.5, key);
+    expect(again.status).toBe(202);
+    expect(again.json.txHash).toBe(first.json.txHash);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await compressed()).toBe(before + 500_000_000n);
+    expect((await resolve()).landed).toBe(1);
+    expect(await compressed()).toBe(before + 500_000_000n);
+  });
+
+  it('a send that never lands holds the wallet (409 naming it) until its blockhash expired; then the key is free again and nothing moved', async () => {
+    const before = await compressed();
+    const key = `dropped-${++keys}`;
+    chain.inject('dropped');
+    chain.inject('rpc-timeout'); // and the resend the next request makes for it times out: still unsettled
+    const first = await compress(0.25, key);
+    expect(first.status).toBe(202);
+    const other = await alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: 0.1 });
+    expect(other.status).toBe(409);
+    expect(other.json.error).toBe('WALLET_LOCKED');
+    expect(other.json.message).toContain(first.json.txHash);
+    chain.inject('rpc-timeout'); // the journal's resend times out: still unsettled
+    expect((await resolve()).pending).toBe(1);
+
+    chain.advanceSlots(200);
+    expect((await resolve()).expired).toBe(1);
+    expect(await compressed()).toBe(before);
+    const retried = await compress(0.25, key);
+    expect(retried.status, JSON.stringify(retried.json)).toBe(200);
+    expect(retried.json.txHash).not.toBe(first.json.txHash);
+    expect(await compressed()).toBe(before + 250_000_000n);
+  });
+
+  it('a request that dies after the chain took its send: the retry waits (409) and then gets the 202 naming it, never a second send', async () => {
+    const before = await compressed();
+    const key = `crash-${++keys}`;
+    chain.inject('crash-after');
+    const died = await fetch(new URL('/api/compression/compress-native', rt.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key, cookie: [...alice.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      body: JSON.stringify({ walletId: wallet.id, amount: 0.125 }),
+      signal: AbortSignal.timeout(3_000),
+    }).catch((e: Error) => e);
+    expect(died).toBeInstanceOf(Error);
+    expect(await compressed()).toBe(before + 125_000_000n);
+
+    advanceClock(120_000); // past the request's own idempotency lock and wallet lease
+    const retry = await compress(0.125, key);
+    expect(retry.status).toBe(409);
+    expect(retry.json.error).toBe('IDEMPOTENCY_IN_PROGRESS');
+    expect((await resolve()).landed).toBe(1);
+    const replay = await compress(0.125, key);
+    expect(replay.status).toBe(202);
+    expect(replay.json.status).toBe('submitted');
+    expect(await compressed()).toBe(before + 125_000_000n);
+    // The wallet is free again.
+    expect((await alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: 0.01 })).status).toBe(200);
+  });
+});

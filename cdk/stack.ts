@@ -20,6 +20,7 @@ import type { GroupName } from '../lib/http/groups.ts';
 import type { Route } from '../lib/http/route.ts';
 import { table as tableSchema } from '../lib/data/table.ts';
 import { gatewayPath } from '../lib/http/router.ts';
+import { assertTrustedSetup } from '../lib/zk/trusted-setup.ts';
 import { ApiFunction, repoRoot } from './constructs/api-function.ts';
 import { alarmTopic, apiErrorRateAlarm, dashboard, PERIOD, routeErrorRateAlarm, throttleAlarm } from './monitoring.ts';
 
@@ -148,7 +149,10 @@ export class ShroudStack extends Stack {
       BUCKET_NAME: bucket.bucketName,
       CORS_ORIGINS: corsOrigins.join(','),
       ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: web.url }),
+      ...(isProduction(this) ? { SHROUD_PRODUCTION: 'true' } : {}),
     };
+    // A stage that moves real value is not synthesized with keys from a development ceremony.
+    assertTrustedSetup(join(repoRoot, 'circuits', 'artifacts'), environment);
 
     // Wallet keys at rest: envelope encryption with data keys from this key (lib/wallets).
     const walletKey = new Key(this, 'WalletKey', {
@@ -266,6 +270,9 @@ export class ShroudStack extends Stack {
  * - `publicBaseUrl`: the public URL when a custom domain fronts the distribution (else the
  *   distribution's https://<id>.cloudfront.net, which serves the page and `/api/*`).
  */
+/** `-c production=true`: a stage that moves real value (its functions get SHROUD_PRODUCTION=true). */
+const isProduction = (scope: Construct) => ['true', true].includes(scope.node.tryGetContext('production') as string | boolean);
+
 function deploymentEnvironment(scope: Construct): Record<string, string> {
   const ctx = (k: string) => scope.node.tryGetContext(k);
   const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);

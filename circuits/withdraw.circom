@@ -9,10 +9,12 @@ include "circomlib/circuits/poseidon.circom";
 //   nullifierHash = Poseidon(nullifier)                  published once, at the withdrawal
 //   root          = the Merkle root of a depth-20 Poseidon tree holding commitment
 //
-// Public inputs: root, nullifierHash, recipient, relayerFee. recipient and relayerFee take no
-// part in any constraint of the statement; they are squared below so that they are bound to the
-// proof (a Groth16 proof is malleable in any public input the constraints do not use), and
-// anyone who changes them in flight invalidates it.
+// Public inputs: root, nullifierHash, recipient, relayerFee, pool. recipient, relayerFee and pool
+// take no part in any constraint of the statement; they are squared below so that they are bound
+// to the proof (a Groth16 proof is malleable in any public input the constraints do not use), and
+// anyone who changes them in flight invalidates it. pool is the pool the withdrawal is paid from
+// (lib/transfer/statement.ts poolSignal): the verifier supplies its own pool's value, so a proof
+// made for one pool does not verify for another, even one whose tree holds the same commitment.
 //
 // At level i, pathIndices[i] = 0 means the node is the left child, 1 the right child.
 template Withdraw(depth) {
@@ -20,6 +22,7 @@ template Withdraw(depth) {
     signal input nullifierHash;
     signal input recipient;
     signal input relayerFee;
+    signal input pool;
 
     signal input nullifier;
     signal input secret;
@@ -52,6 +55,8 @@ template Withdraw(depth) {
     signal relayerFeeSquare;
     recipientSquare <== recipient * recipient;
     relayerFeeSquare <== relayerFee * relayerFee;
+    signal poolSquare;
+    poolSquare <== pool * pool;
 }
 
-component main {public [root, nullifierHash, recipient, relayerFee]} = Withdraw(20);
+component main {public [root, nullifierHash, recipient, relayerFee, pool]} = Withdraw(20);

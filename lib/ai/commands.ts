@@ -3,24 +3,71 @@ import { SHROUD_COMMANDS } from './docs-index.generated.ts';
 export type { ShroudCommandShape } from './command-shape.ts';
 
 /**
- * The only commands the assistant may suggest: a `shroud` command line (the terminal program,
- * checked against its real command set), or `curl` / `open` against this API where no command
- * does the task — nothing a shell would read as a second command, a redirection or an expansion.
- * Every suggestion of every backend passes here; a model persuaded by a file name to suggest
- * `rm` gets its suggestion dropped.
+ * The only commands the assistant may suggest, by an allow-list parser (issue 36): one `shroud`
+ * command line (a real command of the terminal program with its own long options: isShroudLine),
+ * or one `curl` to one quoted URL of this API (isApiCurl). Anything else — a second command, a
+ * redirection, an expansion, another program, another URL, an option that reads or writes a file
+ * or goes through a proxy — is dropped. Every suggestion of every backend passes here; a model
+ * persuaded by a file name to suggest `rm` or `curl -o ~/.bashrc` gets its suggestion dropped.
  */
 export function isSafeCommand(command: string, baseUrl: string): boolean {
-  return isShroudLine(command) || isSafeCurl(command, baseUrl);
+  return isShroudLine(command) || isApiCurl(command, baseUrl);
 }
 
-function isSafeCurl(command: string, baseUrl: string): boolean {
-  if (command.length > 2000 || !/^(curl|open) /.test(command)) return false;
-  const unquoted = command.replace(/'[^']*'/g, "''");
-  if (/[;|&`$<>\\(){}'"\n\r]/.test(unquoted.replace(/''/g, ''))) return false;
-  const urls = [...command.matchAll(/'(https?:\/\/[^']*)'/g)].map((m) => m[1]!);
-  return urls.length >= 1 && urls.every((u) => u.startsWith(`${baseUrl}/api/`) && !u.includes('..'));
+/** The cookie jar the assistant's curl lines read and write (lib/ai/intents.ts `curl`): the only file a curl line may name. */
+export const COOKIE_JAR = '~/.shroud-cookies';
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+/** Headers a JSON API call needs; a header value never starts with `@` (curl reads a file for it). */
+const HEADER = /^(content-type: application\/json|idempotency-key: [A-Za-z0-9_.:-]{1,100}|accept: application\/json)$/i;
+const quoted = (w: string) => w.length >= 2 && w.startsWith("'") && w.endsWith("'");
+
+/**
+ * `curl` with, in any order and each at most once: `-s`; `-b` and `-c` with the assistant's
+ * cookie jar; `-X` and a method; `-H` and a quoted header of HEADER; `-d` and quoted JSON (an
+ * object or array: never `@file`); and exactly one quoted URL under `<baseUrl>/api/`. Nothing else.
+ */
+export function isApiCurl(command: string, baseUrl: string): boolean {
+  if (command.length > 2000 || !LINE.test(command)) return false;
+  const words = command.split(/ (?=(?:[^']*'[^']*')*[^']*$)/);
+  if (words[0] !== 'curl') return false;
+  const seen = new Set<string>();
+  let urls = 0;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (quoted(w)) {
+      const url = w.slice(1, -1);
+      if (!url.startsWith(`${baseUrl}/api/`) || url.includes('..') || /[\s\\]/.test(url)) return false;
+      urls++;
+      continue;
+    }
+    if (seen.has(w)) return false;
+    seen.add(w);
+    const value = words[i + 1];
+    if (w === '-s') continue;
+    if (value === undefined) return false;
+    i++;
+    if (w === '-b' || w === '-c') {
+      if (value !== COOKIE_JAR) return false;
+    } else if (w === '-X') {
+      if (!METHODS.has(value)) return false;
+    } else if (w === '-H') {
+      if (!quoted(value) || !HEADER.test(value.slice(1, -1))) return false;
+    } else if (w === '-d') {
+      if (!quoted(value) || !isJsonBody(value.slice(1, -1))) return false;
+    } else return false;
+  }
+  return urls === 1;
 }
 
+function isJsonBody(text: string): boolean {
+  if (!text.startsWith('{') && !text.startsWith('[')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Options a suggestion never carries: a secret typed on a command line stays in the shell's
@@ -64,7 +111,12 @@ export function isShroudLine(line: string): boolean {
   return positional <= shape.args || shape.variadic;
 }
 
-const isValueWord = (w: string) => (w.startsWith("'") ? w.length >= 2 && w.endsWith("'") : PLAIN.test(w) && !w.startsWith('-'));
+/**
+ * A value in a suggested line: a placeholder the user fills in (`'<file>'`), or a plain word that
+ * names no path (no `/`, not starting with `.`): a suggestion never chooses where a file is read or
+ * written (`shroud download <id> <out>` with `.bashrc`).
+ */
+const isValueWord = (w: string) => (w.startsWith("'") ? w.length >= 2 && w.endsWith("'") && PLACEHOLDER.test(w.slice(1, -1)) : PLAIN.test(w) && !w.startsWith('-') && !w.startsWith('.') && !w.includes('/'));
 
 /** A plain word as it is; anything else (a name with a space, a quote, `$`) replaced by the placeholder. */
 export const wordOr = (value: string | undefined, placeholder: string): string => (value !== undefined && PLAIN.test(value) && !value.startsWith('-') ? value : placeholder);

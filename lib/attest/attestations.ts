@@ -17,6 +17,7 @@ import { recordGroth16 } from '#lib/proofs/history.ts';
 import { proofSchema, verifyProof } from '#lib/zk/groth16.ts';
 import { anchorAttestation } from './anchor.ts';
 import { attestConfig } from './config.ts';
+import { isCanonicalTime, isCanonicalUuid, nonCanonicalReasons, UUID_RULE } from './canonical.ts';
 import { attestationHash, revocationMessage, scopeSignal } from './fields.ts';
 import { requireRecentRoot } from './groups.ts';
 import { issuerInfo, issuerSign, issuerVerify } from './issuer.ts';
@@ -41,7 +42,7 @@ export const issueInput = z.object({
   proof: proofSchema,
   publicSignals: z.array(decimal).min(1).max(16),
   scope: scopeField.default('default'),
-  group: z.uuid('must be a group id').optional(),
+  group: z.string().refine(isCanonicalUuid, `must be a group id, ${UUID_RULE}`).optional(),
   anchor: z.boolean().default(false),
 });
 export type IssueInput = z.infer<typeof issueInput>;
@@ -70,7 +71,27 @@ export const listQuery = z.object({ limit: queryInteger(1, 100).default(20), cur
 const mine = attestationSchema.extend({ revoked: z.boolean(), revokedAt: z.string().optional() });
 export const listResponse = z.object({ attestations: z.array(mine), nextCursor: z.string().nullable() });
 export const getResponse = z.object({ attestation: mine });
-export const verifyInput = z.object({ attestation: attestationSchema });
+/**
+ * An attestation as presented for verification: the shape only, every value a string. Whether each
+ * value is in its one canonical form is part of the answer (`valid: false` and a reason), not a 400.
+ */
+const text = z.string().max(1000);
+const presentedPoint = z.object({ x: text, y: text });
+export const presentedAttestation = z.object({
+  id: text,
+  schema: text,
+  claims: z.record(z.string().max(32), text),
+  nullifier: text,
+  scope: text,
+  issuedAt: text,
+  expiresAt: text,
+  issuer: z.object({ algorithm: text, publicKey: presentedPoint, keyId: text }),
+  signature: z.object({ R8: presentedPoint, S: text }),
+  hash: text,
+  anchor: z.object({ txHash: text, contractAddress: text }).optional(),
+});
+export type PresentedAttestation = z.infer<typeof presentedAttestation>;
+export const verifyInput = z.object({ attestation: presentedAttestation });
 export const verifyResponse = z.object({ valid: z.boolean(), revoked: z.boolean(), expired: z.boolean(), reasons: z.array(z.string()) });
 export const revokeInput = z.object({ issuerSignature: z.object({ R8: point, S: decimal }).optional() }).default({});
 export const revokeResponse = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.string() });
@@ -219,18 +240,21 @@ export async function revocations() {
 }
 
 /**
- * Public verification: the hash is recomputed from the fields, the signature checked against the
- * issuer key, and the attestation looked up for revocation. `valid` is true only when the
- * signature is the issuer's over exactly these fields, the attestation is known, not revoked and
- * not expired; `reasons` says what failed.
+ * Public verification: every value must be in its canonical form (lib/attest/canonical.ts), the hash
+ * is recomputed from the fields, the signature checked against the issuer key, and the attestation
+ * looked up for revocation and compared with what was issued under its id. `valid` is true only
+ * when the signature is the issuer's over exactly these fields written exactly as issued, the
+ * attestation is known, not revoked and not expired; `reasons` says what failed.
  */
-export async function verifyAttestation(a: Attestation) {
-  const reasons: string[] = [];
+export async function verifyAttestation(a: PresentedAttestation) {
+  const reasons = nonCanonicalReasons(a);
+  const canonical = reasons.length === 0;
   const schema = SCHEMAS.find((s) => s.id === a.schema);
+  const us = await issuerInfo();
   let signatureOk = false;
   if (!schema) reasons.push('unknown schema');
   else if (!checkClaimsShape(schema, a.claims)) reasons.push('claims do not match the schema');
-  else {
+  else if (canonical) {
     const hash = await attestationHash({
       id: a.id,
       schema: a.schema,
@@ -241,17 +265,24 @@ export async function verifyAttestation(a: Attestation) {
       expiresAtSeconds: seconds(a.expiresAt),
     });
     if (hash.toString() !== a.hash) reasons.push('hash does not match the fields');
-    const us = await issuerInfo();
     if (a.issuer.publicKey.x !== us.publicKey.x || a.issuer.publicKey.y !== us.publicKey.y) reasons.push('not signed by this issuer');
     else if (!(await issuerVerify(hash, a.signature))) reasons.push('signature does not verify');
     else signatureOk = true;
   }
-  const stored = await getAttestation(a.id);
+  // The key id is not signed: it must be this issuer's, as written in every attestation it issues.
+  if (a.issuer.keyId !== us.keyId) reasons.push('issuer.keyId is not this issuer\'s key id');
+  const stored = isCanonicalUuid(a.id) ? await getAttestation(a.id) : undefined;
   if (!stored) reasons.push('unknown attestation');
-  else if (signatureOk && stored.hash !== a.hash) reasons.push('not the attestation issued under this id');
+  else {
+    if (signatureOk && stored.hash !== a.hash) reasons.push('not the attestation issued under this id');
+    // The anchor is not signed either: one that is presented must be the one recorded.
+    if (a.anchor && (a.anchor.txHash !== stored.anchor?.txHash || a.anchor.contractAddress !== stored.anchor?.contractAddress)) {
+      reasons.push('anchor is not the one recorded for this attestation');
+    }
+  }
   const revoked = stored?.revoked ?? false;
   if (revoked) reasons.push('revoked');
-  const expired = clock.nowSeconds() >= seconds(a.expiresAt);
+  const expired = isCanonicalTime(a.expiresAt) && clock.nowSeconds() >= seconds(a.expiresAt);
   if (expired) reasons.push('expired');
   return { valid: reasons.length === 0, revoked, expired, reasons };
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { errors } from '#lib/errors.ts';
 import { poseidon } from '#lib/zk/poseidon.ts';
+import { isCanonicalUuid, UUID_RULE } from './canonical.ts';
 
 /**
  * How strings become field elements for the Poseidon hashes, and the scope signal. All values
@@ -11,8 +13,11 @@ export function fieldOf(text: string): bigint {
   return BigInt(`0x${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 62)}`);
 }
 
-/** A uuid's 128 bits. */
-export const uuidField = (id: string): bigint => BigInt(`0x${id.replace(/-/g, '')}`);
+/** A uuid's 128 bits, from its canonical form only (another spelling of the same bits would sign alike). */
+export function uuidField(id: string): bigint {
+  if (!isCanonicalUuid(id)) throw errors.invalidInput(`${id.slice(0, 40)} is not ${UUID_RULE}`);
+  return BigInt(`0x${id.replace(/-/g, '')}`);
+}
 
 /**
  * The circuits' public `scope` input: fieldOf("shroud-attest-scope:v1" NUL schema NUL scope).

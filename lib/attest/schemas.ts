@@ -1,6 +1,7 @@
 import { errors } from '#lib/errors.ts';
 import { getCircuit } from '#lib/zk/circuits.ts';
-import { fieldOf, scopeSignal, uuidField } from './fields.ts';
+import { DECIMAL_RULE, isCanonicalDecimal, isCanonicalUuid, UUID_RULE } from './canonical.ts';
+import { scopeSignal, uuidField } from './fields.ts';
 
 /**
  * The attestation schemas: each names its circuit (a scope-bound variant, which outputs the
@@ -165,13 +166,16 @@ export function checkSignals(s: SchemaDef, publicSignals: string[], scope: strin
   return { claims, nullifier: byName.nullifier!, scopeSignal: expectedScope, ...(root ? { root } : {}) };
 }
 
-/** The claims as field elements, in the schema's order (a group id is its uuid's 128 bits). */
+/** The claims as field elements, in the schema's order (a group id is its uuid's 128 bits); each value in its canonical form (lib/attest/canonical.ts). */
 export function claimFields(s: SchemaDef, claims: Record<string, string>): bigint[] {
   return s.claimNames.map((name) => {
     const v = claims[name];
     if (v === undefined) throw errors.invalidInput(`attestation.claims: missing ${name}`);
-    if (name === 'group') return /^[0-9a-f-]{36}$/.test(v) ? uuidField(v) : fieldOf(v);
-    if (!/^[0-9]{1,78}$/.test(v)) throw errors.invalidInput(`attestation.claims.${name}: must be a decimal string`);
+    if (name === 'group') {
+      if (!isCanonicalUuid(v)) throw errors.invalidInput(`attestation.claims.group: must be ${UUID_RULE}`);
+      return uuidField(v);
+    }
+    if (!isCanonicalDecimal(v)) throw errors.invalidInput(`attestation.claims.${name}: must be ${DECIMAL_RULE}`);
     return BigInt(v);
   });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
-import { attachSource, BRIDGE_STATUSES, insertBridge, listBridges, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import { attachSource, BRIDGE_STATUSES, failBridge, insertBridge, listBridges, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
@@ -12,6 +12,7 @@ import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
 import { BRIDGE_TYPES, DIRECTIONS, isHyperlaneToken, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
 import { ensureLocalRoute } from './local-collateral.ts';
+import { sourceVerdict } from './source-check.ts';
 import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
 /**
@@ -125,44 +126,43 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
 
   // Sent by the service: the record is written once the wallet's lease is held and its balance
   // covers the amount, just before sending (sendDeposit's beforeSend), so a deposit refused before
-  // anything is sent (locked wallet, short balance, chain A unreachable) leaves no record.
+  // anything is sent (locked wallet, short balance, chain A unreachable) leaves no record. It takes
+  // the transaction's signature before the transaction goes out (as withdrawals do, withdraw.ts):
+  // once out, the signature is public, and no other record may reserve it first.
   const chain = await chainA();
   const signer = await chainASigner(wallet);
-  /** Set once the record exists: the signature of the transaction about to be sent. */
+  /** Set once the record holds it: the signature of the transaction about to be sent. */
   let signature: string | undefined;
-  let sent: string;
+  /** The record as this call leaves it (`submitted`), read before the send: the answer. */
+  let submitted: BridgeRecord | undefined;
   try {
-    const out = await withWalletLock(wallet, () =>
+    await withWalletLock(wallet, () =>
       onChainA(() =>
         sendDeposit(chain, signer, hyperlane, units, record.id, async (sig) => {
           await insertBridge(record);
+          const outcome = await attachSource(userId, record, sig, clock.now().toISOString());
+          if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);
           signature = sig;
+          // Read now: once the transaction is out, the relayer may move the record on at any moment.
+          submitted = await readBridge(userId, record.id);
         }),
       ),
     );
-    sent = out.signature;
   } catch (e) {
     if (signature === undefined) throw e;
     if (!(isAppError(e) && e.code === 'RPC_ERROR')) {
       // Handed to chain A and refused there: the record says so (failed), the caller gets the reason.
-      await transitionBridge(userId, record.id, { from: ['pending'], to: 'failed', at: clock.now().toISOString(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
+      const failureReason = e instanceof Error ? e.message : 'the source transaction failed';
+      await failBridge(record, { from: ['submitted'], at: clock.now().toISOString(), failureReason, sourceTxHash: signature });
       throw e;
     }
     // Sent, but chain A did not say whether it landed (its node unreachable, or no confirmation in
-    // time). Failing the record could strand coins in the escrow: the record takes the signature
+    // time). Failing the record could strand coins in the escrow: the record has the signature
     // and the relayer decides as for an attached transaction — completed once it is found
     // confirmed, failed if it never shows within the confirmation window.
     logger.warn('bridge: deposit sent, outcome unknown; left to the relayer', { bridgeId: record.id, signature });
-    sent = signature;
   }
-  // The transaction is out: the record must learn it. If this write fails the record stays
-  // pending; the log keeps the signature (its memo names the record) for a `source-tx` by support.
-  const outcome = await attachSource(userId, record, sent, clock.now().toISOString()).catch((e: unknown) => {
-    logger.error('bridge: source transaction sent but not attached', { bridgeId: record.id, signature: sent, error: e as Error });
-    throw e;
-  });
-  if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);
-  return answer((await readBridge(userId, record.id)) ?? record);
+  return answer(submitted ?? record);
 }
 
 /** A withdrawal chain B → chain A: destAddress on chain A, the service signing with the caller's chain B wallet when walletId is given. */
@@ -263,8 +263,13 @@ export async function attachSourceTx(userId: string, id: string, input: z.infer<
   const r = await ownedBridge(userId, id);
   const txHash = r.direction === 'withdraw' ? chainBTxHash(input.txHash) : sourceTxHash(r.bridgeType, input.txHash);
   if (r.status !== 'pending') throw conflict(r, 'source-tx');
+  // Reserved only for the record it names (issue 36): one on its chain that is another's is refused here.
+  const verdict = await sourceVerdict(r, txHash);
+  if (verdict.kind === 'mismatch') throw errors.invalidInput(`txHash: not this transfer's source transaction: ${verdict.reason}`);
   const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());
-  if (outcome === 'source-taken') throw errors.conflict('txHash: this transaction is already attached to a bridge transfer');
+  if (outcome === 'source-taken') {
+    throw errors.conflict('txHash: this transaction is already attached to a bridge transfer (if that transfer is not its own, the relayer fails it and releases the transaction: try again in a minute)');
+  }
   const now = (await readBridge(userId, id))!;
   if (outcome === 'state') throw conflict(now, 'source-tx');
   return { transaction: view(now) };

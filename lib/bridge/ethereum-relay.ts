@@ -4,7 +4,7 @@ import { readChainBConfig } from '#lib/chains/chain-b/config.ts';
 import { RpcChainB, type L1MessageStatus } from '#lib/chains/chain-b/rpc-chain.ts';
 import { ethereumConfig, ethereumRpc } from '#lib/chains/ethereum/index.ts';
 import { clock } from '#lib/clock.ts';
-import { transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import { failBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { logger } from '#lib/log.ts';
 import { bridgeMint } from './chain-b-credit.ts';
 import { checkEthereumDeposit, type EthereumDeposit } from './ethereum-source.ts';
@@ -48,7 +48,7 @@ export async function confirmEthereumSource(r: BridgeRecord, windowMs: number): 
   if (!check.missing && check.waiting) return; // mined, not yet deep enough
   if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < windowMs) return;
   const failureReason = check.missing ? 'the source transaction was not found on Ethereum' : check.reason;
-  await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'failed', at: at(), set: { failureReason } });
+  await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });
 }
 
 export async function deliverEthereum(r: BridgeRecord): Promise<void> {

@@ -1,6 +1,6 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
-import { listOpenBridges, readBridge, takeMailboxNonce, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import { failBridge, listOpenBridges, readBridge, takeMailboxNonce, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { logger } from '#lib/log.ts';
 import { expireIfDue } from './bridge.ts';
 import { checkDeposit } from './chain-a-source.ts';
@@ -39,7 +39,7 @@ async function confirmSource(r: BridgeRecord): Promise<void> {
   if (!check.ok) {
     if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < CONFIRM_WINDOW_MS) return;
     const failureReason = check.missing ? 'the source transaction was not found on chain A' : check.reason;
-    await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'failed', at: at(), set: { failureReason } });
+    await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });
     return;
   }
   const { origin, destination } = bridgeRoutes['chaina-chainb'];

@@ -1,6 +1,6 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
-import { attachSource, insertBridge, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import { attachSource, failBridge, insertBridge, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { getWallet, type WalletRecord } from '#lib/data/wallets.ts';
 import { logger } from '#lib/log.ts';
 import { executeFromWallet } from '#lib/wallets/chain-b.ts';
@@ -31,6 +31,8 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
   const amount = BigInt(r.amountUnits);
   const token = { address: route.destinationToken, symbol: r.token, name: r.token, decimals: route.decimals };
   let inserted = false;
+  /** The hash the record reserved: released if the record fails. */
+  let attached: string | undefined;
   /** The record as this call leaves it (`submitted`), read before the send: the answer. */
   let submitted: BridgeRecord | undefined;
   try {
@@ -41,6 +43,7 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
       // answer from chain B, this function cut off), the relayer finds it there.
       const outcome = await attachSource(r.userId, r, txHash, at());
       if (outcome !== 'attached') throw new Error(`bridge ${r.id}: its own source transaction was refused (${outcome})`);
+      attached = txHash;
       // Read now: once the transaction is out, the relayer may move the record on at any moment.
       submitted = await readBridge(r.userId, r.id);
     });
@@ -48,7 +51,8 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
   } catch (e) {
     if (!inserted) throw e;
     // Refused or reverted on chain B: nothing was burned. The record says so, the caller gets the reason.
-    await transitionBridge(r.userId, r.id, { from: ['pending', 'submitted'], to: 'failed', at: at(), set: { failureReason: e instanceof Error ? e.message : 'the source transaction failed' } });
+    const failureReason = e instanceof Error ? e.message : 'the source transaction failed';
+    await failBridge(r, { from: ['pending', 'submitted'], at: at(), failureReason, sourceTxHash: attached ?? null });
     throw e;
   }
   return submitted ?? r;
@@ -82,7 +86,7 @@ export async function confirmWithdrawSource(r: BridgeRecord, confirmWindowMs: nu
   if (!check.ok) {
     if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
     const failureReason = check.missing ? 'the source transaction was not found on chain B' : check.reason;
-    await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'failed', at: at(), set: { failureReason } });
+    await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });
     return;
   }
   await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'source_confirmed', at: at(), set: { messageId: check.messageId } });

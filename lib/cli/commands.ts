@@ -47,6 +47,8 @@ export interface Io {
    * leave it out (the browser terminal signs in by redirect, lib/web/oauth.ts).
    */
   loopback?: { listen(): Promise<LoopbackListener>; show(url: string, openBrowser: boolean): Promise<void> };
+  /** Prompts reach a person (a terminal), not a pipe: new passwords are asked for twice. */
+  interactive?: boolean;
   /** Text shown as it arrives (the assistant's answer); hosts leave it out under `--json`, and the command returns it whole. */
   stream?(text: string): void;
 }
@@ -110,23 +112,85 @@ const STAGE_LABEL: Record<Stage, string> = {
 };
 
 const passwordOption: OptionDef = { flags: '-p, --password <password>', description: 'the password (asked for when left out)' };
-const walletOption: OptionDef = { flags: '-w, --wallet <wallet>', description: 'the wallet, by name or id (default: the active chain A wallet)' };
+const filePasswordOption: OptionDef = { flags: '-p, --password <password>', description: "the file's password, the one it was uploaded with (asked for when left out)" };
+const walletOption: OptionDef = { flags: '-w, --wallet <wallet>', description: 'the wallet, by name or id, on chain A or B (default: the active chain A wallet)' };
 
-/** A chain A wallet given by name or id. */
-async function walletByNameOrId(ctx: CommandContext, given: string, chain: 'a' | 'b' = 'a'): Promise<string> {
-  const { wallets } = await ctx.client.api.walletsList({ query: { chain } });
-  const found = wallets.find((w) => w.id === given) ?? wallets.find((w) => w.name === given);
-  if (!found) throw new ShroudError('WALLET_NOT_FOUND', 404, `no chain ${chain.toUpperCase()} wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``);
-  return found.id;
+/** Smallest units → whole coins, exactly ("500000000", 9 → "0.5"); lib/wallets/amounts.ts has the server's twin. */
+export function wholeUnits(units: string | bigint, decimals: number): string {
+  const s = BigInt(units).toString().padStart(decimals + 1, '0');
+  const frac = decimals ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
+  return `${s.slice(0, s.length - decimals)}${frac ? `.${frac}` : ''}`;
+}
+/** Chain A's native coin has 9 decimals (lib/wallets/wallets.ts NATIVE_DECIMALS); chain B's fees are STRK (18). */
+const NATIVE_DECIMALS = 9;
+const STRK_DECIMALS = 18;
+
+/** The SHA-256 of bytes as hex (WebCrypto: the same in Node and the browser terminal). */
+async function sha256Of(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function walletId(ctx: CommandContext): Promise<string> {
+/** What every command says when the session is missing or over (`whoami`, `files`, … alike). */
+export const SIGNED_OUT_HINT = 'sign in with `shroud login <username>` (or `shroud register <username>` for a new account)';
+export function withHint(e: unknown): unknown {
+  if (e instanceof ShroudError && (e.code === 'UNAUTHENTICATED' || e.code === 'SESSION_EXPIRED') && !e.message.includes('shroud login')) {
+    return new ShroudError(e.code, e.status, `${e.message === 'not authenticated' ? 'not signed in' : e.message}: ${SIGNED_OUT_HINT}`, e.retryAfter);
+  }
+  return e;
+}
+
+/** A new password, typed twice when asked for (an option or piped stdin is taken as given). */
+async function newSecret(ctx: CommandContext, flag: string, what: string): Promise<string> {
+  const given = str(ctx.opts[flag]);
+  if (given !== undefined) return given;
+  const first = await ctx.io.askSecret(`new ${what}: `);
+  if (!ctx.io.interactive) return first;
+  const again = await ctx.io.askSecret(`new ${what} again: `);
+  if (again !== first) throw usage(`the two ${what}s differ: nothing was changed`);
+  return first;
+}
+
+interface WalletRef {
+  id: string;
+  chain: 'a' | 'b';
+  name: string;
+  address: string;
+}
+
+/** A wallet of either chain given by name or id (a name on both chains: the chain A one, unless `chain` says). */
+async function walletByNameOrId(ctx: CommandContext, given: string, chain?: 'a' | 'b'): Promise<WalletRef> {
+  const { wallets } = await ctx.client.api.walletsList({ query: chain ? { chain } : {} });
+  const byChain = (list: typeof wallets) => list.find((w) => w.chain === 'a') ?? list[0];
+  const found = wallets.find((w) => w.id === given) ?? byChain(wallets.filter((w) => w.name === given));
+  if (!found) throw new ShroudError('WALLET_NOT_FOUND', 404, `no ${chain ? `chain ${chain.toUpperCase()} ` : ''}wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``);
+  return { id: found.id, chain: found.chain as 'a' | 'b', name: found.name, address: found.address };
+}
+
+/** `--wallet` (either chain), else the active chain A wallet. */
+async function walletOf(ctx: CommandContext): Promise<WalletRef> {
   const given = str(ctx.opts.wallet);
   if (given) return walletByNameOrId(ctx, given);
   const { wallets } = await ctx.client.api.walletsList({ query: { chain: 'a' } });
   const active = wallets.find((w) => w.isActive) ?? wallets[0];
   if (!active) throw new ShroudError('WALLET_NOT_FOUND', 404, 'no chain A wallet: create one with `shroud wallet create <name>`');
-  return active.id;
+  return { id: active.id, chain: 'a', name: active.name, address: active.address };
+}
+
+/** Compression is chain A's (ZK compression): a chain B wallet is told so, with where to go instead. */
+async function chainAWalletId(ctx: CommandContext, command: string): Promise<string> {
+  const w = await walletOf(ctx);
+  if (w.chain !== 'a') {
+    throw usage(`${command}: compression exists on chain A only, and '${w.name}' is a chain B wallet (\`shroud wallets --chain a\` lists your chain A wallets; \`shroud send\` moves tokens on chain B)`);
+  }
+  return w.id;
+}
+
+/** The bridge's steps as the terminal does them: the API calls they name become the commands. */
+export function bridgeStepForCli(step: string): string {
+  return step
+    .replace(/POST \/api\/bridge\/([\w-]+)\/source-tx \{"txHash": "<([^>]+)>"\}\.?/, 'shroud bridge source-tx $1 <$2>')
+    .replace(/Follow GET \/api\/bridge\/status\/([\w-]+)/, 'Follow: shroud bridge status $1');
 }
 
 /** The providers this server offers, and the password login: what `shroud login` alone prints. */
@@ -199,7 +263,7 @@ export const commands: CommandDef[] = [
     options: [passwordOption],
     async run(ctx) {
       const username = need(ctx.args[0], 'username');
-      const password = await secret(ctx, 'password', 'new password: ');
+      const password = await newSecret(ctx, 'password', 'account password');
       const identity = await createIdentity(password);
       const out = await ctx.client.api.authRegister({ body: { username, password, ...identity.encrypted } });
       return { data: out, fields: [['registered', out.user.username], ['zkId', out.user.zkId], ['identity key', out.user.identityPublicKey]] };
@@ -219,7 +283,7 @@ export const commands: CommandDef[] = [
       if (provider !== undefined) return oauthLogin(ctx, provider);
       const username = ctx.args[0];
       if (!username) return loginChoices(ctx);
-      const password = await secret(ctx, 'password', 'password: ');
+      const password = await secret(ctx, 'password', `account password for ${username}: `);
       const out = await ctx.client.api.authLogin({ body: { username, password } });
       return { data: out, fields: [['signed in as', out.user.username], ['zkId', out.user.zkId]] };
     },
@@ -229,7 +293,7 @@ export const commands: CommandDef[] = [
     summary: 'who this session is',
     async run(ctx) {
       const s = await ctx.client.api.authSession();
-      if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, 'not signed in: `shroud login <username>`');
+      if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, `not signed in: ${SIGNED_OUT_HINT}`);
       return { data: s, fields: [['username', s.user.username], ['id', s.user.id], ['zkId', s.user.zkId]] };
     },
   },
@@ -259,10 +323,14 @@ export const commands: CommandDef[] = [
     name: 'upload',
     summary: 'encrypt a file here, prove the password (Groth16) and upload the ciphertext',
     args: [{ name: 'file', description: 'the file to upload' }],
-    options: [passwordOption, { flags: '-n, --name <name>', description: 'the name to store (default: the file name)' }],
+    options: [
+      { flags: '-p, --password <password>', description: "the file's own password, which encrypts it (asked for twice when left out; not your account password)" },
+      { flags: '-n, --name <name>', description: 'the name to store (default: the file name)' },
+    ],
     async run(ctx) {
       const { name, bytes } = await ctx.io.readFile(need(ctx.args[0], 'file'));
-      const password = await secret(ctx, 'password', 'file password: ');
+      const password = await newSecret(ctx, 'password', `file password for ${str(ctx.opts.name) ?? name}`);
+      const fileSha256 = await sha256Of(bytes);
       const bar = ctx.io.progress('encrypting');
       try {
         const out = await uploadFile(ctx.client, bytes, password, str(ctx.opts.name) ?? name, {
@@ -270,7 +338,11 @@ export const commands: CommandDef[] = [
           onProgress: (p) => bar.update(p.loaded, p.total),
         });
         bar.stop();
-        return { data: out, fields: [['uploaded', out.filename], ['id', out.id], ['cid', out.cid], ['size', kb(out.size)], ['checksum', out.checksum]] };
+        // The file's own SHA-256 (what `sha256sum` prints for it here); the server keeps the ciphertext's.
+        return {
+          data: { ...out, sha256: fileSha256, ciphertextChecksum: out.checksum },
+          fields: [['uploaded', out.filename], ['id', out.id], ['cid', out.cid], ['size', kb(out.size)], ['sha-256', fileSha256], ['ciphertext', `${out.checksum} (${kb(out.encryptedSize)} encrypted)`]],
+        };
       } finally {
         bar.stop();
       }
@@ -283,18 +355,24 @@ export const commands: CommandDef[] = [
       { name: 'id', description: 'the file id (or its CID)' },
       { name: 'out', description: 'where to write it (default: its name, here)', optional: true },
     ],
-    options: [passwordOption],
+    options: [filePasswordOption],
     async run(ctx) {
-      const password = await secret(ctx, 'password', 'file password: ');
+      const id = need(ctx.args[0], 'id');
+      const password = await secret(ctx, 'password', `file password for ${id} (the one it was uploaded with): `);
       const bar = ctx.io.progress('proving');
       try {
-        const out = await downloadFile(ctx.client, need(ctx.args[0], 'id'), password, {
+        const out = await downloadFile(ctx.client, id, password, {
           onStage: (s) => bar.stage(STAGE_LABEL[s]),
           onProgress: (p) => bar.update(p.loaded, p.total),
+        }).catch((e: unknown) => {
+          // The proof is of the file password: the server refusing it means the password is not this file's.
+          if (e instanceof ShroudError && e.code === 'INVALID_PROOF') throw new ShroudError('WRONG_FILE_PASSWORD', e.status, `wrong file password for ${id}: it is not the password the file was uploaded with`);
+          throw e;
         });
         bar.stop();
         const path = await ctx.io.writeFile(ctx.args[1] ?? out.filename, out.bytes);
-        return { data: { path, size: out.bytes.length }, fields: [['saved', path], ['size', kb(out.bytes.length)]] };
+        const sha256 = await sha256Of(out.bytes);
+        return { data: { path, size: out.bytes.length, sha256 }, fields: [['saved', path], ['size', kb(out.bytes.length)], ['sha-256', sha256]] };
       } finally {
         bar.stop();
       }
@@ -365,32 +443,45 @@ export const commands: CommandDef[] = [
     name: 'wallet create',
     summary: 'a new wallet (its key is sealed on the server)',
     args: [{ name: 'name', description: 'a name, unique per chain' }],
-    options: [{ flags: '-c, --chain <chain>', description: 'a or b', default: 'a' }, { flags: '-p, --password <password>', description: 'chain B only: the key password' }],
+    options: [{ flags: '-c, --chain <chain>', description: 'a or b', default: 'a' }, { flags: '-p, --password <password>', description: "chain B only: the new wallet's key password (asked for twice when left out)" }],
     async run(ctx) {
       const chain = (str(ctx.opts.chain) ?? 'a') as 'a' | 'b';
-      const password = chain === 'b' ? await secret(ctx, 'password', 'wallet password: ') : undefined;
+      const password = chain === 'b' ? await newSecret(ctx, 'password', `chain B wallet password for ${need(ctx.args[0], 'name')}`) : undefined;
       const { wallet } = await ctx.client.api.walletsCreate({ body: { chain, name: need(ctx.args[0], 'name'), ...(password ? { password } : {}) } });
       return { data: wallet, fields: [['wallet', wallet.name], ['id', wallet.id], ['chain', wallet.chain], ['address', wallet.address], ['active', wallet.isActive]] };
     },
   },
   {
     name: 'airdrop',
-    summary: 'free coins on localnet and devnet',
+    summary: 'free coins on localnet and devnet (chain A: the native coin; chain B, localnet: STRK or ETH)',
     args: [{ name: 'amount', description: 'whole coins (at most 100)' }],
-    options: [walletOption],
+    options: [walletOption, { flags: '-t, --token <token>', description: 'chain B: STRK (default) or ETH' }],
     async run(ctx) {
-      const out = await ctx.client.api.walletsAirdrop({ params: { id: await walletId(ctx) }, body: { amount: amountOf(ctx.args[0]) } });
-      return { data: out, fields: [['received', out.formatted], ['tx', out.txHash]] };
+      const w = await walletOf(ctx);
+      const token = str(ctx.opts.token);
+      if (token !== undefined && w.chain === 'a') throw usage('--token: chain A airdrops give the native coin only');
+      const out = await ctx.client.api.walletsAirdrop({ params: { id: w.id }, body: { amount: amountOf(ctx.args[0]), ...(token ? { token: token as 'STRK' | 'ETH' } : {}) } });
+      return { data: out, fields: [['received', `${out.formatted}${w.chain === 'b' ? ` ${token ?? 'STRK'}` : ''}`], ['wallet', `${w.name} (chain ${w.chain.toUpperCase()})`], ['tx', out.txHash]] };
     },
   },
   {
     name: 'balance',
-    summary: 'ordinary and compressed balance of a wallet',
-    options: [walletOption],
+    summary: 'the balance of a wallet, in whole coins: chain A ordinary and compressed, chain B in STRK (or --token)',
+    options: [walletOption, { flags: '-t, --token <token>', description: 'chain B: STRK (default), ETH or a token address; chain A: a token mint' }],
     async run(ctx) {
-      const id = await walletId(ctx);
-      const [plain, compressed] = await Promise.all([ctx.client.api.walletsBalance({ params: { id } }), ctx.client.api.compressionCompressedBalance({ params: { walletId: id } })]);
-      return { data: { ...plain, compressed }, fields: [['address', plain.address], ['balance', plain.formatted], ['compressed', compressed.formatted]] };
+      const w = await walletOf(ctx);
+      const token = str(ctx.opts.token);
+      if (w.chain === 'b') {
+        const plain = await ctx.client.api.walletsBalance({ params: { id: w.id }, query: token ? { token } : {} });
+        return { data: plain, fields: [['wallet', `${w.name} (chain B)`], ['address', plain.address], ['balance', `${plain.formatted} ${token ?? 'STRK'}`]] };
+      }
+      const [plain, compressed] = await Promise.all([
+        ctx.client.api.walletsBalance({ params: { id: w.id }, query: token ? { mint: token } : {} }),
+        token
+          ? ctx.client.api.compressionCompressedTokenBalance({ params: { walletId: w.id, mint: token } })
+          : ctx.client.api.compressionCompressedBalance({ params: { walletId: w.id } }),
+      ]);
+      return { data: { ...plain, compressed }, fields: [['wallet', `${w.name} (chain A)`], ['address', plain.address], ['balance', plain.formatted], ['compressed', compressed.formatted]] };
     },
   },
   {
@@ -399,33 +490,44 @@ export const commands: CommandDef[] = [
     args: [{ name: 'amount', description: 'whole coins' }],
     options: [walletOption],
     async run(ctx) {
-      const out = await ctx.client.api.compressionCompressNative({ body: { walletId: await walletId(ctx), amount: amountOf(ctx.args[0]) } });
-      return { data: out, fields: [['compressed', out.compressedAmount], ['tx', out.txHash]] };
+      const out = await ctx.client.api.compressionCompressNative({ body: { walletId: await chainAWalletId(ctx, 'compress'), amount: amountOf(ctx.args[0]) } });
+      return { data: out, fields: [['compressed', wholeUnits(out.compressedAmount, out.decimals)], ['tx', out.txHash]] };
     },
   },
   {
     name: 'decompress',
-    summary: 'decompress native coin',
+    summary: 'decompress native coin (chain A)',
     args: [{ name: 'amount', description: 'whole coins' }],
     options: [walletOption],
     async run(ctx) {
-      const out = await ctx.client.api.compressionDecompressNative({ body: { walletId: await walletId(ctx), amount: amountOf(ctx.args[0]) } });
-      return { data: out, fields: [['decompressed', out.decompressedAmount], ['tx', out.txHash]] };
+      const out = await ctx.client.api.compressionDecompressNative({ body: { walletId: await chainAWalletId(ctx, 'decompress'), amount: amountOf(ctx.args[0]) } });
+      return { data: out, fields: [['decompressed', wholeUnits(out.decompressedAmount, NATIVE_DECIMALS)], ['tx', out.txHash]] };
     },
   },
   {
     name: 'send',
-    summary: 'send compressed tokens to an address',
+    summary: 'send tokens: compressed tokens from a chain A wallet, or STRK, ETH or a token from a chain B wallet (--wallet)',
     args: [
-      { name: 'mint', description: 'the token mint' },
+      { name: 'token', description: 'chain A: the token mint; chain B: STRK, ETH or a token address' },
       { name: 'to', description: 'the recipient address' },
       { name: 'amount', description: 'whole tokens' },
     ],
-    options: [walletOption],
+    options: [walletOption, { flags: '-p, --password <password>', description: "chain B: the wallet's key password (asked for when left out)" }],
     async run(ctx) {
-      const body = { walletId: await walletId(ctx), mint: need(ctx.args[0], 'mint'), to: need(ctx.args[1], 'to'), amount: amountOf(ctx.args[2]) };
-      const out = await ctx.client.api.compressionTransfer({ body });
-      return { data: out, fields: [['sent', out.amount], ['to', out.to], ['tx', out.txHash]] };
+      const w = await walletOf(ctx);
+      const token = need(ctx.args[0], 'token');
+      const to = need(ctx.args[1], 'to');
+      const amount = amountOf(ctx.args[2]);
+      if (w.chain === 'b') {
+        const password = await secret(ctx, 'password', `chain B wallet password for ${w.name}: `);
+        const out = await ctx.client.api.chainbTransfer({ body: { walletId: w.id, token, recipientAddress: to, amount: need(ctx.args[2], 'amount'), password } });
+        const fee: [string, unknown][] = 'fee' in out ? [['fee', `${wholeUnits(out.fee, STRK_DECIMALS)} STRK`]] : [['status', `${out.status}: the chain has not confirmed it yet`]];
+        return { data: out, fields: [['sent', `${ctx.args[2]} ${token}`], ['from', `${w.name} (chain B)`], ['to', to], ...fee, ['tx', out.txHash], ['explorer', out.explorerUrl]] };
+      }
+      const out = await ctx.client.api.compressionTransfer({ body: { walletId: w.id, mint: token, to, amount } });
+      // The answer is in the token's smallest units: its decimals come with the wallet's balance of it.
+      const left = await ctx.client.api.compressionCompressedTokenBalance({ params: { walletId: w.id, mint: token } });
+      return { data: out, fields: [['sent', wholeUnits(out.amount, left.decimals)], ['to', out.to], ['left (compressed)', left.formatted], ['tx', out.txHash]] };
     },
   },
   // --- proofs
@@ -434,7 +536,7 @@ export const commands: CommandDef[] = [
     summary: "this session's STARK proof and its record on chain B",
     async run(ctx) {
       const s = await ctx.client.api.zkauthStatus();
-      if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, 'not signed in');
+      if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, `not signed in: ${SIGNED_OUT_HINT}`);
       return { data: s, fields: [['provider', s.provider], ['key hash', s.publicKey], ['on chain B', s.starknet.verified], ['contract', s.starknet.contract], ['expires', s.starknet.proofExpiry]] };
     },
   },
@@ -482,7 +584,7 @@ export const commands: CommandDef[] = [
         token: need(token, 'token'),
         amount: need(amount, 'amount'),
         destAddress: need(str(ctx.opts.to), '--to <address>'),
-        ...(wallet ? { walletId: wallet } : {}),
+        ...(wallet ? { walletId: wallet.id } : {}),
         ...(wallet && withdrawing ? { password: await secret(ctx, 'password', 'chain B wallet password: ') } : {}),
       };
       const out = await ctx.client.api.bridgeInitiate({ body });
@@ -496,7 +598,7 @@ export const commands: CommandDef[] = [
           ['to', t.destAddress],
           ['source tx', t.sourceTxHash],
           ['expires', t.expiresAt],
-          ...(t.status === 'pending' ? ([['step 1', out.instructions.step1], ['step 2', out.instructions.step2], ['step 3', out.instructions.step3]] as [string, unknown][]) : []),
+          ...(t.status === 'pending' ? ([['step 1', out.instructions.step1], ['step 2', bridgeStepForCli(out.instructions.step2)], ['step 3', bridgeStepForCli(out.instructions.step3)]] as [string, unknown][]) : []),
           ['follow', `shroud bridge status ${t.id}`],
         ],
       };
@@ -524,6 +626,27 @@ export const commands: CommandDef[] = [
         table: { columns: ['id', 'route', 'amount', 'status', 'created'], rows: transactions.map((t) => [t.id, t.bridgeType, `${t.amount} ${t.token}`, t.status, t.createdAt.slice(0, 19).replace('T', ' ')]) },
         empty: 'no bridge transfers yet: `shroud bridge chaina-chainb <amount> SOL --to <address> --wallet <name>`',
       };
+    },
+  },
+  {
+    name: 'bridge source-tx',
+    summary: "step 2 of a bridge transfer you send yourself: give the source chain's transaction (chain A signature, Ethereum or chain B hash)",
+    args: [
+      { name: 'id', description: 'the transfer id (`shroud bridge history`)' },
+      { name: 'txHash', description: 'the transaction that sent the amount on the source chain' },
+    ],
+    async run(ctx) {
+      const { transaction: t } = await ctx.client.api.bridgeSourceTx({ params: { id: need(ctx.args[0], 'id') }, body: { txHash: need(ctx.args[1], 'txHash') } });
+      return { data: t, fields: [['bridge', t.id], ['status', t.status], ['source tx', t.sourceTxHash], ['follow', `shroud bridge status ${t.id}`]] };
+    },
+  },
+  {
+    name: 'bridge cancel',
+    summary: 'cancel a bridge transfer that is still pending (nothing was sent for it)',
+    args: [{ name: 'id', description: 'the transfer id (`shroud bridge history`)' }],
+    async run(ctx) {
+      const { transaction: t } = await ctx.client.api.bridgeCancel({ params: { id: need(ctx.args[0], 'id') } });
+      return { data: t, fields: [['bridge', t.id], ['status', t.status]] };
     },
   },
   // --- attestations

@@ -4,17 +4,17 @@
  * Human output by default (tables, colour on a TTY), `--json` for scripts, exit codes by error class.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { SingleBar, Presets } from 'cli-progress';
-import Table from 'cli-table3';
+import type { SingleBar } from 'cli-progress';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { styleText } from 'node:util';
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
-import { commands, EXIT, exitCodeOf, type CommandDef, type Io, type Output, type ProgressBar } from './commands.ts';
+import { commands, EXIT, exitCodeOf, withHint, type CommandDef, type Io, type Output, type ProgressBar } from './commands.ts';
 import { listenOnLoopback, openBrowser } from './loopback.ts';
 
 const DEFAULT_API_URL = 'http://localhost:3000';
@@ -42,6 +42,15 @@ function writePrivate(file: string, data: unknown) {
 interface SessionFile {
   apiUrl: string;
   cookies: Record<string, string>;
+}
+
+/** The package's version: its package.json, found upwards from this file (lib/cli/, or the bundle in lib/cli/dist/). */
+export function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const pkg = readJson<{ name?: string; version?: string } | null>(join(dir, 'package.json'), null);
+    if (pkg?.name === 'shroud' && pkg.version) return pkg.version;
+  }
+  return 'unknown';
 }
 
 function clientFor(apiUrl: string): ShroudClient {
@@ -79,22 +88,27 @@ function askSecret(question: string): Promise<string> {
 
 function progressBar(label: string, enabled: boolean): ProgressBar {
   if (!enabled) return { update() {}, stage() {}, stop() {} };
-  const bar = new SingleBar(
-    { format: '{stage} |{bar}| {percentage}% {value}/{total} KiB {speed} KiB/s ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, stream: process.stderr },
-    Presets.shades_classic,
-  );
+  // cli-progress loads when a bar is wanted, not at every start (lib/cli/build.mjs: a quick `--help`).
+  let bar: SingleBar | undefined;
+  void import('cli-progress').then(({ SingleBar, Presets }) => {
+    bar = new SingleBar(
+      { format: '{stage} |{bar}| {percentage}% {value}/{total} KiB {speed} KiB/s ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, stream: process.stderr },
+      Presets.shades_classic,
+    );
+  });
   let started = false;
   let stage = label;
   const t0 = Date.now();
   return {
     stage(s) {
       stage = s;
-      if (started) bar.update({ stage });
+      if (started) bar?.update({ stage });
       else process.stderr.write(`${s}…\n`);
     },
     update(loaded, total) {
       const kib = Math.round(loaded / 1024);
       const speed = (loaded / 1024 / Math.max((Date.now() - t0) / 1000, 0.001)).toFixed(0);
+      if (!bar) return; // not loaded yet: the next update draws it
       if (!started) {
         bar.start(Math.max(Math.round((total ?? loaded) / 1024), 1), 0, { stage, speed });
         started = true;
@@ -102,7 +116,7 @@ function progressBar(label: string, enabled: boolean): ProgressBar {
       bar.update(kib, { stage, speed });
     },
     stop() {
-      if (started) bar.stop();
+      if (started) bar?.stop();
       started = false;
     },
   };
@@ -110,7 +124,7 @@ function progressBar(label: string, enabled: boolean): ProgressBar {
 
 const colour = (on: boolean) => (style: Parameters<typeof styleText>[0], text: string) => (on ? styleText(style, text) : text);
 
-function render(out: Output, json: boolean, tty: boolean): string {
+async function render(out: Output, json: boolean, tty: boolean): Promise<string> {
   if (json) return JSON.stringify(out.data, null, 2);
   const c = colour(tty);
   const show = (v: unknown) => (v === null || v === undefined ? c('dim', '—') : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -120,6 +134,7 @@ function render(out: Output, json: boolean, tty: boolean): string {
     return out.fields.map(([k, v]) => `${c('cyan', k.padEnd(width))}  ${show(v)}`).join('\n');
   }
   if (!out.table.rows.length) return c('dim', out.empty ?? '(none)');
+  const { default: Table } = await import('cli-table3'); // loaded for a table only (a quick start)
   const table = new Table({ head: out.table.columns, style: { head: tty ? ['cyan'] : [], border: tty ? ['grey'] : [] } });
   for (const row of out.table.rows) table.push(row.map(show));
   return table.toString();
@@ -137,6 +152,7 @@ function nodeIo(showProgress: boolean, json: boolean): Io {
       return full;
     },
     askSecret,
+    interactive: !!process.stdin.isTTY,
     progress: (label) => progressBar(label, showProgress),
     async clearSession() {
       rmSync(sessionFile(), { force: true });
@@ -187,6 +203,7 @@ export function program(execute?: Execute): Command {
     .option('--api-url <url>', `the API (default: $SHROUD_API_URL, the config file, or ${DEFAULT_API_URL})`)
     .option('--json', 'print the answer as JSON (for scripts)')
     .option('--no-color', 'no colour even on a terminal')
+    .version(packageVersion(), '-V, --version', 'the version of shroud')
     .showHelpAfterError()
     .exitOverride();
 
@@ -211,7 +228,7 @@ export function program(execute?: Execute): Command {
       const g = root.opts() as { json?: boolean; color?: boolean };
       const tty = !!process.stdout.isTTY && g.color !== false && !process.env.NO_COLOR;
       const out = await def.run({ client: clientFor(apiUrl()), io: nodeIo(!g.json && !!process.stderr.isTTY, !!g.json), args, opts: cmdObj.opts() });
-      process.stdout.write(`${render(out, !!g.json, tty)}\n`);
+      process.stdout.write(`${await render(out, !!g.json, tty)}\n`);
     });
   };
   for (const def of commands) attach(def);
@@ -228,9 +245,9 @@ export function program(execute?: Execute): Command {
   config
     .command('show')
     .description('where the files are and the API URL in use')
-    .action(() => {
+    .action(async () => {
       const out = { apiUrl: apiUrl(), configFile: configFile(), sessionFile: sessionFile(), signedIn: existsSync(sessionFile()) };
-      process.stdout.write(`${render({ data: out, fields: Object.entries(out) }, !!root.opts().json, false)}\n`);
+      process.stdout.write(`${await render({ data: out, fields: Object.entries(out) }, !!root.opts().json, false)}\n`);
     });
   root
     .command('completion <shell>')
@@ -250,6 +267,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     const json = argv.includes('--json');
+    e = withHint(e);
     if (e instanceof ShroudError) {
       if (json) process.stderr.write(`${JSON.stringify({ error: e.code, message: e.message, status: e.status, retryAfter: e.retryAfter })}\n`);
       else process.stderr.write(`${colour(!!process.stderr.isTTY)('red', 'error')} ${e.code}: ${e.message}${e.retryAfter ? ` (retry after ${e.retryAfter} s)` : ''}\n`);

@@ -697,6 +697,24 @@ export interface Operations {
         }>;
         constraints: number;
         artifacts: {
+          wasm: {
+            url: string;
+            file: string;
+            bytes: number;
+            sha256: string;
+          };
+          zkey: {
+            url: string;
+            file: string;
+            bytes: number;
+            sha256: string;
+          };
+          vkey: {
+            url: string;
+            file: string;
+            bytes: number;
+            sha256: string;
+          };
           [key: string]: {
             url: string;
             file: string;
@@ -1279,7 +1297,7 @@ export interface Operations {
         issuedAt: string;
         expiresAt: string;
         issuer: {
-          algorithm: "eddsa-poseidon-babyjubjub";
+          algorithm: string;
           publicKey: {
             x: string;
             y: string;

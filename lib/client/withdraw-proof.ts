@@ -1,13 +1,13 @@
 import * as snarkjs from 'snarkjs'; // typed by lib/client/snarkjs.d.ts
 import { merklePath, poseidonHash1, poseidonHash2 } from '#lib/transfer/merkle.ts';
-import { recipientSignal } from '#lib/transfer/statement.ts';
+import { poolSignal, recipientSignal } from '#lib/transfer/statement.ts';
 import type { Note } from './transfer-note.ts';
 
 /**
  * What a client runs to withdraw a note: rebuild the pool's tree from its public leaves
  * (`GET /api/transfer/pools/:id/leaves?from=`), take the note's Merkle path, and prove with the
  * `withdraw` circuit (snarkjs, in the client's own process) that the note is in the tree under
- * that root, binding the recipient and the relayer fee. The result is the body of
+ * that root, binding the pool, the recipient and the relayer fee. The result is the body of
  * `POST /api/transfer/withdraw`; the note itself never leaves the client.
  */
 export const WITHDRAW_CIRCUIT = 'withdraw';
@@ -65,6 +65,7 @@ export async function proveWithdrawal(
     nullifierHash: nullifierHash.toString(),
     recipient: (await recipientSignal(recipient)).toString(),
     relayerFee: relayerFee.toString(),
+    pool: (await poolSignal(note.pool)).toString(),
     nullifier: note.nullifier.toString(),
     secret: note.secret.toString(),
     pathElements: path.pathElements.map(String),

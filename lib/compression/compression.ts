@@ -1,10 +1,9 @@
 import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
-import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
+import { chainA, type ChainA, type SentTransaction } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
-import { accrueAfter } from '#lib/rewards/accrue.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -54,12 +53,19 @@ async function mintOf(chain: ChainA, mint: string) {
   return { key, ...info };
 }
 
-/** Lock, check the indexer, sign and send; the lease's release records the slot. */
-async function signing<T extends { slot: number }>(chain: ChainA, w: WalletRecord, fn: () => Promise<T>): Promise<T> {
-  return withWalletLock(w, async () => {
-    await caughtUp(chain, w);
-    return onChainA(fn);
-  });
+/**
+ * Lock, check the indexer, sign and send; the lease's release records the slot and, for the
+ * operations that earn reward points (`earns`: with the native amount the rule counts), the accrual.
+ */
+async function signing<T extends SentTransaction>(chain: ChainA, w: WalletRecord, earns: false | { lamports?: bigint }, fn: () => Promise<T>): Promise<T> {
+  return withWalletLock(
+    w,
+    async () => {
+      await caughtUp(chain, w);
+      return onChainA(fn);
+    },
+    earns ? (sent) => ({ userId: w.userId, source: 'compression', txHash: sent.signature, ...earns }) : undefined,
+  );
 }
 
 export async function compressNative(userId: string, input: z.infer<typeof nativeInput>) {
@@ -67,12 +73,11 @@ export async function compressNative(userId: string, input: z.infer<typeof nativ
   const lamports = toUnits(input.amount, NATIVE_DECIMALS);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, async () => {
+  const sent = await signing(chain, w, { lamports }, async () => {
     const have = await ops.nativeBalance(chain, signer.publicKey);
     if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
     return ops.compressNative(chain, signer, lamports);
   });
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature, lamports });
   return { txHash: sent.signature, compressedAmount: lamports.toString(), decimals: NATIVE_DECIMALS };
 }
 
@@ -81,8 +86,7 @@ export async function decompressNative(userId: string, input: z.infer<typeof nat
   const lamports = toUnits(input.amount, NATIVE_DECIMALS);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, () => ops.decompressNative(chain, signer, lamports));
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature, lamports });
+  const sent = await signing(chain, w, { lamports }, () => ops.decompressNative(chain, signer, lamports));
   return { txHash: sent.signature, decompressedAmount: lamports.toString() };
 }
 
@@ -92,8 +96,7 @@ export async function compressToken(userId: string, input: z.infer<typeof tokenI
   const mint = await mintOf(chain, input.mint);
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, () => ops.compressToken(chain, signer, mint.key, amount));
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
+  const sent = await signing(chain, w, {}, () => ops.compressToken(chain, signer, mint.key, amount));
   return { txHash: sent.signature, mint: mint.key.toBase58(), compressedAmount: amount.toString(), decimals: mint.decimals };
 }
 
@@ -103,8 +106,7 @@ export async function decompressToken(userId: string, input: z.infer<typeof toke
   const mint = await mintOf(chain, input.mint);
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, () => ops.decompressToken(chain, signer, mint.key, amount));
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
+  const sent = await signing(chain, w, {}, () => ops.decompressToken(chain, signer, mint.key, amount));
   return { txHash: sent.signature, decompressedAmount: amount.toString() };
 }
 
@@ -115,8 +117,7 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const to = chainAAddress(input.to, 'to');
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, () => ops.transferCompressed(chain, signer, mint.key, to, amount));
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
+  const sent = await signing(chain, w, {}, () => ops.transferCompressed(chain, signer, mint.key, to, amount));
   return { txHash: sent.signature, from: w.address, to: to.toBase58(), amount: amount.toString() };
 }
 
@@ -124,7 +125,7 @@ export async function createToken(userId: string, input: z.infer<typeof createTo
   const w = await chainAWallet(userId, input.walletId);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, () => ops.createMint(chain, signer, input.decimals));
+  const sent = await signing(chain, w, false, () => ops.createMint(chain, signer, input.decimals));
   return { mintAddress: sent.mint.toBase58(), txHash: sent.signature };
 }
 
@@ -136,7 +137,7 @@ export async function mintTo(userId: string, input: z.infer<typeof mintToInput>)
   const to = input.to === undefined ? new PublicKey(w.address) : chainAAddress(input.to, 'to');
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, () => ops.mintTo(chain, signer, mint.key, to, amount));
+  const sent = await signing(chain, w, false, () => ops.mintTo(chain, signer, mint.key, to, amount));
   return { txHash: sent.signature, mint: mint.key.toBase58(), mintedAmount: amount.toString() };
 }
 

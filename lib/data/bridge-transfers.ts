@@ -8,7 +8,8 @@ import { decoder, isConditionalFailure, listPartition, putNew, queryPartition, r
  *
  *   BRIDGES#<userId> / BRIDGE#<id>          the record; while it is open (not terminal) also
  *                                           gsi1: BRIDGE#OPEN / <expiresAt>#<id>, the relayer's queue
- *   BRIDGESRC#<bridgeType>#<txHash> / SRC   a source transaction is attached to one record only
+ *   BRIDGESRC#<bridgeType>#<txHash> / SRC   a source transaction is attached to one record only,
+ *                                           released when that record fails (failBridge)
  *   BRIDGENONCE#<origin> / NONCE {next}     the local origin mailbox's message nonce
  *
  * Every state change is a conditional update on the current status (so two writers never both
@@ -144,6 +145,35 @@ export async function attachSource(userId: string, r: Pick<BridgeRecord, 'id' | 
   ];
   const failed = await transactWrite(items);
   return failed === -1 ? 'attached' : failed === 0 ? 'state' : 'source-taken';
+}
+
+/**
+ * `from` → failed, and the claim on its source transaction (if any) released in the same
+ * transaction: a record that failed did not take that transaction, so the record the transaction
+ * does name may still attach it (issue 36: a front-runner's record never keeps a deposit that is
+ * not its own). The claim is deleted only while it is this record's. Undefined when the record
+ * is not (or no longer) in such a state.
+ */
+export async function failBridge(
+  r: Pick<BridgeRecord, 'userId' | 'id' | 'bridgeType'>,
+  t: { from: readonly BridgeStatus[]; at: string; failureReason: string; sourceTxHash: string | null },
+): Promise<BridgeRecord | undefined> {
+  const transition: Transition = { from: t.from, to: 'failed', at: t.at, set: { failureReason: t.failureReason } };
+  if (!t.sourceTxHash) return transitionBridge(r.userId, r.id, transition);
+  const failed = await transactWrite([
+    { Update: transitionUpdate(r.userId, r.id, transition) },
+    {
+      Delete: {
+        TableName: tableName,
+        Key: sourceKey(r.bridgeType, t.sourceTxHash),
+        ConditionExpression: 'attribute_not_exists(pk) OR bridgeId = :id',
+        ExpressionAttributeValues: { ':id': r.id },
+      },
+    },
+  ]);
+  if (failed === 0) return undefined;
+  if (failed === 1) throw new Error(`bridge ${r.id}: its source transaction is claimed by another record`);
+  return readBridge(r.userId, r.id);
 }
 
 /** The next message nonce of a local origin mailbox (0, 1, 2, … atomically). */

@@ -1,7 +1,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
-import { decoder, deleteItem, isConditionalFailure, listPartition, putItem, putNew, queryAll, readItem, transactWrite } from './items.ts';
+import { decoder, deleteItem, isConditionalFailure, listPartition, putItem, putNew, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
 
 /**
  * Rewards: accruals, per-epoch totals, epoch closes and claims. Items:
@@ -39,7 +39,14 @@ export interface Accrual {
 
 /** `recorded`, `duplicate` (that source transaction already accrued) or `epoch-closed`. */
 export async function recordAccrual(a: Accrual): Promise<'recorded' | 'duplicate' | 'epoch-closed'> {
-  const failed = await transactWrite([
+  const failed = await transactWrite(accrualItems(a));
+  if (failed === -1) return 'recorded';
+  return failed === 0 ? 'duplicate' : 'epoch-closed';
+}
+
+/** The accrual's writes, for a transaction of its own or one that also does something else. */
+export function accrualItems(a: Accrual): TransactItems {
+  return [
     { Put: { TableName: tableName, Item: { pk: `REWARDSRC#${a.source}#${a.txHash}`, sk: 'SRC', userId: a.userId, epoch: a.epoch }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { ConditionCheck: { TableName: tableName, Key: closeKey(a.epoch), ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: tableName, Item: { pk: `REWARDLEDGER#${a.userId}`, sk: `ENTRY#${a.at}#${a.txHash}#${a.source}`, ...a } } },
@@ -52,9 +59,7 @@ export async function recordAccrual(a: Accrual): Promise<'recorded' | 'duplicate
       },
     },
     { Put: { TableName: tableName, Item: { pk: 'REWARDEPOCHS', sk: `EPOCH#${pad(a.epoch)}`, epoch: a.epoch } } },
-  ]);
-  if (failed === -1) return 'recorded';
-  return failed === 0 ? 'duplicate' : 'epoch-closed';
+  ];
 }
 
 const accrualSchema = z.object({ userId: z.string(), account: z.string(), epoch: z.number(), source: z.string(), txHash: z.string(), points: z.number(), basis: z.string(), at: z.string() });

@@ -10,7 +10,11 @@ import { sealedKeySchema } from './wallets.ts';
  *   SPOOL#<poolId> / POOL                  the pool: its account (sealed key), token, denomination,
  *                                          and the tree state (size, root, filled subtrees, recent roots)
  *   SPOOL#<poolId> / LEAF#<index, 10 digits>   the commitment at that index
- *   SCOMMIT#<poolId>#<commitment> / COMMITMENT  a commitment is deposited once per pool
+ *   SCOMMIT#<commitment> / COMMITMENT      a commitment is deposited once, in one pool: a note's
+ *                                          nullifier is spent once whichever pool pays it, so a
+ *                                          second deposit of it anywhere could never be withdrawn
+ *   SCOMMIT#<poolId>#<commitment> / COMMITMENT  the same, per pool, as written before the rule was
+ *                                          global: still checked and released, no longer written
  *   SDEPOSITS#<userId> / DEPOSIT#<depositId>    the deposit, the user's own; while it is not yet
  *                                          in the tree it is also in gsi1 SDEPOSIT#OPEN / <createdAt>
  *   STOKEN#test / MINT                     the token pools' test mint and its authority (sealed key)
@@ -57,6 +61,8 @@ const depositItem = z.object({
   txHash: z.string(),
   /** The signed transfer (base64), kept until it is known to have landed or expired. */
   signedTx: z.string().optional(),
+  /** The transfer's blockhash expiry (block height): past it, with no status, it never lands. */
+  lastValidBlockHeight: z.number().int().optional(),
   leafIndex: z.number().int().nonnegative().optional(),
   root: field.optional(),
   createdAt: z.string(),
@@ -66,7 +72,8 @@ const depositDecoder = decoder('shielded deposit', depositItem);
 
 const poolKey = (poolId: string) => ({ pk: `SPOOL#${poolId}`, sk: 'POOL' });
 const leafKey = (poolId: string, index: number) => ({ pk: `SPOOL#${poolId}`, sk: `LEAF#${String(index).padStart(10, '0')}` });
-const commitmentKey = (poolId: string, commitment: string) => ({ pk: `SCOMMIT#${poolId}#${commitment}`, sk: 'COMMITMENT' });
+const commitmentKey = (commitment: string) => ({ pk: `SCOMMIT#${commitment}`, sk: 'COMMITMENT' });
+const legacyCommitmentKey = (poolId: string, commitment: string) => ({ pk: `SCOMMIT#${poolId}#${commitment}`, sk: 'COMMITMENT' });
 const depositKey = (userId: string, depositId: string) => ({ pk: `SDEPOSITS#${userId}`, sk: `DEPOSIT#${depositId}` });
 const OPEN_DEPOSITS = 'SDEPOSIT#OPEN';
 
@@ -133,19 +140,25 @@ export async function createTestToken(t: TestTokenRecord): Promise<boolean> {
 
 export class CommitmentTaken extends Error {
   constructor() {
-    super('this commitment is already in the pool');
+    super('this commitment is already in a pool');
     this.name = 'CommitmentTaken';
   }
 }
 
-export async function commitmentExists(poolId: string, commitment: string): Promise<boolean> {
-  return (await getItem(commitmentKey(poolId, commitment))) !== undefined;
+/** Whether the commitment is reserved in any pool (`poolIds`: every pool, for the per-pool records of before). */
+export async function commitmentExists(commitment: string, poolIds: string[]): Promise<boolean> {
+  const keys = [commitmentKey(commitment), ...poolIds.map((id) => legacyCommitmentKey(id, commitment))];
+  return (await Promise.all(keys.map((k) => getItem(k)))).some((item) => item !== undefined);
 }
 
-/** Writes the pending deposit and reserves its commitment in one transaction; `CommitmentTaken` when it is in use. */
-export async function insertPendingDeposit(d: DepositRecord): Promise<void> {
+/**
+ * Writes the pending deposit and reserves its commitment in one transaction; `CommitmentTaken` when
+ * any pool holds it (`poolIds`: every pool, whose per-pool records of before must be absent too).
+ */
+export async function insertPendingDeposit(d: DepositRecord, poolIds: string[]): Promise<void> {
   const failed = await transactWrite([
-    { Put: { TableName: tableName, Item: { ...commitmentKey(d.poolId, d.commitment), depositId: d.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName, Item: { ...commitmentKey(d.commitment), depositId: d.id, poolId: d.poolId }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...poolIds.map((id) => ({ ConditionCheck: { TableName: tableName, Key: legacyCommitmentKey(id, d.commitment), ConditionExpression: 'attribute_not_exists(pk)' } })),
     {
       Put: {
         TableName: tableName,
@@ -157,11 +170,12 @@ export async function insertPendingDeposit(d: DepositRecord): Promise<void> {
   if (failed >= 0) throw new CommitmentTaken();
 }
 
-/** The transfer never landed (refused or expired): the deposit and its reservation go. */
+/** The transfer never landed (refused or expired): the deposit and its reservation (either form) go. */
 export async function dropPendingDeposit(d: DepositRecord): Promise<void> {
   await transactWrite([
     { Delete: { TableName: tableName, Key: depositKey(d.userId, d.id), ConditionExpression: '#s = :p', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':p': 'pending' } } },
-    { Delete: { TableName: tableName, Key: commitmentKey(d.poolId, d.commitment) } },
+    { Delete: { TableName: tableName, Key: commitmentKey(d.commitment), ConditionExpression: 'attribute_not_exists(pk) OR depositId = :d', ExpressionAttributeValues: { ':d': d.id } } },
+    { Delete: { TableName: tableName, Key: legacyCommitmentKey(d.poolId, d.commitment), ConditionExpression: 'attribute_not_exists(pk) OR depositId = :d', ExpressionAttributeValues: { ':d': d.id } } },
   ]);
 }
 

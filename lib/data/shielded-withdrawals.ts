@@ -30,6 +30,8 @@ const jobItem = z.object({
   /** The payout's signature and signed bytes (base64), stored before it is sent. */
   txHash: z.string().optional(),
   signedTx: z.string().optional(),
+  /** The payout's blockhash expiry (block height), stored with it: past it, with no status, it never lands. */
+  lastValidBlockHeight: z.number().int().optional(),
   slot: z.number().int().optional(),
   paidAt: z.string().optional(),
   lastError: z.string().optional(),
@@ -100,16 +102,16 @@ export async function leaseJob(jobId: string, owner: string, nowMs: number, unti
 const held = (owner: string) => ({ ConditionExpression: 'leaseOwner = :o AND #s = :pending', names: { '#s': 'status' }, values: { ':o': owner, ':pending': 'pending' } });
 
 /** Stores the payout transaction about to be sent (while holding the lease). */
-export async function recordPayoutTx(jobId: string, owner: string, txHash: string, signedTx: string): Promise<void> {
+export async function recordPayoutTx(jobId: string, owner: string, txHash: string, signedTx: string, lastValidBlockHeight: number): Promise<void> {
   const c = held(owner);
   await db.send(
     new UpdateCommand({
       TableName: tableName,
       Key: jobKey(jobId),
-      UpdateExpression: 'SET txHash = :h, signedTx = :tx',
+      UpdateExpression: 'SET txHash = :h, signedTx = :tx, lastValidBlockHeight = :lv',
       ConditionExpression: c.ConditionExpression,
       ExpressionAttributeNames: c.names,
-      ExpressionAttributeValues: { ...c.values, ':h': txHash, ':tx': signedTx },
+      ExpressionAttributeValues: { ...c.values, ':h': txHash, ':tx': signedTx, ':lv': lastValidBlockHeight },
     }),
   );
 }

@@ -1,9 +1,9 @@
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { acquireLease, handOverLease, leaseHolder, releaseLease } from './leases.ts';
-import { getItem, isConditionalFailure, putNew, queryPartition } from './items.ts';
+import { getItem, isConditionalFailure, queryAll, transactWrite, type TransactItems } from './items.ts';
 
 /**
  * Wallet records. Items:
@@ -11,11 +11,19 @@ import { getItem, isConditionalFailure, putNew, queryPartition } from './items.t
  *   WALLETS#<userId>      / WALLET#<walletId>                   the wallet (with its sealed key)
  *   WALLETNAME#<userId>#<chain>#<lower-case name> / NAME        a name is unique per user and chain
  *   WALLETKEY#<userId>#<chain>#<address> / KEY                  a key is held once per user and chain
- *   WALLETACTIVE#<userId>#<chain> / ACTIVE {walletId}           the user's active wallet on a chain
+ *   WALLETACTIVE#<userId>#<chain> / ACTIVE {walletId, rev}      the user's active wallet on a chain, and
+ *                                                               the revision of that chain's set of wallets
  *   WALLETLOCK#<walletId> / LOCK {owner, expiresAt, ttl}        the signing lease
  *
  * A wallet is read by (userId, walletId): someone else's id simply is not there, exactly as an
  * unknown one. Creation writes the wallet and its two uniqueness items in one transaction.
+ *
+ * Races (issue 36): a rename or delete is conditional on the wallet's `version` (the one read), so
+ * two renames never both free the same old name and leave the other's new one orphaned, and a
+ * delete frees exactly the name the wallet bears. Create, activate and delete also move the
+ * chain's ACTIVE item on from the `rev` they read, in the same transaction: they are serialized
+ * per user and chain, and while a user has any wallet on a chain exactly one is active (deleting
+ * the active one hands the role to the oldest that is left). A loser re-reads and tries again.
  */
 export type Chain = 'a' | 'b';
 
@@ -42,6 +50,8 @@ const walletItemSchema = z.object({
   sealedKey: sealedKeySchema,
   /** The slot (chain A) of the wallet's last transaction: reads wait for the indexer to reach it. */
   lastSlot: z.number().int().nonnegative().optional(),
+  /** Bumped by every rename; absent on records older than it (read as 0). */
+  version: z.number().int().nonnegative().optional(),
 });
 
 export interface WalletRecord {
@@ -53,6 +63,7 @@ export interface WalletRecord {
   createdAt: string;
   sealedKey: SealedKey;
   lastSlot?: number;
+  version?: number;
 }
 
 const walletKey = (userId: string, walletId: string) => ({ pk: `WALLETS#${userId}`, sk: `WALLET#${walletId}` });
@@ -74,23 +85,20 @@ export class WalletConflict extends Error {
   }
 }
 
-/** Writes a new wallet; `WalletConflict` when its name or key is taken. Decides which one failed by reading after. */
+/** Writes a new wallet (active when it is the chain's only one); `WalletConflict` when its name or key is taken. */
 export async function insertWallet(w: WalletRecord): Promise<void> {
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName, Item: { ...walletKey(w.userId, w.id), ...w }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName, Item: { ...nameKey(w.userId, w.chain, w.name), walletId: w.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: tableName, Item: { ...addressKey(w.userId, w.chain, w.address), walletId: w.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-    const reasons = (e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    throw new WalletConflict(reasons[1]?.Code === 'ConditionalCheckFailed' ? 'name' : 'key');
-  }
+  await serialized(w.userId, w.chain, async (head) => {
+    const failed = await transactWrite([
+      { Put: { TableName: tableName, Item: { ...walletKey(w.userId, w.id), ...w }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName, Item: { ...nameKey(w.userId, w.chain, w.name), walletId: w.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName, Item: { ...addressKey(w.userId, w.chain, w.address), walletId: w.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      // The first wallet on a chain is its active one.
+      headUpdate(w.userId, w.chain, head, head.walletId === undefined ? w.id : head.walletId),
+    ]);
+    if (failed === 1) throw new WalletConflict('name');
+    if (failed === 0 || failed === 2) throw new WalletConflict('key');
+    return failed === -1;
+  });
 }
 
 export async function getWallet(userId: string, walletId: string): Promise<WalletRecord | undefined> {
@@ -98,8 +106,14 @@ export async function getWallet(userId: string, walletId: string): Promise<Walle
   return item ? decodeWallet(item) : undefined;
 }
 
+/** The user's wallets, read consistently (a delete picks the next active one from them). */
 export async function listWallets(userId: string): Promise<WalletRecord[]> {
-  return (await queryPartition(`WALLETS#${userId}`, { prefix: 'WALLET#' })).map(decodeWallet);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `WALLETS#${userId}`, ':prefix': 'WALLET#' },
+    ConsistentRead: true,
+  });
+  return items.map(decodeWallet);
 }
 
 /** The active wallet id per chain. */
@@ -109,88 +123,132 @@ export async function activeWalletIds(userId: string): Promise<Record<Chain, str
   return { a: id(a), b: id(b) };
 }
 
-/** Makes `walletId` active when the user has no active wallet on `chain` yet (first wallet wins). */
-export async function activateIfNone(userId: string, chain: Chain, walletId: string): Promise<void> {
-  try {
-    await putNew({ ...activeKey(userId, chain), walletId });
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
+// ---- the chain's head: its active wallet and the revision of its set ---------------------------
+
+interface Head {
+  walletId: string | undefined;
+  rev: number | undefined;
+}
+
+async function readHead(userId: string, chain: Chain): Promise<Head> {
+  const item = await getItem(activeKey(userId, chain));
+  return { walletId: typeof item?.walletId === 'string' ? item.walletId : undefined, rev: typeof item?.rev === 'number' ? item.rev : undefined };
+}
+
+/** The head moved on from `head` (rev + 1) with `walletId` active (none: removed), only if it is still at `head`. */
+function headUpdate(userId: string, chain: Chain, head: Head, walletId: string | undefined): TransactItems[number] {
+  const values: Record<string, unknown> = { ':next': (head.rev ?? 0) + 1 };
+  if (head.rev !== undefined) values[':rev'] = head.rev;
+  if (walletId !== undefined) values[':w'] = walletId;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: activeKey(userId, chain),
+      UpdateExpression: walletId === undefined ? 'SET #rev = :next REMOVE walletId' : 'SET #rev = :next, walletId = :w',
+      ConditionExpression: head.rev === undefined ? 'attribute_not_exists(#rev)' : '#rev = :rev',
+      ExpressionAttributeNames: { '#rev': 'rev' },
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A change of a chain's wallets is tried from a fresh read of its head until it is not beaten to it. */
+const ATTEMPTS = 8;
+
+/** Runs `attempt` with the head as read now; `attempt` answers false when a condition on what it read failed (it is retried). */
+async function serialized(userId: string, chain: Chain, attempt: (head: Head) => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    if (await attempt(await readHead(userId, chain))) return;
+    await new Promise((ok) => setTimeout(ok, 5 + Math.random() * 20 * (i + 1)));
+  }
+  throw new WalletChanged();
+}
+
+/** The wallet changed under the request too many times (or is gone): the caller re-reads it. */
+export class WalletChanged extends Error {
+  constructor() {
+    super('the wallet changed while this request ran');
+    this.name = 'WalletChanged';
   }
 }
 
-/** Makes `walletId` the active one on its chain (one pointer item: at most one is ever active). */
-export async function setActive(userId: string, chain: Chain, walletId: string): Promise<void> {
-  await db.send(new PutCommand({ TableName: tableName, Item: { ...activeKey(userId, chain), walletId } }));
+const exists = (userId: string, walletId: string): TransactItems[number] => ({
+  ConditionCheck: { TableName: tableName, Key: walletKey(userId, walletId), ConditionExpression: 'attribute_exists(pk)' },
+});
+
+/** The wallet's version as stored, in a condition: the one read. */
+function versionIs(w: WalletRecord) {
+  return w.version === undefined
+    ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#v)', names: { '#v': 'version' }, values: {} }
+    : { ConditionExpression: 'attribute_exists(pk) AND #v = :v', names: { '#v': 'version' }, values: { ':v': w.version } };
 }
 
-/** Clears the active pointer if it still names `walletId`. */
-export async function clearActive(userId: string, chain: Chain, walletId: string): Promise<void> {
-  try {
-    await db.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: activeKey(userId, chain),
-        ConditionExpression: 'walletId = :w',
-        ExpressionAttributeValues: { ':w': walletId },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+/**
+ * Makes `w` the active one on its chain (one pointer item: at most one is ever active), in one
+ * transaction with the check that it still exists; false when it does not (deleted meanwhile).
+ */
+export async function setActive(w: WalletRecord): Promise<boolean> {
+  let gone = false;
+  await serialized(w.userId, w.chain, async (head) => {
+    const failed = await transactWrite([headUpdate(w.userId, w.chain, head, w.id), exists(w.userId, w.id)]);
+    gone = failed === 1;
+    return failed !== 0;
+  });
+  return !gone;
 }
 
-/** Renames a wallet: the new name item and the record change together, the old name is freed. */
-export async function renameWallet(w: WalletRecord, name: string): Promise<void> {
-  if (name.toLowerCase() === w.name.toLowerCase()) {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: walletKey(w.userId, w.id),
-        UpdateExpression: 'SET #n = :n',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#n': 'name' },
-        ExpressionAttributeValues: { ':n': name },
-      }),
-    );
-    return;
-  }
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName, Item: { ...nameKey(w.userId, w.chain, name), walletId: w.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Delete: { TableName: tableName, Key: nameKey(w.userId, w.chain, w.name) } },
-          {
-            Update: {
-              TableName: tableName,
-              Key: walletKey(w.userId, w.id),
-              UpdateExpression: 'SET #n = :n',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeNames: { '#n': 'name' },
-              ExpressionAttributeValues: { ':n': name },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-    throw new WalletConflict('name');
-  }
+/**
+ * Renames the wallet `w` as read: the new name item and the record change together and the old
+ * name is freed, only while the record is still at `w.version`. `WalletConflict` when the name is
+ * taken; false when the wallet changed (or went) since it was read: the caller reads it again.
+ */
+export async function renameWallet(w: WalletRecord, name: string): Promise<boolean> {
+  const v = versionIs(w);
+  const update: TransactItems[number] = {
+    Update: {
+      TableName: tableName,
+      Key: walletKey(w.userId, w.id),
+      UpdateExpression: 'SET #n = :n, #v = :next',
+      ConditionExpression: v.ConditionExpression,
+      ExpressionAttributeNames: { '#n': 'name', ...v.names },
+      ExpressionAttributeValues: { ':n': name, ':next': (w.version ?? 0) + 1, ...v.values },
+    },
+  };
+  if (name.toLowerCase() === w.name.toLowerCase()) return (await transactWrite([update])) === -1;
+  const failed = await transactWrite([
+    update,
+    { Put: { TableName: tableName, Item: { ...nameKey(w.userId, w.chain, name), walletId: w.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Delete: { TableName: tableName, Key: nameKey(w.userId, w.chain, w.name), ConditionExpression: 'walletId = :id', ExpressionAttributeValues: { ':id': w.id } } },
+  ]);
+  if (failed === 1) throw new WalletConflict('name');
+  return failed === -1;
 }
 
-/** Deletes the wallet, its sealed key and its uniqueness items in one transaction. */
-export async function deleteWallet(w: WalletRecord): Promise<void> {
-  await db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: tableName, Key: walletKey(w.userId, w.id), ConditionExpression: 'attribute_exists(pk)' } },
-        { Delete: { TableName: tableName, Key: nameKey(w.userId, w.chain, w.name) } },
-        { Delete: { TableName: tableName, Key: addressKey(w.userId, w.chain, w.address) } },
-      ],
-    }),
-  );
-  await clearActive(w.userId, w.chain, w.id);
+/**
+ * Deletes the wallet `w` as read, its sealed key and its uniqueness items in one transaction,
+ * only while the record is still at `w.version`; if it was the chain's active wallet, the oldest
+ * one left becomes active in the same transaction. False when the wallet changed (or went) since
+ * it was read: the caller reads it again.
+ */
+export async function deleteWallet(w: WalletRecord): Promise<boolean> {
+  let changed = false;
+  await serialized(w.userId, w.chain, async (head) => {
+    const others = (await listWallets(w.userId)).filter((o) => o.chain === w.chain && o.id !== w.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    // The active one stays; deleting it (or a head naming no wallet) hands the role to the oldest left.
+    const next = head.walletId !== undefined && head.walletId !== w.id && others.some((o) => o.id === head.walletId) ? head.walletId : others[0]?.id;
+    const v = versionIs(w);
+    const items: TransactItems = [
+      { Delete: { TableName: tableName, Key: walletKey(w.userId, w.id), ConditionExpression: v.ConditionExpression, ExpressionAttributeNames: v.names, ...(w.version === undefined ? {} : { ExpressionAttributeValues: v.values }) } },
+      { Delete: { TableName: tableName, Key: nameKey(w.userId, w.chain, w.name) } },
+      { Delete: { TableName: tableName, Key: addressKey(w.userId, w.chain, w.address) } },
+      headUpdate(w.userId, w.chain, head, next),
+    ];
+    if (next !== undefined) items.push(exists(w.userId, next));
+    const failed = await transactWrite(items);
+    changed = failed === 0;
+    return failed !== 3 && failed !== 4;
+  });
+  return !changed;
 }
 
 /** Remembers the slot of the wallet's latest transaction (only ever moves forward). */
@@ -244,33 +302,40 @@ export const endWalletLeaseHold = (walletId: string, txHash: string): Promise<vo
  */
 export async function releaseWalletLeaseRecordingSlot(w: WalletRecord, owner: string, slot: number): Promise<void> {
   try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName,
-              Key: lockKey(w.id),
-              ConditionExpression: '#o = :o',
-              ExpressionAttributeNames: { '#o': 'owner' },
-              ExpressionAttributeValues: { ':o': owner },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName,
-              Key: walletKey(w.userId, w.id),
-              UpdateExpression: 'SET lastSlot = :s',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':s': slot },
-            },
-          },
-        ],
-      }),
-    );
+    await db.send(new TransactWriteCommand({ TransactItems: releaseItems(w, owner, slot) }));
   } catch (e) {
     if (!isConditionalFailure(e)) throw e;
     await recordLastSlot(w, slot);
     await releaseWalletLease(w.id, owner);
   }
 }
+
+/**
+ * The same release with `more` writes in the same transaction (a signing request's accrual: one
+ * round trip instead of four). False, with nothing written, when any condition failed (the lease
+ * lost, the wallet deleted, or one of `more`'s): the caller then writes them one by one.
+ */
+export async function releaseWalletLeaseWith(w: WalletRecord, owner: string, slot: number, more: TransactItems): Promise<boolean> {
+  return (await transactWrite([...releaseItems(w, owner, slot), ...more])) === -1;
+}
+
+const releaseItems = (w: WalletRecord, owner: string, slot: number): TransactItems => [
+  {
+    Delete: {
+      TableName: tableName,
+      Key: lockKey(w.id),
+      ConditionExpression: '#o = :o',
+      ExpressionAttributeNames: { '#o': 'owner' },
+      ExpressionAttributeValues: { ':o': owner },
+    },
+  },
+  {
+    Update: {
+      TableName: tableName,
+      Key: walletKey(w.userId, w.id),
+      UpdateExpression: 'SET lastSlot = :s',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':s': slot },
+    },
+  },
+];

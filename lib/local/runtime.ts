@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { circuitsDir } from '#lib/zk/circuits.ts';
+import { assertTrustedSetup } from '#lib/zk/trusted-setup.ts';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import type { EthereumL1 } from './ethereum-l1.ts';
@@ -72,6 +74,8 @@ function useRuntimeHeapGrowth(): void {
 export function startRuntime(opts: RuntimeOptions & { external?: undefined }): Promise<Runtime>;
 export function startRuntime(opts: RuntimeOptions): Promise<Runtime | SharingRuntime>;
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | SharingRuntime> {
+  // A runtime pointed at mainnet (or marked production) refuses development keys before it starts anything.
+  assertTrustedSetup(circuitsDir(), process.env);
   useRuntimeHeapGrowth();
   const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
   mkdirSync(dataDir, { recursive: true });

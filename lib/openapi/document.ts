@@ -4,6 +4,8 @@ import { groups, type Envelope } from '#lib/http/groups.ts';
 import type { Route } from '#lib/http/route.ts';
 import type { Spec } from '#lib/http/endpoint.ts';
 import { RESPONSE_META_KEY, responseMeta } from './responses.ts';
+import { GROUP_TEXT, OPERATION_TEXT } from './operation-text.ts';
+import { bodyExample } from './examples.ts';
 
 /**
  * The OpenAPI 3.1 document, built from the route table and each handler's spec (its zod schemas,
@@ -48,7 +50,42 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSch
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete out.$schema;
   delete out[RESPONSE_META_KEY];
-  return out;
+  return namedRecordKeys(out);
+}
+
+/**
+ * A record with enumerated keys (`z.record(z.enum([...]), v)`) comes out as `required` keys with no
+ * `properties`; the same object with each key a property reads better and defines what it requires.
+ */
+function namedRecordKeys(node: unknown): JsonSchema {
+  if (Array.isArray(node)) return node.map(namedRecordKeys) as never;
+  if (!node || typeof node !== 'object') return node as JsonSchema;
+  const s = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, namedRecordKeys(v)])) as JsonSchema;
+  const required = s.required as string[] | undefined;
+  const props = (s.properties as Record<string, JsonSchema> | undefined) ?? {};
+  const values = s.additionalProperties;
+  if (required?.some((k) => !(k in props)) && values && typeof values === 'object') {
+    s.properties = { ...props, ...Object.fromEntries(required.filter((k) => !(k in props)).map((k) => [k, values])) };
+  }
+  return s;
+}
+
+/** Drops the components nothing refers to (an error status no route answers), until none is left. */
+function withoutUnusedComponents(doc: OpenApiDocument): OpenApiDocument {
+  const components = doc.components as Record<string, Record<string, unknown> | undefined>;
+  for (let dropped = true; dropped; ) {
+    dropped = false;
+    const text = JSON.stringify(doc);
+    for (const kind of ['schemas', 'responses', 'headers', 'parameters']) {
+      for (const name of Object.keys(components[kind] ?? {})) {
+        if (!text.includes(`"#/components/${kind}/${name}"`)) {
+          delete components[kind]![name];
+          dropped = true;
+        }
+      }
+    }
+  }
+  return doc;
 }
 
 /** Moves a schema's `$defs` into the document's components (named after the operation), refs rewritten. */
@@ -114,6 +151,12 @@ function stackErrorStatuses(route: Route, spec: RouteSpec['spec']): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
+const SIGN_IN: Record<Route['auth'], string> = {
+  session: 'Sign-in: required (the session cookie).',
+  optional: 'Sign-in: not needed; with the session cookie the answer is also about that session.',
+  none: 'Sign-in: not needed.',
+};
+
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 302: 'Found', 304: 'Not Modified', 400: 'Bad request', 401: 'Not signed in, or the credentials or proof were refused',
   403: 'Forbidden', 404: 'Not found', 405: 'Method not allowed', 409: 'Conflict', 410: 'Gone', 413: 'Too large', 415: 'Unsupported media type',
@@ -158,19 +201,26 @@ export function operationOf({ route, spec }: RouteSpec, components: Record<strin
   for (const status of stackErrorStatuses(route, spec)) responses[String(status)] = { $ref: `#/components/responses/${errorSchemaName(status)}` };
   responses.default = { $ref: '#/components/responses/Error' };
 
+  const key = `${route.method} ${openApiPath(route.path)}`;
+  const text = OPERATION_TEXT[key];
+  if (!text) throw new Error(`lib/openapi/operation-text.ts: no summary and description for ${key}`);
   const op: JsonSchema = {
     operationId: id,
     tags: [route.group],
-    summary: `${route.method} ${route.path}`,
-    security: route.auth === 'session' ? [{ session: [] }] : route.auth === 'optional' ? [{ session: [] }, {}] : [],
+    summary: text.summary,
+    description: `${text.description}\n\n${SIGN_IN[route.auth]} ${groups[route.group].rateLimit} requests per minute per client.`,
+    // An optional session needs none: the route answers signed out, and for the session when the cookie comes along.
+    security: route.auth === 'session' ? [{ session: [] }] : [],
+    ...(route.auth === 'optional' ? { 'x-session': 'optional' } : {}),
     parameters,
     responses,
     'x-rate-limit-per-minute': groups[route.group].rateLimit,
   };
   if (spec.body) {
+    const schema = jsonSchemaOf(spec.body, 'input');
     op.requestBody = {
       required: !spec.body.safeParse(undefined).success,
-      content: { 'application/json': { schema: hoistDefs(jsonSchemaOf(spec.body, 'input'), `${id}_body`, components) } },
+      content: { 'application/json': { schema: hoistDefs(schema, `${id}_body`, components), example: bodyExample(key, schema, spec.body) } },
     };
   } else if (route.method === 'POST' && /upload/.test(route.path)) {
     op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', additionalProperties: true } } } };
@@ -214,7 +264,7 @@ export function openApiDocument(entries: readonly RouteSpec[], info: { title: st
     (paths[path] ??= {})[entry.route.method.toLowerCase()] = operationOf(entry, schemas);
   }
   const groupNames = [...new Set(entries.map((e) => e.route.group))];
-  return {
+  return withoutUnusedComponents({
     openapi: '3.1.0',
     info: {
       title: info.title,
@@ -226,7 +276,7 @@ export function openApiDocument(entries: readonly RouteSpec[], info: { title: st
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/' }],
-    tags: groupNames.map((g) => ({ name: g, description: `/api/${g}: ${groups[g].envelope} envelope, ${groups[g].rateLimit} requests per minute` })),
+    tags: groupNames.map((g) => ({ name: g, description: `${GROUP_TEXT[g] ?? ''} (\`${g === 'docs' ? '/api/docs' : `/api/${g}`}\`: ${groups[g].envelope} envelope, ${groups[g].rateLimit} requests per minute.)`.trim() })),
     paths,
     components: {
       schemas,
@@ -245,7 +295,7 @@ export function openApiDocument(entries: readonly RouteSpec[], info: { title: st
         session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE_NAME, description: 'Set by login (password or OAuth); HttpOnly, SameSite=Lax.' },
       },
     },
-  };
+  });
 }
 
 /** The routes whose handler declares no schema for any 2xx answer (gaps to fill). */

@@ -1,7 +1,7 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
-import { clearOwed, listOwed, putOwed, recordAccrual } from '#lib/data/rewards-ledger.ts';
+import { clearOwed, listOwed, putOwed, recordAccrual, type Accrual } from '#lib/data/rewards-ledger.ts';
 import { accountOf, epochOf, pointsFor, SOURCES, type Source } from './rules.ts';
 
 export interface AccrueInput {
@@ -19,21 +19,25 @@ export interface AccrueInput {
  * Returns whether this call recorded it (false: it had been recorded before).
  */
 export async function accrue(input: AccrueInput): Promise<{ recorded: boolean; points: number; epoch: number }> {
-  const points = pointsFor(input.lamports);
-  const at = clock.now().toISOString();
-  for (let epoch = epochOf(clock.nowMs()); ; epoch++) {
-    const outcome = await recordAccrual({
-      userId: input.userId,
-      account: accountOf(input.userId),
-      epoch,
-      source: input.source,
-      txHash: input.txHash,
-      points,
-      basis: input.lamports !== undefined ? input.lamports.toString() : 'transaction',
-      at,
-    });
-    if (outcome !== 'epoch-closed') return { recorded: outcome === 'recorded', points, epoch };
+  const first = accrualOf(input);
+  for (let epoch = first.epoch; ; epoch++) {
+    const outcome = await recordAccrual({ ...first, epoch });
+    if (outcome !== 'epoch-closed') return { recorded: outcome === 'recorded', points: first.points, epoch };
   }
+}
+
+/** The accrual of `input` in the current epoch, as recordAccrual writes it. */
+export function accrualOf(input: AccrueInput): Accrual {
+  return {
+    userId: input.userId,
+    account: accountOf(input.userId),
+    epoch: epochOf(clock.nowMs()),
+    source: input.source,
+    txHash: input.txHash,
+    points: pointsFor(input.lamports),
+    basis: input.lamports !== undefined ? input.lamports.toString() : 'transaction',
+    at: clock.now().toISOString(),
+  };
 }
 
 const owedOf = (input: AccrueInput) => ({

@@ -16,14 +16,15 @@ export interface StarkParams {
 }
 
 /**
- * Shipped parameters: blowup 16 (4 bits per query under the usual conjecture), 28 queries and 16
- * grinding bits give 112 + 16 = 128 bits, capped at 128 by SHA-256's collision bound (see
- * securityLevel). 28 queries fit the zero-knowledge budget of a 128-row trace (4q + 6 = 118 ≤ 120 random rows).
+ * Shipped parameters: blowup 16, 44 queries and 16 grinding bits. Proven (securityLevel, list-decoding
+ * regime): 44 · log2((1 + 1/2m) · 4) + 16 ≈ 103 bits; conjectured: 44 · 4 + 16, capped at 128 by
+ * SHA-256's collision bound. 44 queries need a 256-row trace for zero knowledge (4q + 6 = 182 ≤ 248
+ * random rows; 128 rows stopped at 28 queries, 71 proven bits).
  */
 export const DEFAULT_PARAMS: StarkParams = {
-  traceLength: 128,
+  traceLength: 256,
   blowup: 16,
-  queries: 28,
+  queries: 44,
   grindingBits: 16,
   friRemainderDegree: 8,
 };
@@ -102,6 +103,8 @@ export interface SecurityLevel {
   conjecturedBits: number;
   /** The list-decoding-regime bound below, floored. */
   provenBits: number;
+  /** The proximity parameter m at which the proven bound is best. */
+  proximityParameter: number;
   /** queries · log2(blowup) + grinding bits. */
   queryBits: number;
   /** log2|F_{p^3}| − log2(LDE domain size). */
@@ -109,48 +112,81 @@ export interface SecurityLevel {
   hashBits: number;
 }
 
+/** Each error term of the proven bound, as log2 of a probability, at proximity parameter m. */
+export interface ProvenTerms {
+  ali: number;
+  deep: number;
+  friCommit: number;
+  query: number;
+}
+
+/** The DEEP step opens the trace at z and g·z. */
+const DEEP_OPENINGS = 2;
+
+/**
+ * The largest m for which the DEEP step's slackness stays positive, for a trace domain of size h:
+ * m ≤ 1 / (2 (sqrt((h + openings) / h) − 1)) (Theorem 2 of eprint 2024/1553; Winterfell uses the same cap).
+ */
+export function maxProximityParameter(traceLength: number): number {
+  return Math.min(1000, Math.ceil(1 / (2 * (Math.sqrt((traceLength + DEEP_OPENINGS) / traceLength) - 1))));
+}
+
+/**
+ * The error terms of the proven bound at proximity parameter m (|F| = p^3, rho = 1/blowup, D = LDE
+ * size, n = trace length, d = 7 the constraint degree, l = m / (rho − 2m/D) the list size at the
+ * Johnson radius 1 − (1 + 1/2m)·sqrt(rho)):
+ *  - ALI (independent composition coefficients):  l / |F|
+ *  - DEEP (out-of-domain point):                  l² · (d (n + openings − 1) + n − 1) / |F|
+ *  - FRI commit phase:                            (m + 1/2)^7 · D² / (2 rho^(3/2) |F|) (the other folding terms are far smaller)
+ *  - FRI query phase:                             ((1 + 1/2m) sqrt(rho))^queries · 2^−grinding
+ */
+export function provenTerms(params: StarkParams, m: number): ProvenTerms {
+  const shape = deriveShape(params);
+  const log2F = BASE_FIELD_BITS * EXTENSION_DEGREE;
+  const rho = 1 / params.blowup;
+  const D = shape.ldeSize;
+  const n = shape.n;
+  const l = m / (rho - (2 * m) / D);
+  return {
+    ali: Math.log2(l) - log2F,
+    deep: 2 * Math.log2(l) + Math.log2(CONSTRAINT_DEGREE * (n + DEEP_OPENINGS - 1) + n - 1) - log2F,
+    friCommit: 7 * Math.log2(m + 0.5) + 2 * Math.log2(D) - 1 - 1.5 * Math.log2(rho) - log2F,
+    query: params.queries * Math.log2((1 + 1 / (2 * m)) * Math.sqrt(rho)) - params.grindingBits,
+  };
+}
+
 /**
  * The one place the security figures are computed (README table, SECURITY export, bench and tests).
  *
  * Conjectured (ethSTARK / Winterfell convention): min of
  *  - query bound: queries · log2(blowup) + grinding bits,
- *  - field bound: log2|F_{p^3}| − log2(LDE domain size) (192 − 11 here),
+ *  - field bound: log2|F_{p^3}| − log2(LDE domain size) (192 − 12 here),
  *  - hash collision bound: 128 bits for SHA-256.
  *
- * Proven: our evaluation of the ethSTARK-style bound in the list-decoding (Johnson) regime,
- * maximised over the proximity parameter m ≥ 3. Error terms (|F| = p^3, rho = 1/blowup,
- * D = LDE size, n = trace length, l = (m + 1/2)/sqrt(rho) the list size):
- *  - ALI (composition coefficients):     l / |F|
- *  - DEEP (out-of-domain point):         l · (7 (n + 1) + n − 1) / |F|
- *  - FRI commit phase:                   (m + 1/2)^7 D^2 / (3 rho^(3/2) |F|) + (2m + 1)(D + 1) folds / (sqrt(rho) |F|)
- *  - FRI query phase:                    (sqrt(rho) (1 + 1/(2m)))^queries · 2^−grinding
- * summed, −log2 taken, then capped by the hash collision bound.
+ * Proven: the ethSTARK bound in the list-decoding (Johnson) regime as corrected by eprint 2024/1553
+ * (Theorem 2; the list size is m / (rho − 2m/D), not (m + 1/2)/sqrt(rho), the DEEP term carries the
+ * list size squared, and m is capped by maxProximityParameter): the terms of provenTerms summed,
+ * −log2 taken, maximised over m in [3, maxProximityParameter(n)], then capped by the hash bound.
  */
 export function securityLevel(params: StarkParams): SecurityLevel {
   const shape = deriveShape(params);
   const log2F = BASE_FIELD_BITS * EXTENSION_DEGREE;
   const queryBits = params.queries * Math.log2(params.blowup) + params.grindingBits;
   const fieldBits = log2F - Math.log2(shape.ldeSize);
-  const rho = 1 / params.blowup;
-  const D = shape.ldeSize;
-  const n = shape.n;
   let best = 0;
-  for (let m = 3; m <= 1000; m++) {
-    const l = (m + 0.5) / Math.sqrt(rho);
-    const terms = [
-      Math.log2(l) - log2F,
-      Math.log2(l * (CONSTRAINT_DEGREE * (n + 1) + n - 1)) - log2F,
-      7 * Math.log2(m + 0.5) + 2 * Math.log2(D) - Math.log2(3) - 1.5 * Math.log2(rho) - log2F,
-      Math.log2((2 * m + 1) * (D + 1) * shape.friFolds) - 0.5 * Math.log2(rho) - log2F,
-      params.queries * Math.log2(Math.sqrt(rho) * (1 + 1 / (2 * m))) - params.grindingBits,
-    ];
-    const max = Math.max(...terms);
-    const total = max + Math.log2(terms.reduce((s, t) => s + 2 ** (t - max), 0));
-    best = Math.max(best, -total);
+  let bestM = 3;
+  for (let m = 3; m <= maxProximityParameter(shape.n); m++) {
+    // The list size must stay positive (rho > 2m/D); beyond that the bound says nothing.
+    if (1 / params.blowup <= (2 * m) / shape.ldeSize) break;
+    const t = Object.values(provenTerms(params, m));
+    const max = Math.max(...t);
+    const bits = -(max + Math.log2(t.reduce((s, x) => s + 2 ** (x - max), 0)));
+    if (bits > best) [best, bestM] = [bits, m];
   }
   return {
     conjecturedBits: Math.floor(Math.min(queryBits, fieldBits, HASH_COLLISION_BITS)),
     provenBits: Math.floor(Math.min(best, HASH_COLLISION_BITS)),
+    proximityParameter: bestM,
     queryBits,
     fieldBits,
     hashBits: HASH_COLLISION_BITS,
@@ -172,7 +208,7 @@ export function securityTable(params: StarkParams = DEFAULT_PARAMS): string {
     ['Field bound', `${BASE_FIELD_BITS * EXTENSION_DEGREE} − log2(${shape.ldeSize}) = ${s.fieldBits} bits`],
     ['Hash collision bound', `${s.hashBits} bits`],
     ['**Conjectured security**', `**${s.conjecturedBits} bits** (minimum of the three bounds)`],
-    ['**Proven security**', `**${s.provenBits} bits** (list-decoding regime, ethSTARK-style bound)`],
+    ['**Proven security**', `**${s.provenBits} bits** (list-decoding regime, ethSTARK bound as corrected by eprint 2024/1553, m = ${s.proximityParameter})`],
   ];
   return ['| Parameter | Value |', '| --- | --- |', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n');
 }

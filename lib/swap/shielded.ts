@@ -60,7 +60,7 @@ export async function checkShieldedQuote(
       `amount: the swap gives at least ${formatUnits(q.minAmountOut, q.tokenOut.decimals)} ${q.tokenOut.symbol} after slippage, below pool ${pool.id}'s denomination of ${formatUnits(denomination, q.tokenOut.decimals)}; ${hint} (the surplus above the denomination stays in your wallet); the pools of ${q.tokenOut.symbol}: ${named}`,
     );
   }
-  return { pool, commitment: await freshCommitment(pool, choice.commitment) };
+  return { pool, commitment: await freshCommitment(choice.commitment) };
 }
 
 /** The deposit leg of an order's execution, with its journal (see above). */

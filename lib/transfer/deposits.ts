@@ -12,7 +12,7 @@ import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { SIGNATURE_FEE, signedTransfer } from './chain.ts';
-import { assetOf, poolOrThrow } from './pools.ts';
+import { assetOf, POOL_SPECS, poolOrThrow } from './pools.ts';
 import type { depositInput, DepositView } from './schemas.ts';
 import { isFieldElement } from './statement.ts';
 import { appendToTree, depositAccrual } from './tree.ts';
@@ -39,13 +39,17 @@ export const view = (d: DepositRecord): DepositView => ({
   createdAt: d.createdAt,
 });
 
-/** The commitment in canonical form (no leading zeros), or 400 INVALID_COMMITMENT: not a non-zero field element, or already in the pool. */
-export async function freshCommitment(pool: PoolRecord, commitment: string): Promise<string> {
+/** Every pool's id: a commitment is reserved across all of them (lib/data/shielded-pools.ts). */
+const ALL_POOLS = POOL_SPECS.map((p) => p.id);
+const TAKEN = 'commitment: already deposited (in this pool or another: a note is deposited once)';
+
+/** The commitment in canonical form (no leading zeros), or 400 INVALID_COMMITMENT: not a non-zero field element, or already in a pool. */
+export async function freshCommitment(commitment: string): Promise<string> {
   if (!isFieldElement(commitment) || BigInt(commitment) === 0n) {
     throw errors.invalidCommitment('commitment: must be a non-zero field element below the BN254 scalar field order');
   }
   const canonical = BigInt(commitment).toString();
-  if (await repo.commitmentExists(pool.id, canonical)) throw errors.invalidCommitment('commitment: already in this pool');
+  if (await repo.commitmentExists(canonical, ALL_POOLS)) throw errors.invalidCommitment(TAKEN);
   return canonical;
 }
 
@@ -57,10 +61,10 @@ export async function freshCommitment(pool: PoolRecord, commitment: string): Pro
 export async function reserveDeposit(pool: PoolRecord, d: DepositRecord): Promise<void> {
   await noteOwed(depositAccrual(pool, d));
   try {
-    await repo.insertPendingDeposit(d);
+    await repo.insertPendingDeposit(d, ALL_POOLS);
   } catch (e) {
     await forgetOwed(depositAccrual(pool, d));
-    if (e instanceof repo.CommitmentTaken) throw errors.invalidCommitment('commitment: already in this pool');
+    if (e instanceof repo.CommitmentTaken) throw errors.invalidCommitment(TAKEN);
     throw e;
   }
 }
@@ -80,7 +84,7 @@ export async function completeDeposit(d: DepositRecord): Promise<DepositView> {
 
 export async function deposit(userId: string, input: z.infer<typeof depositInput>): Promise<{ deposit: DepositView }> {
   const pool = await poolOrThrow(input.pool);
-  const commitment = await freshCommitment(pool, input.commitment);
+  const commitment = await freshCommitment(input.commitment);
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'a') throw errors.invalidInput('walletId: deposits need a chain A wallet');
   const chain = await chainA();
@@ -107,6 +111,7 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
       status: 'pending',
       txHash: signed.signature,
       signedTx: signed.bytes,
+      lastValidBlockHeight: signed.lastValidBlockHeight,
       createdAt: clock.now().toISOString(),
     };
     await reserveDeposit(pool, d);

@@ -6,7 +6,7 @@ import { getPool } from '#lib/data/shielded-pools.ts';
 import * as repo from '#lib/data/shielded-withdrawals.ts';
 import type { PayoutJob } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
-import { decodeSignedTransfer, isAlreadyProcessed, isExpired, landing, signedTransfer } from './chain.ts';
+import { settle, signedTransfer } from './chain.ts';
 import { LEASE_MS } from './config.ts';
 import { assetOf, poolSigner } from './pools.ts';
 
@@ -14,9 +14,10 @@ import { assetOf, poolSigner } from './pools.ts';
  * Pays a withdrawal's job, exactly once, however often it is called and by whom:
  *
  * 1. take the job's lease (a conditional update: one worker at a time; a dead worker's lease expires);
- * 2. if a payout transaction was stored before, ask the chain about that signature: landed → paid;
- *    not landed → send the very same bytes again (the chain takes a transaction once); refused
- *    because its blockhash expired → it can never land, so a new one may be signed;
+ * 2. if a payout transaction was stored before, ask the chain about it (chain.ts `settle`): landed
+ *    → paid; still able to land → the very same bytes again (the chain takes a transaction once),
+ *    and the job waits; failed, or expired (block height past its last valid one, and no status in
+ *    the history) → it never moved anything, so a new one may be signed;
  * 3. sign a new payout, store it in the job, then send it; confirmed → paid.
  *
  * Any failure gives the lease back with the reason and leaves the job pending for the retry job.
@@ -30,26 +31,17 @@ export async function payJob(jobId: string): Promise<PayoutJob | undefined> {
     const chain = await chainA();
     let paid: { txHash: string; slot: number } | undefined;
     if (job.txHash) {
-      const seen = await landing(chain, job.txHash);
-      if (seen.landed) paid = { txHash: job.txHash, slot: seen.slot };
-      else if (job.signedTx && !seen.failed) {
-        try {
-          paid = { txHash: job.txHash, slot: (await chain.sendAndConfirm(decodeSignedTransfer(job.signedTx))).slot };
-        } catch (e) {
-          if (isAlreadyProcessed(e)) {
-            const again = await landing(chain, job.txHash);
-            if (again.landed) paid = { txHash: job.txHash, slot: again.slot };
-            else throw e;
-          } else if (!isExpired(e)) throw e;
-        }
-      }
+      // Only the chain decides: a new payout is signed only once the stored one failed or expired.
+      const seen = await settle(chain, { signature: job.txHash, bytes: job.signedTx, lastValidBlockHeight: job.lastValidBlockHeight });
+      if (seen.kind === 'landed') paid = { txHash: job.txHash, slot: seen.slot };
+      else if (seen.kind === 'pending') throw new Error(`payout ${job.txHash} is not settled yet`);
     }
     if (!paid) {
       const pool = await getPool(job.poolId);
       if (!pool) throw new Error(`pool ${job.poolId} is gone`);
       const signer = await poolSigner(pool);
       const signed = await signedTransfer(chain, signer, new PublicKey(job.recipient), BigInt(job.amount), assetOf(pool));
-      await repo.recordPayoutTx(job.id, owner, signed.signature, signed.bytes);
+      await repo.recordPayoutTx(job.id, owner, signed.signature, signed.bytes, signed.lastValidBlockHeight);
       paid = { txHash: signed.signature, slot: (await chain.sendAndConfirm(signed.tx)).slot };
     }
     await repo.markJobPaid(job.id, paid.txHash, paid.slot, clock.now().toISOString());

@@ -1,10 +1,10 @@
-import { chainA, ChainRejected } from '#lib/chains/chain-a/index.ts';
+import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import * as deposits from '#lib/data/shielded-pools.ts';
 import { listOpenJobs } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
 import { forgetOwed } from '#lib/rewards/accrue.ts';
-import { decodeSignedTransfer, isAlreadyProcessed, isExpired, landing } from './chain.ts';
+import { settle } from './chain.ts';
 import { transferConfig } from './config.ts';
 import { payJob } from './payouts.ts';
 import { appendToTree } from './tree.ts';
@@ -56,28 +56,18 @@ async function dropDeposit(d: deposits.DepositRecord): Promise<void> {
   await forgetOwed({ source: 'shielded-deposit', txHash: d.txHash });
 }
 
-/** A pending deposit's transfer: landed → append; never sent or expired → drop the reservation. */
+/** A pending deposit's transfer, as the chain settles it (chain.ts): landed → append; failed or expired → drop the reservation; else wait. */
 async function finishDeposit(open: deposits.DepositRecord): Promise<'appended' | 'dropped' | 'skipped'> {
   const d = await deposits.getDeposit(open.userId, open.id); // the index may lag
   if (!d || d.status === 'complete') return 'skipped';
   if (d.status === 'pending') {
     const chain = await chainA();
-    const seen = await landing(chain, d.txHash);
-    if (!seen.landed) {
-      if (seen.failed || !d.signedTx) {
-        await dropDeposit(d);
-        return 'dropped';
-      }
-      try {
-        await chain.sendAndConfirm(decodeSignedTransfer(d.signedTx));
-      } catch (e) {
-        if (isExpired(e) || (e instanceof ChainRejected && !isAlreadyProcessed(e))) {
-          // refused: nothing moved
-          await dropDeposit(d);
-          return 'dropped';
-        }
-        if (!isAlreadyProcessed(e)) throw e;
-      }
+    const seen = await settle(chain, { signature: d.txHash, bytes: d.signedTx, lastValidBlockHeight: d.lastValidBlockHeight });
+    if (seen.kind === 'pending') return 'skipped';
+    if (seen.kind !== 'landed') {
+      // failed, or expired past its last valid block height with no status in the history: nothing moved
+      await dropDeposit(d);
+      return 'dropped';
     }
     await deposits.markDepositTransferred(d);
   }

@@ -8,12 +8,12 @@ import { verifyProof } from '#lib/zk/groth16.ts';
 import { payJob } from './payouts.ts';
 import { poolOrThrow } from './pools.ts';
 import type { jobResponse, nullifierParams, withdrawInput } from './schemas.ts';
-import { addressBytes, isFieldElement, recipientSignal } from './statement.ts';
+import { addressBytes, isFieldElement, poolSignal, recipientSignal } from './statement.ts';
 
 /**
  * A withdrawal (no session: nothing ties it to an account). The proof shows that some commitment
- * under `root` opens to a nullifier hashing to `nullifierHash`, and binds the recipient and the
- * fee. The order: cheap checks, the proof, then the nullifier spent and the payout queued in one
+ * under `root` opens to a nullifier hashing to `nullifierHash`, and binds the recipient, the fee
+ * and the pool (a proof made for another pool does not verify here). The order: cheap checks, the proof, then the nullifier spent and the payout queued in one
  * conditional transaction (exactly one of any number of concurrent requests wins), then the payout
  * (payouts.ts), retried by the job when it fails.
  */
@@ -35,7 +35,7 @@ export async function withdraw(input: z.infer<typeof withdrawInput>): Promise<{ 
   if (!pool.roots.includes(root)) throw errors.unknownRoot(`root: not one of the last ${pool.roots.length} roots of pool ${pool.id}`);
   if (await repo.getNullifier(nullifierHash)) throw errors.nullifierSpent();
 
-  const signals = [root, nullifierHash, (await recipientSignal(input.recipient)).toString(), fee.toString()];
+  const signals = [root, nullifierHash, (await recipientSignal(input.recipient)).toString(), fee.toString(), (await poolSignal(pool.id)).toString()];
   let valid: boolean;
   try {
     valid = await verifyProof(WITHDRAW_CIRCUIT, input.proof, signals);
@@ -43,7 +43,7 @@ export async function withdraw(input: z.infer<typeof withdrawInput>): Promise<{ 
     if (isAppError(e) && e.code === 'INVALID_INPUT') throw errors.invalidProof(e.message);
     throw e;
   }
-  if (!valid) throw errors.invalidProof('proof: does not verify for this root, nullifier hash, recipient and fee');
+  if (!valid) throw errors.invalidProof('proof: does not verify for this pool, root, nullifier hash, recipient and fee');
 
   const now = clock.now().toISOString();
   const job: PayoutJob = {

@@ -80,12 +80,11 @@ async function store(userId: string, chain: Chain, name: string, key: ChainKey, 
     sealedKey: await sealKey(keyVault(), id, key.address, secret),
   };
   try {
-    await repo.insertWallet(record);
+    await onChange(() => repo.insertWallet(record));
   } catch (e) {
     if (e instanceof repo.WalletConflict) throw errors.conflict(e.reason === 'name' ? `name: a ${chain === 'a' ? 'chain A' : 'chain B'} wallet named "${name}" exists` : 'secretKey: this key is already one of your wallets');
     throw e;
   }
-  await repo.activateIfNone(userId, chain, id);
   const active = await repo.activeWalletIds(userId);
   return view(record, active[chain]);
 }
@@ -125,26 +124,48 @@ export async function getWallet(userId: string, walletId: string): Promise<Walle
   return view(w, (await repo.activeWalletIds(userId))[w.chain]);
 }
 
+/** A rename or delete tries this often against a wallet that keeps changing under it, then 409. */
+const CHANGE_ATTEMPTS = 8;
+const changedMeanwhile = () => errors.conflict('the wallet changed while this request ran: read it and try again');
+
+/**
+ * Each change applies to the wallet as read (its version: lib/data/wallets.ts); one beaten to it
+ * by a concurrent change reads the wallet again and retries — 404 once it is gone.
+ */
 export async function updateWallet(userId: string, walletId: string, input: z.infer<typeof updateWalletInput>): Promise<WalletView> {
-  const w = await ownedWallet(userId, walletId);
-  if (input.name !== undefined && input.name !== w.name) {
+  let w = await ownedWallet(userId, walletId);
+  for (let i = 0; input.name !== undefined && w.name !== input.name; i++) {
+    if (i === CHANGE_ATTEMPTS) throw changedMeanwhile();
     try {
-      await repo.renameWallet(w, input.name);
+      if (await repo.renameWallet(w, input.name)) w = { ...w, name: input.name, version: (w.version ?? 0) + 1 };
+      else w = await ownedWallet(userId, walletId);
     } catch (e) {
       if (e instanceof repo.WalletConflict) throw errors.conflict(`name: a wallet named "${input.name}" exists on this chain`);
       throw e;
     }
-    w.name = input.name;
   }
-  if (input.isActive) await repo.setActive(userId, w.chain, w.id);
+  if (input.isActive && !(await onChange(() => repo.setActive(w)))) throw errors.walletNotFound();
   return view(w, (await repo.activeWalletIds(userId))[w.chain]);
 }
 
-/** Deletes the record and with it the only copy of the sealed key. */
+/** Deletes the record and with it the only copy of the sealed key; the oldest wallet left on the chain becomes active if this one was. */
 export async function deleteWallet(userId: string, walletId: string): Promise<{ deleted: true }> {
-  const w = await ownedWallet(userId, walletId);
-  await repo.deleteWallet(w);
+  let w = await ownedWallet(userId, walletId);
+  for (let i = 0; !(await onChange(() => repo.deleteWallet(w))); i++) {
+    if (i === CHANGE_ATTEMPTS) throw changedMeanwhile();
+    w = await ownedWallet(userId, walletId);
+  }
   return { deleted: true };
+}
+
+/** The data layer's `WalletChanged` (beaten on the chain's head every time) as a 409. */
+async function onChange<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof repo.WalletChanged) throw changedMeanwhile();
+    throw e;
+  }
 }
 
 /** The chain A signer of a wallet, for the length of one operation. */

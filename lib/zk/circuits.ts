@@ -1,6 +1,6 @@
 /**
  * The circuit registry: what circuits exist and where their artifacts are. It reads the
- * `circuit.json` manifests that `npm run circuits` writes next to the artifacts.
+ * `circuit.json` manifests that `npm run ceremony` (circuits/ceremony/) writes next to the artifacts.
  *
  * Artifacts directory, first match wins:
  *   1. env CIRCUITS_DIR;
@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errors } from '#lib/errors.ts';
+import { assertTrustedSetup } from './trusted-setup.ts';
 
 /** The circuit `/api/zk-toolkit/proof/generate` and `/proof/verify` use when none is named. */
 export const DEFAULT_CIRCUIT = 'preimage';
@@ -47,7 +48,8 @@ export interface CircuitManifest {
   protocol: 'groth16';
   curve: 'bn128';
   artifacts: Record<ArtifactKind, ArtifactFile>;
-  ceremony: unknown;
+  /** The trusted setup its keys come from; transcript.json beside it holds the whole record. */
+  ceremony: { kind: 'development' | 'public'; transcript: string };
 }
 
 /** What `/api/zk-toolkit/proof/circuits` lists: the manifest, artifacts by file name. */
@@ -70,6 +72,8 @@ function load(): Map<string, CircuitManifest> {
   const dir = circuitsDir();
   const hit = cache.get(dir);
   if (hit) return hit;
+  // A function of a stage that moves real value refuses development keys (lib/zk/trusted-setup.ts).
+  assertTrustedSetup(dir, process.env);
   const found = new Map<string, CircuitManifest>();
   const entries = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {

@@ -4,6 +4,8 @@
  */
 declare module 'snarkjs' {
   export interface CurveGroup {
+    /** The generator. */
+    g: Uint8Array;
     fromObject(o: unknown): Uint8Array;
     isValid(p: Uint8Array): boolean;
     isZero(p: Uint8Array): boolean;

@@ -111,8 +111,29 @@ describe('ETH through StarkGate', () => {
   });
 });
 
+describe('front-running (issue 36, 4): another user attaches the victim\'s deposit hash', () => {
+  it('the thief gets 400 with the reason and nothing is reserved; the victim attaches it and is credited', async () => {
+    const eth = routeToken('ethereum-chainb', 'ETH')!;
+    const THIEF_DEST = DEST.replace('e7e7', 'c0c0');
+    const victim = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.07' }))).transaction;
+    const amount = 7n * 10n ** 16n;
+    const before = await balanceOf(eth.l2Token, DEST64);
+    const txHash = await send(l1.accounts[2]!, eth.l1Bridge, encodeCall('deposit(address,uint256,uint256)', [ETH_TOKEN, amount, DEST]), amount + FEE);
+
+    // The thief's own record (its own destination): the hash names another recipient.
+    const theirs = ok(await bob.post('/api/bridge/initiate', deposit({ amount: '0.07', destAddress: THIEF_DEST }))).transaction;
+    fails(await bob.post(`/api/bridge/${theirs.id}/source-tx`, { txHash }), 400, 'INVALID_INPUT', /l2Recipient/);
+    expect(ok(await bob.get(`/api/bridge/status/${theirs.id}`)).transaction).toMatchObject({ status: 'pending', sourceTxHash: null });
+
+    expect(ok(await alice.post(`/api/bridge/${victim.id}/source-tx`, { txHash })).transaction).toMatchObject({ status: 'submitted', sourceTxHash: txHash });
+    expect((await settled(alice, victim.id)).status).toBe('completed');
+    expect(await balanceOf(eth.l2Token, DEST64)).toBe(before + amount);
+    ok(await bob.post(`/api/bridge/${theirs.id}/cancel`));
+  });
+});
+
 describe('ERC-20 through StarkGate (USDC)', () => {
-  it('approve + deposit → completed with the 6-decimal amount credited; without approval the L1 transaction reverts → failed', async () => {
+  it('approve + deposit → completed with the 6-decimal amount credited; without approval the L1 transaction reverts → refused at source-tx', async () => {
     const usdc = routeToken('ethereum-chainb', 'USDC')!;
     const [minter, holder, noApproval] = [l1.accounts[0]!, l1.accounts[2]!, l1.accounts[3]!];
     const units = 12_500_000n; // 12.5 USDC
@@ -133,14 +154,13 @@ describe('ERC-20 through StarkGate (USDC)', () => {
     const u = ok(await alice.post('/api/bridge/initiate', deposit({ token: 'USDC', amount: '12.5' }))).transaction;
     const reverted = await send(noApproval, usdc.l1Bridge, encodeCall('deposit(address,uint256,uint256)', [usdc.l1Token, units, DEST]), FEE);
     expect(await receiptStatus(reverted)).toBe('0x0');
-    ok(await alice.post(`/api/bridge/${u.id}/source-tx`, { txHash: reverted }));
-    expect((await settled(alice, u.id)).status).toBe('failed');
-    expect((await readBridge(aliceId, u.id))!.failureReason).toMatch(/reverted on Ethereum/);
+    fails(await alice.post(`/api/bridge/${u.id}/source-tx`, { txHash: reverted }), 400, 'INVALID_INPUT', /reverted on Ethereum/);
+    ok(await alice.post(`/api/bridge/${u.id}/cancel`));
     expect(await balanceOf(usdc.l2Token, DEST64)).toBe(before + units);
   });
 });
 
-describe('deposits that are not the record\'s → failed with the reason, nothing credited', () => {
+describe('deposits that are not the record\'s → refused at source-tx with the reason (400, nothing reserved), nothing credited', () => {
   const cases: [string, (eth: { l1Bridge: string }, usdc: { l1Bridge: string; l1Token: string }) => Promise<string>, RegExp][] = [
     ['a different amount', (eth) => send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [10n ** 17n, DEST]), 10n ** 17n + FEE), /smallest units/],
     ['a different recipient', (eth) => send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [5n * 10n ** 16n, DEST.replace('e7e7', 'e7e8')]), 5n * 10n ** 16n + FEE), /l2Recipient/],
@@ -154,10 +174,10 @@ describe('deposits that are not the record\'s → failed with the reason, nothin
       const t = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.05' }))).transaction;
       const before = await balanceOf(eth.l2Token, DEST64);
       const txHash = await make(eth, usdc);
-      ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash }));
-      expect((await settled(alice, t.id)).status).toBe('failed');
-      expect((await readBridge(aliceId, t.id))!.failureReason).toMatch(reason);
+      fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash }), 400, 'INVALID_INPUT', reason);
+      expect(ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction).toMatchObject({ status: 'pending', sourceTxHash: null });
       expect(await balanceOf(eth.l2Token, DEST64)).toBe(before);
+      ok(await alice.post(`/api/bridge/${t.id}/cancel`));
     });
   }
 
@@ -165,9 +185,8 @@ describe('deposits that are not the record\'s → failed with the reason, nothin
     const eth = routeToken('ethereum-chainb', 'ETH')!;
     const t = ok(await alice.post('/api/bridge/initiate', deposit({ token: 'USDC', amount: '1' }))).transaction;
     const txHash = await send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [1_000_000n, DEST]), 1_000_000n + FEE);
-    ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash }));
-    expect((await settled(alice, t.id)).status).toBe('failed');
-    expect((await readBridge(aliceId, t.id))!.failureReason).toMatch(/no StarkGate Deposit/);
+    fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash }), 400, 'INVALID_INPUT', /no StarkGate Deposit/);
+    ok(await alice.post(`/api/bridge/${t.id}/cancel`));
   });
 
   it('a hash the L1 does not know stays submitted within the confirm window, then fails', async () => {
@@ -179,6 +198,9 @@ describe('deposits that are not the record\'s → failed with the reason, nothin
     advanceClock(31 * 60_000);
     expect((await settled(alice, t.id)).status).toBe('failed');
     expect((await readBridge(aliceId, t.id))!.failureReason).toMatch(/not found on Ethereum/);
+    // The failed record released the hash: another record may take it.
+    const next = ok(await alice.post('/api/bridge/initiate', deposit())).transaction;
+    expect(ok(await alice.post(`/api/bridge/${next.id}/source-tx`, { txHash: unknown })).transaction.status).toBe('submitted');
   });
 });
 

@@ -247,7 +247,7 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
     expect(await lamports(dest)).toBe(300_000_000n);
   });
 
-  it('a transaction to another recipient, of another amount, or not a transfer_remote fails the record; nothing is released', async () => {
+  it('a transaction to another recipient, of another amount, or not a transfer_remote is refused at source-tx (400, nothing reserved); nothing is released', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const o = await outsider('0.2');
     const elsewhere = await o.chain.execute({ privateKey: o.pk, calls: [withdrawCall(SOL, Keypair.generate().publicKey.toBase58(), 100_000_000n)] });
@@ -255,9 +255,8 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
     const plain = await o.chain.transfer({ privateKey: o.pk, token: SOL.destinationToken, to: walletB.address, amount: 1n });
     for (const [txHash, amount] of [[elsewhere.txHash, '0.1'], [smaller.txHash, '0.1'], [plain.txHash, '0.000000001']] as const) {
       const t = ok(await alice.post('/api/bridge/initiate', withdraw({ amount, destAddress: dest }))).transaction;
-      ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash }));
-      expect((await settled(alice, t.id)).status).toBe('failed');
-      expect((await readBridge(aliceId, t.id))!.failureReason).toMatch(/transfer_remote/);
+      fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash }), 400, 'INVALID_INPUT', /transfer_remote/);
+      ok(await alice.post(`/api/bridge/${t.id}/cancel`));
     }
     expect(await lamports(dest)).toBe(0n);
   });

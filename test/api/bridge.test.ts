@@ -1,4 +1,5 @@
 import { addressToBytes32, formatMessage as hlFormatMessage, messageId as hlMessageId } from '@hyperlane-xyz/utils';
+import bs58 from 'bs58';
 import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
@@ -160,7 +161,8 @@ describe('deposit from the caller\'s chain A wallet', () => {
     fails(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount })), 422, 'INSUFFICIENT_BALANCE');
     const history = ok(await alice.get('/api/bridge/history')).transactions;
     expect(history).toHaveLength(records + 1);
-    expect(history[0]).toMatchObject({ amount, status: 'failed', sourceTxHash: null });
+    // The record held the signature before the transaction went out; failed, it releases it.
+    expect(history[0]).toMatchObject({ amount, status: 'failed', sourceTxHash: expect.any(String) });
     expect((await readBridge(aliceId, history[0].id))!.failureReason).toMatch(/insufficient balance/);
     expect(BigInt(await chain.rpc.getBalance(escrowAccount(SOL)))).toBe(escrowBefore);
   });
@@ -200,6 +202,31 @@ describe('deposit from the caller\'s chain A wallet', () => {
     expect(await balanceOf(SOL.destinationToken, DEST64)).toBe(destBefore);
   });
 
+  it('the service\'s own deposit is attached before it is sent: a record racing for its signature at the send gets 409, the deposit completes', async () => {
+    const chain = await chainA();
+    const dave = rt.client();
+    await signedInUser(dave);
+    const theirs = ok(await dave.post('/api/bridge/initiate', deposit({ amount: '0.03' }))).transaction;
+    const destBefore = await balanceOf(SOL.destinationToken, DEST64);
+    const real = chain.sendAndConfirm;
+    let raced: { status: number; json: any } | undefined;
+    chain.sendAndConfirm = async (tx) => {
+      raced = await dave.post(`/api/bridge/${theirs.id}/source-tx`, { txHash: bs58.encode(tx.signatures[0]!) });
+      return real.call(chain, tx);
+    };
+    let t;
+    try {
+      t = ok(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.03' }))).transaction;
+    } finally {
+      chain.sendAndConfirm = real;
+    }
+    fails(raced!, 409, 'CONFLICT');
+    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - destBefore).toBe(30_000_000n);
+    ok(await dave.post(`/api/bridge/${theirs.id}/cancel`));
+  });
+
   it('another user\'s wallet is WALLET_NOT_FOUND; a wallet on the ethereum route is refused', async () => {
     fails(await alice.post('/api/bridge/initiate', deposit({ walletId: bobWallet.id })), 404, 'WALLET_NOT_FOUND');
     fails(await alice.post('/api/bridge/initiate', deposit({ bridgeType: 'ethereum-chainb', token: 'ETH', walletId: aliceWallet.id })), 400, 'INVALID_INPUT');
@@ -227,9 +254,9 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     expect((await settled(alice, t.id)).status).toBe('completed');
     expect((await balanceOf(SOL.destinationToken, DEST64)) - before).toBe(250_000_000n);
 
-    // One source transaction backs one record only.
+    // One source transaction backs one record only: its memo names the first, so another record is refused before anything is reserved.
     const other = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.25' }))).transaction;
-    fails(await alice.post(`/api/bridge/${other.id}/source-tx`, { txHash: sent.signature }), 409, 'CONFLICT');
+    fails(await alice.post(`/api/bridge/${other.id}/source-tx`, { txHash: sent.signature }), 400, 'INVALID_INPUT', /memo/);
     ok(await alice.post(`/api/bridge/${other.id}/cancel`));
   });
 
@@ -248,7 +275,7 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
   });
 
-  it('a transaction that is not this record\'s deposit (another record\'s memo) fails the record; nothing is minted', async () => {
+  it('a transaction that is not this record\'s deposit (another record\'s memo) is refused before it is reserved; nothing is minted', async () => {
     const a = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.1' }))).transaction;
     const b = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.1' }))).transaction;
     const chain = await chainA();
@@ -256,11 +283,44 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     await chain.airdrop(outside.publicKey, BigInt(LAMPORTS_PER_SOL));
     const sentForA = await sendDeposit(chain, outside, SOL, 100_000_000n, a.id);
     const before = await balanceOf(SOL.destinationToken, DEST64);
-    ok(await alice.post(`/api/bridge/${b.id}/source-tx`, { txHash: sentForA.signature }));
-    expect((await settled(alice, b.id)).status).toBe('failed');
-    expect((await readBridge(aliceId, b.id))!.failureReason).toMatch(/memo/);
+    fails(await alice.post(`/api/bridge/${b.id}/source-tx`, { txHash: sentForA.signature }), 400, 'INVALID_INPUT', /memo/);
+    expect(ok(await alice.get(`/api/bridge/status/${b.id}`)).transaction).toMatchObject({ status: 'pending', sourceTxHash: null });
+    await new Promise((r) => setTimeout(r, 1500)); // the relayer's passes
     expect(await balanceOf(SOL.destinationToken, DEST64)).toBe(before);
     ok(await alice.post(`/api/bridge/${a.id}/cancel`));
+    ok(await alice.post(`/api/bridge/${b.id}/cancel`));
+  });
+
+  it('front-running (issue 36, 4): another user\'s record takes the signature before it lands; that record fails, the signature is released, the owner is credited', async () => {
+    const mine = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.11' }))).transaction;
+    const carol = rt.client();
+    const carolId = (await signedInUser(carol)).user.id;
+    const theirs = ok(await carol.post('/api/bridge/initiate', deposit({ amount: '0.11' }))).transaction;
+    const theirsToo = ok(await carol.post('/api/bridge/initiate', deposit({ amount: '0.11' }))).transaction;
+    const chain = await chainA();
+    const outside = Keypair.generate();
+    await chain.airdrop(outside.publicKey, BigInt(LAMPORTS_PER_SOL));
+    const before = await balanceOf(SOL.destinationToken, DEST64);
+    // Seen before it lands (a signature is public once it is out): nothing on chain to check yet.
+    const sent = await sendDeposit(chain, outside, SOL, 110_000_000n, mine.id, async (signature) => {
+      ok(await carol.post(`/api/bridge/${theirs.id}/source-tx`, { txHash: signature }));
+    });
+    // Once it has landed, it is checked before anything is reserved: not that record's memo.
+    fails(await carol.post(`/api/bridge/${theirsToo.id}/source-tx`, { txHash: sent.signature }), 400, 'INVALID_INPUT', /memo/);
+    expect(ok(await carol.get(`/api/bridge/status/${theirsToo.id}`)).transaction.status).toBe('pending');
+    // The owner gets 409 while the other record holds it (unless the relayer, every second, has
+    // already failed that record); the relayer fails it and releases the signature.
+    const first = await alice.post(`/api/bridge/${mine.id}/source-tx`, { txHash: sent.signature });
+    expect((await settled(carol, theirs.id)).status).toBe('failed');
+    expect((await readBridge(carolId, theirs.id))!.failureReason).toMatch(/memo/);
+    if (first.status !== 200) {
+      fails(first, 409, 'CONFLICT');
+      ok(await alice.post(`/api/bridge/${mine.id}/source-tx`, { txHash: sent.signature }));
+    }
+    expect(ok(await alice.get(`/api/bridge/status/${mine.id}`)).transaction.sourceTxHash).toBe(sent.signature);
+    expect((await settled(alice, mine.id)).status).toBe('completed');
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - before).toBe(110_000_000n);
+    ok(await carol.post(`/api/bridge/${theirsToo.id}/cancel`));
   });
 
   it('ethereum-chainb: StarkGate instructions; the L1 transaction hash is attached (submitted)', async () => {

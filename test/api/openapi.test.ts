@@ -55,7 +55,9 @@ describe('the OpenAPI document', () => {
       expect(op, `${r.method} ${r.path}`).toBeDefined();
       const params = JSON.stringify(op!.parameters);
       expect(params.includes('IdempotencyKey'), `${r.method} ${r.path} Idempotency-Key`).toBe(!!r.idempotent);
-      expect(JSON.stringify(op!.security)).toBe(r.auth === 'none' ? '[]' : r.auth === 'session' ? '[{"session":[]}]' : '[{"session":[]},{}]');
+      // an optional session needs none (no lock in the reference); `x-session: optional` says the cookie is read when sent
+      expect(JSON.stringify(op!.security)).toBe(r.auth === 'session' ? '[{"session":[]}]' : '[]');
+      expect(op!['x-session']).toBe(r.auth === 'optional' ? 'optional' : undefined);
       expect(JSON.stringify(op!.responses['429'])).toContain('Error429');
     }
     expect(committed.components.securitySchemes.session).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'shroud_session' }));

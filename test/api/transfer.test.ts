@@ -296,6 +296,32 @@ describe('refusals', () => {
     expect((await leavesOf()).length).toBe(leaves.length);
   });
 
+  it('a note is deposited once whatever the pool: its commitment is refused in every other pool, also when reserved the per-pool way of before', async () => {
+    const [first] = await leavesOf(POOL);
+    for (const pool of ['sol-1', 'sol-10', 'test-100']) {
+      const r = await alice.post('/api/transfer/deposit', { pool, walletId: wallet.id, commitment: first });
+      expect(r.status, pool).toBe(400);
+      expect(r.json).toMatchObject({ error: 'INVALID_COMMITMENT', message: expect.stringMatching(/already deposited \(in this pool or another/) });
+    }
+    // A reservation written before the rule was global (SCOMMIT#<pool>#<commitment>) still holds, in every pool.
+    const legacy = await noteCommitment(createNote('sol-10'));
+    const { putItem } = await import('#lib/data/items.ts');
+    await putItem({ pk: `SCOMMIT#sol-10#${legacy}`, sk: 'COMMITMENT', depositId: 'before' });
+    for (const pool of ['sol-0.1', 'sol-10']) {
+      expect((await alice.post('/api/transfer/deposit', { pool, walletId: wallet.id, commitment: legacy })).json.error, pool).toBe('INVALID_COMMITMENT');
+    }
+    expect((await leavesOf('sol-1')).includes(first!)).toBe(false);
+  });
+
+  it('a withdrawal proof made for one pool is refused by another', async () => {
+    const n = await depositNote();
+    const req = await prove(n, fresh());
+    const r = await anonymous.post('/api/transfer/withdraw', { ...req, pool: 'sol-1' });
+    expect([400, 401]).toContain(r.status);
+    expect(['UNKNOWN_ROOT', 'INVALID_PROOF']).toContain(r.json.error);
+    expect(ok(await anonymous.get(`/api/transfer/nullifiers/${req.nullifierHash}`)).spent).toBe(false);
+  });
+
   it('withdrawals: INVALID_ADDRESS, POOL_NOT_FOUND, a fee above a tenth, a malformed proof; unknown jobs are 404', async () => {
     const n = await depositNote();
     const req = await prove(n, fresh());

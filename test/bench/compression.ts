@@ -2,14 +2,14 @@
  * Compression through the API against the same transactions sent straight to the runtime
  * (`npm run bench -- compression`). API: HTTP → the local API Gateway emulator → handler →
  * session, rate limit, DynamoDB wallet read, KMS-style unsealing of the key, the DynamoDB lease,
- * the SDK building the transaction, LiteSVM executing Light's programs, the snapshot written to
- * DATA_DIR, the slot recorded. In process: the same SDK calls (lib/chains/chain-a/operations.ts)
+ * the SDK building the transaction, LiteSVM executing Light's programs, its log line appended under
+ * DATA_DIR, the lease's release with the slot and the reward accrual (one DynamoDB transaction). In process: the same SDK calls (lib/chains/chain-a/operations.ts)
  * on a LiteSVM chain of the same history, with nothing around them. The ratio of the medians is
  * the API's overhead. Prints numbers, asserts nothing.
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -94,9 +94,17 @@ try {
   // The floor of any authenticated API call here: HTTP, the emulator, session, rate limit, one wallet read.
   const floor: number[] = [];
   for (let i = 0; i < ROUNDS; i++) floor.push(await time(() => api('GET', `/api/wallets/${walletId}`)));
-  console.log(`compression, ${ROUNDS} rounds each (ledger grows by ${ROUNDS * 2} transactions per path during the run)`);
+  console.log(`compression, ${ROUNDS} rounds each (ledger grows by ${ROUNDS * 2} transactions per path during the run); load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on a shared machine`);
   console.table(rows);
-  console.log(`GET /api/wallets/:id (no chain work): median ${stats(floor).median.toFixed(1)} ms, p95 ${stats(floor).p95.toFixed(1)} ms`);
+  const plain = stats(floor).median;
+  console.log(`GET /api/wallets/:id (no chain work): median ${plain.toFixed(1)} ms, p95 ${stats(floor).p95.toFixed(1)} ms`);
+  // Issue 39's rule for a signing route: ≤ 2 × (plain GET + the same work in process) and ≤ 2.5 × the plain GET.
+  for (const op of ['compress', 'transfer'] as const) {
+    const api = stats(viaApi[op]).median;
+    const bound = Math.min(2 * (plain + stats(direct[op]).median), 2.5 * plain);
+    const name = op === 'compress' ? 'compress-native' : 'compressed transfer';
+    console.log(`${name} through the API: ${api.toFixed(1)} ms = ${(api / plain).toFixed(2)}× the plain GET; target ≤ ${bound.toFixed(1)} ms ${api <= bound ? '✔' : '✘'}`);
+  }
 } finally {
   await rt.stop();
   rmSync(dir, { recursive: true, force: true });

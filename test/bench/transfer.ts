@@ -21,7 +21,7 @@ const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE
 const { createSession } = await import('#lib/data/sessions.ts');
 const { createNote, noteCommitment } = await import('#lib/client/transfer-note.ts');
 const { fetchLeaves, proveWithdrawal } = await import('#lib/client/withdraw-proof.ts');
-const { recipientSignal } = await import('#lib/transfer/statement.ts');
+const { poolSignal, recipientSignal } = await import('#lib/transfer/statement.ts');
 const { verifyProof, terminateCurves } = await import('#lib/zk/groth16.ts');
 
 const { id: cookie } = await createSession('bench-user', 'password');
@@ -68,7 +68,7 @@ try {
     const all = await leaves();
     const [req, proveMs] = await time(() => proveWithdrawal(note, all, recipient));
     t.prove.push(proveMs);
-    const signals = [req.root, req.nullifierHash, (await recipientSignal(recipient)).toString(), req.relayerFee];
+    const signals = [req.root, req.nullifierHash, (await recipientSignal(recipient)).toString(), req.relayerFee, (await poolSignal(req.pool)).toString()];
     const [valid, verifyMs] = await time(() => verifyProof('withdraw', req.proof, signals));
     if (!valid) throw new Error('a proof did not verify');
     t.verify.push(verifyMs);

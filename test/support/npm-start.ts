@@ -61,6 +61,8 @@ export async function npmStart(dataDir?: string, env: Record<string, string> = {
   return {
     url,
     dataDir,
+    /** The process group's id (npm's pid): every process of this runtime is in it. */
+    pgid: child.pid!,
     output: () => output,
     async stop() {
       try {

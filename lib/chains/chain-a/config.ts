@@ -10,6 +10,7 @@ import { readConfig } from '#lib/config.ts';
  * - otherwise the rpc adapter: `CHAIN_A_RPC_URL` (Solana JSON-RPC) and `CHAIN_A_INDEXER_URL` (a
  *   Photon ZK-compression indexer; many providers serve both on one URL, the default), and
  *   `CHAIN_A_PROVER_URL` (validity proofs; default: the indexer URL).
+ * - `CHAIN_FAULTS`: the adapter wrapped in the fault layer (faults.ts), parsed at first use.
  */
 const schema = z
   .object({
@@ -18,6 +19,8 @@ const schema = z
     CHAIN_A_INDEXER_URL: z.url().optional(),
     CHAIN_A_PROVER_URL: z.url().optional(),
     DATA_DIR: z.string().optional(),
+    /** The fault layer over the chosen adapter (faults.ts): `on`, or `name=value` pairs. */
+    CHAIN_FAULTS: z.string().max(500).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.CHAIN_A_NETWORK !== 'localnet' && !c.CHAIN_A_RPC_URL) {

@@ -1,5 +1,6 @@
 import { readChainAConfig } from './config.ts';
 import type { ChainA } from './port.ts';
+import { FaultyChainA, parseChainAFaults } from './faults.ts';
 import { RpcChainA } from './rpc.ts';
 
 export type { ChainA, ChainANetwork, SentTransaction } from './port.ts';
@@ -14,11 +15,15 @@ let cached: Promise<ChainA> | undefined;
 export function chainA(): Promise<ChainA> {
   cached ??= (async () => {
     const c = readChainAConfig();
+    let chain: ChainA;
     if (c.adapter === 'rpc') {
-      return new RpcChainA({ network: c.CHAIN_A_NETWORK, rpcUrl: c.CHAIN_A_RPC_URL!, indexerUrl: c.indexerUrl!, proverUrl: c.proverUrl! });
+      chain = new RpcChainA({ network: c.CHAIN_A_NETWORK, rpcUrl: c.CHAIN_A_RPC_URL!, indexerUrl: c.indexerUrl!, proverUrl: c.proverUrl! });
+    } else {
+      const { LocalChainA } = await import('./local.ts');
+      chain = await LocalChainA.open(c.DATA_DIR);
     }
-    const { LocalChainA } = await import('./local.ts');
-    return LocalChainA.open(c.DATA_DIR);
+    // CHAIN_FAULTS: the same chain, misbehaving as a real cluster does (faults.ts).
+    return c.CHAIN_FAULTS ? new FaultyChainA(chain, parseChainAFaults(c.CHAIN_FAULTS)) : chain;
   })();
   cached.catch(() => (cached = undefined));
   return cached;

@@ -187,6 +187,9 @@ export class LiteSvmRpc extends TestRpc {
     return this.ledger.slot();
   }
 
+  /** One block per slot here (LiteSVM skips none). */
+  override getBlockHeight = async (): Promise<number> => this.ledger.slot();
+
   override async getIndexerSlot(): Promise<number> {
     return this.ledger.slot();
   }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LightSystemProgram, type Rpc } from '@lightprotocol/stateless.js';
 import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
@@ -7,6 +7,7 @@ import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
 import { LIGHT_PROGRAMS } from './light-artifacts.ts';
 import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './local-rpc.ts';
+import { ChainStore, type LogRecord } from './local-store.ts';
 import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from './port.ts';
 import { ensureLightArtifacts } from './setup.ts';
 
@@ -17,9 +18,10 @@ import { ensureLightArtifacts } from './setup.ts';
  * trees from `@lightprotocol/zk-compression-cli`. Every transaction is signed and verified and
  * executed by the programs; nothing here decides what is valid.
  *
- * State: after every transaction the runtime's snapshot (`toBytes`) and the ledger of executed
- * transactions are written to `$DATA_DIR/chain-a/ledger.bin` (temp file + rename), so a restart
- * of `npm start` finds the same accounts and compressed state.
+ * State: every change (transaction, airdrop, placed account) is appended to a log under
+ * `$DATA_DIR/chain-a/`, with a snapshot of the runtime now and then (local-store.ts); a restart of
+ * `npm start` loads the snapshot and executes the transactions after it again, so it finds the
+ * same accounts and compressed state.
  *
  * Each transaction advances the slot and the blockhash, as a cluster would between blocks (and
  * so two identical transactions are two transactions, not one replayed).
@@ -27,8 +29,10 @@ import { ensureLightArtifacts } from './setup.ts';
 type Kit = typeof import('@solana/kit');
 type LiteSvmModule = typeof import('litesvm');
 
-const FORMAT = 1;
 const NATIVE_MINT_ADDRESS = 'So11111111111111111111111111111111111111112';
+
+/** How many changes between two snapshots: a restart runs at most this many again (~3 ms each). */
+const SNAPSHOT_EVERY = 500;
 
 interface AccountJson {
   pubkey: string;
@@ -49,7 +53,7 @@ export class LocalChainA implements ChainA {
   private constructor(
     private readonly svm: LiteSVM,
     private readonly kit: Kit,
-    private readonly file: string | undefined,
+    private readonly store: ChainStore | undefined,
     ledger: LedgerTransaction[],
     hasher: import('@lightprotocol/stateless.js').LightWasm,
   ) {
@@ -70,38 +74,81 @@ export class LocalChainA implements ChainA {
 
   /**
    * Opens the chain kept under `dataDir` (or a fresh one in memory when `dataDir` is undefined):
-   * the snapshot when there is one, else a new runtime with Light's programs and accounts.
+   * the last snapshot and the log's changes after it run again, else a new runtime with Light's
+   * programs and accounts. `snapshotEvery`: changes between two snapshots (tests lower it).
    */
-  static async open(dataDir: string | undefined): Promise<LocalChainA> {
+  static async open(dataDir: string | undefined, options: { snapshotEvery?: number } = {}): Promise<LocalChainA> {
     const [{ LiteSVM }, kit, { WasmFactory }] = await Promise.all([
       import('litesvm') as Promise<LiteSvmModule>,
       import('@solana/kit') as Promise<Kit>,
       import('@lightprotocol/hasher.rs'),
     ]);
     const hasher = await WasmFactory.getInstance();
-    const file = dataDir ? join(dataDir, 'chain-a', 'ledger.bin') : undefined;
-    if (file && existsSync(file)) {
-      const { snapshot, ledger } = readLedgerFile(readFileSync(file));
-      const restored = LiteSVM.fromBytes(snapshot);
-      if (!restored.getAccount(kit.address(NATIVE_MINT_ADDRESS)).exists) restored.withNativeMints();
-      return new LocalChainA(restored, kit, file, ledger, hasher);
+    const loaded = dataDir ? ChainStore.load(join(dataDir, 'chain-a'), options.snapshotEvery ?? SNAPSHOT_EVERY) : undefined;
+    const stored = loaded?.stored;
+    const ledger = (stored?.records ?? []).flatMap((r) => (r.k === 'tx' ? [r.e] : []));
+    let svm: LiteSVM;
+    if (stored?.snapshot) {
+      svm = LiteSVM.fromBytes(stored.snapshot);
+      if (!svm.getAccount(kit.address(NATIVE_MINT_ADDRESS)).exists) svm.withNativeMints();
+    } else {
+      // Every cluster has the wrapped-SOL mint from genesis; LiteSVM adds it on request.
+      svm = new LiteSVM().withNativeMints();
+      loadLight(svm, kit, ensureLightArtifacts());
+      // On a live cluster the compressed-SOL pool account has long been funded; a fresh one would
+      // refuse a first compression smaller than its rent-exempt minimum.
+      svm.airdrop(kit.address(LightSystemProgram.deriveCompressedSolPda().toBase58()), kit.lamports(svm.minimumBalanceForRentExemption(0n)));
     }
-    // Every cluster has the wrapped-SOL mint from genesis; LiteSVM adds it on request.
-    const svm = new LiteSVM().withNativeMints();
-    loadLight(svm, kit, ensureLightArtifacts());
-    // On a live cluster the compressed-SOL pool account has long been funded; a fresh one would
-    // refuse a first compression smaller than its rent-exempt minimum.
-    svm.airdrop(kit.address(LightSystemProgram.deriveCompressedSolPda().toBase58()), kit.lamports(svm.minimumBalanceForRentExemption(0n)));
-    const chain = new LocalChainA(svm, kit, file, [], hasher);
-    chain.persist();
+    const chain = new LocalChainA(svm, kit, loaded?.store, ledger, hasher);
+    if (stored) {
+      const replay = stored.records.slice(stored.snapshot ? stored.applied : 0);
+      if (!stored.snapshot && replay.length) throw new Error('chain-a: log.jsonl without snapshot.bin; move chain-a/ away to start a fresh local chain');
+      for (const r of replay) chain.replay(r);
+      // A snapshot of the state just rebuilt, so that the next start runs nothing again.
+      if (!stored.snapshot || replay.length) await loaded.store.snapshot(svm.toBytes());
+    }
     return chain;
+  }
+
+  /** Runs one change of the log again on the state before it, checking it lands as it did. */
+  private replay(r: LogRecord) {
+    if (r.k === 'set') {
+      this.setAccount(new PublicKey(r.address), Buffer.from(r.data, 'base64'), BigInt(r.lamports), new PublicKey(r.owner));
+      return;
+    }
+    let signature: string;
+    let expected: string;
+    if (r.k === 'airdrop') {
+      const result = this.svm.airdrop(this.kit.address(r.to), this.kit.lamports(BigInt(r.lamports)));
+      const failed = !result || 'err' in result;
+      if (failed !== (r.failed ?? false)) throw new Error(`chain-a: replay diverged (an airdrop to ${r.to} ${failed ? 'failed' : 'landed'})`);
+      if (failed) return;
+      signature = bs58.encode(result.signature());
+      expected = r.signature;
+    } else if (r.k === 'failed') {
+      const result = this.svm.sendTransaction(this.kit.getTransactionDecoder().decode(Buffer.from(r.tx, 'base64')));
+      if (!('err' in result)) throw new Error(`chain-a: replay diverged (a transaction that failed landed: ${bs58.encode(result.signature())})`);
+      return;
+    } else {
+      if (!r.tx) throw new Error(`chain-a: transaction ${r.e.signature} is after the snapshot but the log has not its bytes`);
+      const result = this.svm.sendTransaction(this.kit.getTransactionDecoder().decode(Buffer.from(r.tx, 'base64')));
+      if ('err' in result) throw new Error(`chain-a: replaying ${r.e.signature} failed: ${result.err().toString()}`);
+      signature = bs58.encode(result.signature());
+      expected = r.e.signature;
+    }
+    if (signature !== expected) throw new Error(`chain-a: replay diverged (${signature} where the log has ${expected})`);
+    this.nextBlock();
   }
 
   async sendAndConfirm(tx: VersionedTransaction): Promise<SentTransaction> {
     if (!this.recentBlockhashes.includes(tx.message.recentBlockhash)) throw new ChainRejected('transaction failed: BlockhashNotFound');
     const bytes = tx.serialize();
     const result = this.svm.sendTransaction(this.kit.getTransactionDecoder().decode(bytes));
-    if ('err' in result) throw rejection(result);
+    if ('err' in result) {
+      // A failed transaction still pays its fee: that too is a change to run again after a restart.
+      await this.persist({ k: 'failed', tx: Buffer.from(bytes).toString('base64') });
+      throw rejection(result);
+    }
     const slot = Number(this.svm.getClock().slot);
     const signature = bs58.encode(result.signature());
     const keys = tx.message.staticAccountKeys.map((k) => k.toBase58());
@@ -130,17 +177,22 @@ export class LocalChainA implements ChainA {
     this.ledger.push(entry);
     this.bySignature.set(signature, entry);
     this.nextBlock();
-    this.persist();
+    await this.persist({ k: 'tx', tx: Buffer.from(bytes).toString('base64'), e: entry });
     return { signature, slot };
   }
 
   async airdrop(to: PublicKey, lamports: bigint): Promise<SentTransaction> {
     const result = this.svm.airdrop(this.kit.address(to.toBase58()), this.kit.lamports(lamports));
-    if (!result || 'err' in result) throw new ChainRejected(`airdrop failed: ${result?.toString() ?? 'no result'}`);
+    if (!result || 'err' in result) {
+      // A failed airdrop, too, pays its fee from the faucet.
+      if (result) await this.persist({ k: 'airdrop', to: to.toBase58(), lamports: lamports.toString(), signature: '', failed: true });
+      throw new ChainRejected(`airdrop failed: ${result?.toString() ?? 'no result'}`);
+    }
     const slot = Number(this.svm.getClock().slot);
+    const signature = bs58.encode(result.signature());
     this.nextBlock();
-    this.persist();
-    return { signature: bs58.encode(result.signature()), slot };
+    await this.persist({ k: 'airdrop', to: to.toBase58(), lamports: lamports.toString(), signature });
+    return { signature, slot };
   }
 
   readonly localTokens: LocalTokens = {
@@ -154,7 +206,7 @@ export class LocalChainA implements ChainA {
       }
       const data = Buffer.alloc(MINT_SIZE);
       MintLayout.encode({ mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 0n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default }, data);
-      this.place(mint, data);
+      await this.place(mint, data);
     },
     credit: async (mint, account, owner, amount) => {
       const m = this.account(mint);
@@ -172,22 +224,26 @@ export class LocalChainA implements ChainA {
       AccountLayout.encode({ ...holder, amount: holder.amount + amount }, data);
       const supply = Buffer.alloc(MINT_SIZE);
       MintLayout.encode({ ...mintData, supply: mintData.supply + amount }, supply);
-      this.place(account, data);
-      this.place(mint, supply);
+      await Promise.all([this.place(account, data), this.place(mint, supply)]);
     },
   };
 
   /** Writes an SPL Token account as genesis or a snapshot would hold it (rent-exempt), then persists. */
-  private place(address: PublicKey, data: Buffer) {
+  private place(address: PublicKey, data: Buffer): Promise<void> {
+    const lamports = this.svm.minimumBalanceForRentExemption(BigInt(data.length));
+    this.setAccount(address, data, lamports, TOKEN_PROGRAM_ID);
+    return this.persist({ k: 'set', address: address.toBase58(), data: data.toString('base64'), lamports: lamports.toString(), owner: TOKEN_PROGRAM_ID.toBase58() });
+  }
+
+  private setAccount(address: PublicKey, data: Buffer, lamports: bigint, owner: PublicKey) {
     this.svm.setAccount({
       address: this.kit.address(address.toBase58()),
       data,
       executable: false,
-      lamports: this.kit.lamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))),
-      programAddress: this.kit.address(TOKEN_PROGRAM_ID.toBase58()),
+      lamports: this.kit.lamports(lamports),
+      programAddress: this.kit.address(owner.toBase58()),
       space: BigInt(data.length),
     });
-    this.persist();
   }
 
   async indexerSlot(): Promise<number> {
@@ -216,11 +272,20 @@ export class LocalChainA implements ChainA {
     if (this.recentBlockhashes.length > 150) this.recentBlockhashes.shift();
   }
 
-  private persist() {
-    if (!this.file) return;
-    mkdirSync(join(this.file, '..'), { recursive: true });
-    writeFileSync(`${this.file}.tmp`, writeLedgerFile(this.svm.toBytes(), this.ledger));
-    renameSync(`${this.file}.tmp`, this.file);
+  /**
+   * Appends the change just made to the log (the caller waits for that line only) and, every so
+   * often, queues a snapshot of the state after it (its `toBytes` is the one part on this thread).
+   */
+  private persist(record: LogRecord): Promise<void> {
+    if (!this.store) return Promise.resolve();
+    const appended = this.store.append(record);
+    if (this.store.snapshotDue()) this.store.snapshot(this.svm.toBytes()).catch(() => undefined);
+    return appended;
+  }
+
+  /** Resolves once every change and snapshot queued so far is on disk, and closes the log (tests, shutdown). */
+  async close(): Promise<void> {
+    await this.store?.close();
   }
 }
 
@@ -254,25 +319,3 @@ function rejection(result: import('litesvm').FailedTransactionMetadata): ChainRe
   return new ChainRejected(`transaction failed: ${text}${custom !== undefined ? ` (custom program error ${custom})` : ''}`, logs, custom, insufficient);
 }
 
-/** ledger.bin: "SHROUD-CHAIN-A", format, snapshot length, snapshot bytes, the ledger as JSON. */
-const MAGIC = Buffer.from('SHROUD-CHAIN-A');
-
-function writeLedgerFile(snapshot: Uint8Array, ledger: LedgerTransaction[]): Buffer {
-  const head = Buffer.alloc(MAGIC.length + 1 + 8);
-  MAGIC.copy(head);
-  head.writeUInt8(FORMAT, MAGIC.length);
-  head.writeBigUInt64LE(BigInt(snapshot.length), MAGIC.length + 1);
-  return Buffer.concat([head, snapshot, Buffer.from(JSON.stringify(ledger))]);
-}
-
-function readLedgerFile(buf: Buffer): { snapshot: Uint8Array; ledger: LedgerTransaction[] } {
-  if (!buf.subarray(0, MAGIC.length).equals(MAGIC) || buf.readUInt8(MAGIC.length) !== FORMAT) {
-    throw new Error('chain-a/ledger.bin is not a ledger of this format; move it away to start a fresh local chain');
-  }
-  const n = Number(buf.readBigUInt64LE(MAGIC.length + 1));
-  const start = MAGIC.length + 9;
-  return {
-    snapshot: buf.subarray(start, start + n),
-    ledger: JSON.parse(buf.subarray(start + n).toString('utf8')) as LedgerTransaction[],
-  };
-}

@@ -1,10 +1,11 @@
 import { bn, buildAndSignTx, getParsedEvents, LightSystemProgram } from '@lightprotocol/stateless.js';
 import { ComputeBudgetProgram, Keypair } from '@solana/web3.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChainA } from '#lib/chains/chain-a/local.ts';
+import { ChainStore } from '#lib/chains/chain-a/local-store.ts';
 import { ChainRejected } from '#lib/chains/chain-a/port.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 
@@ -144,5 +145,39 @@ describe('chain A, local (LiteSVM + Light Protocol programs)', () => {
     // and it keeps working: the restored runtime executes new transactions
     await ops.compressNative(again, alice, 1n);
     expect(await ops.compressedNativeBalance(again, alice.publicKey)).toBe(1_000_000_000n - 100n + 1n);
+  });
+
+  it('a DATA_DIR of the former format (chain-a/ledger.bin) is carried over with its balances and history', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'shroud-chaina-fresh-'));
+    const old = mkdtempSync(join(tmpdir(), 'shroud-chaina-legacy-'));
+    try {
+      const before = await LocalChainA.open(fresh);
+      const carol = Keypair.generate();
+      await before.airdrop(carol.publicKey, SOL);
+      await ops.compressNative(before, carol, 250_000_000n);
+      await before.close();
+      const ledger = ChainStore.load(join(fresh, 'chain-a'), 500).stored.records.flatMap((r) => (r.k === 'tx' ? [r.e] : []));
+      // ledger.bin as the former persist wrote it: magic, format 1, snapshot length, snapshot, ledger JSON
+      const snapshot = before.snapshot();
+      const head = Buffer.alloc(14 + 1 + 8);
+      head.write('SHROUD-CHAIN-A');
+      head.writeUInt8(1, 14);
+      head.writeBigUInt64LE(BigInt(snapshot.length), 15);
+      mkdirSync(join(old, 'chain-a'));
+      writeFileSync(join(old, 'chain-a', 'ledger.bin'), Buffer.concat([head, snapshot, Buffer.from(JSON.stringify(ledger))]));
+
+      const carried = await LocalChainA.open(old);
+      expect(existsSync(join(old, 'chain-a', 'ledger.bin'))).toBe(false);
+      expect(await ops.compressedNativeBalance(carried, carol.publicKey)).toBe(250_000_000n);
+      expect(await ops.nativeBalance(carried, carol.publicKey)).toBe(await ops.nativeBalance(before, carol.publicKey));
+      expect((await carried.rpc.getSignatureStatuses([ledger.at(-1)!.signature])).value[0]?.confirmationStatus).toBe('confirmed');
+      await ops.compressNative(carried, carol, 5n);
+      await carried.close();
+      const again = await LocalChainA.open(old);
+      expect(await ops.compressedNativeBalance(again, carol.publicKey)).toBe(250_000_005n);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 });

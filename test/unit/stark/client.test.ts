@@ -15,7 +15,10 @@ import {
   publicKeyHash,
   generateSecretKey,
   AIR_VERSION,
+  SECURITY,
 } from '../../../lib/stark/index.ts';
+import { verifyStatement } from '../../../lib/stark/verifier.ts';
+import { DEFAULT_PARAMS } from '../../../lib/stark/params.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const NOW = 1_893_456_789;
@@ -42,6 +45,12 @@ describe('client-held session key', () => {
     // A server clock a little behind or ahead (another hour) still derives the same expiry among its candidates.
     expect(verifyClientSessionProof(proof.stark_proof, { keyHash, sessionId: 'sess-binding-1', nowSeconds: NOW + 3600 })).not.toBeNull();
     expect(verifyClientSessionProof(proof.stark_proof, { keyHash, sessionId: 'sess-binding-1', nowSeconds: NOW - 3600 })).not.toBeNull();
+  });
+
+  it('proves at the shipped parameters (the ones the server enforces)', () => {
+    const r = verifyStatement(Buffer.from(proof.stark_proof, 'hex'), proof.public_inputs.map(BigInt), DEFAULT_PARAMS);
+    expect(r.ok && r.positions.length).toBe(DEFAULT_PARAMS.queries);
+    expect(SECURITY.provenBits).toBeGreaterThanOrEqual(100);
   });
 
   it('rejects replays: another session, another key hash, a later time, a server-held label', () => {

@@ -24,7 +24,7 @@ function session(sk: bigint[], over: Partial<SessionPublicInputs> = {}): Session
 
 describe('session STARK API', () => {
   it('states its parameters and security', () => {
-    expect(AIR_VERSION).toBe('shroud-session-air/2.0');
+    expect(AIR_VERSION).toBe('shroud-session-air/2.1');
     expect(SECURITY.conjecturedBits).toBeGreaterThanOrEqual(100);
     expect(SECURITY.blowup).toBeGreaterThanOrEqual(8);
     expect(SECURITY.extensionDegree).toBe(3);
@@ -69,7 +69,7 @@ describe('session STARK API', () => {
       expect(verifySession(r.starkProof, r.publicInputs)).toBe(true);
       expect(verifySession('0x' + r.starkProof, r.publicInputs)).toBe(true);
     }
-  });
+  }, 300_000); // 20 proofs of a 256-row trace: ~10 s alone, several times that on the shared machine
 
   it('refuses to prove for a key that does not match the key hash', () => {
     const sk = generateSecretKey();
@@ -121,6 +121,20 @@ describe('session STARK API', () => {
       expect(verifyStatement(small, other.felts, SMALL_PARAMS).ok).toBe(true);
       const hex = (xs: bigint[]) => xs.map((x) => '0x' + x.toString(16).padStart(16, '0'));
       expect(verifySession(Buffer.from(small).toString('hex'), hex(other.felts))).toBe(false);
+    });
+
+    it('refuses a proof made at the previous parameters (128 rows, 28 queries): the verifier enforces the shipped ones', () => {
+      const previous = { ...DEFAULT_PARAMS, traceLength: 128, queries: 28 };
+      expect(DEFAULT_PARAMS.queries).toBeGreaterThan(previous.queries);
+      const other = randomStatement();
+      const old = proveStatement(other.sk, other.stmt, previous);
+      expect(verifyStatement(old, other.felts, previous).ok).toBe(true);
+      expect(verifyStatement(old, other.felts, DEFAULT_PARAMS).ok).toBe(false);
+      const hex = (xs: bigint[]) => xs.map((x) => '0x' + x.toString(16).padStart(16, '0'));
+      expect(verifySession(Buffer.from(old).toString('hex'), hex(other.felts))).toBe(false);
+      // The shipped proof opens exactly the shipped number of queries.
+      const r = verifyStatement(Buffer.from(starkProof, 'hex'), publicInputs.map(BigInt), DEFAULT_PARAMS);
+      expect(r.ok && r.positions.length).toBe(DEFAULT_PARAMS.queries);
     });
 
     it('never throws on garbage', () => {

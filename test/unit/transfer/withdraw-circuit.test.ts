@@ -3,7 +3,7 @@ import * as snarkjs from 'snarkjs';
 import { createNote, type Note } from '#lib/client/transfer-note.ts';
 import { proveWithdrawal } from '#lib/client/withdraw-proof.ts';
 import { merklePath, poseidonHash1, poseidonHash2, type Hash2 } from '#lib/transfer/merkle.ts';
-import { recipientSignal } from '#lib/transfer/statement.ts';
+import { poolSignal, recipientSignal } from '#lib/transfer/statement.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
 import { terminateCurves, verifyProof } from '#lib/zk/groth16.ts';
 
@@ -32,6 +32,7 @@ async function input(over: Record<string, unknown> = {}) {
     nullifierHash: (await poseidonHash1())(note.nullifier).toString(),
     recipient: (await recipientSignal(RECIPIENT)).toString(),
     relayerFee: '0',
+    pool: (await poolSignal('sol-1')).toString(),
     nullifier: note.nullifier.toString(),
     secret: note.secret.toString(),
     pathElements: path.pathElements.map(String),
@@ -45,19 +46,24 @@ const fullProve = async (i: Record<string, unknown>) => snarkjs.groth16.fullProv
 describe('withdraw circuit', () => {
   let proved: Awaited<ReturnType<typeof proveWithdrawal>>;
 
-  it('proves a note in the tree; the public signals are [root, nullifierHash, recipient, relayerFee]', async () => {
+  it('proves a note in the tree; the public signals are [root, nullifierHash, recipient, relayerFee, pool]', async () => {
     proved = await proveWithdrawal(note, leaves, RECIPIENT, { relayerFee: 5n });
-    const signals = [proved.root, proved.nullifierHash, (await recipientSignal(RECIPIENT)).toString(), '5'];
+    const signals = [proved.root, proved.nullifierHash, (await recipientSignal(RECIPIENT)).toString(), '5', (await poolSignal('sol-1')).toString()];
     expect(await verifyProof('withdraw', proved.proof, signals)).toBe(true);
     expect(proved.root).toBe(merklePath(h, leaves.map(BigInt), 2).root.toString());
   });
 
-  it('does not verify for another root, nullifier hash, recipient or fee', async () => {
-    const good = [proved.root, proved.nullifierHash, (await recipientSignal(RECIPIENT)).toString(), '5'];
-    for (const i of [0, 1, 2, 3]) {
+  it('does not verify for another root, nullifier hash, recipient, fee or pool', async () => {
+    const good = [proved.root, proved.nullifierHash, (await recipientSignal(RECIPIENT)).toString(), '5', (await poolSignal('sol-1')).toString()];
+    for (const i of [0, 1, 2, 3, 4]) {
       const bad = [...good];
       bad[i] = (BigInt(bad[i]!) + 1n).toString();
       expect(await verifyProof('withdraw', proved.proof, bad), `signal ${i}`).toBe(false);
+    }
+    // The same note's proof, made for sol-1, is refused as a withdrawal from any other pool.
+    for (const other of ['sol-0.1', 'sol-10', 'token-1']) {
+      const elsewhere = [...good.slice(0, 4), (await poolSignal(other)).toString()];
+      expect(await verifyProof('withdraw', proved.proof, elsewhere), other).toBe(false);
     }
   });
 

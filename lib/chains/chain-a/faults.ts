@@ -1,0 +1,267 @@
+import type { Rpc } from '@lightprotocol/stateless.js';
+import type { PublicKey, SignatureStatusConfig, VersionedTransaction } from '@solana/web3.js';
+import bs58 from 'bs58';
+import * as z from 'zod';
+import { clock } from '#lib/clock.ts';
+import { ChainRejected, ChainUnavailable, type ChainA, type SentTransaction } from './port.ts';
+
+/**
+ * Chain A as a real cluster misbehaves, over any adapter of the port (the tests' local chain, or
+ * `npm start` with `CHAIN_FAULTS=…`, README "Chains that misbehave"). Always, as Solana does:
+ *
+ * - slots advance with time (one per `slotMs` of the clock) besides one per transaction;
+ * - a blockhash is valid for `window` slots after it was handed out (`lastValidBlockHeight`),
+ *   then a transaction carrying it is refused with BlockhashNotFound;
+ * - a landed transaction's status is answered from the recent status cache for `window` slots only;
+ *   after that `getSignatureStatuses` says null unless asked with `searchTransactionHistory`;
+ * - sending a transaction that already landed: AlreadyProcessed while its status is cached, and
+ *   BlockhashNotFound once its blockhash expired (the cluster no longer knows either).
+ *
+ * And on purpose, by rate (seeded) or one at a time (`inject`, tests), the faults of `FAULTS`.
+ * A crash is a call that never settles: the caller's `finally` never runs, as when its process dies.
+ */
+export const FAULTS = [
+  /** An RPC call (read or send) times out before it reaches the chain. */
+  'rpc-timeout',
+  /** HTTP 429 from the RPC provider. */
+  'rate-limited',
+  /** HTTP 5xx from the RPC provider. */
+  'server-error',
+  /** The send is accepted but the transaction never lands. */
+  'dropped',
+  /** The transaction lands, but its confirmation comes after the client's timeout. */
+  'late',
+  /** The send is accepted; the transaction lands at the next call, after the client gave up. */
+  'lands-later',
+  /** The caller dies before its send reaches the chain. */
+  'crash-before',
+  /** The caller dies after the chain took its transaction. */
+  'crash-after',
+] as const;
+export type ChainAFault = (typeof FAULTS)[number];
+const READ_FAULTS: readonly ChainAFault[] = ['rpc-timeout', 'rate-limited', 'server-error'];
+
+export interface ChainAFaultOptions {
+  /** Slots a blockhash and a cached status live (150 on Solana). */
+  window: number;
+  /** Clock milliseconds per slot (400 on Solana); 0: slots advance by transactions (and `advanceSlots`) only. */
+  slotMs: number;
+  /** Probability of each fault per call it applies to (sends: all; reads: the RPC ones). */
+  rates: Partial<Record<ChainAFault, number>>;
+  seed: number;
+}
+
+const rate = z.coerce.number().min(0).max(1);
+const optionsSchema = z.object({
+  window: z.coerce.number().int().positive().default(150),
+  'slot-ms': z.coerce.number().int().nonnegative().default(400),
+  seed: z.coerce.number().int().default(1),
+  ...Object.fromEntries(FAULTS.filter((f) => !f.startsWith('crash')).map((f) => [f, rate.optional()])),
+}).strict();
+
+/**
+ * `CHAIN_FAULTS` for chain A: comma-separated `name=value` (`window`, `slot-ms`, `seed`, and a rate
+ * per fault: `dropped=0.05,late=0.1,rate-limited=0.02`); `on` alone for the cluster's ways without
+ * injected faults. Crashes are for tests only (a process that never answers again).
+ */
+export function parseChainAFaults(text: string): ChainAFaultOptions {
+  const pairs = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p && p !== 'on')
+    .map((p) => {
+      const [k, v] = p.split('=');
+      if (!k || v === undefined) throw new Error(`CHAIN_FAULTS: "${p}" is not name=value`);
+      return [k, v] as const;
+    });
+  const parsed = optionsSchema.safeParse(Object.fromEntries(pairs));
+  if (!parsed.success) throw new Error(`CHAIN_FAULTS: ${parsed.error.issues.map((i) => `${i.path.join('.') || i.message}: ${i.message}`).join('; ')}`);
+  const o = parsed.data as Record<string, number | undefined>;
+  const rates: Partial<Record<ChainAFault, number>> = {};
+  for (const f of FAULTS) if (o[f] !== undefined) rates[f] = o[f];
+  return { window: o.window!, slotMs: o['slot-ms']!, seed: o.seed!, rates };
+}
+
+/** mulberry32: a small seeded generator, so a fault schedule can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+export class FaultyChainA implements ChainA {
+  readonly rpc: Rpc;
+  /** How many of each fault were injected so far (for the chaos runs' report). */
+  readonly injected: Record<ChainAFault, number> = Object.fromEntries(FAULTS.map((f) => [f, 0])) as Record<ChainAFault, number>;
+  private readonly queue: { fault: ChainAFault; on: 'send' | 'read' }[] = [];
+  private readonly random: () => number;
+  private readonly startedMs = clock.nowMs();
+  private extraSlots = 0;
+  /** Blockhash → the slot at which it was first handed out. */
+  private readonly issued = new Map<string, number>();
+  /** Signature → the slot at which it landed (as this layer saw it). */
+  private readonly landedAt = new Map<string, number>();
+  /** Sent and accepted, landing at the next call (`lands-later`). */
+  private readonly inFlight: VersionedTransaction[] = [];
+
+  constructor(
+    private readonly inner: ChainA,
+    readonly options: ChainAFaultOptions,
+  ) {
+    this.random = seeded(options.seed);
+    this.rpc = this.faultyRpc(inner.rpc);
+  }
+
+  get network() {
+    return this.inner.network;
+  }
+  get localTokens() {
+    return this.inner.localTokens;
+  }
+
+  /** Tests: the next calls of this kind meet these faults, in order (before any by rate). */
+  inject(fault: ChainAFault, on: 'send' | 'read' = 'send'): void {
+    this.queue.push({ fault, on });
+  }
+
+  /** Tests: no fault left queued. */
+  clearInjected(): void {
+    this.queue.length = 0;
+  }
+
+  /** Tests: time passes on the cluster without transactions of ours. */
+  advanceSlots(n: number): void {
+    this.extraSlots += n;
+  }
+
+  /** The slot (and block height: one block per slot here) as the cluster reports it now. */
+  async slot(): Promise<number> {
+    const timeSlots = this.options.slotMs > 0 ? Math.floor((clock.nowMs() - this.startedMs) / this.options.slotMs) : 0;
+    return (await this.inner.rpc.getSlot()) + this.extraSlots + Math.max(0, timeSlots);
+  }
+
+  async sendAndConfirm(tx: VersionedTransaction): Promise<SentTransaction> {
+    await this.landInFlight();
+    const fault = this.next('send');
+    if (fault === 'crash-before') return never();
+    if (fault && READ_FAULTS.includes(fault)) throw unavailable(fault);
+    const signature = bs58.encode(tx.signatures[0]!);
+    const now = await this.slot();
+    const issued = this.issued.get(tx.message.recentBlockhash);
+    if (issued !== undefined && now > issued + this.options.window) throw new ChainRejected('transaction failed: BlockhashNotFound');
+    const landed = this.landedAt.get(signature);
+    if (landed !== undefined) {
+      if (now - landed <= this.options.window) throw new ChainRejected('transaction failed: AlreadyProcessed');
+      throw new ChainRejected('transaction failed: BlockhashNotFound');
+    }
+    if (fault === 'dropped') throw timedOut(signature);
+    if (fault === 'lands-later') {
+      this.inFlight.push(tx);
+      throw timedOut(signature);
+    }
+    const sent = await this.inner.sendAndConfirm(tx);
+    this.landedAt.set(sent.signature, await this.slot());
+    if (fault === 'crash-after') return never();
+    if (fault === 'late') throw timedOut(signature);
+    return sent;
+  }
+
+  airdrop(to: PublicKey, lamports: bigint): Promise<SentTransaction> {
+    return this.inner.airdrop(to, lamports);
+  }
+
+  indexerSlot(): Promise<number> {
+    return this.inner.indexerSlot();
+  }
+
+  explorerUrl(signature: string): string {
+    return this.inner.explorerUrl(signature);
+  }
+
+  /** Transactions accepted earlier land now, unless their blockhash expired meanwhile (then never). */
+  private async landInFlight(): Promise<void> {
+    while (this.inFlight.length) {
+      const tx = this.inFlight.shift()!;
+      const issued = this.issued.get(tx.message.recentBlockhash);
+      if (issued !== undefined && (await this.slot()) > issued + this.options.window) continue;
+      try {
+        const sent = await this.inner.sendAndConfirm(tx);
+        this.landedAt.set(sent.signature, await this.slot());
+      } catch {
+        // refused when it came to land (its funds spent meanwhile, say): it never lands
+      }
+    }
+  }
+
+  private next(on: 'send' | 'read'): ChainAFault | undefined {
+    const i = this.queue.findIndex((q) => q.on === on);
+    let fault: ChainAFault | undefined;
+    if (i >= 0) fault = this.queue.splice(i, 1)[0]!.fault;
+    else {
+      for (const f of on === 'send' ? FAULTS : READ_FAULTS) {
+        const p = this.options.rates[f] ?? 0;
+        if (p > 0 && this.random() < p) {
+          fault = f;
+          break;
+        }
+      }
+    }
+    if (fault) this.injected[fault]++;
+    return fault;
+  }
+
+  private faultyRpc(inner: Rpc): Rpc {
+    const overrides: Record<string, (...args: never[]) => Promise<unknown>> = {
+      getSignatureStatuses: async (signatures: string[], config?: SignatureStatusConfig) => {
+        await this.landInFlight();
+        const answer = await inner.getSignatureStatuses(signatures, config);
+        if (config?.searchTransactionHistory) return answer;
+        const now = await this.slot();
+        return {
+          ...answer,
+          value: answer.value.map((s, i) => {
+            if (!s) return s;
+            const at = this.landedAt.get(signatures[i]!) ?? s.slot;
+            return now - at > this.options.window ? null : s;
+          }),
+        };
+      },
+      getLatestBlockhash: async () => {
+        const { blockhash } = await inner.getLatestBlockhash();
+        const now = await this.slot();
+        if (!this.issued.has(blockhash)) this.issued.set(blockhash, now);
+        return { blockhash, lastValidBlockHeight: this.issued.get(blockhash)! + this.options.window };
+      },
+      getSlot: () => this.slot(),
+      getBlockHeight: () => this.slot(),
+    };
+    return new Proxy(inner, {
+      get: (target, prop, receiver) => {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        // Only the JSON-RPC calls (all async, all named get…) meet faults; helpers pass through as they are.
+        if (typeof value !== 'function' || typeof prop !== 'string' || !prop.startsWith('get')) return typeof value === 'function' ? value.bind(target) : value;
+        const own = overrides[prop];
+        return async (...args: unknown[]) => {
+          const fault = this.next('read');
+          if (fault) throw unavailable(fault);
+          return own ? own(...(args as never[])) : value.apply(target, args);
+        };
+      },
+    });
+  }
+}
+
+function unavailable(fault: ChainAFault): ChainUnavailable {
+  if (fault === 'rate-limited') return new ChainUnavailable('chain A RPC: 429 Too Many Requests');
+  if (fault === 'server-error') return new ChainUnavailable('chain A RPC: 503 Service Unavailable');
+  return new ChainUnavailable('chain A RPC: request timed out');
+}
+
+const timedOut = (signature: string) => new ChainUnavailable(`transaction ${signature} was not confirmed within 25 s`);

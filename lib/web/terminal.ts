@@ -93,6 +93,8 @@ drop.addEventListener('drop', (e) => (e.preventDefault(), addFiles(e.dataTransfe
 let streamed: StreamWrapper | null = null;
 
 const io: Io = {
+  // A person types here: a new password is asked for twice.
+  interactive: true,
   stream(text) {
     streamed ??= new StreamWrapper(() => term.cols);
     term.write(streamed.write(text));

@@ -61,6 +61,8 @@ beforeAll(async () => {
     'POST /api/storage/share body': [{ fileId: up.json.fileId, expiresIn: 1 }],
     'GET /api/storage/download/:cid params': [{ cid: up.json.cid }],
     'GET /api/storage/shared/:token params': [{ token: share.json.shareToken }],
+    'POST /api/storage/shared/:token/download params': [{ token: share.json.shareToken }],
+    'GET /share/:token params': [{ token: share.json.shareToken }],
     'GET /api/zk-toolkit/proof/circuits/:name/:artifact params': [{ name: 'preimage', artifact: 'verification_key.json' }],
   });
 });

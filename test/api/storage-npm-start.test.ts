@@ -56,7 +56,13 @@ describe('npm start serves encrypted storage end to end', () => {
       expect(share.shareUrl).toBe(`${url}/share/${share.shareToken}`);
       const anonymous = new HttpClient(url);
       const resolved = await anonymous.get(`/api/storage/shared/${share.shareToken}`);
-      expect(resolved.json).toEqual({ success: true, file: { cid: up.cid, filename: `story-${size}.bin`, size: size + 16 } });
+      expect(resolved.json).toEqual({ success: true, file: { cid: up.cid, filename: `story-${size}.bin`, size: size + 16, iv: expect.any(String), salt: expect.any(String) }, expiresAt: share.expiresAt });
+      // The link itself is a page (lib/web/share.ts decrypts in it); the site has its icon.
+      const page = await fetch(share.shareUrl);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await page.text()).toMatch(/<script type="module" src="\/web\/share\.js">/);
+      expect((await fetch(`${url}/favicon.ico`)).headers.get('content-type')).toBe('image/x-icon');
 
       const back = await storage.download(up.fileId, filePassword);
       expect(Buffer.from(back).equals(Buffer.from(original))).toBe(true);

@@ -34,14 +34,16 @@ async function type(page: Page, line: string, timeoutMs = 120_000) {
   await page.keyboard.press('Enter');
   await page.waitForFunction((b) => (document.body.dataset.idle ?? '') !== b, before, { timeout: timeoutMs });
 }
-/** Answers a secret prompt, then waits for the command to end. */
-async function typeWithSecret(page: Page, line: string, prompt: string, secret: string, timeoutMs = 180_000) {
+/** Answers each secret prompt in turn, then waits for the command to end. */
+async function typeWithSecrets(page: Page, line: string, answers: [prompt: string, secret: string][], timeoutMs = 180_000) {
   const before = await page.evaluate(() => document.body.dataset.idle ?? '');
   await page.keyboard.type(line);
   await page.keyboard.press('Enter');
-  await page.waitForFunction((p) => (document.querySelector('.xterm-rows') as HTMLElement).innerText.trimEnd().endsWith(p.trimEnd()), prompt, { timeout: 30_000 });
-  await page.keyboard.type(secret);
-  await page.keyboard.press('Enter');
+  for (const [prompt, secret] of answers) {
+    await page.waitForFunction((p) => (document.querySelector('.xterm-rows') as HTMLElement).innerText.trimEnd().endsWith(p.trimEnd()), prompt, { timeout: 30_000 });
+    await page.keyboard.type(secret);
+    await page.keyboard.press('Enter');
+  }
   await page.waitForFunction((b) => (document.body.dataset.idle ?? '') !== b, before, { timeout: timeoutMs });
 }
 
@@ -148,7 +150,8 @@ try {
 
   const user = `web_${randomBytes(3).toString('hex')}`;
   const password = 'correct horse battery staple';
-  await typeWithSecret(page, `register ${user}`, 'new password: ', password);
+  // A person at the page: the new password is asked for twice.
+  await typeWithSecrets(page, `register ${user}`, [['new account password: ', password], ['new account password again: ', password]]);
   await expectScreen(page, new RegExp(`registered\\s+${user}`));
   await type(page, `login ${user} -p "${password}"`);
   await expectScreen(page, new RegExp(`signed in as\\s+${user}`));

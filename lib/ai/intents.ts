@@ -46,7 +46,22 @@ export interface ShareLinkFact {
   status: 'active' | 'expired' | 'revoked';
   accessCount: number;
 }
-export type Need = 'wallets' | 'files' | 'proofs' | 'bridges' | 'shares';
+export type Need = 'wallets' | 'balances' | 'files' | 'proofs' | 'bridges' | 'shares';
+
+/** A wallet's balances as the wallet_balances tool reads them (whole coins), or the error that stopped it. */
+export interface BalanceFact {
+  id: string;
+  chain: 'a' | 'b';
+  name: string;
+  symbol: string;
+  balance?: string;
+  compressed?: string;
+  error?: string;
+}
+export interface ProofFact {
+  type?: string;
+  createdAt?: string;
+}
 
 export interface IntentContext {
   baseUrl: string;
@@ -57,6 +72,8 @@ export interface IntentContext {
   bridges?: BridgeFact[];
   /** The caller's share links, newest first. */
   shares?: ShareLinkFact[];
+  balances?: BalanceFact[];
+  proofs?: ProofFact[];
   message: string;
 }
 
@@ -113,6 +130,22 @@ function fileFor(s: Slots, ctx: IntentContext): { id: string; label: string; fou
   const f = (s.uuid ? own.find((x) => x.id === s.uuid) : undefined) ?? own.find((x) => x.filename.length >= 3 && lower.includes(x.filename.toLowerCase())) ?? own[0];
   // The file name is the user's data: it is quoted as data in the lead, never put in a command.
   return f ? { id: wordOr(f.id, '<file id>'), label: `your file ${JSON.stringify(f.filename)}`, found: true } : { id: '<file id>', label: 'your file', found: false };
+}
+
+/** "Your wallet "main" holds 2.5 SOL; 0.5 SOL compressed." (names are the user's data: quoted). */
+function balanceSentence(b: BalanceFact): string {
+  const who = `Your ${b.chain === 'b' ? 'chain B ' : ''}wallet ${JSON.stringify(b.name)}`;
+  if (b.error !== undefined || b.balance === undefined) return `${who}'s balance could not be read just now (${b.error ?? 'unavailable'}).`;
+  return `${who} holds ${b.balance} ${b.symbol}${b.compressed !== undefined ? `; ${b.compressed} ${b.symbol} compressed` : ''}.`;
+}
+
+const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`);
+
+/** "You have 2 files: "notes.txt" (10 B, 2026-11-23), …" — the newest five. */
+function filesLead(files: FileFact[]): string {
+  if (!files.length) return 'You have no files yet: `shroud upload <file>` encrypts and stores one.';
+  const shown = files.slice(0, 5).map((f) => `${JSON.stringify(f.filename)} (${bytes(f.size)}, ${f.createdAt.slice(0, 10)})`);
+  return `You have ${files.length} file${files.length === 1 ? '' : 's'}, newest first: ${shown.join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''}.`;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -219,12 +252,12 @@ export const intents: Intent[] = [
   {
     id: 'list-files',
     doc: 'encrypted-storage-apistorage',
-    test: /\b(list|show|what|which|see)\b.*\b(my )?files\b|\bmy files\b/i,
+    test: /\b(list|show|what|which|see)\b.*\b(my )?files\b|\bmy files\b|\bhow many files\b/i,
     needs: ['files'],
     terms: 'list files storage',
     route: ['GET', '/api/storage/files'],
     build: (_s, ctx) => ({
-      lead: ctx.files ? `You have ${ctx.files.length} file${ctx.files.length === 1 ? '' : 's'} (listed by the tool result, newest first).` : 'List your files:',
+      lead: ctx.files ? filesLead(ctx.files) : '`shroud files` lists your files, newest first.',
       suggestions: [{ command: shroudCommand('files'), description: 'list your files' }],
     }),
   },
@@ -273,13 +306,31 @@ export const intents: Intent[] = [
   {
     id: 'delete-file',
     doc: 'encrypted-storage-apistorage',
-    test: /\b(delete|remove)\b.*\bfile\b/i,
+    test: /\b(delete|remove)\b.*(\bfile\b|\b[\w-]+\.[a-z0-9]{1,5}\b)/i,
     needs: ['files'],
     terms: 'delete file unpin',
     route: ['DELETE', '/api/storage/files/:fileId'],
     build: (s, ctx) => {
       const f = fileFor(s, ctx);
       return { lead: `Deleting ${f.label} cannot be undone; run it yourself if you mean it.`, suggestions: [{ command: shroudCommand('rm', [f.id]), description: 'delete the file (irreversible)' }] };
+    },
+  },
+  {
+    id: 'list-wallets',
+    doc: 'wallets-apiwallets',
+    test: /\b(list|show|what|which|see)\b.*\bwallets\b|\bmy wallets\b|\bhow many wallets\b/i,
+    unless: /\b(create|make|new|import|balances?)\b/i,
+    needs: ['wallets'],
+    terms: 'wallets list chain active',
+    route: ['GET', '/api/wallets'],
+    build: (_s, ctx) => {
+      const own = ctx.wallets ?? [];
+      if (!own.length) return { lead: 'You have no wallets yet: `shroud wallet create <name>` makes one.', suggestions: [{ command: shroudCommand('wallets'), description: 'your wallets' }] };
+      const shown = own.slice(0, 6).map((w) => `${JSON.stringify(w.name)} on chain ${w.chain.toUpperCase()}${w.isActive ? ' (active)' : ''}, address ${w.address}`);
+      return {
+        lead: `You have ${own.length} wallet${own.length === 1 ? '' : 's'}: ${shown.join('; ')}${own.length > 6 ? `; and ${own.length - 6} more` : ''}.`,
+        suggestions: [{ command: shroudCommand('wallets'), description: 'your wallets' }],
+      };
     },
   },
   {
@@ -354,7 +405,7 @@ export const intents: Intent[] = [
     id: 'compress',
     doc: 'compression-apicompression',
     test: /\bcompress/i,
-    unless: /\bcompressed[- ]balance|\bbalance\b/i,
+    unless: /\bcompressed[- ]balance|\bbalance\b|\bhow much\b.*\bcompressed\b/i,
     needs: ['wallets'],
     terms: 'compress native token compression',
     route: ['POST', '/api/compression/compress-native'],
@@ -375,20 +426,39 @@ export const intents: Intent[] = [
   {
     id: 'balance',
     doc: 'wallets-apiwallets',
-    test: /\bbalance\b|\bhow much\b/i,
-    needs: ['wallets'],
+    test: /\bbalances?\b|\bhow much\b/i,
+    needs: ['wallets', 'balances'],
     terms: 'balance wallet compressed-balance',
     route: ['GET', '/api/wallets/:id/balance'],
     build: (s, ctx) => {
       const w = walletFor(s, ctx);
       const compressed = /compress/i.test(ctx.message);
+      // The values, read by the wallet_balances tool: the wallet the message names, else every wallet (at most 5).
+      const own = ctx.balances ?? [];
+      const lower = ctx.message.toLowerCase();
+      const named = own.filter((b) => b.id === s.uuid || (b.name.length >= 3 && new RegExp(`\\b${escapeRe(b.name.toLowerCase())}\\b`).test(lower)) || (s.name && b.name.toLowerCase() === s.name.toLowerCase()));
+      const shown = (named.length ? named : own).slice(0, 5);
+      const lead = shown.length ? `${shown.map(balanceSentence).join(' ')}${own.length > shown.length && !named.length ? ` (${own.length - shown.length} more: \`shroud wallets\`.)` : ''}` : `You have no wallet yet: create one first (\`shroud wallet create <name>\`).`;
       return {
-        lead: `${compressed ? 'The compressed balance' : 'The balance'} of ${w.label}:${noWallet(w)}`,
-        suggestions: [
-          s.chain === 'b'
-            ? { command: curl(ctx.baseUrl, 'GET', `/api/wallets/${w.id}/balance`), description: 'balance' }
-            : { command: shroudCommand('balance', [], { wallet: w.ref }), description: compressed ? 'ordinary and compressed balance' : 'balance (ordinary and compressed)' },
-        ],
+        lead: w.found || shown.length ? lead : `${compressed ? 'The compressed balance' : 'The balance'} of ${w.label} is shown by \`shroud balance\`.${noWallet(w)}`,
+        suggestions: [{ command: shroudCommand('balance', [], { wallet: shown.length === 1 ? wordOr(shown[0]!.name, shown[0]!.id) : w.ref }), description: compressed ? 'ordinary and compressed balance' : 'balance (ordinary and compressed)' }],
+      };
+    },
+  },
+  {
+    id: 'bridge-history',
+    doc: 'bridge-apibridge',
+    test: /\b(list|show|what|which|all|my)\b.*\bbridge (transfers|history)\b|\bbridge history\b|\bhave i bridged\b/i,
+    needs: ['bridges'],
+    terms: 'bridge history transfers status',
+    route: ['GET', '/api/bridge/history'],
+    build: (_s, ctx) => {
+      const own = ctx.bridges ?? [];
+      if (!own.length) return { lead: 'You have no bridge transfers yet: `shroud bridge` starts one.', suggestions: [{ command: shroudCommand('bridge history'), description: 'your bridge transfers' }] };
+      const shown = own.slice(0, 5).map((b) => `${b.amount} ${b.token} ${b.status} (started ${b.createdAt.slice(0, 16).replace('T', ' ')})`);
+      return {
+        lead: `You have ${own.length} bridge transfer${own.length === 1 ? '' : 's'}, newest first: ${shown.join('; ')}${own.length > 5 ? `; and ${own.length - 5} more` : ''}.`,
+        suggestions: [{ command: shroudCommand('bridge history'), description: 'your bridge transfers' }],
       };
     },
   },
@@ -503,7 +573,7 @@ export const intents: Intent[] = [
     route: ['POST', '/api/zk-toolkit/hash/poseidon'],
     build: (s) => {
       const inputs = s.numbers.slice(0, 16);
-      return { lead: 'Poseidon over BN254 field elements (decimal numbers, 1–16 inputs):', suggestions: [{ command: shroudCommand('toolkit hash', ['poseidon', ...(inputs.length ? inputs : ['1', '2'])]), description: 'Poseidon hash' }] };
+      return { lead: 'Poseidon hashes BN254 field elements (decimal numbers, 1–16 inputs); the command below computes it.', suggestions: [{ command: shroudCommand('toolkit hash', ['poseidon', ...(inputs.length ? inputs : ['1', '2'])]), description: 'Poseidon hash' }] };
     },
   },
   {
@@ -513,7 +583,7 @@ export const intents: Intent[] = [
     terms: 'hash mimc mimc7 key',
     route: ['POST', '/api/zk-toolkit/hash/mimc'],
     build: (s) => ({
-      lead: 'MiMC7 (91 rounds) of a field element with an optional key:',
+      lead: 'MiMC7 (91 rounds) hashes a field element with an optional key; the command below computes it.',
       suggestions: [{ command: shroudCommand('toolkit hash', ['mimc', s.numbers[0] ?? '12', s.numbers[1] ?? '0']), description: 'MiMC hash' }],
     }),
   },
@@ -526,7 +596,7 @@ export const intents: Intent[] = [
     build: (s, ctx) => {
       const text = /["'`]([A-Za-z0-9 _.-]{1,64})["'`]/.exec(ctx.message)?.[1] ?? s.numbers[0] ?? 'Hello';
       // The command joins its words with single spaces: the text goes in as its words.
-      return { lead: 'Pedersen hash of bytes (UTF-8 text or 0x hex, 1–256 bytes):', suggestions: [{ command: shroudCommand('toolkit hash', ['pedersen', ...text.trim().split(/\s+/)]), description: 'Pedersen hash' }] };
+      return { lead: 'The Pedersen hash takes bytes (UTF-8 text or 0x hex, 1–256 bytes); the command below computes it.', suggestions: [{ command: shroudCommand('toolkit hash', ['pedersen', ...text.trim().split(/\s+/)]), description: 'Pedersen hash' }] };
     },
   },
   {
@@ -541,7 +611,7 @@ export const intents: Intent[] = [
       const threshold = nums[0] ?? 3;
       const shares = nums[1] ?? Math.max(5, threshold);
       return {
-        lead: `Split the secret into ${shares} shares, any ${threshold} of which recover it (shamir/combine):`,
+        lead: `Split the secret into ${shares} shares, any ${threshold} of which recover it (\`shroud toolkit shamir combine\`).`,
         suggestions: [{ command: shroudCommand('toolkit shamir', ['split', secret ?? '<secret>', threshold, shares]), description: 'Shamir split' }],
       };
     },
@@ -556,7 +626,7 @@ export const intents: Intent[] = [
       const op = /\bsub|subtract/i.test(ctx.message) ? 'sub' : /\bmul|multiply/i.test(ctx.message) ? 'mul' : /\bdiv/i.test(ctx.message) ? 'div' : /\binv/i.test(ctx.message) ? 'inv' : /\bsqrt/i.test(ctx.message) ? 'sqrt' : /\bpow/i.test(ctx.message) ? 'pow' : 'add';
       const [a = '1', b = '2'] = s.numbers;
       const values = op === 'inv' || op === 'sqrt' ? [a] : [a, b];
-      return { lead: `Field ${op} modulo the BN254 scalar prime (decimal numbers below r):`, suggestions: [{ command: shroudCommand('toolkit field', [op, ...values]), description: `field ${op}` }] };
+      return { lead: `Field ${op} works modulo the BN254 scalar prime, on decimal numbers below it; the command below computes it.`, suggestions: [{ command: shroudCommand('toolkit field', [op, ...values]), description: `field ${op}` }] };
     },
   },
   {
@@ -565,7 +635,16 @@ export const intents: Intent[] = [
     test: /\b(my )?proof(s)? history\b|\bmy proofs\b|\bproofs (have i|did i)\b/i,
     needs: ['proofs'],
     terms: 'proof history identity stark',
-    build: () => ({ lead: 'Your recorded proofs (identity proofs on chain B and STARK session proofs), newest first, are in the tool result.', suggestions: [] }),
+    build: (_s, ctx) => {
+      const own = ctx.proofs ?? [];
+      const latest = own[0];
+      return {
+        lead: own.length
+          ? `You have ${own.length} recorded proof${own.length === 1 ? '' : 's'} (identity proofs on chain B and STARK session proofs)${latest?.type ? `; the latest is a ${latest.type} proof${latest.createdAt ? ` from ${latest.createdAt}` : ''}` : ''}.`
+          : 'You have no recorded proofs yet: identity proofs on chain B and STARK session proofs are recorded when you make them.',
+        suggestions: [],
+      };
+    },
   },
   {
     id: 'bug-report',
@@ -574,7 +653,7 @@ export const intents: Intent[] = [
     terms: 'bug report title description severity',
     route: ['POST', '/api/bug-reports'],
     build: (_s, ctx) => ({
-      lead: 'Send a bug report with a title and a description (5 per minute):',
+      lead: 'Send a bug report with a title and a description (5 per minute).',
       suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/bug-reports', { title: '<title>', description: '<what happened>', severity: 'medium' }), description: 'report a bug' }],
     }),
   },
@@ -584,7 +663,7 @@ export const intents: Intent[] = [
     test: /\b(am i (logged|signed) in|who am i|my session)\b/i,
     terms: 'session authenticated me',
     route: ['GET', '/api/auth/session'],
-    build: () => ({ lead: 'Check your session:', suggestions: [{ command: shroudCommand('whoami'), description: 'who you are signed in as' }] }),
+    build: () => ({ lead: '`shroud whoami` says who this session is signed in as.', suggestions: [{ command: shroudCommand('whoami'), description: 'who you are signed in as' }] }),
   },
 ];
 

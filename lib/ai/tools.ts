@@ -77,6 +77,31 @@ export const tools: Record<string, Tool> = {
       }
     },
   }),
+  wallet_balances: tool({
+    description: "The balances of the caller's wallets (at most 10), both chains: name, chain, address, the ordinary balance in whole coins with its symbol (SOL on chain A, STRK on chain B) and, on chain A, the compressed balance.",
+    parameters: noParameters,
+    args: none,
+    async run({ userId }) {
+      // Loaded on first use: the chain adapters are heavy and most answers never need them.
+      const [{ balanceOfWallet }, { compressedBalance }] = await Promise.all([import('#lib/wallets/by-chain.ts'), import('#lib/compression/compression.ts')]);
+      const [all, active] = await Promise.all([listWallets(userId), activeWalletIds(userId)]);
+      const own = all.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(0, 10);
+      const data = await Promise.all(
+        own.map(async (w) => {
+          const base = { id: w.id, chain: w.chain, name: w.name, address: w.address, isActive: active[w.chain] === w.id, symbol: w.chain === 'a' ? 'SOL' : 'STRK' };
+          try {
+            const [plain, compressed] = await Promise.all([balanceOfWallet(userId, w.id, {}), w.chain === 'a' ? compressedBalance(userId, w.id) : undefined]);
+            return { ...base, balance: plain.formatted, ...(compressed ? { compressed: compressed.formatted } : {}) };
+          } catch (e) {
+            // One chain unreachable leaves the other wallets' balances standing.
+            if (isAppError(e)) return { ...base, error: e.code };
+            return { ...base, error: 'UNAVAILABLE' };
+          }
+        }),
+      );
+      return { summary: `balances of ${plural(data.length, 'wallet')}`, data };
+    },
+  }),
   list_files: tool({
     description: "The caller's stored files, newest first: id, filename, size in bytes, createdAt.",
     parameters: noParameters,

@@ -196,7 +196,7 @@ async function chainAWalletId(ctx: CommandContext, command: string): Promise<str
 export function bridgeStepForCli(step: string): string {
   return step
     .replace(/POST \/api\/bridge\/([\w-]+)\/source-tx \{"txHash": "<([^>]+)>"\}\.?/, 'shroud bridge source-tx $1 <$2>')
-    .replace(/Follow GET \/api\/bridge\/status\/([\w-]+)/, 'Follow: shroud bridge status $1');
+    .replace(/([Ff])ollow GET \/api\/bridge\/status\/([\w-]+)/, '$1ollow: shroud bridge status $2');
 }
 
 /** The providers this server offers, and the password login: what `shroud login` alone prints. */

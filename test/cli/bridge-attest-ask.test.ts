@@ -152,7 +152,7 @@ describe('the new commands in the shared table', () => {
       expect(cmd.helpInformation().replace(/\s+/g, ' '), name).toContain(def.summary);
     }
     const bash = completionScript('bash');
-    expect(bash).toMatch(/bridge\) COMPREPLY=\( \$\(compgen -W "status history"/);
+    expect(bash).toMatch(/bridge\) COMPREPLY=\( \$\(compgen -W "status history source-tx cancel"/);
     expect(bash).toMatch(/attest\) COMPREPLY=\( \$\(compgen -W "schemas mine verify"/);
     expect(bash).toMatch(/compgen -W "[^"]*\bask\b/);
   });

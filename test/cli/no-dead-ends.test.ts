@@ -151,6 +151,7 @@ describe('the bridge: a command for each step it prints', () => {
     expect((await shroud(['bridge', 'source-tx', id])).code).toBe(2);
     // the Ethereum route's and a withdrawal's step 2 read the same way
     expect(bridgeStepForCli('POST /api/bridge/abc-1/source-tx {"txHash": "<the Ethereum transaction hash>"}.')).toBe('shroud bridge source-tx abc-1 <the Ethereum transaction hash>');
+    expect(bridgeStepForCli('The sequencer delivers it; follow GET /api/bridge/status/abc-1.')).toBe('The sequencer delivers it; follow: shroud bridge status abc-1.');
   });
 });
 

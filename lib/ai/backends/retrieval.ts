@@ -2,12 +2,13 @@ import type MiniSearch from 'minisearch';
 import type { Passage } from '../corpus.ts';
 import type { Citation, ToolCall } from '../events.ts';
 import { shroudCommandName } from '../commands.ts';
-import { matchIntent, parseSlots, type BridgeFact, type FileFact, type IntentContext, type Need, type ShareLinkFact, type WalletFact } from '../intents.ts';
+import { matchIntent, parseSlots, type BalanceFact, type BridgeFact, type FileFact, type IntentContext, type Need, type ProofFact, type ShareLinkFact, type WalletFact } from '../intents.ts';
 import { processTerm, search, type Hit } from '../search.ts';
 import { estimateTokens, type Backend, type BackendEvent, type BackendRequest } from './port.ts';
+import { errors } from '#lib/errors.ts';
 
 /** The read-only tool that supplies each kind of the caller's records a task needs. */
-const TOOL_OF_NEED: Record<Need, string> = { wallets: 'list_wallets', files: 'list_files', proofs: 'proof_history', bridges: 'bridge_transfers', shares: 'share_links' };
+const TOOL_OF_NEED: Record<Need, string> = { wallets: 'list_wallets', balances: 'wallet_balances', files: 'list_files', proofs: 'proof_history', bridges: 'bridge_transfers', shares: 'share_links' };
 
 /**
  * The embedded backend, no model: a task matcher that fills in the command with the user's
@@ -54,15 +55,31 @@ export function units(text: string): string[] {
   return out;
 }
 
+/** Longer sentences are left out, never cut: an excerpt is whole sentences. */
 const MAX_SENTENCE = 320;
-const clip = (s: string) => (s.length > MAX_SENTENCE ? `${s.slice(0, MAX_SENTENCE - 1).replace(/\s+\S*$/, '')}…` : s);
+/** A table row is a route's or a setting's whole line: longer ones are still one fact. */
+const MAX_ROW = 700;
+
+/**
+ * What an excerpt never shows: the operators' settings (environment variables such as
+ * PRESIGN_SECONDS; error codes such as RATE_LIMITED stay, a user meets them) and the IPFS
+ * daemon's internals.
+ */
+const ERROR_CODES = new Set(Object.values(errors).map((make) => (make as (a: unknown) => { code: string })(['1']).code));
+export function isInternal(sentence: string): boolean {
+  const settings = sentence.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? [];
+  return settings.some((w) => !ERROR_CODES.has(w)) || /\bkubo\b|\bipfs (daemon|config)\b|\s--[a-z][\w-]*=/i.test(sentence);
+}
+
+/** A sentence is whole: it ends with its full stop (or ? or !), after any closing bracket or quote. */
+export const isWholeSentence = (s: string) => /[.!?]["')\]`*]*$/.test(s.trim());
 
 /** Sentences (or table rows and bullets) of a passage that share the most terms with the question. */
 export function bestSentences(text: string, terms: Set<string>, count: number): string[] {
+  // Prose split at the sentences' ends (whole ones only); a table row whole, as a line of text.
   const pieces = units(text)
-    .flatMap((u) => (tableRow.test(u) ? [u] : u.split(/(?<=[.;:])\s+(?=[A-Z`*(])/)))
-    .map((l) => l.trim())
-    .filter((l) => l.length > 20);
+    .flatMap((u) => (tableRow.test(u) ? [rowAsText(u)] : u.split(/(?<=[.!?])\s+(?=[A-Z`*("])/).map((l) => asText(l.replace(/^\s*([-*]|\d+\.) /, '').trim()))))
+    .filter((l) => l.length > 20 && l.length <= (l.startsWith('• ') ? MAX_ROW : MAX_SENTENCE) && (l.startsWith('• ') || isWholeSentence(l)) && !isInternal(l) && !/^#/.test(l));
   const wordsOf = pieces.map((p) => new Set(p.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w)));
   // A term found in few of the passage's sentences says more about which sentence answers.
   const df = new Map<string, number>();
@@ -77,11 +94,25 @@ export function bestSentences(text: string, terms: Set<string>, count: number): 
     .sort((a, b) => b.score - a.score)
     .slice(0, count)
     .sort((a, b) => a.i - b.i)
-    .map((s) => clip(tidy(s.p)));
+    .map((s) => (s.p.startsWith('• ') ? `${s.p}\n` : s.p));
 }
 
-/** Markdown table rows read as a line of text. */
-const tidy = (s: string) => (tableRow.test(s) ? `• ${s.slice(1, -1).split('|').map((c) => c.trim()).filter(Boolean).join(' — ')}\n` : s.replace(/^\s*[-*] /, ''));
+/** A Markdown table row as a line: its cells (split at unescaped pipes) joined by dashes. */
+const rowAsText = (row: string) =>
+  `• ${row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => asText(c.trim()))
+    .filter(Boolean)
+    .join(' — ')}`;
+
+/** Markdown as it reads: no emphasis marks, links as their text, code spans as their code, `\|` as `|`. */
+export const asText = (s: string) =>
+  s
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+    .replace(/\\\|/g, '|')
+    .replace(/`([^`]+)`/g, '$1');
 
 const citationOf = (h: Passage): Citation => ({ document: h.document, section: h.section, link: h.link });
 
@@ -115,6 +146,8 @@ export class RetrievalBackend implements Backend {
       if (name === 'list_files') ctx.files = r.data as FileFact[];
       if (name === 'bridge_transfers') ctx.bridges = Array.isArray(r.data) ? (r.data as BridgeFact[]) : [];
       if (name === 'share_links') ctx.shares = Array.isArray(r.data) ? (r.data as ShareLinkFact[]) : [];
+      if (name === 'wallet_balances') ctx.balances = Array.isArray(r.data) ? (r.data as BalanceFact[]) : [];
+      if (name === 'proof_history') ctx.proofs = Array.isArray(r.data) ? (r.data as ProofFact[]) : [];
     }
 
     const expansion = SYNONYMS.filter(([re]) => re.test(message)).map(([, terms]) => terms);
@@ -154,12 +187,14 @@ export class RetrievalBackend implements Backend {
       if (!sentences.length) continue;
       for (const x of sentences) used.add(x);
       explained.push(h);
-      if (explained.length <= 2) parts.push(sentences.join(' ').replace(/\n (?=•)/g, '\n').trim());
+      // A table row stands on a line of its own; sentences run on as prose.
+      if (explained.length <= 2) parts.push(sentences.map((x) => (x.startsWith('• ') ? `\n${x.trim()}\n` : x)).join(' ').replace(/ ?\n ?/g, '\n').replace(/\n+/g, '\n').trim());
     }
     if (!intent && !explained.length) {
       const top = hits[0];
       if (top) {
-        parts.push(bestSentences(top.text, terms, 3).join(' ') || top.text.slice(0, 400));
+        const best = bestSentences(top.text, terms, 3).join(' ');
+        parts.push(best || `The closest section is ${JSON.stringify(top.section)} (${top.document}).`);
         explained.push(top);
       } else {
         parts.push("I found nothing about that in the service's documentation. Ask about accounts, files and share links, wallets, compression, proofs or the ZK toolkit.");

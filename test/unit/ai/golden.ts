@@ -11,6 +11,8 @@ export interface Golden {
   values?: string[];
   /** A fact the answer's text must state. */
   text?: string;
+  /** Values from the caller's own records (test/unit/ai/golden.test.ts's tools) the answer's text must state. */
+  says?: string[];
 }
 
 export const golden: Golden[] = [
@@ -40,8 +42,8 @@ export const golden: Golden[] = [
   { q: 'which of my files are shared?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud shares', text: 'holiday.jpg.enc' },
   { q: 'revoke the share link of holiday.jpg.enc', cite: ['encrypted-storage-apistorage'], suggest: 'shroud shares revoke 0mhx0a1b2c3d4e5f6a7b8' },
   { q: 'what is my bridge transfer doing?', cite: ['bridge-apibridge'], suggest: 'shroud bridge status 0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', text: 'is submitted' },
-  { q: 'bridge 2 SOL to chain B', cite: ['bridge-apibridge'], suggest: "shroud bridge chaina-chainb 2 SOL --to '<chain B address>' --wallet main" },
-  { q: 'how do I bridge 0.5 ETH from Ethereum to chain B?', cite: ['bridge-apibridge'], suggest: "shroud bridge ethereum-chainb 0.5 ETH --to '<chain B address>'" },
+  { q: 'bridge 2 SOL to chain B', cite: ['bridge-apibridge'], suggest: 'shroud bridge chaina-chainb 2 SOL --to 0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7 --wallet main' },
+  { q: 'how do I bridge 0.5 ETH from Ethereum to chain B?', cite: ['bridge-apibridge'], suggest: 'shroud bridge ethereum-chainb 0.5 ETH --to 0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7' },
   { q: 'submit an identity proof to chain B', cite: ['chain-b-identity-proofs-apichainb'], suggest: '/api/chainb/submit-proof' },
   { q: 'how do I get a STARK proof for my session?', cite: ['social-login-apizkauth', 'stark-proofs-social-login'], suggest: 'shroud proofs prove' },
   { q: 'compute the poseidon hash of 1 and 2', cite: ['zk-toolkit-apizk-toolkit'], suggest: 'shroud toolkit hash poseidon 1 2' },
@@ -64,4 +66,39 @@ export const golden: Golden[] = [
   { q: 'what is the maximum file size?', cite: ['encrypted-storage-apistorage'], suggest: null, text: '100 MB' },
   { q: 'register as a new user', cite: ['identity-and-sessions-apiauth'], suggest: "shroud register '<username>'" },
   { q: 'airdrop 2 STRK to my chain B wallet', cite: ['wallets-apiwallets', 'chain-b-wallets-transfers-balances-apichainb'], suggest: '/api/wallets/', values: ['"amount":2'] },
+  // The caller's own state, answered with the values the read-only tools give.
+  { q: 'what is my balance?', cite: ['wallets-apiwallets'], suggest: 'shroud balance', says: ['Your wallet "main" holds 2.5 SOL; 0.5 SOL compressed.', 'Your chain B wallet "bmain" holds 12.5 STRK.'] },
+  { q: 'how much SOL do I have?', cite: ['wallets-apiwallets'], suggest: 'shroud balance', says: ['2.5 SOL'] },
+  { q: 'what is the balance of bmain?', cite: ['wallets-apiwallets'], suggest: 'shroud balance --wallet bmain', says: ['Your chain B wallet "bmain" holds 12.5 STRK.'] },
+  { q: 'how much is compressed in my main wallet?', cite: ['wallets-apiwallets', 'compression-apicompression'], suggest: 'shroud balance --wallet main', says: ['0.5 SOL compressed'] },
+  { q: 'show the balances of all my wallets', cite: ['wallets-apiwallets'], suggest: 'shroud balance', says: ['"main" holds 2.5 SOL', '"bmain" holds 12.5 STRK'] },
+  { q: 'what wallets do I have?', cite: ['wallets-apiwallets'], suggest: 'shroud wallets', says: ['You have 2 wallets', '"main" on chain A (active)', '"bmain" on chain B'] },
+  { q: 'list my wallets', cite: ['wallets-apiwallets'], suggest: 'shroud wallets', says: ['9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin'] },
+  { q: 'how many files do I have?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud files', says: ['You have 2 files', '"notes.txt.enc" (10 B, 2026-11-23)'] },
+  { q: 'what files have I uploaded?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud files', says: ['"holiday.jpg.enc" (20 B, 2026-11-22)'] },
+  { q: 'show my bridge transfers', cite: ['bridge-apibridge'], suggest: 'shroud bridge history', says: ['You have 1 bridge transfer', '2 SOL submitted'] },
+  { q: 'what is my bridge history?', cite: ['bridge-apibridge'], suggest: 'shroud bridge history', says: ['2 SOL submitted (started 2026-11-23 10:00)'] },
+  { q: 'did my bridge transfer arrive?', cite: ['bridge-apibridge'], suggest: 'shroud bridge status 0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', says: ['is submitted', 'source transaction 5srcTx'] },
+  { q: 'which share links do I have?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud shares', says: ['You have 1 share link, 1 active', '"holiday.jpg.enc": expires 2026-11-24T09:00:00Z'] },
+  { q: 'when does my share link of holiday.jpg.enc expire?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud shares', says: ['expires 2026-11-24T09:00:00Z'] },
+  { q: 'how many times was my shared link opened?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud shares', says: ['opened 2 times'] },
+  { q: 'show my proofs', cite: ['chain-b-identity-proofs-apichainb'], suggest: null, says: ['You have 1 recorded proof', 'the latest is a stark proof from 2026-11-23T08:00:00Z'] },
+  // Tasks, with the user's values in the command.
+  { q: 'compress 2 SOL', cite: ['compression-apicompression'], suggest: 'shroud compress 2 --wallet main' },
+  { q: 'decompress 0.5 SOL', cite: ['compression-apicompression'], suggest: 'shroud decompress 0.5 --wallet main' },
+  { q: 'airdrop 1 SOL', cite: ['wallets-apiwallets'], suggest: 'shroud airdrop 1 --wallet main' },
+  { q: 'share notes.txt.enc for 3 days', cite: ['encrypted-storage-apistorage'], suggest: 'shroud share f-newest --expires 72' },
+  { q: 'download holiday.jpg.enc', cite: ['encrypted-storage-apistorage'], suggest: 'shroud download f-holiday' },
+  { q: 'delete notes.txt.enc', cite: ['encrypted-storage-apistorage'], suggest: 'shroud rm f-newest' },
+  { q: 'add 3 and 4 in the field', cite: ['zk-toolkit-apizk-toolkit'], suggest: 'shroud toolkit field add 3 4' },
+  { q: 'poseidon hash of 5', cite: ['zk-toolkit-apizk-toolkit'], suggest: 'shroud toolkit hash poseidon 5' },
+  { q: 'create a wallet called savings', cite: ['wallets-apiwallets'], suggest: 'shroud wallet create savings --chain a' },
+  { q: 'log in with google', cite: ['social-login-apizkauth'], suggest: 'shroud login --provider google' },
+  { q: 'who am I signed in as?', cite: ['identity-and-sessions-apiauth'], suggest: 'shroud whoami' },
+  { q: 'revoke my share link', cite: ['encrypted-storage-apistorage'], suggest: 'shroud shares revoke 0mhx0a1b2c3d4e5f6a7b8' },
+  { q: 'bridge 1.5 SOL to chain B', cite: ['bridge-apibridge'], suggest: 'shroud bridge chaina-chainb 1.5 SOL --to 0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7 --wallet main' },
+  // Explanations from the documentation: whole sentences.
+  { q: 'what is the rate limit of the wallets group?', cite: ['how-it-is-built'], suggest: null, says: ['The wallets group allows'] },
+  { q: 'what if I forget my account password?', cite: ['identity-and-sessions-apiauth', 'what-is-protected-how', 'encrypted-storage-apistorage'], suggest: null },
+  { q: 'how long can a share link live?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud share f-newest', says: ['30 days'] },
 ];

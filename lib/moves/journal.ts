@@ -10,7 +10,7 @@ import { envelope } from '#lib/http/envelope.ts';
 import { logger } from '#lib/log.ts';
 import { settle, type Settlement } from '#lib/transfer/chain.ts';
 import { walletConfig } from '#lib/wallets/config.ts';
-import { requestIdempotency } from './context.ts';
+import { requestIdempotency } from '#lib/http/request-idempotency.ts';
 
 /**
  * The value-move journal: every chain A transaction routed through it (compression, compressed

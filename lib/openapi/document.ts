@@ -5,14 +5,14 @@ import type { Route } from '#lib/http/route.ts';
 import type { Spec } from '#lib/http/endpoint.ts';
 import { RESPONSE_META_KEY, responseMeta } from './responses.ts';
 import { GROUP_TEXT, OPERATION_TEXT } from './operation-text.ts';
-import { bodyExample } from './examples.ts';
+import { bodyExample, type JsonSchema } from './examples.ts';
 
 /**
  * The OpenAPI 3.1 document, built from the route table and each handler's spec (its zod schemas,
  * through zod's own JSON Schema output): never written by hand. The same functions give the API
  * tests the schema of one route's answer (`operationOf`), so the document and the checks agree.
  */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 export interface RouteSpec {
   route: Route;
   spec: Spec<z.ZodType, z.ZodType, z.ZodType>;

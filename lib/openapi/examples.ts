@@ -1,5 +1,7 @@
 import type * as z from 'zod';
-import type { JsonSchema } from './document.ts';
+
+/** A JSON Schema node as zod's toJSONSchema writes it (document.ts uses the same shape). */
+export type JsonSchema = Record<string, unknown>;
 
 /**
  * A request body's example for the reference: written here where a made-up value would not do (an

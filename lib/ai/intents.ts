@@ -89,6 +89,8 @@ export interface Intent {
   unless?: RegExp;
   /** The caller's resources this task needs (read through the tools, scoped by the service). */
   needs?: Need[];
+  /** The answer is the caller's own records (the values): the documentation adds prose, never route rows. */
+  reports?: true;
   /** Extra search terms, so the cited passages are the task's own. */
   terms: string;
   /** The README section (its anchor) that documents the task: cited first when the README has it. */
@@ -223,6 +225,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'share-links',
+    reports: true,
     doc: 'encrypted-storage-apistorage',
     test: /\b(my|which|what|when|list|show)\b.*\b(shared|share ?links?)\b|\b(shared|share ?links?)\b.*\b(expire\w*|active|revoke\w*|opened|accessed|list)\b|\b(revoke|cancel|disable|stop)\w*\b.*\bshar(ed|e ?links?|ing)\b/i,
     unless: /\bfor \d+\s*(h|hours?|days?|d|minutes?|m)\b/i,
@@ -251,6 +254,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'list-files',
+    reports: true,
     doc: 'encrypted-storage-apistorage',
     test: /\b(list|show|what|which|see)\b.*\b(my )?files\b|\bmy files\b|\bhow many files\b/i,
     needs: ['files'],
@@ -317,6 +321,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'list-wallets',
+    reports: true,
     doc: 'wallets-apiwallets',
     test: /\b(list|show|what|which|see)\b.*\bwallets\b|\bmy wallets\b|\bhow many wallets\b/i,
     unless: /\b(create|make|new|import|balances?)\b/i,
@@ -425,6 +430,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'balance',
+    reports: true,
     doc: 'wallets-apiwallets',
     test: /\bbalances?\b|\bhow much\b/i,
     needs: ['wallets', 'balances'],
@@ -447,6 +453,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'bridge-history',
+    reports: true,
     doc: 'bridge-apibridge',
     test: /\b(list|show|what|which|all|my)\b.*\bbridge (transfers|history)\b|\bbridge history\b|\bhave i bridged\b/i,
     needs: ['bridges'],
@@ -464,6 +471,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'bridge-status',
+    reports: true,
     doc: 'bridge-apibridge',
     test: /\b(my|the|this|that)\b.*\bbridg\w*\b.*\b(doing|status|state|stuck|done|arrived?|happen\w*|going|progress|where)\b|\b(status|state|progress)\b.*\bbridg/i,
     needs: ['bridges'],
@@ -631,6 +639,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'proof-history',
+    reports: true,
     doc: 'chain-b-identity-proofs-apichainb',
     test: /\b(my )?proof(s)? history\b|\bmy proofs\b|\bproofs (have i|did i)\b/i,
     needs: ['proofs'],

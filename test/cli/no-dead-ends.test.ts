@@ -155,6 +155,19 @@ describe('the bridge: a command for each step it prints', () => {
   });
 });
 
+describe('ask answers about your own state with the values', () => {
+  it('"what is my balance?" gives both wallets\' balances from the wallet_balances tool, not routes', { timeout: 120_000 }, async () => {
+    const { balance } = await json(['balance', '--wallet', 'main']).then((b) => ({ balance: b.formatted as string }));
+    const compressed = (await json(['balance', '--wallet', 'main'])).compressed.formatted as string;
+    const bmain = (await json(['balance', '--wallet', 'bmain'])).formatted as string;
+    const a = await json(['ask', 'what is my balance?']);
+    expect(a.tools.map((t: { name: string }) => t.name)).toContain('wallet_balances');
+    expect(a.text).toContain(`Your wallet "main" holds ${balance} SOL; ${compressed} SOL compressed.`);
+    expect(a.text).toContain(`Your chain B wallet "bmain" holds ${bmain} STRK.`);
+    expect(a.text).not.toMatch(/GET \/api\/wallets/);
+  });
+});
+
 describe('prompts in a real terminal (tmux)', () => {
   it('register asks for the new password twice and refuses two that differ; prompts say which password', { timeout: 120_000 }, async () => {
     const session = `shroud-ends-${process.pid}`;

@@ -75,9 +75,10 @@ export function isInternal(sentence: string): boolean {
 export const isWholeSentence = (s: string) => /[.!?]["')\]`*]*$/.test(s.trim());
 
 /** Sentences (or table rows and bullets) of a passage that share the most terms with the question. */
-export function bestSentences(text: string, terms: Set<string>, count: number): string[] {
+export function bestSentences(text: string, terms: Set<string>, count: number, rows = true): string[] {
   // Prose split at the sentences' ends (whole ones only); a table row whole, as a line of text.
   const pieces = units(text)
+    .filter((u) => rows || !tableRow.test(u))
     .flatMap((u) => (tableRow.test(u) ? [rowAsText(u)] : u.split(/(?<=[.!?])\s+(?=[A-Z`*("])/).map((l) => asText(l.replace(/^\s*([-*]|\d+\.) /, '').trim()))))
     .filter((l) => l.length > 20 && l.length <= (l.startsWith('• ') ? MAX_ROW : MAX_SENTENCE) && (l.startsWith('• ') || isWholeSentence(l)) && !isInternal(l) && !/^#/.test(l));
   const wordsOf = pieces.map((p) => new Set(p.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w)));
@@ -183,7 +184,7 @@ export class RetrievalBackend implements Backend {
       if (explained.length >= 3) break;
       if (seen.has(h.id)) continue;
       seen.add(h.id);
-      const sentences = bestSentences(h.text, terms, explained.length === 0 ? 3 : 2).filter((x) => !used.has(x));
+      const sentences = bestSentences(h.text, terms, explained.length === 0 ? 3 : 2, !intent?.reports).filter((x) => !used.has(x));
       if (!sentences.length) continue;
       for (const x of sentences) used.add(x);
       explained.push(h);

@@ -68,7 +68,7 @@ describe('the bedrock backend (transport, recorded event streams)', () => {
     const first = sent[0]!.input;
     expect(first.modelId).toBe('anthropic.claude-test');
     expect(first.messages!.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(first.toolConfig!.tools!.map((t) => t.toolSpec!.name)).toEqual(['list_wallets', 'wallet_balance', 'list_files', 'proof_history', 'bridge_transfers', 'list_attestations', 'share_links', 'search_docs', 'suggest_command']);
+    expect(first.toolConfig!.tools!.map((t) => t.toolSpec!.name)).toEqual(['list_wallets', 'wallet_balance', 'wallet_balances', 'list_files', 'proof_history', 'bridge_transfers', 'list_attestations', 'share_links', 'search_docs', 'suggest_command']);
     const second = sent[1]!.input.messages!;
     expect(second.at(-2)!.content!.map((c) => Object.keys(c)[0])).toEqual(['text', 'toolUse', 'toolUse']);
     const results = second.at(-1)!.content!.map((c) => c.toolResult!);

@@ -69,6 +69,7 @@ describe('the retrieval backend on the golden set', () => {
       // The answer itself: the caller's values stated, and only whole sentences (a table row whole, as a line),
       // no route list in place of an answer, no operator's setting.
       for (const v of g.says ?? []) expect(a.text, `says ${v}`).toContain(v);
+      if (g.says?.length) expect(a.text, 'an answer of values, not a route list').not.toMatch(/^• (GET|POST|PUT|PATCH|DELETE) \/api/m);
       for (const line of a.text.split('\n').map((l) => l.trim()).filter(Boolean)) {
         expect(line.startsWith('• ') || isWholeSentence(line), `a fragment: ${JSON.stringify(line)}`).toBe(true);
         expect(line, 'cut mid-sentence').not.toMatch(/…$/);

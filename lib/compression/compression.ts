@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
-import type { WalletRecord } from '#lib/data/wallets.ts';
+import { listWallets, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { accrueAfter } from '#lib/rewards/accrue.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
@@ -72,7 +72,7 @@ export async function compressNative(userId: string, input: z.infer<typeof nativ
     if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
     return ops.compressNative(chain, signer, lamports);
   });
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature, lamports });
+  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
   return { txHash: sent.signature, compressedAmount: lamports.toString(), decimals: NATIVE_DECIMALS };
 }
 
@@ -82,7 +82,7 @@ export async function decompressNative(userId: string, input: z.infer<typeof nat
   const chain = await chainA();
   const signer = await chainASigner(w);
   const sent = await signing(chain, w, () => ops.decompressNative(chain, signer, lamports));
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature, lamports });
+  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
   return { txHash: sent.signature, decompressedAmount: lamports.toString() };
 }
 
@@ -116,7 +116,9 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
   const sent = await signing(chain, w, () => ops.transferCompressed(chain, signer, mint.key, to, amount));
-  await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
+  // To one of the user's own wallets: nothing moved to anyone, nothing earned (lib/rewards/rules.ts).
+  const own = (await listWallets(userId)).some((x) => x.chain === 'a' && x.address === to.toBase58());
+  if (!own) await accrueAfter({ userId, source: 'compression', txHash: sent.signature });
   return { txHash: sent.signature, from: w.address, to: to.toBase58(), amount: amount.toString() };
 }
 

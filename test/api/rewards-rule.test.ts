@@ -56,6 +56,7 @@ describe('points count the fees the user paid', () => {
     const before = ok(await alice.get('/api/rewards/me')).points as number;
     const tx = ok(await alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: 0.000000001 })).txHash;
     const { fee, points } = await feeOf(tx);
+    expect((await ledger()).filter((e) => e.txHash === tx)).toEqual([expect.objectContaining({ source: 'compression', points, basis: fee.toString() })]);
     expect(ok(await alice.get('/api/rewards/me')).points - before).toBe(points);
     expect(points).toBeGreaterThan(0);
     expect(BigInt(points) * 1000n).toBeLessThanOrEqual(fee);

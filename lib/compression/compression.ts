@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
-import type { WalletRecord } from '#lib/data/wallets.ts';
+import { listWallets, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
@@ -64,12 +64,12 @@ async function signing<T extends { slot: number; signature: string }>(
   w: WalletRecord,
   operation: string,
   fn: (via: ops.Sender) => Promise<T>,
-  accrual?: { source: 'compression'; lamports?: bigint },
+  accrual?: { source: 'compression' },
 ): Promise<T | Submitted> {
   try {
     return await withWalletLock(w, async (owner) => {
       await caughtUp(chain, w);
-      const purpose = { kind: 'wallet-send' as const, operation, ...(accrual ? { accrual: { source: accrual.source, ...(accrual.lamports !== undefined ? { lamports: accrual.lamports.toString() } : {}) } } : {}) };
+      const purpose = { kind: 'wallet-send' as const, operation, ...(accrual ? { accrual: { source: accrual.source } } : {}) };
       return onChainA(() => fn(journaled(chain, { userId: w.userId, purpose, lease: { walletId: w.id, owner } })));
     });
   } catch (e) {
@@ -95,7 +95,7 @@ export async function compressNative(userId: string, input: z.infer<typeof nativ
       if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
       return ops.compressNative(chain, signer, lamports, via);
     },
-    { source: 'compression', lamports },
+    { source: 'compression' },
   );
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, compressedAmount: lamports.toString(), decimals: NATIVE_DECIMALS };
@@ -106,7 +106,7 @@ export async function decompressNative(userId: string, input: z.infer<typeof nat
   const lamports = toUnits(input.amount, NATIVE_DECIMALS);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, 'decompress-native', (via) => ops.decompressNative(chain, signer, lamports, via), { source: 'compression', lamports });
+  const sent = await signing(chain, w, 'decompress-native', (via) => ops.decompressNative(chain, signer, lamports, via), { source: 'compression' });
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, decompressedAmount: lamports.toString() };
 }
@@ -140,7 +140,9 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const to = chainAAddress(input.to, 'to');
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, 'transfer', (via) => ops.transferCompressed(chain, signer, mint.key, to, amount, via), { source: 'compression' });
+  // To one of the user's own wallets: nothing moved to anyone, nothing earned (lib/rewards/rules.ts).
+  const own = (await listWallets(userId)).some((x) => x.chain === 'a' && x.address === to.toBase58());
+  const sent = await signing(chain, w, 'transfer', (via) => ops.transferCompressed(chain, signer, mint.key, to, amount, via), own ? undefined : { source: 'compression' });
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, from: w.address, to: to.toBase58(), amount: amount.toString() };
 }

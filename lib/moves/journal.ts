@@ -167,7 +167,7 @@ async function afterSettled(m: MoveRecord, s: Exclude<Settlement, { kind: 'pendi
     if (s.kind === 'landed' && p.accrual) {
       const [{ accrueAfter }, { SOURCES }] = await Promise.all([import('#lib/rewards/accrue.ts'), import('#lib/rewards/rules.ts')]);
       const source = SOURCES.find((r) => r.source === p.accrual!.source)?.source;
-      if (source) await accrueAfter({ userId: m.userId, source, txHash: m.txHash, ...(p.accrual.lamports ? { lamports: BigInt(p.accrual.lamports) } : {}) });
+      if (source) await accrueAfter({ userId: m.userId, source, txHash: m.txHash });
     }
     return;
   }

@@ -1,7 +1,8 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
-import { clearOwed, listOwed, putOwed, recordAccrual, type Accrual } from '#lib/data/rewards-ledger.ts';
+import { clearOwed, listOwed, putOwed, recordAccrual } from '#lib/data/rewards-ledger.ts';
+import { listWallets } from '#lib/data/wallets.ts';
 import { accountOf, epochOf, pointsFor, SOURCES, type Source } from './rules.ts';
 
 export interface AccrueInput {
@@ -9,8 +10,21 @@ export interface AccrueInput {
   source: Source;
   /** The source transaction's signature: it accrues once per source, whatever the retries. */
   txHash: string;
-  /** The native-coin amount the rule counts (smallest units); none for per-transaction rules. */
-  lamports?: bigint;
+}
+
+/**
+ * What the user paid for the transaction (the rule counts nothing else): its fee, read from chain
+ * A, when one of the user's chain A wallets is its fee payer; 0 when someone else paid. Throws
+ * while the chain does not show the transaction (the outbox's retry job records it later).
+ */
+async function feePaid(userId: string, txHash: string): Promise<bigint> {
+  const chain = await chainA();
+  const tx = await chain.rpc.getTransaction(txHash, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+  if (!tx?.meta) throw new Error(`reward accrual: transaction ${txHash} not found on chain A`);
+  if (tx.meta.err) return 0n;
+  const payer = tx.transaction.message.staticAccountKeys[0]?.toBase58();
+  const mine = (await listWallets(userId)).some((w) => w.chain === 'a' && w.address === payer);
+  return mine ? BigInt(tx.meta.fee) : 0n;
 }
 
 /**
@@ -19,32 +33,30 @@ export interface AccrueInput {
  * Returns whether this call recorded it (false: it had been recorded before).
  */
 export async function accrue(input: AccrueInput): Promise<{ recorded: boolean; points: number; epoch: number }> {
-  const first = accrualOf(input);
-  for (let epoch = first.epoch; ; epoch++) {
-    const outcome = await recordAccrual({ ...first, epoch });
-    if (outcome !== 'epoch-closed') return { recorded: outcome === 'recorded', points: first.points, epoch };
+  const fee = await feePaid(input.userId, input.txHash);
+  const points = pointsFor(fee);
+  const at = clock.now().toISOString();
+  // Nothing paid worth a point: nothing to record (no empty entries on the ledger or leaderboard).
+  if (points === 0) return { recorded: false, points, epoch: epochOf(clock.nowMs()) };
+  for (let epoch = epochOf(clock.nowMs()); ; epoch++) {
+    const outcome = await recordAccrual({
+      userId: input.userId,
+      account: accountOf(input.userId),
+      epoch,
+      source: input.source,
+      txHash: input.txHash,
+      points,
+      basis: fee.toString(),
+      at,
+    });
+    if (outcome !== 'epoch-closed') return { recorded: outcome === 'recorded', points, epoch };
   }
-}
-
-/** The accrual of `input` in the current epoch, as recordAccrual writes it. */
-export function accrualOf(input: AccrueInput): Accrual {
-  return {
-    userId: input.userId,
-    account: accountOf(input.userId),
-    epoch: epochOf(clock.nowMs()),
-    source: input.source,
-    txHash: input.txHash,
-    points: pointsFor(input.lamports),
-    basis: input.lamports !== undefined ? input.lamports.toString() : 'transaction',
-    at: clock.now().toISOString(),
-  };
 }
 
 const owedOf = (input: AccrueInput) => ({
   userId: input.userId,
   source: input.source,
   txHash: input.txHash,
-  ...(input.lamports !== undefined ? { lamports: input.lamports.toString() } : {}),
   at: clock.now().toISOString(),
 });
 
@@ -125,7 +137,7 @@ export async function retryAccrualsOnce(): Promise<AccrualRetryReport> {
         } else report.unseen++;
         continue;
       }
-      const done = await accrue({ userId: owed.userId, source: owed.source, txHash: owed.txHash, ...(owed.lamports !== undefined ? { lamports: BigInt(owed.lamports) } : {}) });
+      const done = await accrue({ userId: owed.userId, source: owed.source, txHash: owed.txHash });
       await clearOwed(owed.source, owed.txHash);
       if (done.recorded) report.recorded++;
       else report.duplicates++;

@@ -5,14 +5,15 @@ import { readConfig } from '#lib/config.ts';
 /**
  * The published rewards rule (README "Rewards"). Epochs are fixed windows of
  * REWARDS_EPOCH_SECONDS (default one week) counted from REWARDS_GENESIS (default Monday
- * 2026-01-05 00:00 UTC). Points, whole numbers:
- * - `swap`: 1 point per 0.001 SOL of the swap's native-coin leg (rounded down), at least 1 (no
- *   SOL leg: 1 point);
- * - `compression` of the native coin (compress or decompress): 1 point per 0.001 SOL, at least 1;
- * - `compression` of tokens (compress, decompress, transfer): 1 point per transaction;
- * - `shielded-deposit` (direct, or a swap whose output is the deposit): native-coin pools 1 point
- *   per 0.001 SOL of the denomination, token pools 1 point per deposit. A swap into a deposit is
- *   both a swap and a deposit: it accrues under each rule once (one transaction, two sources).
+ * 2026-01-05 00:00 UTC). Points count what the user paid, never the volume moved (issue 36: three
+ * rounds of compressing and decompressing 49 SOL earned 294,000 points for 60,003 lamports of
+ * fees): 1 point per 1,000 lamports of the fee of each source transaction — a swap, a
+ * compression (compress, decompress, transfer of the native coin or a token), a shielded deposit
+ * — that one of the user's own chain A wallets paid (the fee payer), rounded down. So any loop of
+ * transactions earns exactly what its fees earn, and no more; a transaction whose fee someone else
+ * paid earns nothing, and so does a compressed transfer to one of the user's own wallets (it
+ * moves nothing to anyone). A swap into a deposit is one transaction under two sources: it
+ * accrues under the swap once, the deposit once (one fee counted twice: two actions).
  * An ended epoch closes (after a grace minute) into a Merkle root of (account, points); each point
  * pays 1 SHRD (6 decimals) on chain A when claimed.
  */
@@ -32,26 +33,21 @@ export const epochStart = (n: number): number => GENESIS_MS + n * EPOCH_MS;
 export const epochEnd = (n: number): number => epochStart(n + 1);
 export const closable = (n: number, nowMs: number): boolean => nowMs >= epochEnd(n) + CLOSE_GRACE_MS;
 
-export const LAMPORTS_PER_POINT = 1_000_000n;
+/** One point per this many lamports of fee paid. */
+export const FEE_LAMPORTS_PER_POINT = 1_000n;
 export const REWARD_TOKEN = { symbol: 'SHRD', decimals: 6, perPoint: 1_000_000n } as const;
 
 export type Source = 'swap' | 'compression' | 'shielded-deposit';
 
+const FEE_RULE = "1 point per 1,000 lamports of the transaction's fee, when the user's own chain A wallet paid it (rounded down); the amount moved does not count";
 export const SOURCES = [
-  { source: 'swap', rule: '1 point per 0.001 SOL of the native-coin leg of a completed swap (rounded down), at least 1; a swap without a SOL leg: 1 point' },
-  { source: 'compression', rule: 'native coin: 1 point per 0.001 SOL compressed or decompressed (rounded down), at least 1; tokens: 1 point per compress, decompress or transfer' },
-  {
-    source: 'shielded-deposit',
-    rule: 'a confirmed shielded-pool deposit (direct, or the output of a swap): native-coin pools 1 point per 0.001 SOL of the denomination, token pools 1 point per deposit; a swap into a deposit also accrues as a swap',
-  },
+  { source: 'swap', rule: `a completed swap: ${FEE_RULE}` },
+  { source: 'compression', rule: `a compress, decompress or compressed transfer: ${FEE_RULE}; a transfer to one of the user's own wallets earns nothing` },
+  { source: 'shielded-deposit', rule: `a confirmed shielded-pool deposit (direct, or the output of a swap, which also accrues as a swap): ${FEE_RULE}` },
 ] as const;
 
-/** The points of one source transaction. */
-export function pointsFor(lamports: bigint | undefined): number {
-  if (lamports === undefined) return 1;
-  const p = lamports / LAMPORTS_PER_POINT;
-  return Number(p < 1n ? 1n : p);
-}
+/** The points of one source transaction whose fee the user paid. */
+export const pointsFor = (feeLamports: bigint): number => Number(feeLamports / FEE_LAMPORTS_PER_POINT);
 
 /**
  * The user's rewards account: SHA-256 of a fixed label and the user id. Leaves and the

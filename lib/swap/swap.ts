@@ -375,11 +375,9 @@ async function finishShielded(o: OrderRecord, d: DepositRecord): Promise<z.infer
   }
 }
 
-/** The swap's accrual: its native-coin leg counts (rewards rule; none: per transaction). A failure there never undoes the swap. */
-function swapAccrual(userId: string, o: OrderRecord, txHash: string, amountOut: bigint): AccrueInput {
-  const sol = WSOL.toBase58();
-  const lamports = o.fromMint === sol ? BigInt(o.amountIn) : o.toMint === sol ? amountOut : undefined;
-  return { userId, source: 'swap', txHash, ...(lamports !== undefined ? { lamports } : {}) };
+/** The swap's accrual (the rewards rule counts the fee the user paid: lib/rewards/rules.ts). A failure there never undoes the swap. */
+function swapAccrual(userId: string, _o: OrderRecord, txHash: string, _amountOut: bigint): AccrueInput {
+  return { userId, source: 'swap', txHash };
 }
 
 const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({

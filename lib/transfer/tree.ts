@@ -16,11 +16,11 @@ const MAX_ATTEMPTS = 25;
  * Reward points for a confirmed deposit, keyed by its transfer (direct, or the swap that paid it):
  * once, whatever the retries (lib/rewards). The native coin counts by the denomination.
  */
-export const depositAccrual = (pool: PoolRecord, d: DepositRecord): AccrueInput => ({
+/** The deposit's accrual (the rewards rule counts the fee the user paid: lib/rewards/rules.ts). */
+export const depositAccrual = (_pool: PoolRecord, d: DepositRecord): AccrueInput => ({
   userId: d.userId,
   source: 'shielded-deposit',
   txHash: d.txHash,
-  ...(pool.mint ? {} : { lamports: BigInt(pool.denomination) }),
 });
 const accrueDeposit = (pool: PoolRecord, d: DepositRecord) => accrueAfter(depositAccrual(pool, d));
 

@@ -4,6 +4,7 @@ import { advanceClock } from '#lib/clock.ts';
 import type { Accrual } from '#lib/data/rewards-ledger.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { feeOf } from '../support/fees.ts';
 
 /**
  * Reward accruals that fail after their source transaction is confirmed are not lost: the accrual
@@ -104,15 +105,15 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     expect(mine).toHaveLength(2);
     expect(mine).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ source: 'swap', txHash: swapTx, points: 1000, basis: '1000000000' }),
-        expect.objectContaining({ source: 'shielded-deposit', txHash: depositTx, points: 100, basis: '100000000' }),
+        expect.objectContaining({ source: 'swap', txHash: swapTx, points: (await feeOf(swapTx)).points, basis: (await feeOf(swapTx)).fee.toString() }),
+        expect.objectContaining({ source: 'shielded-deposit', txHash: depositTx, points: (await feeOf(depositTx)).points, basis: (await feeOf(depositTx)).fee.toString() }),
       ]),
     );
     // nothing is owed any more: a later pass finds nothing, and the ledger stays as it is
     advanceClock(61_000);
     expect((await retryAccrualsOnce()).seen).toBe(0);
     expect((await ledger()).filter((e) => e.txHash === swapTx || e.txHash === depositTx)).toHaveLength(2);
-    expect(ok(await alice.get('/api/rewards/me')).points).toBe(1100);
+    expect(ok(await alice.get('/api/rewards/me')).points).toBe((await feeOf(swapTx)).points + (await feeOf(depositTx)).points);
   });
 
   it('a crash after the send: the late note and the accrual both killed, the note written before the send keeps it owed', async () => {
@@ -127,7 +128,7 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     const { retryAccrualsOnce, ACCRUAL_RETRY_AFTER_MS } = await import('#lib/rewards/accrue.ts');
     advanceClock(ACCRUAL_RETRY_AFTER_MS + 1_000);
     await Promise.all([retryAccrualsOnce(), retryAccrualsOnce()]);
-    expect((await ledger()).filter((e) => e.txHash === x.txHash)).toEqual([expect.objectContaining({ source: 'swap', points: 500, basis: '500000000' })]);
+    expect((await ledger()).filter((e) => e.txHash === x.txHash)).toEqual([expect.objectContaining({ source: 'swap', points: (await feeOf(x.txHash)).points, basis: (await feeOf(x.txHash)).fee.toString() })]);
   });
 
   it('a noted transaction the chain never saw earns nothing: kept a while, then dropped', async () => {
@@ -136,7 +137,7 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     const bs58 = (await import('bs58')).default;
     // a well-formed signature of a transaction that was never sent
     const never = bs58.encode(Keypair.generate().secretKey);
-    await noteOwed({ userId: aliceUserId, source: 'swap', txHash: never, lamports: 1_000_000_000n });
+    await noteOwed({ userId: aliceUserId, source: 'swap', txHash: never });
     advanceClock(61_000);
     expect(await retryAccrualsOnce()).toMatchObject({ seen: 1, unseen: 1, recorded: 0 });
     advanceClock(OWED_UNSEEN_DROP_MS);
@@ -152,11 +153,11 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     const [a, b] = [ok(await alice.post('/api/transfer/deposit', body, key)), ok(await alice.post('/api/transfer/deposit', body, key))];
     expect(b.deposit.txHash).toBe(a.deposit.txHash);
     const again = await Promise.all([
-      ...[1, 2, 3].map(() => accrue({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash, lamports: 100_000_000n })),
+      ...[1, 2, 3].map(() => accrue({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash })),
     ]);
     expect(again.filter((r) => r.recorded)).toHaveLength(0);
-    await accrueAfter({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash, lamports: 100_000_000n });
-    expect((await ledger()).filter((e) => e.txHash === a.deposit.txHash)).toEqual([expect.objectContaining({ source: 'shielded-deposit', points: 100 })]);
-    expect(ok(await alice.get('/api/rewards/me')).points).toBe(1700);
+    await accrueAfter({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash });
+    expect((await ledger()).filter((e) => e.txHash === a.deposit.txHash)).toEqual([expect.objectContaining({ source: 'shielded-deposit', points: (await feeOf(a.deposit.txHash)).points })]);
+    expect(ok(await alice.get('/api/rewards/me')).points).toBe((await ledger()).reduce((n, e) => n + e.points, 0));
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { feeOf } from '../support/fees.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -54,6 +55,9 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 
 let epoch: number;
+/** Alice's and Bob's points in the epoch: the fees their transactions paid (lib/rewards/rules.ts). */
+let alicePoints: number;
+let bobPoints: number;
 
 describe('accrual', () => {
   it('the program publishes the rule and the current epoch', async () => {
@@ -76,30 +80,38 @@ describe('accrual', () => {
 
     // the accrual function other groups call, retried at once from many places with one transaction
     const { accrue } = await import('#lib/rewards/accrue.ts');
-    const again = await Promise.all([1, 2, 3, 4, 5].map(() => accrue({ userId: aliceUser.user.id, source: 'swap', txHash: s.txHash, lamports: 2_000_500_000n })));
+    const again = await Promise.all([1, 2, 3, 4, 5].map(() => accrue({ userId: aliceUser.user.id, source: 'swap', txHash: s.txHash })));
     expect(again.filter((a) => a.recorded)).toHaveLength(0);
-    const fresh = await Promise.all([1, 2, 3, 4, 5].map(() => accrue({ userId: aliceUser.user.id, source: 'compression', txHash: 'test-source-tx-1' })));
+    // a source transaction not yet recorded under this source, accrued from five places at once: once
+    const fresh = await Promise.all([1, 2, 3, 4, 5].map(() => accrue({ userId: aliceUser.user.id, source: 'shielded-deposit', txHash: s.txHash })));
     expect(fresh.filter((a) => a.recorded)).toHaveLength(1);
 
+    const [fc1, fs, fb] = await Promise.all([feeOf(c1.txHash), feeOf(s.txHash), feeOf(b.txHash)]);
     const ledger = ok(await alice.get('/api/rewards/ledger')).entries;
     expect(ledger).toHaveLength(3);
     expect(ledger).toEqual(
       expect.arrayContaining([
-        { epoch, source: 'compression', txHash: c1.txHash, points: 1500, basis: '1500000000', at: expect.any(String) },
-        { epoch, source: 'swap', txHash: s.txHash, points: 2000, basis: '2000500000', at: expect.any(String) },
-        { epoch, source: 'compression', txHash: 'test-source-tx-1', points: 1, basis: 'transaction', at: expect.any(String) },
+        { epoch, source: 'compression', txHash: c1.txHash, points: fc1.points, basis: fc1.fee.toString(), at: expect.any(String) },
+        { epoch, source: 'swap', txHash: s.txHash, points: fs.points, basis: fs.fee.toString(), at: expect.any(String) },
+        { epoch, source: 'shielded-deposit', txHash: s.txHash, points: fs.points, basis: fs.fee.toString(), at: expect.any(String) },
       ]),
     );
-    expect(ok(await bob.get('/api/rewards/ledger')).entries).toEqual([{ epoch, source: 'compression', txHash: b.txHash, points: 1, basis: '500', at: expect.any(String) }]);
-    expect(ok(await alice.get('/api/rewards/me'))).toMatchObject({ epoch, points: 3501, rank: 1, claimable: [] });
-    expect(ok(await bob.get('/api/rewards/me'))).toMatchObject({ epoch, points: 1, rank: 2 });
+    // 1.5 SOL compressed earns its fee's worth, not 1,500 points; bob's 500 lamports the same as any compress
+    expect(fc1.points).toBeGreaterThan(0);
+    expect(fc1.points).toBeLessThan(100);
+    expect(ok(await bob.get('/api/rewards/ledger')).entries).toEqual([{ epoch, source: 'compression', txHash: b.txHash, points: fb.points, basis: fb.fee.toString(), at: expect.any(String) }]);
+    alicePoints = fc1.points + 2 * fs.points;
+    bobPoints = fb.points;
+    expect(alicePoints).toBeGreaterThan(bobPoints);
+    expect(ok(await alice.get('/api/rewards/me'))).toMatchObject({ epoch, points: alicePoints, rank: 1, claimable: [] });
+    expect(ok(await bob.get('/api/rewards/me'))).toMatchObject({ epoch, points: bobPoints, rank: 2 });
   });
 
   it('the leaderboard shows pseudonyms and points only', async () => {
     const board = ok(await rt.client().get(`/api/rewards/leaderboard?epoch=${epoch}`));
     expect(board.entries).toEqual([
-      { rank: 1, pseudonym: expect.stringMatching(/^anon-[0-9a-f]{10}$/), points: 3501 },
-      { rank: 2, pseudonym: expect.stringMatching(/^anon-[0-9a-f]{10}$/), points: 1 },
+      { rank: 1, pseudonym: expect.stringMatching(/^anon-[0-9a-f]{10}$/), points: alicePoints },
+      { rank: 2, pseudonym: expect.stringMatching(/^anon-[0-9a-f]{10}$/), points: bobPoints },
     ]);
     const text = JSON.stringify(board);
     for (const secret of [aliceUser.username, aliceUser.user.id, aliceWallet.address, bobWallet.address]) expect(text).not.toContain(secret);
@@ -118,34 +130,35 @@ describe('epoch close and claim', () => {
     expect(ok(await alice.post('/api/rewards/claim', { epoch, walletId: aliceWallet.id }), 409).error).toBe('EPOCH_OPEN');
     advanceClock(60_000);
     const c = ok(await alice.post('/api/rewards/claim', { epoch, walletId: aliceWallet.id }));
-    expect(c).toMatchObject({ epoch, walletId: aliceWallet.id, address: aliceWallet.address, points: 3501, amount: '3501000000', txHash: expect.any(String) });
+    const amount = `${alicePoints}000000`;
+    expect(c).toMatchObject({ epoch, walletId: aliceWallet.id, address: aliceWallet.address, points: alicePoints, amount, txHash: expect.any(String) });
     const published = ok(await rt.client().get('/api/rewards/program')).epochs.find((e: { epoch: number }) => e.epoch === epoch);
-    expect(published).toMatchObject({ status: 'closed', root: c.root, accounts: 2, totalPoints: 3502 });
-    const l = leaf(c.leaf.account, 3501n);
+    expect(published).toMatchObject({ status: 'closed', root: c.root, accounts: 2, totalPoints: alicePoints + bobPoints });
+    const l = leaf(c.leaf.account, BigInt(alicePoints));
     expect(c.leaf.hash).toBe(l.toString('hex'));
     expect(rootFrom(l, c.proof)).toBe(published.root);
     // a leaf with another amount does not verify
-    expect(rootFrom(leaf(c.leaf.account, 3502n), c.proof)).not.toBe(published.root);
-    expect(ok(await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${c.mint}`)).balance).toBe('3501000000');
+    expect(rootFrom(leaf(c.leaf.account, BigInt(alicePoints + 1)), c.proof)).not.toBe(published.root);
+    expect(ok(await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${c.mint}`)).balance).toBe(amount);
 
     // double claims: again, at once, to another wallet — all refused, nothing more paid
     const other = ok(await alice.post('/api/wallets', { chain: 'a', name: 'second' }), 201).wallet;
     const again = await Promise.all([aliceWallet.id, other.id].map((walletId) => alice.post('/api/rewards/claim', { epoch, walletId })));
     for (const r of again) expect([r.status, r.json.error]).toEqual([409, 'ALREADY_CLAIMED']);
-    expect(ok(await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${c.mint}`)).balance).toBe('3501000000');
-    expect(ok(await alice.get('/api/rewards/me')).claimable).toEqual([{ epoch, points: 3501, amount: '3501000000', claimed: true }]);
+    expect(ok(await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${c.mint}`)).balance).toBe(amount);
+    expect(ok(await alice.get('/api/rewards/me')).claimable).toEqual([{ epoch, points: alicePoints, amount, claimed: true }]);
 
     // bob's claim proves against the same root; he cannot use alice's wallet
     expect(ok(await bob.post('/api/rewards/claim', { epoch, walletId: aliceWallet.id }), 404).error).toBe('WALLET_NOT_FOUND');
     const bc = ok(await bob.post('/api/rewards/claim', { epoch, walletId: bobWallet.id }));
-    expect(rootFrom(leaf(bc.leaf.account, 1n), bc.proof)).toBe(published.root);
+    expect(rootFrom(leaf(bc.leaf.account, BigInt(bobPoints)), bc.proof)).toBe(published.root);
     expect(bc.leaf.account).not.toBe(c.leaf.account);
   });
 
   it('accruals after the close go to the new epoch; an epoch without points has nothing to claim', async () => {
     const x = ok(await alice.post('/api/compression/compress-native', { walletId: aliceWallet.id, amount: 0.002 }));
     const entry = ok(await alice.get('/api/rewards/ledger')).entries.find((e: { txHash: string }) => e.txHash === x.txHash);
-    expect(entry).toMatchObject({ epoch: epoch + 1, points: 2 });
+    expect(entry).toMatchObject({ epoch: epoch + 1, points: (await feeOf(x.txHash)).points });
     expect(ok(await alice.post('/api/rewards/claim', { epoch: epoch - 1, walletId: aliceWallet.id }), 404).error).toBe('NOT_FOUND');
     expect(ok(await alice.post('/api/rewards/claim', { epoch: 'x', walletId: aliceWallet.id }), 400).error).toBe('INVALID_INPUT');
   });

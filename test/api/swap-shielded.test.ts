@@ -1,3 +1,4 @@
+import { feeOf } from '../support/fees.ts';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNote, noteCommitment, parseNote, serializeNote, type Note } from '#lib/client/transfer-note.ts';
@@ -166,7 +167,7 @@ describe('swap into a shielded deposit, then withdraw the note', () => {
 
   it('the swap earns swap and shielded-deposit points, each once, whatever the retries', async () => {
     const { accrue, retryAccrualsOnce } = await import('#lib/rewards/accrue.ts');
-    const again = await Promise.all([1, 2, 3].map(() => accrue({ userId: aliceUserId, source: 'shielded-deposit', txHash, lamports: DENOMINATION })));
+    const again = await Promise.all([1, 2, 3].map(() => accrue({ userId: aliceUserId, source: 'shielded-deposit', txHash })));
     expect(again.filter((a) => a.recorded)).toHaveLength(0);
     advanceClock(60_000);
     expect((await retryAccrualsOnce()).recorded).toBe(0);
@@ -175,7 +176,7 @@ describe('swap into a shielded deposit, then withdraw the note', () => {
     expect(entries).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ source: 'swap', txHash }),
-        expect.objectContaining({ source: 'shielded-deposit', txHash, points: 1000, basis: DENOMINATION.toString() }),
+        expect.objectContaining({ source: 'shielded-deposit', txHash, points: (await feeOf(txHash)).points, basis: (await feeOf(txHash)).fee.toString() }),
       ]),
     );
     expect(ok(await bob.get('/api/rewards/ledger')).entries).toEqual([]);

@@ -63,6 +63,8 @@ export interface LedgerTransaction {
   /** Inner instructions per top-level instruction index; data base58, as JSON-RPC sends it. */
   inner: { index: number; instructions: { programIdIndex: number; accounts: number[]; data: string }[] }[];
   logs: string[];
+  /** The fee the runtime charged its fee payer (lamports): lib/chains/chain-a/local.ts `feeOf`. Absent on entries older than it (0). */
+  fee?: number;
 }
 
 const LOCAL_ENDPOINT = 'http://127.0.0.1:8899';
@@ -258,7 +260,7 @@ export class LiteSvmRpc extends TestRpc {
         },
         meta: {
           err: null,
-          fee: 0,
+          fee: tx.fee ?? 0,
           preBalances: [],
           postBalances: [],
           logMessages: tx.logs,
@@ -281,7 +283,7 @@ export class LiteSvmRpc extends TestRpc {
       blockTime: null,
       version: 0,
       transaction: { signatures: [tx.signature], message: VersionedMessage.deserialize(Buffer.from(tx.message, 'base64')) },
-      meta: { err: null, fee: 0, preBalances: [], postBalances: [], logMessages: tx.logs, innerInstructions: tx.inner },
+      meta: { err: null, fee: tx.fee ?? 0, preBalances: [], postBalances: [], logMessages: tx.logs, innerInstructions: tx.inner },
     };
   }
 

@@ -173,6 +173,7 @@ export class LocalChainA implements ChainA {
         }))
         .filter((g) => g.instructions.length > 0),
       logs: result.logs(),
+      fee: Number(feeOf(tx)),
     };
     this.ledger.push(entry);
     this.bySignature.set(signature, entry);
@@ -324,3 +325,30 @@ function rejection(result: import('litesvm').FailedTransactionMetadata): ChainRe
   return new ChainRejected(`transaction failed: ${text}${custom !== undefined ? ` (custom program error ${custom})` : ''}`, logs, custom, insufficient);
 }
 
+const COMPUTE_BUDGET = 'ComputeBudget111111111111111111111111111111';
+/** LiteSVM's fee per signature, as a cluster's (its default FeeStructure). */
+const LAMPORTS_PER_SIGNATURE = 5_000n;
+
+/**
+ * The fee a cluster charges for `tx`: 5,000 lamports per signature, plus the priority fee of its
+ * ComputeBudget instructions (unit price in micro-lamports × unit limit, rounded up). LiteSVM
+ * charges it but does not report it; the local ledger keeps it for `getTransaction` (the rewards
+ * rule counts fees: lib/rewards/rules.ts).
+ */
+export function feeOf(tx: VersionedTransaction): bigint {
+  const keys = tx.message.staticAccountKeys;
+  let price = 0n;
+  let limit: bigint | undefined;
+  let others = 0n;
+  for (const ix of tx.message.compiledInstructions) {
+    const data = Buffer.from(ix.data);
+    if (keys[ix.programIdIndex]?.toBase58() !== COMPUTE_BUDGET) {
+      others++;
+      continue;
+    }
+    if (data[0] === 2 && data.length >= 5) limit = BigInt(data.readUInt32LE(1));
+    if (data[0] === 3 && data.length >= 9) price = data.readBigUInt64LE(1);
+  }
+  const units = limit ?? (200_000n * others < 1_400_000n ? 200_000n * others : 1_400_000n);
+  return BigInt(tx.message.header.numRequiredSignatures) * LAMPORTS_PER_SIGNATURE + (price * units + 999_999n) / 1_000_000n;
+}

@@ -5,13 +5,16 @@
  *   - attestations per second, one request at a time and N at once;
  *   - the share of Groth16 verification in a request: the time the service spent in verifyProof
  *     (measured inside lib/attest) over the wall time of the sequential run.
- * Options: --n N (attestations per run, default 20), --concurrency C (default 4).
+ *   - the first attestation in a cold process (issue 39: ≤ 500 ms): through the runtime, and its
+ *     signing half in fresh processes, before (circomlibjs's buildEddsa) and now (_attest-cold.ts).
+ * Options: --n N (attestations per run, default 20), --concurrency C (default 4), --cold N (fresh processes each, default 3).
  */
 import { randomBytes } from 'node:crypto';
 import { scopeSignal } from '#lib/attest/fields.ts';
 import { generateProof, terminateCurves, type ProofResult } from '#lib/zk/groth16.ts';
 import { startTestRuntime } from '../support/runtime.ts';
 import { signedIn } from '../support/storage.ts';
+import { coldSigning } from './_attest-cold.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);
@@ -29,9 +32,13 @@ async function proofs(n: number, scope: string): Promise<ProofResult[]> {
   return out;
 }
 
+/** Issue 39: the first attestation in a cold process. */
+const FIRST_TARGET_MS = 500;
+
 async function main(): Promise<void> {
   const n = arg('--n', 20);
   const concurrency = arg('--concurrency', 4);
+  await coldSigning(arg('--cold', 3), FIRST_TARGET_MS);
   const rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000' });
   // Imported once the runtime has set the DynamoDB endpoint: the same module the handlers use.
   const { verificationTime } = await import('#lib/attest/attestations.ts');
@@ -40,11 +47,12 @@ async function main(): Promise<void> {
     const send = (p: ProofResult, scope: string) =>
       client.post('/api/attest', { schema: 'age-over-18', proof: p.proof, publicSignals: p.publicSignals, scope });
 
-    // Warm-up: the first request builds EdDSA, Poseidon and the curve, and loads the key.
+    // The first request builds Poseidon and loads the issuer key (the curve is built by the proof made here).
     const warm = await proofs(1, 'warm');
     const t0 = performance.now();
     const first = await send(warm[0]!, 'warm');
-    console.log(`first attestation (cold module state): ${(performance.now() - t0).toFixed(0)} ms, status ${first.status}`);
+    const firstMs = performance.now() - t0;
+    console.log(`first attestation (cold module state, curve already built): ${firstMs.toFixed(0)} ms, status ${first.status}  target ≤ ${FIRST_TARGET_MS} ms ${firstMs <= FIRST_TARGET_MS ? '✔' : '✘'}`);
 
     console.log(`proving ${2 * n} range proofs for the runs …`);
     const seqProofs = await proofs(n, 'seq');

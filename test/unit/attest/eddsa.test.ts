@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import buildEddsa from '../../../node_modules/circomlibjs/src/eddsa.js';
 import { publicKeyOf, signPoseidon, verifyPoseidon } from '#lib/attest/eddsa.ts';
 import { attestationHash, fieldOf, scopeSignal } from '#lib/attest/fields.ts';
 import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
 
-/** EdDSA-Poseidon on Baby JubJub through circomlibjs, and the signed attestation hash. */
+/** EdDSA-Poseidon on Baby JubJub (lib/attest/eddsa.ts), circomlibjs's own eddsa as the reference, and the signed attestation hash. */
 describe('issuer signatures', () => {
   const key = randomBytes(32);
   const fields = {
@@ -16,6 +17,40 @@ describe('issuer signatures', () => {
     issuedAtSeconds: 1_700_000_000,
     expiresAtSeconds: 1_731_536_000,
   };
+
+  it('a fixed key and message give circomlibjs 0.1.7’s public key and signature', async () => {
+    const prv = Buffer.from('0001020304050607080900010203040506070809000102030405060708090001', 'hex');
+    expect(await publicKeyOf(prv)).toEqual({
+      x: '13277427435165878497778222415993513565335242147425444199013288855685581939618',
+      y: '13622229784656158136036771217484571176836296686641868549125388198837476602820',
+    });
+    expect(await signPoseidon(prv, 0x090807060504030201000n)).toEqual({
+      R8: {
+        x: '13342041972831944376100599072813856881369779894877711919474553924692937434998',
+        y: '14247782232968724181464114053583084499834596205742351317105835404344644064233',
+      },
+      S: '694207266388138172932884162232928307137722981099088974314815518255355527811',
+    });
+  });
+
+  it('matches circomlibjs’s eddsa on random keys and messages (keys, signatures, and each side verifying the other’s)', async () => {
+    const e = await buildEddsa();
+    const F = e.babyJub.F;
+    const str = (v: Uint8Array) => F.toObject(v).toString();
+    const messages = [0n, 1n, SNARK_FIELD_ORDER - 1n];
+    for (let i = 0; i < 12; i++) {
+      const prv = randomBytes(32);
+      const msg = messages[i] ?? BigInt(`0x${randomBytes(32).toString('hex')}`) % SNARK_FIELD_ORDER;
+      const pub = e.prv2pub(prv);
+      expect(await publicKeyOf(prv)).toEqual({ x: str(pub[0]), y: str(pub[1]) });
+      const ref = e.signPoseidon(prv, F.e(msg));
+      const ours = await signPoseidon(prv, msg);
+      expect(ours).toEqual({ R8: { x: str(ref.R8[0]), y: str(ref.R8[1]) }, S: ref.S.toString() });
+      expect(await verifyPoseidon(msg, ours, { x: str(pub[0]), y: str(pub[1]) })).toBe(true);
+      const theirs = { R8: [F.e(BigInt(ours.R8.x)), F.e(BigInt(ours.R8.y))] as typeof pub, S: BigInt(ours.S) };
+      expect(e.verifyPoseidon(F.e(msg), theirs, pub)).toBe(true);
+    }
+  }, 120_000);
 
   it('signs and verifies the attestation hash; any changed field, signature part or key is refused', async () => {
     const pub = await publicKeyOf(key);
@@ -31,6 +66,10 @@ describe('issuer signatures', () => {
     expect(await verifyPoseidon(msg, sig, await publicKeyOf(randomBytes(32)))).toBe(false);
     // Out-of-range coordinates are refused, not reduced.
     expect(await verifyPoseidon(msg, { ...sig, R8: { x: (BigInt(sig.R8.x) + SNARK_FIELD_ORDER).toString(), y: sig.R8.y } }, pub)).toBe(false);
+    // S + l names the same point but is not canonical; malformed values answer false, never throw.
+    expect(await verifyPoseidon(msg, { ...sig, S: (BigInt(sig.S) + SNARK_FIELD_ORDER / 8n).toString() }, pub)).toBe(false);
+    expect(await verifyPoseidon(msg, { ...sig, S: '-1' }, pub)).toBe(false);
+    expect(await verifyPoseidon(msg, { ...sig, S: 'nope' }, pub)).toBe(false);
   }, 60_000);
 
   it('field encodings stay below 2^248 and the scope signal binds the schema', () => {

@@ -1,4 +1,4 @@
-/** circomlibjs's EdDSA module (untyped JavaScript), imported by path as lib/zk/circomlib does. */
+/** circomlibjs's EdDSA module (untyped JavaScript), imported by path: the reference test/unit/attest/eddsa.test.ts compares lib/attest/eddsa.ts with. */
 declare module '*/circomlibjs/src/eddsa.js' {
   import type { BabyJub, CurvePoint, FieldValue, Poseidon } from 'circomlibjs';
   export interface EddsaSignature {

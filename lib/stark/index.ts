@@ -184,7 +184,7 @@ export function proveSession(secretKey: bigint[], p: SessionPublicInputs): { sta
   return { starkProof: toHex(proof), publicInputs: encodePublicInputs(p), airVersion: AIR_VERSION };
 }
 
-/** A proof at the shipped parameters is about 72 KB, 144 K hex digits; anything far larger is refused unparsed. */
+/** A proof at the shipped parameters is about 88 KB, 176 K hex digits; anything far larger is refused unparsed. */
 const MAX_PROOF_HEX = 400_000;
 
 /** True iff the proof verifies against these public inputs at the shipped parameters. Never throws. */

@@ -131,6 +131,11 @@ export class FaultyChainA implements ChainA {
     this.queue.push({ fault, on });
   }
 
+  /** Tests: the signatures that landed through this layer, in order. */
+  landedSignatures(): string[] {
+    return [...this.landedAt.keys()];
+  }
+
   /** Tests: no fault left queued. */
   clearInjected(): void {
     this.queue.length = 0;

@@ -3,10 +3,11 @@
  * request of an instance (kept in memory), xterm.js's style sheet from its npm package. Node's
  * built-in modules, which the client reaches only on paths a browser never takes (artifacts read
  * from disk), are empty modules in the bundle;
- * Buffer is the npm `buffer` package.
+ * Buffer is the npm `buffer` package. In a Lambda asset both files lie prebuilt beside the bundle
+ * (cdk/function-bundles.ts): neither esbuild nor the packages it reads are there.
  */
-import { build, type Plugin } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import type { Plugin } from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,16 +51,17 @@ export const webPage = (assets: PageAssets = LOCAL_ASSETS) => Buffer.from(page(a
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builtins = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
-const bufferPackage = createRequire(import.meta.url).resolve('buffer/index.js');
 const emptyBuiltins: Plugin = {
   name: 'empty-node-builtins',
   setup(b) {
+    const bufferPackage = createRequire(import.meta.url).resolve('buffer/index.js');
     b.onResolve({ filter: builtins }, (a) => (a.path.replace(/^node:/, '') === 'buffer' ? { path: bufferPackage } : { path: a.path, namespace: 'empty' }));
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
 
 async function bundle(): Promise<Buffer> {
+  const { build } = await import('esbuild');
   const out = await build({
     entryPoints: [join(here, 'terminal.ts')],
     bundle: true,
@@ -80,7 +82,12 @@ const cache = new Map<WebAsset, Promise<Buffer>>();
 export function webAsset(name: WebAsset): Promise<Buffer> {
   let found = cache.get(name);
   if (!found) {
-    found = name === 'terminal.js' ? bundle() : Promise.resolve(readFileSync(createRequire(import.meta.url).resolve('@xterm/xterm/css/xterm.css')));
+    const prebuilt = join(here, name);
+    found = existsSync(prebuilt)
+      ? Promise.resolve(readFileSync(prebuilt))
+      : name === 'terminal.js'
+        ? bundle()
+        : Promise.resolve(readFileSync(createRequire(import.meta.url).resolve('@xterm/xterm/css/xterm.css')));
     found.catch(() => cache.delete(name));
     cache.set(name, found);
   }

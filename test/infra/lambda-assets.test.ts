@@ -1,10 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SynthesizedFunction } from '../../cdk/cloud-assembly.ts';
+import { ApiFunction } from '../../cdk/constructs/api-function.ts';
 import { writeFunctionAsset } from '../../cdk/function-bundles.ts';
 import { checkAssets, createSandbox, loadInProcess, runtimeEnvironment } from '../../cdk/lambda-sandbox.ts';
+import { testApp } from '../support/cdk.ts';
 
 /**
  * The load check of cdk/check-assets.ts (every synthesized function imported as nodejs22.x imports
@@ -113,4 +118,30 @@ describe('the browser terminal functions as shipped', () => {
     // The script and style sheet are served from beside the bundle: no esbuild, no node_modules on Lambda.
     if (entry.endsWith('web-asset.ts')) for (const f of ['terminal.js', 'xterm.css']) expect(existsSync(join(assetDir, f))).toBe(true);
   }, 180_000);
+});
+
+describe('source maps only when asked (-c sourceMaps=true)', () => {
+  it('ships index.mjs alone by default, and with its map (named for index.mjs) when asked', () => {
+    const plain = tmp('shroud-asset-');
+    writeFunctionAsset('functions/fallback.ts', plain, { alone: true });
+    expect(readdirSync(plain)).toEqual(['index.mjs']);
+    expect(readFileSync(join(plain, 'index.mjs'), 'utf8')).not.toContain('sourceMappingURL');
+    const mapped = tmp('shroud-asset-');
+    writeFunctionAsset('functions/fallback.ts', mapped, { alone: true, sourcemap: true });
+    expect(readdirSync(mapped).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    expect(readFileSync(join(mapped, 'index.mjs'), 'utf8').trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
+  }, 60_000);
+
+  it('sets NODE_OPTIONS=--enable-source-maps only on functions that ship maps', () => {
+    const nodeOptions = (context: Record<string, unknown>) => {
+      const app = testApp({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+      const stack = new Stack(app, 'S');
+      const role = new Role(stack, 'R', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+      new ApiFunction(stack, 'F', { stage: 'ci', entry: 'functions/fallback.ts', name: 'f', profile: 'standard', role, environment: {} });
+      const fns = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+      return (Object.values(fns)[0] as { Properties: { Environment: { Variables: Record<string, string> } } }).Properties.Environment.Variables.NODE_OPTIONS;
+    };
+    expect(nodeOptions({})).toBeUndefined();
+    expect(nodeOptions({ sourceMaps: 'true' })).toBe('--enable-source-maps');
+  });
 });

@@ -151,3 +151,30 @@ export async function checkAssets(outdir: string, opts: { concurrency?: number; 
   }
   return results;
 }
+
+/** One init and one invocation of a buffered handler in a process of its own (cdk/lambda-runtime/invoke.mjs). */
+export function invokeInProcess(fn: SynthesizedFunction, env: Record<string, string>, taskDir: string, event: unknown, timeoutMs = 60_000): Promise<{ ok: boolean; result?: unknown; error?: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(RUNTIME_DIR, 'invoke.mjs'), taskDir, fn.handler], {
+      cwd: taskDir,
+      env: { ...env, SHROUD_SANDBOX_TIMEOUT_MS: String(fn.timeoutSeconds * 1000) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (err += d));
+    child.stdin.end(JSON.stringify(event));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const last = out.trim().split('\n').reverse().find((l) => l.startsWith('{"ok"'));
+      try {
+        if (last) return done(JSON.parse(last) as { ok: boolean; result?: unknown; error?: string });
+      } catch (e) {
+        return done({ ok: false, error: `unreadable answer: ${(e as Error).message}` });
+      }
+      done({ ok: false, error: signal ? `did not finish in ${timeoutMs / 1000} s` : `exit ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}` });
+    });
+  });
+}

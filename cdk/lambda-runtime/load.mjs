@@ -20,9 +20,12 @@ try {
   const fn = mod[name];
   if (typeof fn !== 'function') throw new Error(`${file} exports no function ${name} (${typeof fn})`);
   const streaming = fn[Symbol.for('aws.lambda.runtime.handler.streaming')] === 'response';
-  console.log(JSON.stringify({ ok: true, ms: Math.round(performance.now() - started), streaming }));
-  process.exit(0);
+  report({ ok: true, ms: Math.round(performance.now() - started), streaming }, 0);
 } catch (e) {
-  console.log(JSON.stringify({ ok: false, error: String(e?.stack ?? e).split('\n').slice(0, 3).join(' | ') }));
-  process.exit(1);
+  report({ ok: false, error: String(e?.stack ?? e).split('\n').slice(0, 3).join(' | ') }, 1);
+}
+
+/** The last line, then exit once it is written (exit at once may cut a write to a pipe). */
+function report(outcome, code) {
+  process.stdout.write(`\n${JSON.stringify(outcome)}\n`, () => process.exit(code));
 }

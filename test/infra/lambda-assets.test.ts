@@ -1,14 +1,17 @@
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesizedFunction } from '../../cdk/cloud-assembly.ts';
 import { ApiFunction } from '../../cdk/constructs/api-function.ts';
 import { writeFunctionAsset } from '../../cdk/function-bundles.ts';
-import { checkAssets, createSandbox, loadInProcess, runtimeEnvironment } from '../../cdk/lambda-sandbox.ts';
+import { checkAssets, createSandbox, invokeInProcess, loadInProcess, runtimeEnvironment } from '../../cdk/lambda-sandbox.ts';
+import { createTableInput } from '../../lib/data/table.ts';
+import { dropTable, localDynamoClient } from '../../lib/local/bootstrap.ts';
 import { testApp } from '../support/cdk.ts';
 
 /**
@@ -101,22 +104,51 @@ export const handler = async () => ({ statusCode: 200 });`,
 
 describe('the browser terminal functions as shipped', () => {
   const base = { stack: { name: 'Shroud-ci', file: '', template: {}, parameters: new Map() }, runtime: 'nodejs22.x', handler: 'index.handler', layerDirs: [], timeoutSeconds: 10, memoryMb: 512, resource: { Type: 'AWS::Lambda::Function' } };
-  const environment = { STAGE: 'ci', TABLE_NAME: 'shroud-ci', BUCKET_NAME: 'shroud-ci-blocks-000000000000', PUBLIC_BASE_URL: 'https://d1.cloudfront.net', CORS_ORIGINS: '' };
+  // The suite's DynamoDB Local and this file's table (the routes' rate limits count there).
+  const dynamo = process.env.SHROUD_TEST_DYNAMODB_ENDPOINT!;
+  const environment = { STAGE: 'ci', TABLE_NAME: process.env.TABLE_NAME!, DYNAMODB_ENDPOINT: dynamo, BUCKET_NAME: 'shroud-ci-blocks-000000000000', PUBLIC_BASE_URL: 'https://d1.cloudfront.net', CORS_ORIGINS: '' };
+  beforeAll(async () => {
+    const ddb = localDynamoClient(dynamo);
+    await ddb.send(new CreateTableCommand(createTableInput(environment.TABLE_NAME)));
+    ddb.destroy();
+  });
+  afterAll(() => dropTable(dynamo, environment.TABLE_NAME));
+  const get = (path: string, routeKey: string, pathParameters?: Record<string, string>) => ({
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { host: 'localhost', 'user-agent': 'test' },
+    pathParameters,
+    requestContext: { accountId: 'local', apiId: 'local', domainName: 'localhost', domainPrefix: 'localhost', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' }, requestId: 'r-1', routeKey, stage: '$default', time: new Date().toUTCString(), timeEpoch: Date.now() },
+    isBase64Encoded: false,
+  });
+  const cases = [
+    { entry: 'functions/docs/web-page.ts', event: get('/', 'GET /'), file: undefined },
+    { entry: 'functions/docs/web-asset.ts', event: get('/web/terminal.js', 'GET /web/{asset}', { asset: 'terminal.js' }), file: 'terminal.js' },
+    { entry: 'functions/docs/web-asset.ts', event: get('/web/xterm.css', 'GET /web/{asset}', { asset: 'xterm.css' }), file: 'xterm.css' },
+  ];
 
-  it.each(['functions/docs/web-page.ts', 'functions/docs/web-asset.ts'])('%s loads from its asset alone (it once required the buffer package at load)', async (entry) => {
+  it.each(cases)('$entry loads from its asset alone and answers $event.rawPath (it once required the buffer package at load)', async ({ entry, event, file }) => {
     const assetDir = tmp('shroud-asset-');
     writeFunctionAsset(entry, assetDir, { alone: true });
     const f: SynthesizedFunction = { ...base, logicalId: 'Web', name: entry, assetDir, environment };
     const sandbox = createSandbox();
     try {
       const placed = sandbox.place(f, 0);
-      const result = await loadInProcess(f, runtimeEnvironment(f, environment, placed), placed.taskDir);
-      expect(result).toMatchObject({ ok: true });
+      const env = runtimeEnvironment(f, environment, placed);
+      expect(await loadInProcess(f, env, placed.taskDir)).toMatchObject({ ok: true });
+      const answer = await invokeInProcess(f, env, placed.taskDir, event);
+      expect(answer.error).toBeUndefined();
+      const result = answer.result as { statusCode: number; body: string; isBase64Encoded?: boolean; headers: Record<string, string> };
+      expect(result.statusCode).toBe(200);
+      const body = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+      if (!file) expect(body.toString()).toContain('<div id="terminal">');
+      // Served from the prebuilt file beside the bundle: no esbuild, no node_modules on Lambda.
+      else expect(body.equals(readFileSync(join(assetDir, file)))).toBe(true);
     } finally {
       sandbox.remove();
     }
-    // The script and style sheet are served from beside the bundle: no esbuild, no node_modules on Lambda.
-    if (entry.endsWith('web-asset.ts')) for (const f of ['terminal.js', 'xterm.css']) expect(existsSync(join(assetDir, f))).toBe(true);
   }, 180_000);
 });
 

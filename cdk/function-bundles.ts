@@ -38,10 +38,17 @@ interface Build {
   outputs: Map<string, string>;
 }
 const builds: Build[] = [];
+let site: string | undefined;
 /** Temporary directories of this process (bundles, the site), removed at its exit. */
 const temporary: string[] = [];
+/** Removes this process's bundles and site builds (a test worker may end without an `exit` event). */
+export function removeTemporaryBuilds(): void {
+  for (const d of temporary.splice(0)) rmSync(d, { recursive: true, force: true });
+  builds.length = 0;
+  site = undefined;
+}
 const temporaryDir = (prefix: string) => {
-  if (!temporary.length) process.once('exit', () => temporary.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  if (!temporary.length) process.once('exit', removeTemporaryBuilds);
   const dir = mkdtempSync(join(tmpdir(), prefix));
   temporary.push(dir);
   return dir;
@@ -95,7 +102,6 @@ const EXTRA_FILES: Record<string, (outputDir: string) => void> = {
   },
 };
 
-let site: string | undefined;
 /** The browser terminal's static site (cdk/build-web-site.ts), built once per synth. */
 export function builtSite(): string {
   if (site && existsSync(site)) return site;

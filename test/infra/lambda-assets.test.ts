@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesizedFunction } from '../../cdk/cloud-assembly.ts';
 import { ApiFunction } from '../../cdk/constructs/api-function.ts';
-import { writeFunctionAsset } from '../../cdk/function-bundles.ts';
+import { removeTemporaryBuilds, writeFunctionAsset } from '../../cdk/function-bundles.ts';
 import { checkAssets, createSandbox, invokeInProcess, loadInProcess, runtimeEnvironment } from '../../cdk/lambda-sandbox.ts';
 import { createTableInput } from '../../lib/data/table.ts';
 import { dropTable, localDynamoClient } from '../../lib/local/bootstrap.ts';
@@ -20,7 +20,10 @@ import { testApp } from '../support/cdk.ts';
  * one (the browser terminal's `/` and `/web/:asset`), bundled as cdk/function-bundles.ts ships them.
  */
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  removeTemporaryBuilds();
+});
 const tmp = (prefix: string) => {
   const d = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(d);

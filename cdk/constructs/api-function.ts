@@ -1,16 +1,14 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
 import type { Route } from '../../lib/http/route.ts';
-import { bundling } from '../bundling.ts';
+import { functionCode, sourceMapsWanted } from '../function-bundles.ts';
 import { METRICS_NAMESPACE } from '../../lib/metrics.ts';
 import { SERVICE } from '../monitoring.ts';
 
-export const repoRoot = join(import.meta.dirname, '..', '..');
+export { repoRoot } from '../function-bundles.ts';
 
 export interface ApiFunctionProps {
   stage: string;
@@ -25,16 +23,17 @@ export interface ApiFunctionProps {
 }
 
 /**
- * What every function shares, pinned in one place: Node.js 22 on ARM64, esbuild bundling without
- * Docker, source maps, log retention, timeout and memory, X-Ray active tracing and the Powertools
- * settings. Crypto functions get more memory (CPU scales with it) and the circuits layer at /opt.
+ * What every function shares, pinned in one place: Node.js 22 on ARM64, its bundle from the one
+ * esbuild run of cdk/function-bundles.ts (source maps when asked), log retention, timeout and
+ * memory, X-Ray active tracing and the Powertools settings. Crypto functions get more memory (CPU scales with it) and the circuits layer at /opt.
  */
-export class ApiFunction extends NodejsFunction {
+export class ApiFunction extends LambdaFunction {
   /** The physical name as a plain string (`functionName` is a token outside its own stack). */
   readonly plainName: string;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     const crypto = props.profile === 'crypto';
+    const sourceMaps = sourceMapsWanted(scope);
     const functionName = `shroud-${props.stage}-${props.name}`.slice(0, 64);
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       logGroupName: `/aws/lambda/${functionName}`,
@@ -43,8 +42,8 @@ export class ApiFunction extends NodejsFunction {
     });
     super(scope, id, {
       functionName,
-      entry: join(repoRoot, props.entry),
-      handler: 'handler',
+      code: functionCode(scope, props.entry),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: crypto ? 2048 : 512,
@@ -54,7 +53,7 @@ export class ApiFunction extends NodejsFunction {
       layers: crypto && props.circuitsLayer ? [props.circuitsLayer] : [],
       tracing: Tracing.ACTIVE,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
         ...(crypto ? { CIRCUITS_DIR: '/opt' } : {}),
         ...props.environment,
         // Last, so that no deployment setting can move the metrics away from the alarms' dimensions.
@@ -64,29 +63,7 @@ export class ApiFunction extends NodejsFunction {
         // Responses carry cookies, identities and proofs: never into traces.
         POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
       },
-      depsLockFilePath: join(repoRoot, 'package-lock.json'),
-      projectRoot: repoRoot,
-      bundling: {
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        target: bundling.target,
-        sourceMap: bundling.sourcemap,
-        minify: bundling.minify,
-        mainFields: bundling.mainFields,
-        externalModules: bundling.external,
-        banner: bundling.banner,
-        // The API reference page reads Swagger UI's files beside its bundle (lib/openapi/reference-page.ts).
-        ...(props.entry === 'functions/docs/asset.ts' ? { commandHooks: swaggerUiFiles } : {}),
-      },
     });
     this.plainName = functionName;
   }
 }
-
-/** Copies swagger-ui-dist's bundle and style sheet into the docs asset function's bundle. */
-const swaggerUiFiles = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir: string, outputDir: string) =>
-    ['swagger-ui-bundle.js', 'swagger-ui.css'].map((f) => `cp "${inputDir}/node_modules/swagger-ui-dist/${f}" "${outputDir}/${f}"`),
-};

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { AssetHashType, CfnOutput, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -30,7 +29,7 @@ import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/client-address.ts';
 import { WEB_POLICY } from '../../lib/web/bundle.ts';
 import { ASSET_PREFIX, INDEX, PAGES, SHARE_PAGE } from '../../lib/web/site.ts';
-import { repoRoot } from './api-function.ts';
+import { builtSite, copyTree, repoRoot } from '../function-bundles.ts';
 
 export interface WebHostingProps {
   stage: string;
@@ -187,7 +186,7 @@ export class WebHosting extends Construct {
       assetHashType: AssetHashType.OUTPUT,
       bundling: {
         image: DockerImage.fromRegistry('unused-local-bundling-only'),
-        local: { tryBundle: (outputDir) => (buildSite(outputDir), true) },
+        local: { tryBundle: (outputDir) => (copyTree(builtSite(), outputDir), true) },
       },
     });
     const assets = new BucketDeployment(this, 'DeployAssets', {
@@ -260,13 +259,4 @@ export const SHARE_PATH_FUNCTION = `function handler(event) {
 /** The API's host name as a CloudFormation expression (the endpoint is a token at synth). */
 function apiHostOf(api: IHttpApi): string {
   return `${api.apiId}.execute-api.${Stack.of(api).region}.${Stack.of(api).urlSuffix}`;
-}
-
-/** Runs cdk/build-web-site.ts in a child (synth is synchronous, the esbuild build is not). */
-function buildSite(outputDir: string): void {
-  const out = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cdk', 'build-web-site.ts'), outputDir], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (out.status !== 0) throw new Error(`building the browser terminal's site failed (${out.error?.message ?? `exit ${out.status}`})`);
 }

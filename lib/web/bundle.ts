@@ -4,10 +4,11 @@
  * style sheet from its npm package, the icon drawn by lib/web/favicon.ts. Node's
  * built-in modules, which the client reaches only on paths a browser never takes (artifacts read
  * from disk), are empty modules in the bundle;
- * Buffer is the npm `buffer` package.
+ * Buffer is the npm `buffer` package. In a Lambda asset the scripts and the style sheet lie prebuilt
+ * beside the bundle (cdk/function-bundles.ts): neither esbuild nor the packages it reads are there.
  */
-import { build, type Plugin } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import type { Plugin } from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,16 +107,17 @@ export const sharePage = (assets: PageAssets = LOCAL_ASSETS) => Buffer.from(shar
 
 const here = dirname(fileURLToPath(import.meta.url));
 const builtins = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
-const bufferPackage = createRequire(import.meta.url).resolve('buffer/index.js');
 const emptyBuiltins: Plugin = {
   name: 'empty-node-builtins',
   setup(b) {
+    const bufferPackage = createRequire(import.meta.url).resolve('buffer/index.js');
     b.onResolve({ filter: builtins }, (a) => (a.path.replace(/^node:/, '') === 'buffer' ? { path: bufferPackage } : { path: a.path, namespace: 'empty' }));
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
   },
 };
 
 async function bundle(entry: string): Promise<Buffer> {
+  const { build } = await import('esbuild');
   const out = await build({
     entryPoints: [join(here, entry)],
     bundle: true,
@@ -136,8 +138,14 @@ const cache = new Map<WebAsset, Promise<Buffer>>();
 export function webAsset(name: WebAsset): Promise<Buffer> {
   let found = cache.get(name);
   if (!found) {
+    // In a Lambda asset the files lie prebuilt beside the bundle (cdk/function-bundles.ts).
+    const prebuilt = join(here, name);
     const entry = SCRIPTS[name];
-    found = entry ? bundle(entry) : Promise.resolve(readFileSync(createRequire(import.meta.url).resolve('@xterm/xterm/css/xterm.css')));
+    found = existsSync(prebuilt)
+      ? Promise.resolve(readFileSync(prebuilt))
+      : entry
+        ? bundle(entry)
+        : Promise.resolve(readFileSync(createRequire(import.meta.url).resolve('@xterm/xterm/css/xterm.css')));
     found.catch(() => cache.delete(name));
     cache.set(name, found);
   }

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type AppProps } from 'aws-cdk-lib';
 import { afterAll } from 'vitest';
+import { removeTemporaryBuilds } from '../../cdk/function-bundles.ts';
 
 /** The synth output directories of this test file's apps: removed when the file is done. */
 const outdirs: string[] = [];
 afterAll(() => {
   for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  // The bundles and site builds the file's synths made (cdk/function-bundles.ts), for the same reason.
+  removeTemporaryBuilds();
 });
 
 /**

@@ -5,6 +5,8 @@ import * as ops from '#lib/chains/chain-a/operations.ts';
 import { listWallets, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
+import { accrueAfter, noteOwed } from '#lib/rewards/accrue.ts';
+import { walletConfig } from '#lib/wallets/config.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -66,15 +68,22 @@ async function signing<T extends { slot: number; signature: string }>(
   fn: (via: ops.Sender) => Promise<T>,
   accrual?: { source: 'compression' },
 ): Promise<T | Submitted> {
+  const points = (txHash: string) => accrual && { userId: w.userId, source: accrual.source, txHash };
   try {
-    return await withWalletLock(w, async (owner) => {
+    const sent = await withWalletLock(w, async (owner) => {
       await caughtUp(chain, w);
-      const purpose = { kind: 'wallet-send' as const, operation, ...(accrual ? { accrual: { source: accrual.source } } : {}) };
-      return onChainA(() => fn(journaled(chain, { userId: w.userId, purpose, lease: { walletId: w.id, owner } })));
+      const lease = { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS };
+      return onChainA(() => fn(journaled(chain, { userId: w.userId, purpose: { kind: 'wallet-send', operation }, lease })));
     });
+    const p = points(sent.signature);
+    if (p) await accrueAfter(p);
+    return sent;
   } catch (e) {
-    if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
-    throw e;
+    if (!(e instanceof MoveUnsettled)) throw e;
+    // Points once the chain shows it landed: the accrual outbox (lib/rewards/accrue.ts) checks and records them.
+    const p = points(e.txHash);
+    if (p) await noteOwed(p);
+    return submitted(chain, e.txHash);
   }
 }
 

@@ -20,12 +20,7 @@ export type MoveStatus = (typeof MOVE_STATUSES)[number];
 /** What the move was for: what settling it finishes (journal.ts `afterSettled`). */
 export const movePurpose = z.discriminatedUnion('kind', [
   /** A send from a user's chain A wallet (compression, transfers, mints); `operation` names the route's work. */
-  z.object({
-    kind: z.literal('wallet-send'),
-    operation: z.string(),
-    /** The reward accrual the move earns once it lands (lib/rewards/accrue.ts). */
-    accrual: z.object({ source: z.string(), lamports: z.string().optional() }).optional(),
-  }),
+  z.object({ kind: z.literal('wallet-send'), operation: z.string() }),
   /** A reward claim's mint (lib/rewards/rewards.ts): paid when it lands, released when it cannot. */
   z.object({ kind: z.literal('reward-claim'), epoch: z.number().int(), account: z.string() }),
 ]);

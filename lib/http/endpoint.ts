@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Session } from '#lib/data/sessions.ts';
-import { requestIdempotency } from '#lib/http/request-idempotency.ts';
+import { requestIdempotency } from './request-idempotency.ts';
 import { groups } from './groups.ts';
 import { observability } from '#lib/observability.ts';
 import { requestContext } from './middleware/request-context.ts';

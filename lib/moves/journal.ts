@@ -3,13 +3,13 @@ import { chainA, ChainRejected, type ChainA, type SentTransaction } from '#lib/c
 import type { Sender } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
 import { bindToTransaction, recordKeyOf, settleBound } from '#lib/data/idempotency.ts';
+import { markClaimPaid, releaseClaimFor } from '#lib/data/rewards-ledger.ts';
 import { getMove, listOpenMoves, recordMove, settleMove, type MovePurpose, type MoveRecord } from '#lib/data/value-moves.ts';
 import { endWalletLeaseHold, holdWalletLeaseFor, reclaimWalletLease } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { envelope } from '#lib/http/envelope.ts';
 import { logger } from '#lib/log.ts';
-import { settle, type Settlement } from '#lib/transfer/chain.ts';
-import { walletConfig } from '#lib/wallets/config.ts';
+import { settle, type Settlement } from '#lib/chains/chain-a/settle.ts';
 import { requestIdempotency } from '#lib/http/request-idempotency.ts';
 
 /**
@@ -45,8 +45,8 @@ export class MoveUnsettled extends Error {
 export interface MoveOf {
   userId: string;
   purpose: MovePurpose;
-  /** The wallet's signing lease held by this request (lib/wallets/lock.ts), to bind to the move. */
-  lease?: { walletId: string; owner: string };
+  /** The wallet's signing lease held by this request (lib/wallets/lock.ts), to bind to the move; `seconds`: its term once handed back. */
+  lease?: { walletId: string; owner: string; seconds: number };
   /** Set once the move is recorded: from then on only the journal settles what it was for. */
   recorded?: { done: boolean };
 }
@@ -89,13 +89,13 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     } catch (e) {
       if (e instanceof ChainRejected && !/AlreadyProcessed|already been processed/i.test(e.message)) {
         // Refused before it ran, or ran and failed: nothing moved. Settled, the lease back to the request.
-        await finish(chain, txHash, { kind: 'failed' }, { owner: m.lease?.owner });
+        await finish(chain, txHash, { kind: 'failed' }, { lease: m.lease });
         throw e;
       }
       logger.warn('value move sent, outcome unknown; the journal settles it', { txHash, error: e as Error });
       throw new MoveUnsettled(txHash);
     }
-    await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { owner: m.lease?.owner });
+    await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { lease: m.lease });
     return sent;
   };
 }
@@ -147,31 +147,27 @@ async function resolve(chain: ChainA, m: MoveRecord): Promise<Settlement> {
  * the Idempotency-Key (unless `request`, still running, answers it itself), then the wallet's lease
  * (back to the request's owner, or released), and last the move itself.
  */
-async function finish(chain: ChainA, txHash: string, s: Exclude<Settlement, { kind: 'pending' }>, request?: { owner?: string }): Promise<void> {
+async function finish(chain: ChainA, txHash: string, s: Exclude<Settlement, { kind: 'pending' }>, request?: { lease?: MoveOf['lease'] }): Promise<void> {
   const m = await getMove(txHash);
   if (!m || m.status !== 'sent') return;
-  const owner = request?.owner;
+  const lease = request?.lease;
   await afterSettled(m, s);
   if (m.idempotencyPk && !request) await settleBound(m.idempotencyPk, txHash, s.kind);
   if (m.walletId) {
-    if (owner) await reclaimWalletLease(m.walletId, txHash, owner, walletConfig.WALLET_LOCK_SECONDS);
+    if (lease) await reclaimWalletLease(m.walletId, txHash, lease.owner, lease.seconds);
     else await endWalletLeaseHold(m.walletId, txHash);
   }
   await settleMove(txHash, s.kind, clock.now().toISOString(), s.kind === 'landed' ? s.slot : undefined);
 }
 
-/** The purpose's own effect of a settlement (each idempotent: conditional writes keyed by the transaction). */
+/**
+ * The purpose's own effect of a settlement (idempotent: conditional writes keyed by the
+ * transaction). A wallet send's reward points are the caller's: accrued on a 200, noted as owed
+ * on a 202 (lib/rewards/accrue.ts's outbox records them once the chain shows the transaction).
+ */
 async function afterSettled(m: MoveRecord, s: Exclude<Settlement, { kind: 'pending' }>): Promise<void> {
   const p = m.purpose;
-  if (p.kind === 'wallet-send') {
-    if (s.kind === 'landed' && p.accrual) {
-      const [{ accrueAfter }, { SOURCES }] = await Promise.all([import('#lib/rewards/accrue.ts'), import('#lib/rewards/rules.ts')]);
-      const source = SOURCES.find((r) => r.source === p.accrual!.source)?.source;
-      if (source) await accrueAfter({ userId: m.userId, source, txHash: m.txHash });
-    }
-    return;
-  }
-  const claims = await import('#lib/data/rewards-ledger.ts');
-  if (s.kind === 'landed') await claims.markClaimPaid(p.epoch, p.account, m.txHash);
-  else await claims.releaseClaimFor(p.epoch, p.account, m.txHash);
+  if (p.kind !== 'reward-claim') return;
+  if (s.kind === 'landed') await markClaimPaid(p.epoch, p.account, m.txHash);
+  else await releaseClaimFor(p.epoch, p.account, m.txHash);
 }

@@ -55,7 +55,7 @@ export const golden: Golden[] = [
   { q: 'I forgot my file password, can you recover it?', cite: ['encrypted-storage-apistorage'], suggest: null },
   { q: 'how are wallet keys protected?', cite: ['key-custody', 'what-is-protected-how'], suggest: null },
   { q: 'what happens when a share link expires?', cite: ['encrypted-storage-apistorage'], suggest: 'shroud shares' },
-  { q: 'how do I deploy my own stage?', cite: ['deploy', 'commands'], suggest: null },
+  { q: 'how do I deploy my own stage?', cite: ['deploy', 'rehearsing-a-deploy-here', 'commands'], suggest: null },
   { q: 'how many login attempts before my account is locked?', cite: ['identity-and-sessions-apiauth', 'what-is-protected-how'], suggest: null },
   { q: 'how do I report a bug?', cite: ['the-route-groups'], suggest: '/api/bug-reports' },
   { q: 'am I logged in?', cite: ['identity-and-sessions-apiauth'], suggest: 'shroud whoami' },

@@ -45,7 +45,14 @@ export async function newKey(spec: CircuitSpec): Promise<void> {
   const state = readState();
   const r1cs = r1csFile(spec.name);
   if (!existsSync(r1cs)) throw new Error(`${spec.name}: no r1cs; run \`npm run circuits\` first`);
-  await snarkjs.zKey.newZKey(r1cs, PHASE1_FILE, keyFile(spec.name, 0));
+  const info = await snarkjs.r1cs.info(r1cs);
+  const power = readPhase1Record().power;
+  if (info.nConstraints + info.nPubInputs + info.nOutputs + 1 > 2 ** power) {
+    throw new Error(`${spec.name}: ${info.nConstraints} constraints do not fit in phase 1's 2^${power}`);
+  }
+  // snarkjs reports some failures by its logger and a return value, not by throwing.
+  const made = await snarkjs.zKey.newZKey(r1cs, PHASE1_FILE, keyFile(spec.name, 0));
+  if (made === -1 || !existsSync(keyFile(spec.name, 0))) throw new Error(`${spec.name}: snarkjs could not make its first key`);
   state.circuits[spec.name] = { r1csSha256: fileSha256(r1cs), zkeys: [keyFile(spec.name, 0).slice(PHASE2_WORK.length + 1)], contributions: [] };
   writeJson(STATE, state);
 }

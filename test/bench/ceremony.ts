@@ -8,9 +8,11 @@ import { join } from 'node:path';
  * (2^BENCH_CEREMONY_POWER, default 13 as shipped: two contributions, the beacon and the phase-2
  * preparation) and, per circuit, phase 2's first key, each contribution, and the beacon with the
  * full check (`zkey verify` and an example proof). Times are wall seconds from the ceremony's own log.
+ * BENCH_CEREMONY_ONLY=a,b limits it to some circuits (with a smaller power for a quick look).
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const power = process.env.BENCH_CEREMONY_POWER ?? '13';
+const only = process.env.BENCH_CEREMONY_ONLY ? ['--only', process.env.BENCH_CEREMONY_ONLY] : [];
 const scratch = join(ROOT, 'circuits', 'build', `bench-ceremony-${process.pid}`);
 mkdirSync(scratch, { recursive: true });
 for (const f of readdirSync(join(ROOT, 'circuits')).filter((f) => f.endsWith('.circom'))) copyFileSync(join(ROOT, 'circuits', f), join(scratch, f));
@@ -35,10 +37,10 @@ function run(script: string, ...args: string[]): Promise<number> {
 
 try {
   const t0 = performance.now();
-  if ((await run('circuits/build.ts')) !== 0) throw new Error(`npm run circuits failed:\n${lines.join('\n')}`);
+  if ((await run('circuits/build.ts', ...only)) !== 0) throw new Error(`npm run circuits failed:\n${lines.join('\n')}`);
   const compiled = (performance.now() - t0) / 1000;
   const beacon = 'b'.repeat(64);
-  if ((await run('circuits/ceremony/cli.ts', 'dev', '--power', power, '--beacon', beacon)) !== 0) throw new Error(`ceremony failed:\n${lines.join('\n')}`);
+  if ((await run('circuits/ceremony/cli.ts', 'dev', '--power', power, '--beacon', beacon, ...only)) !== 0) throw new Error(`ceremony failed:\n${lines.join('\n')}`);
   const seconds = (re: RegExp) => lines.map((l) => re.exec(l)).filter(Boolean).map((m) => Number(m![1]));
   const rows: Record<string, string | number>[] = [];
   for (const l of lines) {

@@ -64,6 +64,15 @@ beforeAll(async () => {
     'POST /api/storage/shared/:token/download params': [{ token: share.json.shareToken }],
     'GET /share/:token params': [{ token: share.json.shareToken }],
     'GET /api/zk-toolkit/proof/circuits/:name/:artifact params': [{ name: 'preimage', artifact: 'verification_key.json' }],
+    // Canonical values only (lib/attest/canonical.ts): what a generator of the JSON Schema rarely makes.
+    'POST /api/attest body': [{
+      schema: 'age-over-18',
+      proof: { pi_a: ['1', '2', '1'], pi_b: [['1', '2'], ['3', '4'], ['1', '0']], pi_c: ['1', '2', '1'], protocol: 'groth16', curve: 'bn128' },
+      publicSignals: ['1', '2', '18', '150', '7'],
+      scope: 'default',
+      group: '00000000-0000-4000-8000-000000000000',
+    }],
+    'POST /api/attest/:id/revoke body': [{ issuerSignature: { R8: { x: '1', y: '2' }, S: '3' } }],
   });
 });
 afterAll(async () => {

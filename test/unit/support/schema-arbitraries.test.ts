@@ -66,6 +66,8 @@ const REFINED: Record<string, string> = {
   'POST /api/chainb/submit-proof body': 'base64 of a given decoded length',
   'GET /api/proofs query': 'from/to: ISO 8601 or epoch milliseconds, checked by Date.parse and a year range',
   'GET /api/proofs/export query': 'from/to: ISO 8601 or epoch milliseconds, checked by Date.parse and a year range',
+  'POST /api/attest body': 'group: one canonical uuid spelling; signals: canonical decimals below the field order r (lib/attest/canonical.ts)',
+  'POST /api/attest/:id/revoke body': "the issuer's signature: canonical decimals below the field order r (lib/attest/canonical.ts)",
 };
 
 describe('on every route schema', async () => {

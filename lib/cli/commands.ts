@@ -15,6 +15,8 @@ import { swapCommands } from './swap.ts';
 import { rewardsCommands } from './rewards.ts';
 import { groupCommands } from './groups.ts';
 import { tokenCommands } from './tokens.ts';
+import { shieldedCommands } from './shielded.ts';
+import { bugCommands } from './bug.ts';
 import { amountOf, need, NATIVE_DECIMALS, secret, str, STRK_DECIMALS, submittedFields, usage, walletByNameOrId, walletOf, wholeUnits } from './shared.ts';
 
 export { wholeUnits } from './shared.ts';
@@ -698,6 +700,8 @@ export const commands: CommandDef[] = [
   ...swapCommands,
   ...rewardsCommands,
   ...tokenCommands,
+  ...shieldedCommands,
+  ...bugCommands,
   // --- the assistant
   {
     name: 'ask',

@@ -105,6 +105,37 @@ describe('shroud: swaps, rewards, groups, tokens, import', () => {
     expect((await shroud(['token', 'create', '--decimals', '12'])).code).toBe(2);
   });
 
+  it('shielded deposit prints a note; a withdraw from that note (read from stdin, signed out) pays the recipient', { timeout: 300_000 }, async () => {
+    const pools = await json(['shielded', 'pools']);
+    expect(pools.map((p: { id: string }) => p.id)).toContain('sol-0.1');
+    const dep = await shroud(['shielded', 'deposit', 'sol-0.1']);
+    expect(dep.code, dep.stderr).toBe(0);
+    expect(dep.stdout).toMatch(/deposited\s+0\.1 SOL/);
+    const note = dep.stdout.match(/shroud-note:v1:\S+/)![0];
+    expect((await json(['shielded', 'deposits']))[0]).toMatchObject({ pool: 'sol-0.1', status: 'complete' });
+    const recipient = Keypair.generate().publicKey.toBase58();
+    // no session: the withdrawal links nothing to the depositor's account
+    const out = await shroud(['shielded', 'withdraw', recipient, '--json'], { configDir: join(home, 'nobody'), input: `${note}\n` });
+    expect(out.code, out.stderr).toBe(0);
+    const job = JSON.parse(out.stdout);
+    expect(job).toMatchObject({ status: 'paid', recipient, amount: '100000000', fee: '0' });
+    expect((await json(['shielded', 'job', job.jobId])).status).toBe('paid');
+    const { chainA } = await import('#lib/chains/chain-a/index.ts');
+    const { PublicKey } = await import('@solana/web3.js');
+    expect(BigInt(await (await chainA()).rpc.getBalance(new PublicKey(recipient)))).toBe(100_000_000n);
+    // the same note again is refused (its nullifier is spent); a malformed note is a usage error
+    expect((await shroud(['shielded', 'withdraw', recipient, '--note', note])).code).toBe(5);
+    expect((await shroud(['shielded', 'withdraw', recipient, '--note', 'shroud-note:v1:sol-0.1:zz'])).code).toBe(2);
+  });
+
+  it('bug: a report filed, listed back', { timeout: 60_000 }, async () => {
+    const filed = await json(['bug', 'balance shows 0', 'after a compress the balance read 0', '--severity', 'high']);
+    expect(filed.id).toMatch(/^[0-9a-f-]{36}$/);
+    const list = await json(['bug', 'list']);
+    expect(list.find((r: { id: string }) => r.id === filed.id)).toMatchObject({ title: 'balance shows 0', description: 'after a compress the balance read 0', severity: 'high' });
+    expect((await shroud(['bug', 'x', 'y', '--severity', 'dire'])).code).toBe(2);
+  });
+
   it('wallet import: the key from stdin, the address is the key\'s', { timeout: 120_000 }, async () => {
     const kp = Keypair.generate();
     const r = await shroud(['wallet', 'import', 'brought', '--json'], { input: `${bs58.encode(kp.secretKey)}\n` });

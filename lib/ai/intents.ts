@@ -345,8 +345,9 @@ export const intents: Intent[] = [
     terms: 'import wallet secretKey',
     route: ['POST', '/api/wallets/import'],
     build: (s, ctx) => ({
-      lead: `Import a key as a wallet: chain A takes the base58 secret key or solana-keygen's JSON array, chain B a 0x private key and a password.`,
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/wallets/import', { chain: s.chain ?? 'a', name: s.name ?? 'imported', secretKey: '<secretKey>', ...(s.chain === 'b' ? { password: '<password>' } : {}) }), description: 'import a wallet' }],
+      lead: `Import a key as a wallet: chain A takes the base58 secret key or solana-keygen's JSON array, chain B a 0x private key and a password; the command asks for them, so they stay out of your shell history.`,
+      // The key (and a chain B password) is asked for by the command: never on the command line.
+      suggestions: [{ command: shroudCommand('wallet import', [wordOr(s.name, 'imported')], { chain: s.chain ?? 'a' }), description: 'import a wallet (it asks for the key)' }],
     }),
   },
   {
@@ -546,8 +547,8 @@ export const intents: Intent[] = [
       const w = walletFor(s, ctx);
       const decimals = s.numbers.map(Number).find((n) => n <= 9) ?? 9;
       return {
-        lead: `Create a token mint with ${decimals} decimals; ${w.label} becomes its mint authority and can mint with /api/compression/mint-to.${noWallet(w)}`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/compression/create-token', { walletId: w.id, decimals }), description: 'create a token mint' }],
+        lead: `Create a token mint with ${decimals} decimals; ${w.label} becomes its mint authority and can mint with \`shroud token mint <mint> <amount>\`.${noWallet(w)}`,
+        suggestions: [{ command: shroudCommand('token create', [], { decimals, wallet: w.ref }), description: 'create a token mint' }],
       };
     },
   },
@@ -663,7 +664,7 @@ export const intents: Intent[] = [
     route: ['POST', '/api/bug-reports'],
     build: (_s, ctx) => ({
       lead: 'Send a bug report with a title and a description (5 per minute).',
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/bug-reports', { title: '<title>', description: '<what happened>', severity: 'medium' }), description: 'report a bug' }],
+      suggestions: [{ command: shroudCommand('bug', ['<title>', '<what happened>'], { severity: 'medium' }), description: 'report a bug' }],
     }),
   },
   {

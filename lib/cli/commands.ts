@@ -627,7 +627,8 @@ export const commands: CommandDef[] = [
       { flags: '--value <n>', description: 'age-over-18, range: the private value (an age, …)' },
       { flags: '--min <n>', description: 'range: the lower bound' },
       { flags: '--max <n>', description: 'range: the upper bound' },
-      { flags: '--secret <n>', description: 'preimage: the secret whose Poseidon hash is the claim' },
+      { flags: '--secret <n>', description: 'preimage: the secret whose Poseidon hash is the claim; group-member: the secret whose Poseidon hash is your identity commitment' },
+      { flags: '--group <id>', description: 'group-member: the group (`shroud group show <id>`)' },
       { flags: '--blinding <n>', description: 'range schemas: the commitment\'s blinding (default: a fresh random one, printed)' },
       { flags: '--scope <scope>', description: 'the scope (one attestation per subject and scope)', default: 'default' },
       { flags: '--anchor', description: 'also record it in chain B\'s registry' },
@@ -639,11 +640,12 @@ export const commands: CommandDef[] = [
       bar.stage('proving (Groth16)');
       let proof;
       try {
-        proof = await attestationProof(ctx.client, schema, scope, { value: str(ctx.opts.value), min: str(ctx.opts.min), max: str(ctx.opts.max), secret: str(ctx.opts.secret), blinding: str(ctx.opts.blinding) });
+        proof = await attestationProof(ctx.client, schema, scope, { value: str(ctx.opts.value), min: str(ctx.opts.min), max: str(ctx.opts.max), secret: str(ctx.opts.secret), blinding: str(ctx.opts.blinding), group: str(ctx.opts.group) });
       } finally {
         bar.stop();
       }
-      const out = await ctx.client.api.attestIssue({ body: { schema, proof: proof.proof as never, publicSignals: proof.publicSignals, scope, ...(ctx.opts.anchor ? { anchor: true } : {}) } });
+      const group = str(ctx.opts.group);
+      const out = await ctx.client.api.attestIssue({ body: { schema, proof: proof.proof as never, publicSignals: proof.publicSignals, scope, ...(group ? { group } : {}), ...(ctx.opts.anchor ? { anchor: true } : {}) } });
       const a = out.attestation;
       return {
         data: { ...out, ...(proof.blinding ? { blinding: proof.blinding } : {}) },

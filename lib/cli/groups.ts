@@ -2,7 +2,14 @@
  * `shroud group …`: the Merkle groups the group-membership schemas prove against
  * (lib/attest): make one, add a member's identity commitment, read its root and size.
  */
-import { need, type BaseContext } from './shared.ts';
+import { need, usage, type BaseContext } from './shared.ts';
+
+/** A commitment as the API takes it (decimal); `toolkit hash poseidon` prints hex, taken as well. */
+function decimalOf(v: string): string {
+  if (/^\d{1,78}$/.test(v)) return v;
+  if (/^0x[0-9a-fA-F]{1,64}$/.test(v)) return BigInt(v).toString();
+  throw usage('commitment: a decimal or 0x-hex field element');
+}
 
 export const groupCommands = [
   {
@@ -19,10 +26,10 @@ export const groupCommands = [
     summary: "add a member to a group of yours: their identity commitment (a field element they give you)",
     args: [
       { name: 'id', description: 'the group id' },
-      { name: 'commitment', description: "the member's identity commitment (decimal)" },
+      { name: 'commitment', description: "the member's identity commitment, Poseidon(secret): decimal or 0x-hex (`shroud toolkit hash poseidon <secret>`)" },
     ],
     async run(ctx: BaseContext) {
-      const out = await ctx.client.api.attestGroupAddMember({ params: { id: need(ctx.args[0], 'id') }, body: { commitment: need(ctx.args[1], 'commitment') } });
+      const out = await ctx.client.api.attestGroupAddMember({ params: { id: need(ctx.args[0], 'id') }, body: { commitment: decimalOf(need(ctx.args[1], 'commitment')) } });
       return { data: out, fields: [['added', out.commitment], ['index', out.index], ['root', out.root], ['size', out.size]] as [string, unknown][] };
     },
   },

@@ -96,6 +96,22 @@ describe('shroud: swaps, rewards, groups, tokens, import', () => {
     expect(shown).toMatchObject({ size: 1, root: added.root, commitments: ['123456789'] });
   });
 
+  it('attest group-member: a member proves it with the secret behind their commitment; a stranger cannot', { timeout: 300_000 }, async () => {
+    const g = await json(['group', 'create', 'provers']);
+    const commitment = (await json(['toolkit', 'hash', 'poseidon', '777'])).hash as string;
+    await json(['group', 'add', g.id, commitment]);
+    const a = await shroud(['attest', 'group-member', '--group', g.id, '--secret', '777', '--scope', 'club']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toMatch(/schema\s+group-member/);
+    expect(a.stdout).toContain(`claim group`);
+    const mine = await json(['attest', 'mine']);
+    expect(mine[0]).toMatchObject({ schema: 'group-member', claims: { group: g.id } });
+    const stranger = await shroud(['attest', 'group-member', '--group', g.id, '--secret', '778']);
+    expect(stranger.code).toBe(4);
+    expect(stranger.stderr).toContain('shroud group add');
+    expect((await shroud(['attest', 'group-member', '--secret', '777'])).code).toBe(2);
+  });
+
   it('token create, token mint: the balance is what was minted', { timeout: 180_000 }, async () => {
     const t = await json(['token', 'create', '--decimals', '2']);
     const minted = await shroud(['token', 'mint', t.mintAddress, '12.5']);

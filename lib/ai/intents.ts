@@ -520,6 +520,70 @@ export const intents: Intent[] = [
     },
   },
   {
+    id: 'swap',
+    doc: 'swap-apiswap',
+    test: /\b(swap|exchange|trade)\b/i,
+    needs: ['wallets'],
+    terms: 'swap quote execute slippage pair one-time sweep',
+    route: ['POST', '/api/swap/quote'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const amount = amountOr(s, 1);
+      const toUsd = !/\b(sUSD|USD)\b.*\b(to|for|into)\b.*\bSOL\b/i.test(ctx.message);
+      const [from, to] = toUsd ? ['SOL', 'sUSD'] : ['sUSD', 'SOL'];
+      return {
+        lead: `Quote the swap of ${amount} ${from} for ${to} from ${w.label} (the quote prints what you get, the fee and the price impact), then execute it by its quote id.${noWallet(w)}`,
+        suggestions: [
+          { command: shroudCommand('swap quote', [from, to, amount], { wallet: w.ref }), description: `quote ${amount} ${from} for ${to}` },
+          { command: shroudCommand('swap execute', ['<quoteId>']), description: 'do the quoted swap' },
+        ],
+      };
+    },
+  },
+  {
+    id: 'shielded',
+    doc: 'shielded-transfers-apitransfer',
+    test: /\b(shielded|private(ly)?|anonymous(ly)?)\b.*\b(transfer|deposit|send|pool|withdraw)|\bwithdraw\b.*\bnote\b/i,
+    needs: ['wallets'],
+    terms: 'shielded pool deposit note withdraw proof recipient',
+    route: ['POST', '/api/transfer/deposit'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const withdraw = /\bwithdraw/i.test(ctx.message);
+      return {
+        lead: withdraw
+          ? 'Withdraw a deposit to any address with its note: the command asks for the note, proves here that it is in the pool, and sends the proof without your session.'
+          : `Deposit a pool's fixed amount from ${w.label}: the command prints a note, once; keep it secret, it is what withdraws the deposit.${noWallet(w)}`,
+        suggestions: withdraw
+          ? [{ command: shroudCommand('shielded withdraw', ['<recipient address>']), description: 'withdraw a note (it asks for the note)' }]
+          : [
+              { command: shroudCommand('shielded pools'), description: 'the pools and their amounts' },
+              { command: shroudCommand('shielded deposit', ['<pool>'], { wallet: w.ref }), description: 'deposit into a pool' },
+            ],
+      };
+    },
+  },
+  {
+    id: 'rewards',
+    doc: 'rewards-apirewards',
+    // `points` alone would take the toolkit's curve points: only with rewards' own words.
+    test: /\b(rewards?|leaderboard)\b|\b(my|reward|earned?)\s+points\b/i,
+    terms: 'rewards points epoch leaderboard claim',
+    route: ['GET', '/api/rewards/me'],
+    build: (_s, ctx) => {
+      const claim = /\bclaim/i.test(ctx.message);
+      return {
+        lead: claim ? "Claim an ended epoch's reward into a chain A wallet: `shroud rewards` lists what is claimable." : 'Your points this epoch, your rank and what ended epochs owe you.',
+        suggestions: claim
+          ? [{ command: shroudCommand('rewards claim', ['<epoch>']), description: 'claim an epoch' }]
+          : [
+              { command: shroudCommand('rewards'), description: 'your points' },
+              { command: shroudCommand('rewards leaderboard'), description: 'the leaderboard' },
+            ],
+      };
+    },
+  },
+  {
     id: 'transfer',
     doc: 'compression-apicompression',
     test: /\b(transfer|send|pay)\b/i,

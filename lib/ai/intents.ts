@@ -401,7 +401,7 @@ export const intents: Intent[] = [
         lead: `Decompress ${amount}${mint ? ' tokens' : ' SOL'} from ${w.label} back into its ordinary balance.${noWallet(w)}`,
         suggestions: [
           mint
-            ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/decompress-token', { walletId: w.id, mint, amount }), description: `decompress ${amount} tokens` }
+            ? { command: shroudCommand('decompress', [amount], { wallet: w.ref, token: mint }), description: `decompress ${amount} tokens` }
             : { command: shroudCommand('decompress', [amount], { wallet: w.ref }), description: `decompress ${amount} SOL` },
         ],
       };
@@ -423,7 +423,7 @@ export const intents: Intent[] = [
         lead: `Compress ${amount}${mint ? ' tokens of that mint' : ' SOL'} from ${w.label}: amounts are whole units (1.1 SOL is exactly 1100000000 lamports); the fees are paid from the same wallet.${noWallet(w)}`,
         suggestions: [
           mint
-            ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/compress-token', { walletId: w.id, mint, amount }), description: `compress ${amount} tokens` }
+            ? { command: shroudCommand('compress', [amount], { wallet: w.ref, token: mint }), description: `compress ${amount} tokens` }
             : { command: shroudCommand('compress', [amount], { wallet: w.ref }), description: `compress ${amount} SOL` },
         ],
       };

@@ -452,10 +452,16 @@ export const commands: CommandDef[] = [
   },
   {
     name: 'compress',
-    summary: 'compress native coin (ZK compression on chain A)',
-    args: [{ name: 'amount', description: 'whole coins' }],
-    options: [walletOption],
+    summary: 'compress native coin, or a token with --token (ZK compression on chain A)',
+    args: [{ name: 'amount', description: 'whole coins (whole tokens with --token)' }],
+    options: [walletOption, { flags: '-t, --token <mint>', description: 'a token mint: compress that token instead of the native coin' }],
     async run(ctx) {
+      const mint = str(ctx.opts.token);
+      if (mint) {
+        const t = await ctx.client.api.compressionCompressToken({ body: { walletId: await chainAWalletId(ctx, 'compress'), mint, amount: amountOf(ctx.args[0]) } });
+        if ('status' in t) return submittedFields(t);
+        return { data: t, fields: [['compressed', wholeUnits(t.compressedAmount, t.decimals)], ['token', t.mint], ['tx', t.txHash]] };
+      }
       const out = await ctx.client.api.compressionCompressNative({ body: { walletId: await chainAWalletId(ctx, 'compress'), amount: amountOf(ctx.args[0]) } });
       if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['compressed', wholeUnits(out.compressedAmount, out.decimals)], ['tx', out.txHash]] };
@@ -463,10 +469,19 @@ export const commands: CommandDef[] = [
   },
   {
     name: 'decompress',
-    summary: 'decompress native coin (chain A)',
-    args: [{ name: 'amount', description: 'whole coins' }],
-    options: [walletOption],
+    summary: 'decompress native coin, or a token with --token (chain A)',
+    args: [{ name: 'amount', description: 'whole coins (whole tokens with --token)' }],
+    options: [walletOption, { flags: '-t, --token <mint>', description: 'a token mint: decompress that token instead of the native coin' }],
     async run(ctx) {
+      const mint = str(ctx.opts.token);
+      if (mint) {
+        const walletId = await chainAWalletId(ctx, 'decompress');
+        const t = await ctx.client.api.compressionDecompressToken({ body: { walletId, mint, amount: amountOf(ctx.args[0]) } });
+        if ('status' in t) return submittedFields(t);
+        // The answer is in the token's smallest units: its decimals come with the wallet's balance of it.
+        const bal = await ctx.client.api.walletsBalance({ params: { id: walletId }, query: { mint } });
+        return { data: t, fields: [['decompressed', wholeUnits(t.decompressedAmount, bal.decimals)], ['token', mint], ['tx', t.txHash]] };
+      }
       const out = await ctx.client.api.compressionDecompressNative({ body: { walletId: await chainAWalletId(ctx, 'decompress'), amount: amountOf(ctx.args[0]) } });
       if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['decompressed', wholeUnits(out.decompressedAmount, NATIVE_DECIMALS)], ['tx', out.txHash]] };

@@ -118,6 +118,11 @@ describe('shroud: swaps, rewards, groups, tokens, import', () => {
     expect(minted.code, minted.stderr).toBe(0);
     expect(minted.stdout).toMatch(/minted\s+12\.5\b/);
     expect((await json(['balance', '--token', t.mintAddress])).formatted).toBe('12.5');
+    // compress and decompress that token (--token): the compressed balance follows
+    expect((await shroud(['compress', '4.25', '--token', t.mintAddress])).stdout).toMatch(/compressed\s+4\.25\b/);
+    expect(await json(['balance', '--token', t.mintAddress])).toMatchObject({ formatted: '8.25', compressed: { formatted: '4.25' } });
+    expect((await shroud(['decompress', '1.25', '--token', t.mintAddress])).stdout).toMatch(/decompressed\s+1\.25\b/);
+    expect((await json(['balance', '--token', t.mintAddress])).compressed.formatted).toBe('3');
     expect((await shroud(['token', 'create', '--decimals', '12'])).code).toBe(2);
   });
 

@@ -178,6 +178,9 @@ describe('suggested shroud commands', () => {
   it('builds lines from plain words and placeholders only, and only for real commands and options', () => {
     expect(shroudCommand('share', ['f1'], { expires: 48 })).toBe('shroud share f1 --expires 48');
     expect(shroudCommand('upload', ['<file>'])).toBe("shroud upload '<file>'");
+    // a token's compress and decompress (the assistant's lines for them, no longer curl)
+    expect(shroudCommand('compress', [3], { wallet: 'main', token: '7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj' })).toBe('shroud compress 3 --wallet main --token 7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj');
+    expect(shroudCommand('decompress', [1], { token: '7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj' })).toBe('shroud decompress 1 --token 7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj');
     expect(() => shroudCommand('rm', ['a b'])).toThrow();
     expect(() => shroudCommand('rm', ["it's"])).toThrow();
     expect(() => shroudCommand('rm', ['--force'])).toThrow();

@@ -378,10 +378,8 @@ export const intents: Intent[] = [
       return {
         lead: `Airdrop ${amount} to ${w.label} from the chain's faucet (localnet and devnet only, at most 100 at a time; mainnet answers 403).${noWallet(w)}`,
         suggestions: [
-          // `shroud airdrop` takes chain A wallets; a chain B one is funded through the route.
-          s.chain === 'b'
-            ? { command: curl(ctx.baseUrl, 'POST', `/api/wallets/${w.id}/airdrop`, { amount }), description: `airdrop ${amount}` }
-            : { command: shroudCommand('airdrop', [amount], { wallet: w.ref }), description: `airdrop ${amount}` },
+          // `shroud airdrop` funds either chain's wallet (chain B: STRK, or ETH with --token).
+          { command: shroudCommand('airdrop', [amount], { wallet: w.ref, token: s.chain === 'b' && /\bETH\b/i.test(ctx.message) ? 'ETH' : undefined }), description: `airdrop ${amount}` },
         ],
       };
     },

@@ -70,7 +70,7 @@ export const golden: Golden[] = [
   { q: 'I keep getting 429 too many requests from the toolkit', cite: ['how-it-is-built'], suggest: null, text: 'zk-toolkit 200' },
   { q: 'what is the maximum file size?', cite: ['encrypted-storage-apistorage'], suggest: null, text: '100 MB' },
   { q: 'register as a new user', cite: ['identity-and-sessions-apiauth'], suggest: "shroud register '<username>'" },
-  { q: 'airdrop 2 STRK to my chain B wallet', cite: ['wallets-apiwallets', 'chain-b-wallets-transfers-balances-apichainb'], suggest: '/api/wallets/', values: ['"amount":2'] },
+  { q: 'airdrop 2 STRK to my chain B wallet', cite: ['wallets-apiwallets', 'chain-b-wallets-transfers-balances-apichainb'], suggest: 'shroud airdrop 2 --wallet bmain' },
   // The caller's own state, answered with the values the read-only tools give.
   { q: 'what is my balance?', cite: ['wallets-apiwallets'], suggest: 'shroud balance', says: ['Your wallet "main" holds 2.5 SOL; 0.5 SOL compressed.', 'Your chain B wallet "bmain" holds 12.5 STRK.'] },
   { q: 'how much SOL do I have?', cite: ['wallets-apiwallets'], suggest: 'shroud balance', says: ['2.5 SOL'] },

@@ -76,7 +76,10 @@ export const shieldedCommands = [
       }
       const pool = await poolOf(ctx, note.pool);
       const feeGiven = str(ctx.opts.relayerFee) ?? '0';
-      const relayerFee = feeGiven === '0' ? 0n : BigInt(Math.round(amountOf(feeGiven) * 10 ** pool.decimals));
+      // Exactly, as a decimal string (no float): at most the pool token's decimals.
+      const m = /^(\d{1,20})(?:\.(\d+))?$/.exec(feeGiven);
+      if (!m || (m[2] ?? '').length > pool.decimals) throw usage(`--relayer-fee: whole tokens, at most ${pool.decimals} decimals`);
+      const relayerFee = BigInt(m[1]!) * 10n ** BigInt(pool.decimals) + BigInt((m[2] ?? '').padEnd(pool.decimals, '0') || '0');
       const leaves: string[] = [];
       for (;;) {
         const page = await ctx.client.api.transferLeaves({ params: { id: pool.id }, query: { from: String(leaves.length) } });

@@ -147,6 +147,7 @@ describe('shroud: swaps, rewards, groups, tokens, import', () => {
     // the same note again is refused (its nullifier is spent); a malformed note is a usage error
     expect((await shroud(['shielded', 'withdraw', recipient, '--note', note])).code).toBe(5);
     expect((await shroud(['shielded', 'withdraw', recipient, '--note', 'shroud-note:v1:sol-0.1:zz'])).code).toBe(2);
+    expect((await shroud(['shielded', 'withdraw', recipient, '--note', note, '--relayer-fee', '0.0000000001'])).code).toBe(2);
   });
 
   it('bug: a report filed, listed back', { timeout: 60_000 }, async () => {

@@ -70,11 +70,11 @@ function isJsonBody(text: string): boolean {
 }
 
 /**
- * Options a suggestion never carries: a secret typed on a command line stays in the shell's
+ * Options a suggestion never carries: a secret (a password, a key, a shielded note) typed on a command line stays in the shell's
  * history (the CLI asks for it instead), and another API URL would send the user's session
  * elsewhere.
  */
-const NEVER = new Set(['--password', '--secret', '--blinding', '--api-url']);
+const NEVER = new Set(['--password', '--secret', '--secret-key', '--note', '--blinding', '--api-url']);
 
 /** A word the shell passes as it is: no expansion (`~ * ? [ ] ! $`), comment, quote, redirection or separator. */
 const PLAIN = /^[A-Za-z0-9_.:@/+=,-]+$/;

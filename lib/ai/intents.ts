@@ -345,8 +345,9 @@ export const intents: Intent[] = [
     terms: 'import wallet secretKey',
     route: ['POST', '/api/wallets/import'],
     build: (s, ctx) => ({
-      lead: `Import a key as a wallet: chain A takes the base58 secret key or solana-keygen's JSON array, chain B a 0x private key and a password.`,
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/wallets/import', { chain: s.chain ?? 'a', name: s.name ?? 'imported', secretKey: '<secretKey>', ...(s.chain === 'b' ? { password: '<password>' } : {}) }), description: 'import a wallet' }],
+      lead: `Import a key as a wallet: chain A takes the base58 secret key or solana-keygen's JSON array, chain B a 0x private key and a password; the command asks for them, so they stay out of your shell history.`,
+      // The key (and a chain B password) is asked for by the command: never on the command line.
+      suggestions: [{ command: shroudCommand('wallet import', [wordOr(s.name, 'imported')], { chain: s.chain ?? 'a' }), description: 'import a wallet (it asks for the key)' }],
     }),
   },
   {
@@ -377,10 +378,8 @@ export const intents: Intent[] = [
       return {
         lead: `Airdrop ${amount} to ${w.label} from the chain's faucet (localnet and devnet only, at most 100 at a time; mainnet answers 403).${noWallet(w)}`,
         suggestions: [
-          // `shroud airdrop` takes chain A wallets; a chain B one is funded through the route.
-          s.chain === 'b'
-            ? { command: curl(ctx.baseUrl, 'POST', `/api/wallets/${w.id}/airdrop`, { amount }), description: `airdrop ${amount}` }
-            : { command: shroudCommand('airdrop', [amount], { wallet: w.ref }), description: `airdrop ${amount}` },
+          // `shroud airdrop` funds either chain's wallet (chain B: STRK, or ETH with --token).
+          { command: shroudCommand('airdrop', [amount], { wallet: w.ref, token: s.chain === 'b' && /\bETH\b/i.test(ctx.message) ? 'ETH' : undefined }), description: `airdrop ${amount}` },
         ],
       };
     },
@@ -400,7 +399,7 @@ export const intents: Intent[] = [
         lead: `Decompress ${amount}${mint ? ' tokens' : ' SOL'} from ${w.label} back into its ordinary balance.${noWallet(w)}`,
         suggestions: [
           mint
-            ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/decompress-token', { walletId: w.id, mint, amount }), description: `decompress ${amount} tokens` }
+            ? { command: shroudCommand('decompress', [amount], { wallet: w.ref, token: mint }), description: `decompress ${amount} tokens` }
             : { command: shroudCommand('decompress', [amount], { wallet: w.ref }), description: `decompress ${amount} SOL` },
         ],
       };
@@ -422,7 +421,7 @@ export const intents: Intent[] = [
         lead: `Compress ${amount}${mint ? ' tokens of that mint' : ' SOL'} from ${w.label}: amounts are whole units (1.1 SOL is exactly 1100000000 lamports); the fees are paid from the same wallet.${noWallet(w)}`,
         suggestions: [
           mint
-            ? { command: curl(ctx.baseUrl, 'POST', '/api/compression/compress-token', { walletId: w.id, mint, amount }), description: `compress ${amount} tokens` }
+            ? { command: shroudCommand('compress', [amount], { wallet: w.ref, token: mint }), description: `compress ${amount} tokens` }
             : { command: shroudCommand('compress', [amount], { wallet: w.ref }), description: `compress ${amount} SOL` },
         ],
       };
@@ -519,6 +518,70 @@ export const intents: Intent[] = [
     },
   },
   {
+    id: 'swap',
+    doc: 'swap-apiswap',
+    test: /\b(swap|exchange|trade)\b/i,
+    needs: ['wallets'],
+    terms: 'swap quote execute slippage pair one-time sweep',
+    route: ['POST', '/api/swap/quote'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const amount = amountOr(s, 1);
+      const toUsd = !/\b(sUSD|USD)\b.*\b(to|for|into)\b.*\bSOL\b/i.test(ctx.message);
+      const [from, to] = toUsd ? ['SOL', 'sUSD'] : ['sUSD', 'SOL'];
+      return {
+        lead: `Quote the swap of ${amount} ${from} for ${to} from ${w.label} (the quote prints what you get, the fee and the price impact), then execute it by its quote id.${noWallet(w)}`,
+        suggestions: [
+          { command: shroudCommand('swap quote', [from, to, amount], { wallet: w.ref }), description: `quote ${amount} ${from} for ${to}` },
+          { command: shroudCommand('swap execute', ['<quoteId>']), description: 'do the quoted swap' },
+        ],
+      };
+    },
+  },
+  {
+    id: 'shielded',
+    doc: 'shielded-transfers-apitransfer',
+    test: /\b(shielded|private(ly)?|anonymous(ly)?)\b.*\b(transfer|deposit|send|pool|withdraw)|\bwithdraw\b.*\bnote\b/i,
+    needs: ['wallets'],
+    terms: 'shielded pool deposit note withdraw proof recipient',
+    route: ['POST', '/api/transfer/deposit'],
+    build: (s, ctx) => {
+      const w = walletFor(s, ctx);
+      const withdraw = /\bwithdraw/i.test(ctx.message);
+      return {
+        lead: withdraw
+          ? 'Withdraw a deposit to any address with its note: the command asks for the note, proves here that it is in the pool, and sends the proof without your session.'
+          : `Deposit a pool's fixed amount from ${w.label}: the command prints a note, once; keep it secret, it is what withdraws the deposit.${noWallet(w)}`,
+        suggestions: withdraw
+          ? [{ command: shroudCommand('shielded withdraw', ['<recipient address>']), description: 'withdraw a note (it asks for the note)' }]
+          : [
+              { command: shroudCommand('shielded pools'), description: 'the pools and their amounts' },
+              { command: shroudCommand('shielded deposit', ['<pool>'], { wallet: w.ref }), description: 'deposit into a pool' },
+            ],
+      };
+    },
+  },
+  {
+    id: 'rewards',
+    doc: 'rewards-apirewards',
+    // `points` alone would take the toolkit's curve points: only with rewards' own words.
+    test: /\b(rewards?|leaderboard)\b|\b(my|reward|earned?)\s+points\b/i,
+    terms: 'rewards points epoch leaderboard claim',
+    route: ['GET', '/api/rewards/me'],
+    build: (_s, ctx) => {
+      const claim = /\bclaim/i.test(ctx.message);
+      return {
+        lead: claim ? "Claim an ended epoch's reward into a chain A wallet: `shroud rewards` lists what is claimable." : 'Your points this epoch, your rank and what ended epochs owe you.',
+        suggestions: claim
+          ? [{ command: shroudCommand('rewards claim', ['<epoch>']), description: 'claim an epoch' }]
+          : [
+              { command: shroudCommand('rewards'), description: 'your points' },
+              { command: shroudCommand('rewards leaderboard'), description: 'the leaderboard' },
+            ],
+      };
+    },
+  },
+  {
     id: 'transfer',
     doc: 'compression-apicompression',
     test: /\b(transfer|send|pay)\b/i,
@@ -546,8 +609,8 @@ export const intents: Intent[] = [
       const w = walletFor(s, ctx);
       const decimals = s.numbers.map(Number).find((n) => n <= 9) ?? 9;
       return {
-        lead: `Create a token mint with ${decimals} decimals; ${w.label} becomes its mint authority and can mint with /api/compression/mint-to.${noWallet(w)}`,
-        suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/compression/create-token', { walletId: w.id, decimals }), description: 'create a token mint' }],
+        lead: `Create a token mint with ${decimals} decimals; ${w.label} becomes its mint authority and can mint with \`shroud token mint <mint> <amount>\`.${noWallet(w)}`,
+        suggestions: [{ command: shroudCommand('token create', [], { decimals, wallet: w.ref }), description: 'create a token mint' }],
       };
     },
   },
@@ -663,7 +726,7 @@ export const intents: Intent[] = [
     route: ['POST', '/api/bug-reports'],
     build: (_s, ctx) => ({
       lead: 'Send a bug report with a title and a description (5 per minute).',
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/bug-reports', { title: '<title>', description: '<what happened>', severity: 'medium' }), description: 'report a bug' }],
+      suggestions: [{ command: shroudCommand('bug', ['<title>', '<what happened>'], { severity: 'medium' }), description: 'report a bug' }],
     }),
   },
   {

@@ -11,6 +11,15 @@ import { loopbackLogin, type LoopbackListener } from '#lib/client/oauth-loopback
 import { chatEvents, type Answer as AssistantAnswer } from '#lib/client/assistant.ts';
 import { attestationProof } from '#lib/client/attest-proof.ts';
 import { receive } from './receive.ts';
+import { swapCommands } from './swap.ts';
+import { rewardsCommands } from './rewards.ts';
+import { groupCommands } from './groups.ts';
+import { tokenCommands } from './tokens.ts';
+import { shieldedCommands } from './shielded.ts';
+import { bugCommands } from './bug.ts';
+import { amountOf, need, NATIVE_DECIMALS, secret, str, STRK_DECIMALS, submittedFields, usage, walletByNameOrId, walletOf, wholeUnits } from './shared.ts';
+
+export { wholeUnits } from './shared.ts';
 
 export interface ArgDef {
   name: string;
@@ -88,24 +97,7 @@ export function exitCodeOf(e: unknown): number {
   return EXIT.refused;
 }
 
-const usage = (message: string) => new ShroudError('USAGE', 0, message);
-const str = (v: unknown) => (v === undefined ? undefined : String(v));
-/** A 202: sent, and the chain has not settled it yet (the service will; the wallet waits for it). */
-const submittedFields = (out: { status: 'submitted'; txHash: string; explorerUrl: string }) => ({
-  data: out,
-  fields: [['status', 'submitted: not confirmed yet; the wallet sends again once it has landed or expired'], ['tx', out.txHash], ['explorer', out.explorerUrl]] as [string, string][],
-});
 
-const need = (v: string | undefined, what: string) => {
-  if (v === undefined || v === '') throw usage(`${what} is required`);
-  return v;
-};
-const amountOf = (v: string | undefined) => {
-  const n = Number(need(v, 'amount'));
-  if (!Number.isFinite(n) || n <= 0) throw usage('amount must be a positive number');
-  return n;
-};
-const secret = async (ctx: CommandContext, flag: string, question: string) => str(ctx.opts[flag]) ?? (await ctx.io.askSecret(question));
 const kb = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
 
 const STAGE_LABEL: Record<Stage, string> = {
@@ -121,15 +113,6 @@ const passwordOption: OptionDef = { flags: '-p, --password <password>', descript
 const filePasswordOption: OptionDef = { flags: '-p, --password <password>', description: "the file's password, the one it was uploaded with (asked for when left out)" };
 const walletOption: OptionDef = { flags: '-w, --wallet <wallet>', description: 'the wallet, by name or id, on chain A or B (default: the active chain A wallet)' };
 
-/** Smallest units → whole coins, exactly ("500000000", 9 → "0.5"); lib/wallets/amounts.ts has the server's twin. */
-export function wholeUnits(units: string | bigint, decimals: number): string {
-  const s = BigInt(units).toString().padStart(decimals + 1, '0');
-  const frac = decimals ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
-  return `${s.slice(0, s.length - decimals)}${frac ? `.${frac}` : ''}`;
-}
-/** Chain A's native coin has 9 decimals (lib/wallets/wallets.ts NATIVE_DECIMALS); chain B's fees are STRK (18). */
-const NATIVE_DECIMALS = 9;
-const STRK_DECIMALS = 18;
 
 /** The SHA-256 of bytes as hex (WebCrypto: the same in Node and the browser terminal). */
 async function sha256Of(bytes: Uint8Array): Promise<string> {
@@ -157,31 +140,8 @@ async function newSecret(ctx: CommandContext, flag: string, what: string): Promi
   return first;
 }
 
-interface WalletRef {
-  id: string;
-  chain: 'a' | 'b';
-  name: string;
-  address: string;
-}
 
-/** A wallet of either chain given by name or id (a name on both chains: the chain A one, unless `chain` says). */
-async function walletByNameOrId(ctx: CommandContext, given: string, chain?: 'a' | 'b'): Promise<WalletRef> {
-  const { wallets } = await ctx.client.api.walletsList({ query: chain ? { chain } : {} });
-  const byChain = (list: typeof wallets) => list.find((w) => w.chain === 'a') ?? list[0];
-  const found = wallets.find((w) => w.id === given) ?? byChain(wallets.filter((w) => w.name === given));
-  if (!found) throw new ShroudError('WALLET_NOT_FOUND', 404, `no ${chain ? `chain ${chain.toUpperCase()} ` : ''}wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``);
-  return { id: found.id, chain: found.chain as 'a' | 'b', name: found.name, address: found.address };
-}
 
-/** `--wallet` (either chain), else the active chain A wallet. */
-async function walletOf(ctx: CommandContext): Promise<WalletRef> {
-  const given = str(ctx.opts.wallet);
-  if (given) return walletByNameOrId(ctx, given);
-  const { wallets } = await ctx.client.api.walletsList({ query: { chain: 'a' } });
-  const active = wallets.find((w) => w.isActive) ?? wallets[0];
-  if (!active) throw new ShroudError('WALLET_NOT_FOUND', 404, 'no chain A wallet: create one with `shroud wallet create <name>`');
-  return { id: active.id, chain: 'a', name: active.name, address: active.address };
-}
 
 /** Compression is chain A's (ZK compression): a chain B wallet is told so, with where to go instead. */
 async function chainAWalletId(ctx: CommandContext, command: string): Promise<string> {
@@ -492,10 +452,16 @@ export const commands: CommandDef[] = [
   },
   {
     name: 'compress',
-    summary: 'compress native coin (ZK compression on chain A)',
-    args: [{ name: 'amount', description: 'whole coins' }],
-    options: [walletOption],
+    summary: 'compress native coin, or a token with --token (ZK compression on chain A)',
+    args: [{ name: 'amount', description: 'whole coins (whole tokens with --token)' }],
+    options: [walletOption, { flags: '-t, --token <mint>', description: 'a token mint: compress that token instead of the native coin' }],
     async run(ctx) {
+      const mint = str(ctx.opts.token);
+      if (mint) {
+        const t = await ctx.client.api.compressionCompressToken({ body: { walletId: await chainAWalletId(ctx, 'compress'), mint, amount: amountOf(ctx.args[0]) } });
+        if ('status' in t) return submittedFields(t);
+        return { data: t, fields: [['compressed', wholeUnits(t.compressedAmount, t.decimals)], ['token', t.mint], ['tx', t.txHash]] };
+      }
       const out = await ctx.client.api.compressionCompressNative({ body: { walletId: await chainAWalletId(ctx, 'compress'), amount: amountOf(ctx.args[0]) } });
       if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['compressed', wholeUnits(out.compressedAmount, out.decimals)], ['tx', out.txHash]] };
@@ -503,10 +469,19 @@ export const commands: CommandDef[] = [
   },
   {
     name: 'decompress',
-    summary: 'decompress native coin (chain A)',
-    args: [{ name: 'amount', description: 'whole coins' }],
-    options: [walletOption],
+    summary: 'decompress native coin, or a token with --token (chain A)',
+    args: [{ name: 'amount', description: 'whole coins (whole tokens with --token)' }],
+    options: [walletOption, { flags: '-t, --token <mint>', description: 'a token mint: decompress that token instead of the native coin' }],
     async run(ctx) {
+      const mint = str(ctx.opts.token);
+      if (mint) {
+        const walletId = await chainAWalletId(ctx, 'decompress');
+        const t = await ctx.client.api.compressionDecompressToken({ body: { walletId, mint, amount: amountOf(ctx.args[0]) } });
+        if ('status' in t) return submittedFields(t);
+        // The answer is in the token's smallest units: its decimals come with the wallet's balance of it.
+        const bal = await ctx.client.api.walletsBalance({ params: { id: walletId }, query: { mint } });
+        return { data: t, fields: [['decompressed', wholeUnits(t.decompressedAmount, bal.decimals)], ['token', mint], ['tx', t.txHash]] };
+      }
       const out = await ctx.client.api.compressionDecompressNative({ body: { walletId: await chainAWalletId(ctx, 'decompress'), amount: amountOf(ctx.args[0]) } });
       if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['decompressed', wholeUnits(out.decompressedAmount, NATIVE_DECIMALS)], ['tx', out.txHash]] };
@@ -667,7 +642,8 @@ export const commands: CommandDef[] = [
       { flags: '--value <n>', description: 'age-over-18, range: the private value (an age, …)' },
       { flags: '--min <n>', description: 'range: the lower bound' },
       { flags: '--max <n>', description: 'range: the upper bound' },
-      { flags: '--secret <n>', description: 'preimage: the secret whose Poseidon hash is the claim' },
+      { flags: '--secret <n>', description: 'preimage: the secret whose Poseidon hash is the claim; group-member: the secret whose Poseidon hash is your identity commitment' },
+      { flags: '--group <id>', description: 'group-member: the group (`shroud group show <id>`)' },
       { flags: '--blinding <n>', description: 'range schemas: the commitment\'s blinding (default: a fresh random one, printed)' },
       { flags: '--scope <scope>', description: 'the scope (one attestation per subject and scope)', default: 'default' },
       { flags: '--anchor', description: 'also record it in chain B\'s registry' },
@@ -679,11 +655,12 @@ export const commands: CommandDef[] = [
       bar.stage('proving (Groth16)');
       let proof;
       try {
-        proof = await attestationProof(ctx.client, schema, scope, { value: str(ctx.opts.value), min: str(ctx.opts.min), max: str(ctx.opts.max), secret: str(ctx.opts.secret), blinding: str(ctx.opts.blinding) });
+        proof = await attestationProof(ctx.client, schema, scope, { value: str(ctx.opts.value), min: str(ctx.opts.min), max: str(ctx.opts.max), secret: str(ctx.opts.secret), blinding: str(ctx.opts.blinding), group: str(ctx.opts.group) });
       } finally {
         bar.stop();
       }
-      const out = await ctx.client.api.attestIssue({ body: { schema, proof: proof.proof as never, publicSignals: proof.publicSignals, scope, ...(ctx.opts.anchor ? { anchor: true } : {}) } });
+      const group = str(ctx.opts.group);
+      const out = await ctx.client.api.attestIssue({ body: { schema, proof: proof.proof as never, publicSignals: proof.publicSignals, scope, ...(group ? { group } : {}), ...(ctx.opts.anchor ? { anchor: true } : {}) } });
       const a = out.attestation;
       return {
         data: { ...out, ...(proof.blinding ? { blinding: proof.blinding } : {}) },
@@ -735,6 +712,13 @@ export const commands: CommandDef[] = [
       return { data: out, fields: [['valid', out.valid], ['revoked', out.revoked], ['expired', out.expired], ['reasons', out.reasons.length ? out.reasons : null]] };
     },
   },
+  ...groupCommands,
+  // --- swaps, rewards, own tokens
+  ...swapCommands,
+  ...rewardsCommands,
+  ...tokenCommands,
+  ...shieldedCommands,
+  ...bugCommands,
   // --- the assistant
   {
     name: 'ask',

@@ -4,11 +4,13 @@
  * `POST /api/attest` gets only the proof and its public signals. The circuit's artifacts come from
  * the API (checked against their sha256); the scope signal is computed as lib/attest/fields.ts
  * does, with WebCrypto. Schemas: `age-over-18` and `range` (range_scoped), `preimage`
- * (preimage_scoped). `group-member` needs the group's Merkle path: not made here yet.
+ * (preimage_scoped), `group-member` (membership_scoped: the group's public commitments give the
+ * Merkle path of Poseidon(secret), lib/transfer/merkle.ts builds it as the circuit reads it).
  */
 import type * as Snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import { ShroudError, type Answer, type ShroudClient } from './api.ts';
 import { circuitArtifacts } from './circuit-artifacts.ts';
+import { merklePath, poseidonHash1, poseidonHash2 } from '#lib/transfer/merkle.ts';
 
 /** BN254 scalar field order. */
 const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -39,6 +41,8 @@ export interface AttestSecrets {
   min?: string;
   max?: string;
   secret?: string;
+  /** group-member: the group id (`POST /api/attest/groups`). */
+  group?: string;
   /** Default: a fresh random one (returned: it opens the commitment). */
   blinding?: string;
 }
@@ -56,7 +60,7 @@ export interface AttestProof {
 }
 
 /** The circuit inputs of a schema: schema-fixed signals from the listing, the scope signal, the subject's values. */
-async function inputsOf(schema: SchemaListing, scope: string, s: AttestSecrets): Promise<{ inputs: Record<string, string>; blinding?: string }> {
+async function inputsOf(client: ShroudClient, schema: SchemaListing, scope: string, s: AttestSecrets): Promise<{ inputs: Record<string, string | string[]>; blinding?: string }> {
   const fixed = Object.fromEntries((schema.publicSignals ?? []).filter((p) => p.source === 'schema' && p.value !== undefined).map((p) => [p.name, p.value!]));
   const scopeInput = (await scopeSignal(schema.id, scope)).toString();
   if (schema.circuit === 'preimage_scoped') return { inputs: { secret: fieldArg(s.secret, '--secret').toString(), scope: scopeInput } };
@@ -70,6 +74,17 @@ async function inputsOf(schema: SchemaListing, scope: string, s: AttestSecrets):
       blinding: blinding.toString(),
     };
   }
+  if (schema.circuit === 'membership_scoped') {
+    if (!s.group) throw usage(`${schema.id}: --group <id> is required`);
+    const secret = fieldArg(s.secret, '--secret');
+    const commitment = (await poseidonHash1())(secret);
+    const { commitments } = await client.api.attestGroupMembers({ params: { id: s.group } });
+    const leaves = commitments.map(BigInt);
+    const index = leaves.indexOf(commitment);
+    if (index < 0) throw new ShroudError('NOT_A_MEMBER', 404, `the identity commitment of this secret (${commitment}) is not in group ${s.group}: its owner adds it with \`shroud group add ${s.group} ${commitment}\``);
+    const path = merklePath(await poseidonHash2(), leaves, index);
+    return { inputs: { secret: secret.toString(), pathElements: path.pathElements.map(String), pathIndices: path.pathIndices.map(String), scope: scopeInput } };
+  }
   throw usage(`${schema.id}: this client does not make ${schema.circuit} proofs yet${schema.needsGroup ? ' (a group membership needs the group\'s Merkle path)' : ''}`);
 }
 
@@ -78,7 +93,7 @@ export async function attestationProof(client: ShroudClient, schemaId: string, s
   const { schemas } = await client.api.attestSchemas();
   const schema = (schemas as SchemaListing[]).find((x) => x.id === schemaId);
   if (!schema) throw usage(`unknown schema '${schemaId.slice(0, 40)}': one of ${schemas.map((x) => x.id).join(', ')}`);
-  const { inputs, blinding } = await inputsOf(schema, scope, secrets);
+  const { inputs, blinding } = await inputsOf(client, schema, scope, secrets);
   const { wasm, zkey } = await circuitArtifacts(client, schema.circuit);
   // snarkjs loads here, not with the module: loading it takes seconds and the CLI imports this for every command.
   const snarkjs = await import('snarkjs');

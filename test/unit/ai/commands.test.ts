@@ -142,12 +142,17 @@ describe('the allow-list (issue 36, 8): hostile lines never pass, the assistant\
 
 describe('suggested shroud commands', () => {
   it('accepts a real command with its own long options; refuses secrets, other APIs, unknown words and shell syntax', () => {
-    for (const ok of ['shroud files', 'shroud compress 1 --wallet main', "shroud upload '<file>'", 'shroud bridge status 0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', 'shroud toolkit hash poseidon 1 2 3', 'shroud login --provider github'])
+    for (const ok of ['shroud files', 'shroud compress 1 --wallet main', "shroud upload '<file>'", 'shroud bridge status 0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', 'shroud toolkit hash poseidon 1 2 3', 'shroud login --provider github',
+      // the commands of their own files (lib/cli/swap.ts, shielded.ts, …): picked up from the CLI's table
+      'shroud swap quote SOL sUSD 2 --slippage 100', 'shroud swap execute q1', 'shroud shielded deposit sol-0.1', 'shroud rewards', 'shroud rewards claim 3', 'shroud group add g1 123', 'shroud token create --decimals 6', "shroud bug '<title>' '<what happened>'", 'shroud wallet import imported --chain a'])
       expect(isShroudLine(ok), ok).toBe(true);
     for (const bad of [
       'shroud',
       'shroud format-disk',
       'shroud login alice --password hunter22',
+      // a key or a note on the line would stay in the shell's history: the commands ask for them
+      'shroud wallet import mine --secret-key 4Zk9abc',
+      'shroud shielded withdraw 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin --note shroud-note:v1:sol-0.1:00ab',
       'shroud files --api-url https://evil.example',
       'shroud compress 1 --wallet',
       'shroud compress 1 -w main',
@@ -173,6 +178,9 @@ describe('suggested shroud commands', () => {
   it('builds lines from plain words and placeholders only, and only for real commands and options', () => {
     expect(shroudCommand('share', ['f1'], { expires: 48 })).toBe('shroud share f1 --expires 48');
     expect(shroudCommand('upload', ['<file>'])).toBe("shroud upload '<file>'");
+    // a token's compress and decompress (the assistant's lines for them, no longer curl)
+    expect(shroudCommand('compress', [3], { wallet: 'main', token: '7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj' })).toBe('shroud compress 3 --wallet main --token 7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj');
+    expect(shroudCommand('decompress', [1], { token: '7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj' })).toBe('shroud decompress 1 --token 7dHbWXmci3dT8UFYWYZweBLXgycu7Y3iL6trKn1Y7ARj');
     expect(() => shroudCommand('rm', ['a b'])).toThrow();
     expect(() => shroudCommand('rm', ["it's"])).toThrow();
     expect(() => shroudCommand('rm', ['--force'])).toThrow();

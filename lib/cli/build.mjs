@@ -5,9 +5,9 @@
  * loader (about 0.1 s for `--help` instead of 0.9 s). Packages stay imports of node_modules.
  * `npm ci` runs it (package.json `prepare`), and lib/cli/shroud.mjs runs it again when a source
  * it bundled is newer than the bundle. Written beside and renamed, so a concurrent start never
- * reads half a file.
+ * reads half a file; lazily loaded modules are chunks of their own (see buildCli).
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,11 +20,15 @@ export const INPUTS = join(DIST, 'inputs.json');
 
 export async function buildCli() {
   const { build } = await import('esbuild');
-  mkdirSync(DIST, { recursive: true });
-  const tmp = `${BUNDLE}.${process.pid}.tmp`;
+  // Split at dynamic imports: a package a lazily loaded module imports (snarkjs, ffjavascript) then
+  // loads with its chunk, not at every start (without splitting esbuild hoists it to the top).
+  const tmp = `${DIST}.${process.pid}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
   const result = await build({
-    entryPoints: [join(here, 'main.ts')],
-    outfile: tmp,
+    entryPoints: { main: join(here, 'main.ts') },
+    outdir: tmp,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -35,10 +39,12 @@ export async function buildCli() {
     absWorkingDir: root,
   });
   const inputs = Object.keys(result.metafile.inputs).map((f) => relative(root, join(root, f)));
-  const tmpInputs = `${INPUTS}.${process.pid}.tmp`;
-  writeFileSync(tmpInputs, `${JSON.stringify(inputs)}\n`);
-  renameSync(tmp, BUNDLE);
-  renameSync(tmpInputs, INPUTS);
+  writeFileSync(join(tmp, 'inputs.json'), `${JSON.stringify(inputs)}\n`);
+  // The new folder replaces the old in two renames: a start in between finds none and builds again.
+  const old = `${DIST}.${process.pid}.old`;
+  if (existsSync(DIST)) renameSync(DIST, old);
+  renameSync(tmp, DIST);
+  rmSync(old, { recursive: true, force: true });
   return inputs;
 }
 

@@ -7,8 +7,10 @@
  */
 import { ShroudError } from '#lib/client/api.ts';
 import { circuitArtifacts } from '#lib/client/circuit-artifacts.ts';
-import { createNote, InvalidNote, noteCommitment, parseNote, serializeNote } from '#lib/client/transfer-note.ts';
 import { need, amountOf, str, walletOf, usage, wholeUnits, type BaseContext } from './shared.ts';
+
+/** The note's code (Poseidon and its constants) loads when a note is made or read, not with every command. */
+const notes = () => import('#lib/client/transfer-note.ts');
 
 interface ShieldedContext extends BaseContext {
   io: BaseContext['io'] & { progress(label: string): { stage(label: string): void; stop(): void } };
@@ -39,6 +41,7 @@ export const shieldedCommands = [
       const pool = await poolOf(ctx, need(ctx.args[0], 'pool'));
       const w = await walletOf(ctx);
       if (w.chain !== 'a') throw usage(`shielded deposit: the pools are on chain A, and '${w.name}' is a chain B wallet`);
+      const { createNote, noteCommitment, serializeNote } = await notes();
       const note = createNote(pool.id);
       const { deposit } = await ctx.client.api.transferDeposit({ body: { pool: pool.id, walletId: w.id, commitment: await noteCommitment(note) } });
       const text = serializeNote(note);
@@ -69,9 +72,9 @@ export const shieldedCommands = [
       const text = str(ctx.opts.note) ?? (await ctx.io.askSecret('the note to withdraw (shroud-note:v1:…): '));
       let note;
       try {
-        note = parseNote(text);
+        note = (await notes()).parseNote(text);
       } catch (e) {
-        if (e instanceof InvalidNote) throw usage(e.message);
+        if (e instanceof (await notes()).InvalidNote) throw usage(e.message);
         throw e;
       }
       const pool = await poolOf(ctx, note.pool);

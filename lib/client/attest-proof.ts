@@ -10,7 +10,6 @@
 import type * as Snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import { ShroudError, type Answer, type ShroudClient } from './api.ts';
 import { circuitArtifacts } from './circuit-artifacts.ts';
-import { merklePath, poseidonHash1, poseidonHash2 } from '#lib/transfer/merkle.ts';
 
 /** BN254 scalar field order. */
 const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -77,6 +76,8 @@ async function inputsOf(client: ShroudClient, schema: SchemaListing, scope: stri
   if (schema.circuit === 'membership_scoped') {
     if (!s.group) throw usage(`${schema.id}: --group <id> is required`);
     const secret = fieldArg(s.secret, '--secret');
+    // Poseidon's constants load here, not with the module: the CLI imports this for every command.
+    const { merklePath, poseidonHash1, poseidonHash2 } = await import('#lib/transfer/merkle.ts');
     const commitment = (await poseidonHash1())(secret);
     const { commitments } = await client.api.attestGroupMembers({ params: { id: s.group } });
     const leaves = commitments.map(BigInt);

@@ -1,4 +1,3 @@
-import * as snarkjs from 'snarkjs'; // typed by lib/client/snarkjs.d.ts
 import { merklePath, poseidonHash1, poseidonHash2 } from '#lib/transfer/merkle.ts';
 import { poolSignal, recipientSignal } from '#lib/transfer/statement.ts';
 import type { Note } from './transfer-note.ts';
@@ -72,6 +71,8 @@ export async function proveWithdrawal(
     pathIndices: path.pathIndices.map(String),
   };
   const { wasm, zkey } = options.artifacts ?? (await defaultArtifacts());
+  // snarkjs loads here, not with the module (seconds of start-up for whoever imports this).
+  const snarkjs = await import('snarkjs'); // typed by lib/zk/snarkjs.d.ts
   const { proof } = await snarkjs.groth16.fullProve(input, wasm, zkey);
   return {
     pool: note.pool,

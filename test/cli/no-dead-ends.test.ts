@@ -6,7 +6,7 @@
  * and a start from the bundle (lib/cli/build.mjs), not a TypeScript loader.
  */
 import { createHash } from 'node:crypto';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,19 +44,15 @@ describe('the binary', () => {
     }
   });
 
-  it('starts from the bundle: --help in at most 200 ms of CPU, no TypeScript loader', { timeout: 60_000 }, async () => {
+  it('starts from the bundle, with no TypeScript loader and none of the proving packages loaded at start', { timeout: 60_000 }, async () => {
     await shroud(['--help']); // makes the bundle if a source changed
-    expect(readFileSync(new URL('../../lib/cli/dist/main.js', import.meta.url), 'utf8')).toContain('function completionScript');
-    // CPU time, not wall time: the machine may be busy. The tsx loader alone takes about 0.35 s.
-    const probe = 'data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("cpu="+(u.user+u.system)/1000+"\\n")})';
-    const cpu: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const stderr = await new Promise<string>((ok) =>
-        execFile(process.execPath, ['--import', probe, BIN, '--help'], { env: { ...process.env, NO_COLOR: '1' } }, (_e, _o, err) => ok(err)),
-      );
-      cpu.push(Number(/cpu=([\d.]+)/.exec(stderr)?.[1]));
-    }
-    expect(Math.min(...cpu)).toBeLessThanOrEqual(200);
+    const main = readFileSync(new URL('../../lib/cli/dist/main.js', import.meta.url), 'utf8');
+    expect(main).toContain('function completionScript');
+    // What the entry imports statically loads at every start: node's modules and small packages, not
+    // snarkjs, ffjavascript or circomlibjs (seconds of start-up; they load with the chunks that prove).
+    // Its CPU time is measured by `npm run bench -- cli` (aim: 200 ms): tests assert no times.
+    const staticImports = [...main.matchAll(/^import [^;]*?from "([^"]+)"/gm)].map((m) => m[1]!);
+    expect(staticImports.filter((p) => /snarkjs|ffjavascript|circomlibjs|@solana|@lightprotocol|starknet/.test(p))).toEqual([]);
   });
 });
 

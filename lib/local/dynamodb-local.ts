@@ -53,7 +53,20 @@ function spawnDynamo(dir: string | null, port: number): ChildProcess {
  */
 export async function startDynamoLocal(dir: string | undefined): Promise<DynamoLocal> {
   if (dir) mkdirSync(dir, { recursive: true });
-  const port = await freePort();
+  // An exit before it answered is most often the free port taken by another process between the
+  // probe and the JVM's bind (many processes start and stop around a test run): another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(dir, await freePort());
+    } catch (e) {
+      if (!(e instanceof EarlyExit) || attempt === 3) throw e;
+    }
+  }
+}
+
+class EarlyExit extends Error {}
+
+async function startOnPort(dir: string | undefined, port: number): Promise<DynamoLocal> {
   let child: ChildProcess;
   let stopping = false;
   let restarts = 0;
@@ -64,7 +77,7 @@ export async function startDynamoLocal(dir: string | undefined): Promise<DynamoL
     child.on('exit', (code, signal) => {
       if (stopping) return;
       if (restarts === 0 && Date.now() - started < 2000 && !ready) {
-        firstExit = new Error('DynamoDB Local exited (is Java installed?)');
+        firstExit = new EarlyExit(`DynamoDB Local exited at once (code ${code}, signal ${signal}; is Java installed?)`);
         return;
       }
       if (!dir) {

@@ -1,6 +1,5 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { acquireLease, releaseLease } from './leases.ts';
 import { decoder, isConditionalFailure, putNew, readItem } from './items.ts';

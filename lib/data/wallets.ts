@@ -1,6 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { acquireLease, handOverLease, leaseHolder, releaseLease } from './leases.ts';
 import { getItem, isConditionalFailure, queryAll, transactWrite, type TransactItems } from './items.ts';

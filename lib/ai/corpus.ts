@@ -94,8 +94,9 @@ export interface DocPage {
 /** True for a passage of a documentation page (not a route row or a command's help). */
 export const isPagePassage = (p: { document: string }): boolean => p.document.endsWith('.md');
 
-/** The tables a test generates into a page (`<!-- index:NAME:begin -->`): the routes have passages of their own. */
-const withoutGenerated = (text: string): string => text.replace(/<!-- index:([\w-]+):begin -->[\s\S]*?<!-- index:\1:end -->/g, '');
+/** A page without the indexes a test generates into it (`<!-- index:NAME:begin -->`: the routes have passages of their own) and without comments. */
+const withoutGenerated = (text: string): string =>
+  text.replace(/<!-- index:([\w-]+):begin -->[\s\S]*?<!-- index:\1:end -->/g, '').replace(/<!--[\s\S]*?-->\n?/g, '');
 
 export function pagePassages({ file, text }: DocPage): Passage[] {
   const out: Passage[] = [];

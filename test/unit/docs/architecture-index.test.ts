@@ -78,10 +78,23 @@ function jobsIndex(): string {
   return out.join('\n');
 }
 
-/** Replaces what stands between `<!-- index:NAME:begin -->` and its end marker. */
-function fill(doc: string, name: string, body: string): string {
-  const begin = `<!-- index:${name}:begin -->`;
-  const end = `<!-- index:${name}:end -->`;
+/** Every error code of lib/errors.ts by status, as a table (read by the assistant too: `generated:`, not `index:`). */
+function errorsTable(): string {
+  const src = readFileSync(join(root, 'lib/errors.ts'), 'utf8');
+  const byStatus = new Map<number, string[]>();
+  for (const [, code, status] of src.matchAll(/new AppError\('([A-Z_]+)', (\d{3})/g)) {
+    const codes = byStatus.get(Number(status)) ?? [];
+    if (!codes.includes(code!)) codes.push(code!);
+    byStatus.set(Number(status), codes);
+  }
+  const rows = [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => `| ${status} | ${codes.map(code).join(', ')} |`);
+  return ['| status | codes |', '|---|---|', ...rows].join('\n');
+}
+
+/** Replaces what stands between `<!-- KIND:NAME:begin -->` and its end marker. */
+function fill(doc: string, name: string, body: string, kind = 'index'): string {
+  const begin = `<!-- ${kind}:${name}:begin -->`;
+  const end = `<!-- ${kind}:${name}:end -->`;
   const a = doc.indexOf(begin);
   const b = doc.indexOf(end);
   expect(a >= 0 && b > a, `docs/architecture.md has the ${name} markers`).toBe(true);
@@ -96,10 +109,11 @@ function walk(dir: string): string[] {
 }
 
 describe("docs/architecture.md's index", () => {
-  it('lists every route of functions/routes.ts and every job of functions/scheduled/ (a stale index is rewritten and the test fails: commit it)', () => {
+  it('lists every route of functions/routes.ts, every job of functions/scheduled/ and every error code of lib/errors.ts (a stale list is rewritten and the test fails: commit it)', () => {
     const doc = readFileSync(page, 'utf8');
     for (const g of Object.keys(groups)) expect(groupPage[g], `the page of group ${g}`).toBeDefined();
-    expectGeneratedFile(page, fill(fill(doc, 'routes', routesIndex()), 'jobs', jobsIndex()), 'docs/architecture.md had a stale index and has been regenerated: commit it');
+    const fresh = fill(fill(fill(doc, 'routes', routesIndex()), 'jobs', jobsIndex()), 'errors', errorsTable(), 'generated');
+    expectGeneratedFile(page, fresh, 'docs/architecture.md had a stale index and has been regenerated: commit it');
   });
 
   it('names every emulator file, and every file it names exists', () => {

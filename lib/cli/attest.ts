@@ -3,7 +3,8 @@
  * signed by the issuer, the schemas, your attestations, a check of one. Groups are groups.ts's.
  */
 import { attestationProof } from '#lib/client/attest-proof.ts';
-import type { CommandDef } from './framework.ts';
+import { ShroudError } from '#lib/client/api.ts';
+import { SIGNED_OUT_HINT, type CommandDef } from './framework.ts';
 import { need, str } from './shared.ts';
 
 export const attestCommands: CommandDef[] = [
@@ -90,6 +91,9 @@ export const attestCommands: CommandDef[] = [
     summary: 'revoke one of your attestations: from now on every check of it says revoked',
     args: [{ name: 'id', description: 'the attestation id (`shroud attest mine`)' }],
     async run(ctx) {
+      // The route also takes the issuer's signature (its key revokes any attestation): an operator's
+      // task, not this command's. Signed out, the subject cannot be recognised: say so first.
+      if (!(await ctx.client.api.authSession()).authenticated) throw new ShroudError('UNAUTHENTICATED', 401, `not signed in: ${SIGNED_OUT_HINT}`);
       const out = await ctx.client.api.attestRevoke({ params: { id: need(ctx.args[0], 'id') }, body: {} });
       return { data: out, fields: [['revoked', out.id], ['at', out.revokedAt]] };
     },

@@ -4,8 +4,26 @@
  */
 import { attestationProof } from '#lib/client/attest-proof.ts';
 import { ShroudError } from '#lib/client/api.ts';
-import { SIGNED_OUT_HINT, type CommandDef } from './framework.ts';
-import { need, str } from './shared.ts';
+import { SIGNED_OUT_HINT, type CommandContext, type CommandDef } from './framework.ts';
+import { need, str, usage } from './shared.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An attestation from a file: the attestation itself, or what `attest … --json` printed (`{attestation, …}`). */
+async function attestationFile(ctx: CommandContext, path: string) {
+  const { bytes } = await ctx.io.readFile(path).catch(() => {
+    throw usage(`attestation: neither an attestation id nor a file: ${path.slice(0, 80)}`);
+  });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw usage(`${path.slice(0, 80)}: not JSON`);
+  }
+  const a = parsed && typeof parsed === 'object' && 'attestation' in parsed ? (parsed as { attestation: unknown }).attestation : parsed;
+  if (!a || typeof a !== 'object') throw usage(`${path.slice(0, 80)}: no attestation in it`);
+  return a as Awaited<ReturnType<CommandContext['client']['api']['attestGet']>>['attestation'];
+}
 
 export const attestCommands: CommandDef[] = [
   {
@@ -77,11 +95,12 @@ export const attestCommands: CommandDef[] = [
   },
   {
     name: 'attest verify',
-    summary: 'check one of your attestations: the issuer\'s signature, the fields, revocation, expiry',
-    args: [{ name: 'id', description: 'the attestation id (`shroud attest mine`)' }],
+    summary: "check an attestation — one of yours by id, or one someone gave you as a JSON file (no account needed): the issuer's signature, the fields, revocation, expiry",
+    args: [{ name: 'attestation', description: 'the attestation id (`shroud attest mine`), or a file holding the attestation as JSON (`attest … --json` prints it)' }],
     async run(ctx) {
-      const { attestation } = await ctx.client.api.attestGet({ params: { id: need(ctx.args[0], 'id') } });
-      const { revoked: _revoked, revokedAt: _revokedAt, ...signed } = attestation;
+      const given = need(ctx.args[0], 'attestation');
+      const attestation = UUID.test(given) ? (await ctx.client.api.attestGet({ params: { id: given } })).attestation : await attestationFile(ctx, given);
+      const { revoked: _revoked, revokedAt: _revokedAt, ...signed } = attestation as typeof attestation & { revoked?: boolean; revokedAt?: string };
       const out = await ctx.client.api.attestVerify({ body: { attestation: signed } });
       return { data: out, fields: [['valid', out.valid], ['revoked', out.revoked], ['expired', out.expired], ['reasons', out.reasons.length ? out.reasons : null]] };
     },

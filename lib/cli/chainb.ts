@@ -8,7 +8,7 @@
 import { ShroudError } from '#lib/client/api.ts';
 import { identityProofRequest, unlockIdentity } from '#lib/client/identity.ts';
 import type { CommandDef } from './framework.ts';
-import { need, secret, STRK_DECIMALS, wholeUnits } from './shared.ts';
+import { need, secret, str, STRK_DECIMALS, wholeUnits } from './shared.ts';
 
 export const chainbCommands: CommandDef[] = [
   {
@@ -45,6 +45,17 @@ export const chainbCommands: CommandDef[] = [
         data: t,
         fields: [['tx', t.hash], ['status', t.revertReason ? `${t.status}: ${t.revertReason}` : t.status], ['type', t.type], ['sender', t.sender], ['nonce', t.nonce], ['fee', `${wholeUnits(t.fee, STRK_DECIMALS)} STRK`], ['block', t.blockNumber], ['events', t.events.length]],
       };
+    },
+  },
+  {
+    name: 'chainb balance',
+    summary: "any chain B address's balance, in whole tokens (balances are public; your own wallets: `shroud balance --wallet <name>`)",
+    args: [{ name: 'address', description: 'the chain B address (0x…)' }],
+    options: [{ flags: '-t, --token <token>', description: 'STRK (default), ETH or a token address' }],
+    async run(ctx) {
+      const token = str(ctx.opts.token);
+      const out = await ctx.client.api.chainbBalance({ params: { address: need(ctx.args[0], 'address') }, query: token ? { token } : {} });
+      return { data: out, fields: [['address', out.address], ['balance', `${out.formatted} ${out.symbol}`], ['token', out.token]] };
     },
   },
 ];

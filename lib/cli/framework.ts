@@ -46,6 +46,11 @@ export interface Io {
   loopback?: { listen(): Promise<LoopbackListener>; show(url: string, openBrowser: boolean): Promise<void> };
   /** Prompts reach a person (a terminal), not a pipe: new passwords are asked for twice. */
   interactive?: boolean;
+  /**
+   * Large uploads go to storage by a presigned URL (lib/client/files.ts): the terminal program's.
+   * The browser terminal sends through the API, as the bucket's CORS names the page's origin only where configured.
+   */
+  presignedUploads?: boolean;
   /** Text shown as it arrives (the assistant's answer); hosts leave it out under `--json`, and the command returns it whole. */
   stream?(text: string): void;
 }

@@ -20,6 +20,9 @@ const STAGE_LABEL: Record<Stage, string> = {
   decrypting: 'decrypting',
 };
 
+/** Above 4 MiB a ciphertext goes by a presigned PUT (a Lambda request carries 6 MB at most, with the multipart's other parts). */
+const PRESIGNED_ABOVE = 4 * 1024 * 1024;
+
 const filePasswordOption: OptionDef = { flags: '-p, --password <password>', description: "the file's password, the one it was uploaded with (asked for when left out)" };
 
 /** The SHA-256 of bytes as hex (WebCrypto: the same in Node and the browser terminal). */
@@ -56,6 +59,7 @@ export const storageCommands: CommandDef[] = [
       const bar = ctx.io.progress('encrypting');
       try {
         const out = await uploadFile(ctx.client, bytes, password, str(ctx.opts.name) ?? name, {
+          ...(ctx.io.presignedUploads ? { presignedAbove: PRESIGNED_ABOVE } : {}),
           onStage: (s) => bar.stage(STAGE_LABEL[s]),
           onProgress: (p) => bar.update(p.loaded, p.total),
         });

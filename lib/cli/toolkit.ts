@@ -87,4 +87,15 @@ export const toolkitCommands: CommandDef[] = [
       return { data: out, text: out.valid ? 'valid' : 'NOT valid' };
     },
   },
+  {
+    name: 'toolkit circuits',
+    summary: 'the circuits `toolkit prove` can prove: their inputs, public signals and size',
+    async run(ctx) {
+      const out = await ctx.client.api.zkToolkitProofCircuits();
+      return {
+        data: out,
+        table: { columns: ['circuit', 'private inputs', 'public', 'constraints', 'what it proves'], rows: out.circuits.map((c) => [c.name === out.defaultCircuit ? `${c.name} (default)` : c.name, c.privateInputs.join(', '), [...c.publicInputs, ...c.publicSignals].join(', '), c.constraints, c.description]) },
+      };
+    },
+  },
 ];

@@ -38,6 +38,14 @@ export const zkauthCommands: CommandDef[] = [
     },
   },
   {
+    name: 'proofs refresh',
+    summary: "a new STARK proof of the session key with a later expiry, recorded on chain B (the old one is superseded)",
+    async run(ctx) {
+      const out = await ctx.client.api.zkauthRefresh({ body: {} });
+      return { data: out, fields: [['tx', out.txHash], ['expires', out.expiresAt], ['proof', `${out.proof.stark_proof.length / 2} bytes`]] };
+    },
+  },
+  {
     name: 'provider unlink',
     summary: 'unlink an OAuth provider from your account (not the last way to sign in)',
     args: [{ name: 'provider', description: PROVIDERS.join(' | ') }],

@@ -4,7 +4,8 @@
  * an identity proof signed here and read back from chain B; the proof history listed, shown,
  * checked, counted, exported and pruned; an attestation revoked; the rewards ledger; a file's
  * replicas pinned and audited; the assistant's conversations listed, shown, rated and deleted;
- * an OAuth-made account upgraded to a zero-knowledge identity, and a provider unlink refused.
+ * an OAuth-made account upgraded to a zero-knowledge identity, its STARK proof refreshed, and a
+ * provider unlink refused; an attestation checked from a file without an account; the circuits.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +93,12 @@ describe('shroud: the commands that were API calls', () => {
     expect(proved.code, proved.stderr).toBe(0);
     identityProof = proved.stdout.match(/proof\s+(\S+)/)![1]!;
     expect(proved.stdout).toContain(`shroud chainb proof ${identityProof}`);
+    // the registry's owner is the service's account: its STRK balance, read like any address's
     const read = await json(['chainb', 'proof', identityProof]);
+    const owner = await shroud(['chainb', 'balance', read.proof.owner]);
+    expect(owner.code, owner.stderr).toBe(0);
+    expect(owner.stdout).toMatch(/balance\s+[\d.]+ STRK/);
+    expect((await shroud(['chainb', 'balance', 'not-an-address'])).code).toBe(2);
     expect(read.proofId).toBe(identityProof);
     expect(read.proof.proof_id).toBeTruthy();
     // public: read back without a session; the registry's time shown as a date of this century
@@ -134,6 +140,12 @@ describe('shroud: the commands that were API calls', () => {
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toMatch(new RegExp(`revoked\\s+${id}`));
     expect(await json(['attest', 'verify', id])).toMatchObject({ valid: false, revoked: true });
+    // someone given the attestation (what `attest … --json` printed) checks it without an account
+    writeFileSync(join(home, 'attestation.json'), JSON.stringify(a));
+    const theirs = await shroud(['attest', 'verify', 'attestation.json'], { configDir: join(home, 'nobody') });
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(theirs.stdout).toMatch(/revoked\s+true/);
+    expect((await shroud(['attest', 'verify', 'no-such-file.json'])).code).toBe(2);
     expect((await shroud(['attest', 'revoke', '00000000-0000-4000-8000-000000000000'])).code).toBe(4);
   });
 
@@ -168,6 +180,41 @@ describe('shroud: the commands that were API calls', () => {
     expect((await shroud(['replica', 'pin', '00000000-0000-4000-8000-000000000000'])).code).toBe(2);
   });
 
+  it('toolkit circuits lists what toolkit prove takes (no account needed)', { timeout: 60_000 }, async () => {
+    const r = await shroud(['toolkit', 'circuits'], { configDir: join(home, 'nobody') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/preimage \(default\)/);
+    const out = await json(['toolkit', 'circuits']);
+    expect(out.circuits.map((c: { name: string }) => c.name)).toContain('preimage');
+  });
+
+  it('a file above 4 MiB goes by the presigned URL and comes back byte-identical', { timeout: 240_000 }, async () => {
+    const big = Buffer.from(Array.from({ length: 5 * 1024 * 1024 + 3 }, (_, i) => (i * 31) % 253));
+    writeFileSync(join(home, 'big.bin'), big);
+    // The runtime runs in this process: its S3 client shows how the data object was made. A
+    // presigned upload's is a server-side copy of the staged object (if its ETag still matches).
+    const { s3 } = await import('#lib/storage/s3.ts');
+    const dataWrites: string[] = [];
+    s3.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Key?: string; CopySourceIfMatch?: string };
+        if (input.Key?.endsWith('/data')) dataWrites.push(input.CopySourceIfMatch ? 'copy of the staged upload' : 'write');
+        return next(args);
+      },
+      { step: 'initialize', name: 'cliDataWrites' },
+    );
+    let up;
+    try {
+      up = await json(['upload', 'big.bin', '-p', 'file pass 2']);
+    } finally {
+      s3.middlewareStack.remove('cliDataWrites');
+    }
+    expect(dataWrites).toEqual(['copy of the staged upload']);
+    expect(up.size).toBe(big.length);
+    await json(['download', up.id, 'big-back.bin', '-p', 'file pass 2']);
+    expect(Buffer.compare(readFileSync(join(home, 'big-back.bin')), big)).toBe(0);
+  });
+
   it('conversations: listed, shown, an answer rated, deleted', { timeout: 120_000 }, async () => {
     const a = await json(['ask', 'how do I share a file?']);
     const list = await json(['conversations']);
@@ -198,6 +245,12 @@ describe('shroud: the commands that were API calls', () => {
     expect(up.stdout).toMatch(/zkId\s+did:zk:/);
     expect((await shroud(['upgrade', '-p', 'identity pass 1'], { configDir })).code).toBe(5); // it has one now
     const proved = await json(['chainb', 'prove', '-p', 'identity pass 1'], { configDir });
+    // an OAuth session's STARK proof: made, then refreshed to a later expiry
+    const first = await json(['proofs', 'prove'], { configDir });
+    const refreshed = await shroud(['proofs', 'refresh'], { configDir });
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stdout).toMatch(/expires\s+20\d\d-/);
+    expect(refreshed.stdout).not.toContain(first.txHash);
     expect(proved.proofId).toBeTruthy();
     const unlink = await shroud(['provider', 'unlink', 'github'], { configDir });
     expect(unlink.code).toBe(5);

@@ -153,7 +153,7 @@ describe('the new commands in the shared table', () => {
     }
     const bash = completionScript('bash');
     expect(bash).toMatch(/bridge\) COMPREPLY=\( \$\(compgen -W "status history source-tx cancel"/);
-    expect(bash).toMatch(/attest\) COMPREPLY=\( \$\(compgen -W "schemas mine verify"/);
+    expect(bash).toMatch(/attest\) COMPREPLY=\( \$\(compgen -W "schemas mine verify revoke"/);
     expect(bash).toMatch(/compgen -W "[^"]*\bask\b/);
   });
 });

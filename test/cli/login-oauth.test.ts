@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
-import { applySetCookies, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { shroudRunner } from './binary.ts';
+import { browse } from './browse.ts';
 
 let rt: TestRuntime;
 const home = mkdtempSync(join(tmpdir(), 'shroud-oauth-'));
@@ -23,27 +24,6 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 const { shroud, json, live } = shroudRunner(() => rt.url, home);
-
-/** A browser: follows redirects by hand, one cookie jar per origin; returns every URL it went to. */
-async function browse(start: string): Promise<{ visited: URL[]; status: number; body: string }> {
-  const jars = new Map<string, Map<string, string>>();
-  const visited: URL[] = [];
-  let target = new URL(start);
-  for (let hop = 0; hop < 10; hop++) {
-    visited.push(target);
-    const jar = jars.get(target.origin) ?? new Map<string, string>();
-    jars.set(target.origin, jar);
-    const headers: Record<string, string> = { accept: 'text/html' };
-    if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(target, { headers, redirect: 'manual' });
-    applySetCookies(jar, res);
-    const location = res.headers.get('location');
-    if (res.status < 300 || res.status >= 400 || !location) return { visited, status: res.status, body: await res.text() };
-    await res.body?.cancel();
-    target = new URL(location, target);
-  }
-  throw new Error(`too many redirects: ${visited.join(' → ')}`);
-}
 
 const URL_LINE = /open this URL in a browser to sign in:\n {2}(\S+)\n/;
 

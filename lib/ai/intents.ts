@@ -620,9 +620,9 @@ export const intents: Intent[] = [
     test: /\b(identity proof|submit[- ]proof|chain ?b proof|prove my identity)\b/i,
     terms: 'submit-proof identity signature nonce timestamp chain B registry',
     route: ['POST', '/api/chainb/submit-proof'],
-    build: (_s, ctx) => ({
-      lead: 'Sign the canonical message with your identity key (identityProofRequest in lib/client/identity.ts) and submit it; the server records it on chain B and in your proof history.',
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/chainb/submit-proof', { zkId: '<zkId>', publicKey: '<base64>', signature: '<base64>', nonce: '<nonce>', timestamp: 0 }), description: 'submit an identity proof' }],
+    build: () => ({
+      lead: 'Your identity key, unlocked in the terminal with your account password (it never leaves it), signs a fresh statement and the service records it on chain B and in your proof history; `shroud chainb proof <proofId>` reads it back.',
+      suggestions: [{ command: shroudCommand('chainb prove'), description: 'submit an identity proof (it asks for your account password)' }],
     }),
   },
   {

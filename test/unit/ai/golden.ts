@@ -44,7 +44,7 @@ export const golden: Golden[] = [
   { q: 'what is my bridge transfer doing?', cite: ['docs/bridge.md#bridge-apibridge'], suggest: 'shroud bridge status 0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', text: 'is submitted' },
   { q: 'bridge 2 SOL to chain B', cite: ['docs/bridge.md#bridge-apibridge'], suggest: 'shroud bridge chaina-chainb 2 SOL --to 0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7 --wallet main' },
   { q: 'how do I bridge 0.5 ETH from Ethereum to chain B?', cite: ['docs/bridge.md#bridge-apibridge'], suggest: 'shroud bridge ethereum-chainb 0.5 ETH --to 0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7' },
-  { q: 'submit an identity proof to chain B', cite: ['docs/identity.md#chain-b-identity-proofs-apichainb'], suggest: '/api/chainb/submit-proof' },
+  { q: 'submit an identity proof to chain B', cite: ['docs/identity.md#chain-b-identity-proofs-apichainb'], suggest: 'shroud chainb prove' },
   { q: 'how do I get a STARK proof for my session?', cite: ['docs/identity.md#social-login-apizkauth', 'docs/stark.md#stark-proofs-social-login'], suggest: 'shroud proofs prove' },
   { q: 'compute the poseidon hash of 1 and 2', cite: ['docs/zk.md#zk-toolkit-apizk-toolkit'], suggest: 'shroud toolkit hash poseidon 1 2' },
   { q: 'mimc hash of 12 with key 45', cite: ['docs/zk.md#zk-toolkit-apizk-toolkit'], suggest: 'shroud toolkit hash mimc 12 45' },

@@ -1,10 +1,10 @@
 /**
  * The session's STARK proof (functions/zkauth): its state, a new proof recorded on chain B, its
- * check; and unlinking an OAuth provider from the account. Linking one has no command: the link
- * flow binds the provider in the browser that holds the session (lib/auth/oauth/flow.ts), and the
- * CLI's session is not in a browser.
+ * check; and linking (through the browser and the loopback, lib/auth/oauth/handoff.ts) or
+ * unlinking an OAuth provider.
  */
 import { ShroudError } from '#lib/client/api.ts';
+import { loopbackLink } from '#lib/client/oauth-loopback.ts';
 import { SIGNED_OUT_HINT, type CommandDef } from './framework.ts';
 import { need, usage } from './shared.ts';
 
@@ -43,6 +43,27 @@ export const zkauthCommands: CommandDef[] = [
     async run(ctx) {
       const out = await ctx.client.api.zkauthRefresh({ body: {} });
       return { data: out, fields: [['tx', out.txHash], ['expires', out.expiresAt], ['proof', `${out.proof.stark_proof.length / 2} bytes`]] };
+    },
+  },
+  {
+    name: 'provider link',
+    summary: 'link an OAuth provider to your account through the browser: you can then sign in with it too',
+    args: [
+      { name: 'provider', description: PROVIDERS.join(' | ') },
+      { name: 'account', description: 'the account to pre-select at the provider', optional: true },
+    ],
+    options: [{ flags: '--no-browser', description: 'print the provider’s sign-in URL instead of opening a browser' }],
+    async run(ctx) {
+      const provider = need(ctx.args[0], 'provider');
+      if (!PROVIDERS.includes(provider as Provider)) throw usage(`provider: one of ${PROVIDERS.join(', ')}`);
+      if (!ctx.io.loopback) throw usage('provider link: this terminal links in the browser page (Settings), not through a loopback');
+      const { providers } = await ctx.client.api.zkauthProviders();
+      const known = providers.find((p) => p.id === provider);
+      if (!known?.enabled) throw usage(`provider '${provider}' is not enabled on this server`);
+      const loopback = ctx.io.loopback;
+      const openBrowser = ctx.opts.browser !== false && ctx.opts.noBrowser !== true;
+      const out = await loopbackLink(ctx.client, { provider, hint: ctx.args[1], listener: await loopback.listen(), show: (url) => loopback.show(url, openBrowser) });
+      return { data: out, fields: [['linked', known.name], ['user', out.user.username ?? out.user.id], ['sign in with it', `shroud login --provider ${provider}`]] };
     },
   },
   {

@@ -2,12 +2,14 @@
 import { applySetCookies } from '../support/runtime.ts';
 
 /** A browser: follows redirects by hand, one cookie jar per origin; returns every URL it went to. */
-export async function browse(start: string): Promise<{ visited: URL[]; status: number; body: string }> {
+/** `stopAt`: an origin not to visit (a loopback no one listens on): the browse ends with it in `visited`. */
+export async function browse(start: string, stopAt?: string): Promise<{ visited: URL[]; status: number; body: string }> {
   const jars = new Map<string, Map<string, string>>();
   const visited: URL[] = [];
   let target = new URL(start);
   for (let hop = 0; hop < 10; hop++) {
     visited.push(target);
+    if (target.origin === stopAt) return { visited, status: 0, body: '' };
     const jar = jars.get(target.origin) ?? new Map<string, string>();
     jars.set(target.origin, jar);
     const headers: Record<string, string> = { accept: 'text/html' };

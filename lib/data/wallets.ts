@@ -4,6 +4,7 @@ import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { acquireLease, handOverLease, leaseHolder, releaseLease } from './leases.ts';
 import { getItem, isConditionalFailure, queryAll, transactWrite, type TransactItems } from './items.ts';
+import { CONFLICT, retryOnConflict } from './retry.ts';
 
 /**
  * Wallet records. Items:
@@ -152,16 +153,12 @@ function headUpdate(userId: string, chain: Chain, head: Head, walletId: string |
   };
 }
 
-/** A change of a chain's wallets is tried from a fresh read of its head until it is not beaten to it. */
+/** A change of a chain's wallets is tried from a fresh read of its head until it is not beaten to it (retry.ts). */
 const ATTEMPTS = 8;
 
 /** Runs `attempt` with the head as read now; `attempt` answers false when a condition on what it read failed (it is retried). */
 async function serialized(userId: string, chain: Chain, attempt: (head: Head) => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < ATTEMPTS; i++) {
-    if (await attempt(await readHead(userId, chain))) return;
-    await new Promise((ok) => setTimeout(ok, 5 + Math.random() * 20 * (i + 1)));
-  }
-  throw new WalletChanged();
+  await retryOnConflict(async () => ((await attempt(await readHead(userId, chain))) ? undefined : CONFLICT), { attempts: ATTEMPTS, exhausted: () => new WalletChanged() });
 }
 
 /** The wallet changed under the request too many times (or is gone): the caller re-reads it. */

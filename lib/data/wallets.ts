@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { acquireLease, handOverLease, leaseHolder, releaseLease } from './leases.ts';
+import { acquireLease, handOverLease, leaseHolder, releaseLease, releaseLeaseItem } from './leases.ts';
 import { getItem, isConditionalFailure, queryAll, transactWrite, type TransactItems } from './items.ts';
 import { CONFLICT, retryOnConflict } from './retry.ts';
 
@@ -312,15 +312,7 @@ export async function releaseWalletLeaseRecordingSlot(w: WalletRecord, owner: st
 }
 
 const releaseItems = (w: WalletRecord, owner: string, slot: number): TransactItems => [
-  {
-    Delete: {
-      TableName: tableName,
-      Key: lockKey(w.id),
-      ConditionExpression: '#o = :o',
-      ExpressionAttributeNames: { '#o': 'owner' },
-      ExpressionAttributeValues: { ':o': owner },
-    },
-  },
+  releaseLeaseItem(lockKey(w.id), owner),
   {
     Update: {
       TableName: tableName,

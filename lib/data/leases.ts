@@ -4,6 +4,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, deleteIf, putIf, type Update } from './conditional.ts';
 import { tableName } from './client.ts';
 import { getItem, type Condition, type Key, type RawItem } from './items.ts';
+import { CONFLICT, retryOnConflict } from './retry.ts';
 
 /**
  * The lease of the concurrency kit (docs/concurrency.md): one record, `{owner, expiresAt}`
@@ -69,6 +70,18 @@ export function acquireLease(key: Key, owner: string, seconds: number): Promise<
   return putIf(leaseItem(key, leaseFor(owner, seconds, now)), {
     ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
     ExpressionAttributeValues: { ':now': now },
+  });
+}
+
+/**
+ * Takes the lease at `key`, waiting for it up to `waitMs` of wall time when it is held (tries
+ * a few tens of ms apart, with full jitter: retry.ts); false when it is still held then.
+ */
+export async function acquireLeaseWaiting(key: Key, owner: string, seconds: number, waitMs: number, pause = { baseMs: 20, capMs: 80 }): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  return retryOnConflict(async () => ((await acquireLease(key, owner, seconds)) ? true : Date.now() > deadline ? false : CONFLICT), {
+    ...pause,
+    attempts: Number.MAX_SAFE_INTEGER,
   });
 }
 

@@ -95,6 +95,22 @@ describe('item lease', () => {
   });
 });
 
+describe('waiting for an item lease', () => {
+  it('gets it once its holder releases it, within the wait; gives up when it is held past the wait', async () => {
+    const key = { pk: 'KITLEASE#wait', sk: 'LOCK' };
+    expect(await leases.acquireLease(key, 'A', 30)).toBe(true);
+    setTimeout(() => void leases.releaseLease(key, 'A'), 300);
+    const started = Date.now();
+    expect(await leases.acquireLeaseWaiting(key, 'B', 30, 5_000)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(await leases.leaseHolder(key)).toBe('B');
+    const t = Date.now();
+    expect(await leases.acquireLeaseWaiting(key, 'C', 30, 400)).toBe(false);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(400);
+    expect(await leases.leaseHolder(key)).toBe('B');
+  });
+});
+
 describe('embedded lease', () => {
   it('guards an entity item: free, held by its owner, taken after expiry; the item\'s own attributes kept', async () => {
     const key = { pk: 'KITJOB#1', sk: 'JOB' };

@@ -2,7 +2,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
 import { deleteIf, putIf } from './conditional.ts';
-import { absentOrExpired, decoder, deleteItem, isConditionalFailure, listPartition, putItem, putNew, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
+import { absentOrExpired, decoder, deleteItem, listPartition, putItem, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
 
 /**
  * Rewards: accruals, per-epoch totals, epoch closes and claims. Items:
@@ -96,11 +96,7 @@ export const getClose = (n: number) => readItem(closeKey(n), asClose);
 
 /** Marks the epoch closing: from here on no accrual lands in it. Idempotent. */
 export async function startClose(n: number): Promise<void> {
-  try {
-    await putNew({ ...closeKey(n), epoch: n, status: 'closing' });
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await putIf({ ...closeKey(n), epoch: n, status: 'closing' }, absentOrExpired());
 }
 
 export async function finishClose(n: number, done: { root: string; accounts: number; totalPoints: number; closedAt: string }): Promise<void> {

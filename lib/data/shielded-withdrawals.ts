@@ -1,8 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { db, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import { mergeUpdates, updateIf } from './conditional.ts';
-import { allOf, decoder, getItem, isConditionalFailure, queryAll, readItem, transactWrite, type Condition } from './items.ts';
+import { allOf, decoder, getItem, queryAll, readItem, transactWrite, type Condition } from './items.ts';
 import { embeddedLease, leaseSchema } from './leases.ts';
 
 /**
@@ -122,20 +121,11 @@ export class LeaseLost extends Error {
 
 /** The payout landed: paid, out of the open index. Idempotent for the same transaction. */
 export async function markJobPaid(jobId: string, txHash: string, slot: number, paidAt: string): Promise<void> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: jobKey(jobId),
-        UpdateExpression: 'SET #s = :paid, slot = :slot, paidAt = :at REMOVE gsi1pk, gsi1sk, signedTx, #lease, leaseOwner, leaseUntil, lastError',
-        ConditionExpression: 'txHash = :h',
-        ExpressionAttributeNames: { '#s': 'status', '#lease': 'lease' },
-        ExpressionAttributeValues: { ':paid': 'paid', ':slot': slot, ':at': paidAt, ':h': txHash },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await updateIf(
+    jobKey(jobId),
+    mergeUpdates({ set: ['#s = :paid', 'slot = :slot', 'paidAt = :at'], remove: ['gsi1pk', 'gsi1sk', 'signedTx', 'lastError'], values: { ':paid': 'paid', ':slot': slot, ':at': paidAt } }, dropLease, { remove: ['leaseOwner'] }),
+    { ConditionExpression: 'txHash = :h', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':h': txHash } },
+  );
 }
 
 /** Gives the lease back after a failed attempt, noting why (never secrets: an error name and message). */

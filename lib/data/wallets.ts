@@ -2,6 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
+import { conditionalWrite } from './conditional.ts';
 import { acquireLease, handOverLease, leaseHolder, releaseLease, releaseLeaseItem } from './leases.ts';
 import { getItem, isConditionalFailure, queryAll, transactWrite, type TransactItems } from './items.ts';
 import { CONFLICT, retryOnConflict } from './retry.ts';
@@ -250,19 +251,15 @@ export async function deleteWallet(w: WalletRecord): Promise<boolean> {
 
 /** Remembers the slot of the wallet's latest transaction (only ever moves forward). */
 export async function recordLastSlot(w: WalletRecord, slot: number): Promise<void> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: walletKey(w.userId, w.id),
-        UpdateExpression: 'SET lastSlot = :s',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSlot) OR lastSlot < :s)',
-        ExpressionAttributeValues: { ':s': slot },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await conditionalWrite(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: walletKey(w.userId, w.id),
+      UpdateExpression: 'SET lastSlot = :s',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSlot) OR lastSlot < :s)',
+      ExpressionAttributeValues: { ':s': slot },
+    }),
+  );
 }
 
 // ---- the signing lease ----------------------------------------------------------------------

@@ -35,7 +35,8 @@ type Step =
   | { op: 'handOver'; owner: string; to: string; seconds: number }
   | { op: 'wait'; ms: number };
 const owner = fc.constantFrom(...OWNERS);
-const seconds = fc.integer({ min: 1, max: 30 });
+// Lease terms and waits drawn from the same few values, so schedules often land exactly on an expiry.
+const seconds = fc.constantFrom(1, 5, 10, 30);
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('acquire' as const), owner, seconds }),
   fc.record({ op: fc.constant('renew' as const), owner, seconds }),
@@ -80,7 +81,7 @@ describe('item lease', () => {
           expect(await leases.leaseHolder(key)).toBe(liveNow);
         }
       }),
-      { numRuns: 40, seed: 3636 },
+      { numRuns: 60, seed: 3636 },
     ).finally(() => vi.useRealTimers());
   });
 

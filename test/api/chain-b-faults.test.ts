@@ -148,3 +148,74 @@ describe('chain B transfers under faults', () => {
     expect(await strk(a.address)).toBe(sender - E18 / 2n - 2n * INVOKE_FEE());
   });
 });
+
+describe('bridge withdrawals (chain B → chain A) under faults', () => {
+  let walletA: { id: string; address: string };
+  let walletB: { id: string; address: string };
+  let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
+  let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
+  let aliceId: string;
+  const synthetic = (holder: string) => chainb.balanceOf(SOL.destinationToken, holder);
+  const lamports = async (address: string) => BigInt(await (await (await import('#lib/chains/chain-a/index.ts')).chainA()).rpc.getBalance(new PublicKey(address)));
+  const withdraw = (dest: string) => alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'withdraw', token: 'SOL', amount: '0.4', destAddress: dest, walletId: walletB.id, password: PASS });
+
+  beforeAll(async () => {
+    SOL = (await import('#lib/bridge/routes.ts')).routeToken('chaina-chainb', 'SOL')!;
+    ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
+    aliceId = ok(await alice.get('/api/auth/me')).user.id;
+    walletA = (await alice.post('/api/wallets', { chain: 'a', name: 'main-a' })).json.wallet;
+    walletB = await newWallet(alice);
+    ok(await alice.post(`/api/wallets/${walletA.id}/airdrop`, { amount: 10 }));
+    ok(await alice.post(`/api/wallets/${walletB.id}/airdrop`, { amount: 10 })); // STRK for the fees
+    const d = ok(await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '5', destAddress: walletB.address, walletId: walletA.id }));
+    expect((await settled(alice, d.transaction.id)).status).toBe('completed');
+  }, 120_000);
+
+  it('RECEIVED for several blocks: submitted; the relayer waits for it, then releases once on chain A', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    chain.inject('pending');
+    const r = ok(await withdraw(dest)).transaction;
+    expect(r.status).toBe('submitted');
+    expect(chain.heldBack()).toEqual([r.sourceTxHash]);
+    await new Promise((ok) => setTimeout(ok, 2500)); // relayer passes meanwhile: nothing on chain B yet, nothing released
+    expect(ok(await alice.get(`/api/bridge/status/${r.id}`)).transaction.status).toBe('submitted');
+    expect(await lamports(dest)).toBe(0n);
+    await chain.advanceBlocks(3);
+    expect((await settled(alice, r.id)).status).toBe('completed');
+    expect(await lamports(dest)).toBe(400_000_000n);
+    expect(held - (await synthetic(walletB.address))).toBe(400_000_000n);
+  });
+
+  it('RECEIVED, then REJECTED: the record fails as soon as chain B says so, nothing burned, nothing released', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    chain.inject('rejected');
+    const r = ok(await withdraw(dest)).transaction;
+    expect(r.status).toBe('submitted');
+    await chain.advanceBlocks(3);
+    const done = await settled(alice, r.id);
+    expect(done.status).toBe('failed');
+    expect((await readBridge(aliceId, r.id))!.failureReason).toMatch(/REJECTED/);
+    expect(await synthetic(walletB.address)).toBe(held);
+    expect(await lamports(dest)).toBe(0n);
+  });
+
+  it('REVERTED with a reason, or its nonce taken: the documented error at once, the record failed, nothing burned or released', async () => {
+    for (const [fault, status, error] of [['reverted', 422, 'TRANSACTION_REVERTED'], ['nonce-used', 409, 'NONCE_CONFLICT']] as const) {
+      advanceClock(61_000);
+      const dest = Keypair.generate().publicKey.toBase58();
+      const held = await synthetic(walletB.address);
+      const before = (await alice.get('/api/bridge/history')).json.transactions.length as number;
+      chain.inject(fault);
+      const r = await withdraw(dest);
+      expect(r.status, JSON.stringify(r.json)).toBe(status);
+      expect(r.json).toMatchObject({ error });
+      const records = ok(await alice.get('/api/bridge/history')).transactions as { status: string }[];
+      expect(records).toHaveLength(before + 1);
+      expect(records.filter((t) => t.status === 'failed').length).toBeGreaterThan(0);
+      expect(await synthetic(walletB.address)).toBe(held);
+      expect(await lamports(dest)).toBe(0n);
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { dropTable } from '#lib/local/bootstrap.ts';
 import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
 import { routes } from '#functions/routes.ts';
+import { jobs } from '#functions/jobs.ts';
 import { checkResponse } from './response-check.ts';
 
 /**
@@ -18,7 +19,7 @@ export async function startTestRuntime(env: Record<string, string> = {}, dataDir
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
   const shared = opts.ownDynamo ? undefined : process.env.SHROUD_TEST_DYNAMODB_ENDPOINT;
   // The embedded Ethereum L1 only for the tests that ask for it (LOCAL_L1=1): it adds seconds to a start.
-  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, l1: process.env.LOCAL_L1 === '1', dynamoEndpoint: shared });
+  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, jobs, l1: process.env.LOCAL_L1 === '1', dynamoEndpoint: shared });
   return {
     ...runtime,
     client: () => new HttpClient(runtime.url),

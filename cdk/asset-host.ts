@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import type { SynthesizedFunction } from './cloud-assembly.ts';
 import { RUNTIME_DIR, type Sandbox } from './lambda-sandbox.ts';
 
+const INIT_TIMEOUT_MS = 60_000;
+
 export type InvokeOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; bytes: AsyncIterable<Buffer> };
 
 interface Instance {
@@ -126,8 +128,35 @@ export class AssetHost {
       idle.busy = true;
       return Promise.resolve(idle);
     }
-    if (hosted.instances.length < (this.opts.maxPerFunction ?? 4)) return Promise.resolve(this.spawn(hosted));
+    if (hosted.instances.length < (this.opts.maxPerFunction ?? 4)) return this.initialized(this.spawn(hosted));
     return new Promise((ok) => hosted.waiting.push(ok));
+  }
+
+  /**
+   * A new instance once its init is done: the invocation's timeout starts after it, as on Lambda.
+   * Lambda bounds an init at 10 s; on this shared machine a bundle's import may take longer, so
+   * the bound here is INIT_TIMEOUT_MS, and a failed init fails the invocation that waited for it.
+   */
+  private initialized(instance: Instance): Promise<Instance> {
+    return new Promise((ok, fail) => {
+      const { child } = instance;
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        if (!err) return ok(instance);
+        if (child.exitCode === null) child.kill('SIGKILL');
+        fail(err);
+      };
+      const onMessage = (m: Message) => {
+        if (m.ready === true) done();
+        else if (m.ready === false) done(new Error(`${instance.fn.fn.name}: init failed: ${m.error}`));
+      };
+      const onExit = (code: number | null) => done(new Error(`${instance.fn.fn.name}: the instance exited (${code}) during its init`));
+      const timer = setTimeout(() => done(new Error(`${instance.fn.fn.name}: init did not finish in ${INIT_TIMEOUT_MS / 1000} s`)), INIT_TIMEOUT_MS);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
   }
 
   private release(instance: Instance): void {

@@ -34,6 +34,8 @@ export interface AssetModeOptions {
   log?: (line: string) => void;
   /** Run the EventBridge rules (default true). */
   schedules?: boolean;
+  /** Plain settings for every function, as `-c functionEnvironment=…` would put in the template (the test run's rate limits). */
+  functionEnvironment?: Record<string, string>;
 }
 
 export interface AssetMode {
@@ -92,7 +94,7 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     const fns = nodeFunctions(opts.outdir, scopes);
     for (const fn of fns) {
       const templateEnv = Object.fromEntries(Object.entries(environmentOf(fn, local.resolver)).map(([k, v]) => [k, localUrls(v, url)]));
-      host.add(fn, (dirs) => runtimeEnvironment(fn, templateEnv, dirs, endpoints));
+      host.add(fn, (dirs) => runtimeEnvironment(fn, { ...opts.functionEnvironment, ...templateEnv }, dirs, endpoints));
     }
 
     // Every route of the route table must be in the template: a stale assembly is refused.

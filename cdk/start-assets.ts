@@ -4,6 +4,8 @@
  * lib/ or circuits/artifacts/ is newer than its manifest (or with --synth); `--reuse` (or
  * SHROUD_ASSETS_REUSE=1, as CI sets it after its own synth) takes it as it is. Prints the stage,
  * the template and the URL; `listening on <url>` is the last line of the start.
+ * SHROUD_ASSETS_FUNCTION_ENV (a JSON object) adds plain settings to every function, as the
+ * `functionEnvironment` context would (the test run raises the rate limits with it).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -43,7 +45,8 @@ if (flag('--synth') || stale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const mode = await startAssetMode({ outdir, port, dataDir: resolve(process.env.DATA_DIR ? join(process.env.DATA_DIR, 'assets') : defaultDataDir(root)) });
+const functionEnvironment = JSON.parse(process.env.SHROUD_ASSETS_FUNCTION_ENV ?? '{}') as Record<string, string>;
+const mode = await startAssetMode({ outdir, port, functionEnvironment, dataDir: resolve(process.env.DATA_DIR ? join(process.env.DATA_DIR, 'assets') : defaultDataDir(root)) });
 console.log(`serving stage ${mode.stage} from ${relative(root, mode.template)} (${mode.functions} Node.js functions, each from its asset)`);
 for (const line of mode.summary) console.log(`  ${line}`);
 console.log(`listening on ${mode.url}`);

@@ -18,6 +18,8 @@ const [taskDir, handlerName] = process.argv.slice(2);
 const dot = handlerName.lastIndexOf('.');
 const [file, name] = [handlerName.slice(0, dot), handlerName.slice(dot + 1)];
 
+const errorText = (e) => String(e?.stack ?? e).split('\n').slice(0, 4).join(' | ');
+
 const init = (async () => {
   const path = ['.js', '.mjs', '.cjs'].map((ext) => join(taskDir, file + ext)).find((p) => existsSync(p));
   if (!path) throw new Error(`no ${file}.js, ${file}.mjs or ${file}.cjs in the asset`);
@@ -25,7 +27,11 @@ const init = (async () => {
   if (typeof fn !== 'function') throw new Error(`${file} exports no function ${name}`);
   return fn;
 })();
-init.catch(() => {}); // reported to each invocation
+// The init is not the invocation's: the parent starts an invocation's clock once this says ready.
+init.then(
+  () => process.send({ ready: true }),
+  (e) => process.send({ ready: false, error: errorText(e) }),
+);
 
 const contextFor = (timeoutMs) => {
   const started = Date.now();
@@ -43,12 +49,12 @@ const contextFor = (timeoutMs) => {
   };
 };
 
-const errorText = (e) => String(e?.stack ?? e).split('\n').slice(0, 4).join(' | ');
-
 process.on('message', async ({ id, event, timeoutMs }) => {
   try {
     const fn = await init;
     const context = contextFor(timeoutMs);
+    // What the runtime sets for each invocation of an actively traced function (not sampled here: nothing is sent).
+    process.env._X_AMZN_TRACE_ID = `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${randomUUID().replace(/-/g, '').slice(0, 24)};Parent=${randomUUID().replace(/-/g, '').slice(0, 16)};Sampled=0;Lineage=local`;
     if (fn[STREAMING_MARK] === 'response') {
       // The runtime's response stream: bytes go to the parent as they are written.
       const stream = new Writable({
@@ -68,4 +74,3 @@ process.on('message', async ({ id, event, timeoutMs }) => {
     process.send({ id, ok: false, error: errorText(e) });
   }
 });
-process.send({ ready: true });

@@ -15,6 +15,7 @@ import { checkResponse } from './response-check.ts';
  * runtime alone, for a test that kills it (and outside vitest, a bench, there is no shared one).
  */
 export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string, opts: { ownDynamo?: boolean } = {}) {
+  if (process.env.SHROUD_BASE_URL) return remoteRuntime(process.env.SHROUD_BASE_URL);
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
   const shared = opts.ownDynamo ? undefined : process.env.SHROUD_TEST_DYNAMODB_ENDPOINT;
@@ -34,6 +35,22 @@ export async function startTestRuntime(env: Record<string, string> = {}, dataDir
 }
 
 export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
+
+/**
+ * SHROUD_BASE_URL: the API another process serves (`npm run test:assets` starts `npm run
+ * start:assets`, test/assets.config.ts). Its functions run elsewhere, with their own environment:
+ * a test file that reads the embedded services or sets the runtime's environment cannot run so,
+ * and the services getter says so instead of answering undefined.
+ */
+function remoteRuntime(url: string) {
+  const rt = { url, port: Number(new URL(url).port), dataDir: '', client: () => new HttpClient(url), stop: async (_keepData = false) => {} };
+  Object.defineProperty(rt, 'services', {
+    get() {
+      throw new Error(`this test reads the embedded services, which the API at SHROUD_BASE_URL (${url}) does not have`);
+    },
+  });
+  return rt as typeof rt & { services: Runtime['services'] };
+}
 
 /** fetch with a cookie jar, as a browser or terminal client keeps its session. */
 export class HttpClient {

@@ -7,8 +7,10 @@ import { defineConfig } from 'vitest/config';
  * `npm run synth` (CI's .ci/run does). The chosen tests of each file talk to the API over HTTP
  * only (no moved clock, no runtime environment of their own, no embedded chain A), and cover a
  * wallet key sealed as a KMS data key, a streamed assistant answer, uploads and downloads, the
- * identity routes, the attest and zk-toolkit routes and the $default route. The rest of each file
- * is not selected (the test name pattern), not skipped in code.
+ * identity routes, chain B proofs, social login, the attest, zk-toolkit and docs routes and the
+ * $default route. The rest of each file is not selected (the test name pattern), not skipped in
+ * code. Not covered: compression, bridge, transfer, swap and rewards, whose tests need the
+ * embedded chains (docs/deploy.md, "Found by the asset mode").
  */
 export const ASSET_TESTS: Record<string, string[]> = {
   'test/api/platform.test.ts': ['answers an unknown route with 404 NOT_FOUND', 'answers a known path with a wrong method with 405 and Allow', 'stores a report and lists it for its anonymous reporter only'],
@@ -35,6 +37,9 @@ export const ASSET_TESTS: Record<string, string[]> = {
   ],
   'test/api/attest.test.ts': ['answers valid for a proof of the commitment, false otherwise, 400 when malformed', 'lists each schema with its circuit, the pinned verification key hash and who fixes each signal'],
   'test/api/zk-toolkit.test.ts': ['poseidon: circomlib vectors, one input or several', 'split 3 of 5, any 3 shares combine to the secret', 'a point off the curve is 400 NOT_ON_CURVE'],
+  'test/api/chainb.test.ts': ["a key that is not the zkId's is 401, even with a valid signature by that key", 'validates its fields (400, naming the field)'],
+  'test/api/zkauth.test.ts': ['refuses an unknown provider (400) and a disabled one (PROVIDER_UNAVAILABLE)', 'answers the status of a signed-out client with authenticated: false only'],
+  'test/api/openapi.test.ts': ['GET /api/openapi.json is the generated document', 'GET /api/docs is the reference page, its scripts served by us under a policy that allows only them'],
 };
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

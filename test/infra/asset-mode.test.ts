@@ -1,7 +1,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateMs, readWiring } from '../../cdk/asset-wiring.ts';
-import { placeholderResolver, type Scope } from '../../cdk/cloud-assembly.ts';
+import { placeholderResolver, resolveValue, type Scope } from '../../cdk/cloud-assembly.ts';
 import { MOTO_CREDENTIALS } from '../../cdk/local-aws.ts';
 import { startSqsPoller } from '../../cdk/sqs-poller.ts';
 import { startMoto, type Moto } from '../../lib/local/moto.ts';
@@ -46,6 +46,15 @@ describe('the asset mode wiring', () => {
     expect([...w.streams]).toEqual([['shroud-t-get-x', 'shroud-t-get-x-stream']]);
     expect(w.schedules).toEqual([{ rule: 'Shroud-t/Rule', fn: 'shroud-t-scheduled-job', everyMs: 300_000, expression: 'rate(5 minutes)' }]);
     expect(w.queues).toEqual([{ fn: 'shroud-t-scheduled-worker', queueArn: 'arn:aws:sqs:us-east-1:000000000000:jobs', batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 3 }]);
+  });
+});
+
+describe('references of the templates (cdk/cloud-assembly.ts)', () => {
+  it('resolves a dynamic reference joined from pieces, as CDK writes a secret of the stack', () => {
+    const scope: Scope = { name: 'Shroud-t', file: 't.json', parameters: new Map(), template: { Resources: { S: { Type: 'AWS::SecretsManager::Secret' } } } };
+    const resolver = { ...placeholderResolver, resource: () => 'arn:aws:secretsmanager:us-east-1:1:secret:s-AbCdEf', dynamicReference: (ref: string) => `value of ${ref}` };
+    const joined = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'S' }, ':SecretString:::}}']] };
+    expect(resolveValue(joined, scope, resolver)).toBe('value of {{resolve:secretsmanager:arn:aws:secretsmanager:us-east-1:1:secret:s-AbCdEf:SecretString:::}}');
   });
 });
 

@@ -126,7 +126,8 @@ function resolveAny(e: unknown, scope: Scope, resolver: Resolver): string | stri
     }
     case 'Fn::Join': {
       const [sep, parts] = arg as [string, unknown[]];
-      return parts.map((p) => resolveValue(p, scope, resolver)).join(sep);
+      // A dynamic reference is often joined from pieces (`{{resolve:secretsmanager:` + Ref + `:SecretString:::}}`).
+      return parts.map((p) => resolveValue(p, scope, resolver)).join(sep).replace(DYNAMIC_REFERENCE, (m) => resolver.dynamicReference(m));
     }
     case 'Fn::Select': {
       const [index, list] = arg as [unknown, unknown];

@@ -15,6 +15,7 @@ import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { buildSync } from 'esbuild';
 import type { Construct } from 'constructs';
+import { jobs } from '../functions/jobs.ts';
 import { routes } from '../functions/routes.ts';
 import { bundling } from './bundling.ts';
 
@@ -25,10 +26,7 @@ export const sourceMapsWanted = (scope: Construct): boolean => String(scope.node
 
 /** The entries a synth of cdk/stack.ts bundles: known before the first asset asks, so one run builds them all. */
 function knownEntries(): string[] {
-  const scheduled = readdirSync(join(repoRoot, 'functions', 'scheduled'))
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => `functions/scheduled/${f}`);
-  return [...new Set([...routes.map((r) => r.handler), 'functions/fallback.ts', ...scheduled])];
+  return [...new Set([...routes.map((r) => r.handler), 'functions/fallback.ts', ...jobs.map((j) => j.handler)])];
 }
 
 interface Build {

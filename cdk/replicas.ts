@@ -9,6 +9,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ApiFunction } from './constructs/api-function.ts';
+import { jobNamed } from '../functions/jobs.ts';
+import { isScheduled, type Job } from '../lib/job.ts';
 
 /** Where a target's secret is kept on AWS: always Secrets Manager (no secret in a function's environment). */
 export interface SecretRef {
@@ -159,32 +161,20 @@ export class ReplicaPinning extends Construct {
       q.grantSendMessages(role); // the audit queues its rounds and re-queues lost copy jobs
     }
     this.grantTargets(role, 'all');
-    const worker = new ApiFunction(this, 'Worker', {
-      stage: this.stage,
-      entry: 'functions/scheduled/replica-worker.ts',
-      name: 'scheduled-replica-worker',
-      profile: 'standard',
-      timeoutSeconds: 900,
-      role,
-      environment,
-    });
+    // The rows of functions/jobs.ts that run under this role: the worker (fed by the queues) and the audit (scheduled).
+    const [workerRow, auditRow] = [jobNamed('replica-worker'), jobNamed('replica-audit')];
+    if (!isScheduled(auditRow)) throw new Error('functions/jobs.ts: replica-audit needs a schedule');
+    const fnOf = (row: Job) => new ApiFunction(this, row.id, { stage: this.stage, entry: row.handler, name: `scheduled-${row.name}`, profile: 'standard', timeoutSeconds: row.timeoutSeconds, role, environment });
+    const worker = fnOf(workerRow);
     worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
     // Audits run in parallel, at most AUDIT_CONCURRENCY at once: a round of many pins reads the
     // targets at a bounded rate and leaves the account's concurrency to the API.
     worker.addEventSource(new SqsEventSource(this.auditQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: AUDIT_CONCURRENCY }));
-    const audit = new ApiFunction(this, 'Audit', {
-      stage: this.stage,
-      entry: 'functions/scheduled/replica-audit.ts',
-      name: 'scheduled-replica-audit',
-      profile: 'standard',
-      timeoutSeconds: 900,
-      role,
-      environment,
-    });
+    const audit = fnOf(auditRow);
     new Rule(this, 'Hourly', {
-      description: 'Audits every replicated pin',
-      schedule: Schedule.rate(Duration.hours(1)),
-      targets: [new LambdaFunction(audit, { retryAttempts: 0 })],
+      description: auditRow.description,
+      schedule: Schedule.rate(Duration.minutes(auditRow.trigger.everyMinutes)),
+      targets: [new LambdaFunction(audit, { retryAttempts: auditRow.retryAttempts ?? 0 })],
     });
   }
 }

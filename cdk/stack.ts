@@ -16,6 +16,7 @@ import { WebHosting } from './constructs/web-hosting.ts';
 import { grantBedrockModel, streamingUrl } from './ai.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
+import { scheduledJobs } from '../functions/jobs.ts';
 import type { GroupName } from '../lib/http/groups.ts';
 import type { Route } from '../lib/http/route.ts';
 import { table as tableSchema } from '../lib/data/table.ts';
@@ -210,42 +211,21 @@ export class ShroudStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'The API base URL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
-    // The jobs that are not routes (EventBridge schedules): orphan blocks every 15 minutes (the
-    // uploads whose journal is still open) and daily (a full pass lists every block), unpaid
-    // withdrawals and unfinished deposits every minute (they sign with the pools' sealed keys),
-    // ended reward epochs hourly (the key id only satisfies the custody config check: no KMS
-    // grant, claims pay from the rewards functions).
-    new ScheduledJob(this, 'Sweeper', {
-      stage, name: 'sweep', entry: 'functions/scheduled/sweep.ts', description: 'The orphan-block sweeper',
-      every: Duration.minutes(15), timeoutSeconds: 300, table, environment, grant: (role) => bucket.grantReadWrite(role),
-    });
-    new ScheduledJob(this, 'SweeperFull', {
-      stage, name: 'sweep-full', entry: 'functions/scheduled/sweep-full.ts', description: 'The orphan-block sweeper, full pass',
-      every: Duration.hours(1), timeoutSeconds: 900, table, environment, grant: (role) => bucket.grantReadWrite(role),
-    });
-    replicas?.addFunctions(environment); // replica worker (SQS) and hourly audit (not routes)
-    new ScheduledJob(this, 'TransferRetry', {
-      stage, name: 'transfer-retry', entry: 'functions/scheduled/transfer-retry.ts', description: 'The shielded-transfer retry job',
-      every: Duration.minutes(1), timeoutSeconds: 55, table,
-      environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
-      grant: (role) => walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt'),
-    });
-    // The bridge relayer every minute: it releases withdrawals from the escrow key (sealed like wallet keys).
-    new ScheduledJob(this, 'BridgeRelayer', {
-      stage, name: 'bridge-relayer', entry: 'functions/scheduled/bridge-relayer.ts', description: 'The bridge relayer: confirms source transactions, delivers on the destination chain',
-      every: Duration.minutes(1), timeoutSeconds: 55, table,
-      environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
-      grant: (role) => walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt'),
-    });
-    new ScheduledJob(this, 'RewardAccrualRetry', {
-      stage, name: 'rewards-retry', entry: 'functions/scheduled/rewards-retry.ts', description: 'Records reward accruals whose first attempt failed (the outbox)',
-      every: Duration.minutes(1), timeoutSeconds: 55, table, environment,
-    });
-    new ScheduledJob(this, 'RewardEpochs', {
-      stage, name: 'close-reward-epochs', entry: 'functions/scheduled/close-reward-epochs.ts', description: 'Closes ended reward epochs into their Merkle roots',
-      every: Duration.hours(1), timeoutSeconds: 300, table, retryAttempts: 2,
-      environment: { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn },
-    });
+    // The jobs that are not routes, one per row of functions/jobs.ts: EventBridge schedules here,
+    // the replica worker and audit in ReplicaPinning (its role and queues), when it is configured.
+    for (const row of scheduledJobs()) {
+      if (row.grants.includes('replicas')) continue;
+      const signs = row.grants.includes('wallet-key') || row.grants.includes('wallet-key-id');
+      new ScheduledJob(this, row.id, {
+        stage, row, table,
+        environment: signs ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn } : environment,
+        grant: (role) => {
+          if (row.grants.includes('bucket')) bucket.grantReadWrite(role);
+          if (row.grants.includes('wallet-key')) walletKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
+        },
+      });
+    }
+    replicas?.addFunctions(environment);
 
     NagSuppressions.addStackSuppressions(
       this,

@@ -1,4 +1,5 @@
 import { startRuntime } from '#lib/local/runtime.ts';
+import { jobs } from './jobs.ts';
 import { routes } from './routes.ts';
 
 /** `npm start`: the API on localhost with every service embedded, serving this route table. */
@@ -15,7 +16,7 @@ if (!dynamoEndpoint !== !s3Endpoint) {
   process.exit(1);
 }
 const external = dynamoEndpoint && s3Endpoint ? { dynamoEndpoint, s3Endpoint } : undefined;
-const runtime = await startRuntime({ port, routes, external });
+const runtime = await startRuntime({ port, routes, jobs, external });
 console.log(`listening on ${runtime.url}`);
 // Where to send StarkGate deposits by hand (eth_sendTransaction from one of its eth_accounts).
 if ('services' in runtime && runtime.services.l1) console.log(`embedded Ethereum L1 (JSON-RPC) on ${runtime.services.l1.url}`);

@@ -4,28 +4,21 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import type { ScheduledJob as JobRow } from '../../lib/job.ts';
 import { ApiFunction } from './api-function.ts';
 
 export interface ScheduledJobProps {
   stage: string;
-  /** `scheduled-<name>` is the function's name, `shroud-<stage>-<name>` its role's. */
-  name: string;
-  /** The handler under functions/scheduled/. */
-  entry: string;
-  description: string;
-  every: Duration;
-  /** Below the interval where passes must never overlap. */
-  timeoutSeconds: number;
+  /** Its row of functions/jobs.ts: name, handler, period, timeout, retries. */
+  row: JobRow;
   table: ITable;
   environment: Record<string, string>;
-  /** EventBridge's retries of a failed invocation. */
-  retryAttempts?: number;
-  /** What else the job's role may touch (the bucket, the wallet key), beyond the table and its logs. */
+  /** What else the job's role may touch (the row's grants: the bucket, the wallet key), beyond the table and its logs. */
   grant?: (role: IRole) => void;
 }
 
 /**
- * A job that is not a route: one function under functions/scheduled/ run by an EventBridge rule,
+ * A scheduled row of functions/jobs.ts: one function under functions/scheduled/ run by an EventBridge rule,
  * with its own least-privilege role (the table, logs of the stage's functions, and what `grant`
  * adds). The sweeper, the transfer retry job and the reward epochs' close are three of these.
  */
@@ -34,11 +27,12 @@ export class ScheduledJob extends Construct {
 
   constructor(scope: Construct, id: string, props: ScheduledJobProps) {
     super(scope, id);
+    const { row } = props;
     const stack = Stack.of(this);
     const role = new Role(this, 'Role', {
-      roleName: `shroud-${props.stage}-${props.name}`.slice(0, 64),
+      roleName: `shroud-${props.stage}-${row.name}`.slice(0, 64),
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: props.description,
+      description: row.description,
     });
     role.addToPolicy(
       new PolicyStatement({
@@ -51,17 +45,17 @@ export class ScheduledJob extends Construct {
     props.grant?.(role);
     this.fn = new ApiFunction(this, 'Function', {
       stage: props.stage,
-      entry: props.entry,
-      name: `scheduled-${props.name}`,
+      entry: row.handler,
+      name: `scheduled-${row.name}`,
       profile: 'standard',
-      timeoutSeconds: props.timeoutSeconds,
+      timeoutSeconds: row.timeoutSeconds,
       role,
       environment: props.environment,
     });
     new Rule(this, 'Schedule', {
-      description: props.description,
-      schedule: Schedule.rate(props.every),
-      targets: [new LambdaFunction(this.fn, { retryAttempts: props.retryAttempts ?? 0 })],
+      description: row.description,
+      schedule: Schedule.rate(Duration.minutes(row.trigger.everyMinutes)),
+      targets: [new LambdaFunction(this.fn, { retryAttempts: row.retryAttempts ?? 0 })],
     });
   }
 }

@@ -155,6 +155,40 @@ async function sendStream(res: ServerResponse, result: APIGatewayProxyStructured
   }
 }
 
+/**
+ * A function URL's response stream (cdk/lambda-runtime/awslambda.mjs, HttpResponseStream.from):
+ * the prelude (status, headers, cookies as JSON) up to 8 zero bytes, then the body as it comes.
+ */
+async function sendResponseStream(res: ServerResponse, bytes: AsyncIterable<Buffer>) {
+  let head = Buffer.alloc(0);
+  let started = false;
+  const SEPARATOR = Buffer.alloc(8);
+  try {
+    for await (const chunk of bytes) {
+      if (started) {
+        if (res.destroyed) break;
+        res.write(chunk);
+        continue;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf(SEPARATOR);
+      if (end < 0) continue;
+      const prelude = JSON.parse(head.subarray(0, end).toString('utf8')) as { statusCode?: number; headers?: Record<string, string>; cookies?: string[] };
+      const headers: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(prelude.headers ?? {})) headers[k.toLowerCase()] = String(v);
+      if (prelude.cookies?.length) headers['set-cookie'] = prelude.cookies;
+      res.writeHead(prelude.statusCode ?? 200, headers);
+      res.flushHeaders();
+      started = true;
+      const rest = head.subarray(end + SEPARATOR.length);
+      if (rest.length) res.write(rest);
+    }
+    if (!started) throw new Error('the response stream ended before its prelude');
+  } finally {
+    res.end();
+  }
+}
+
 function sendError(res: ServerResponse, status: number, code: string, message: string) {
   res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
   res.end(JSON.stringify({ error: code, message }));
@@ -226,8 +260,19 @@ function memoized(match: (method: string, path: string) => Match) {
   };
 }
 
-/** The API Gateway emulator: HTTP in, payload-2.0 event to the route's handler, its result out. */
-export async function gatewayListener(routes: readonly Route[]) {
+/**
+ * Where the gateway sends an event when its handlers do not run in this process (the asset mode,
+ * cdk/start-assets.ts): the route's deployed function (for a `stream` route, its function URL's
+ * function), which answers with a payload-2.0 result or the bytes of a response stream.
+ */
+export type Integration = (route: Route | undefined, event: APIGatewayProxyEventV2) => Promise<{ kind: 'result'; result: unknown } | { kind: 'stream'; bytes: AsyncIterable<Buffer> }>;
+
+/**
+ * The API Gateway emulator: HTTP in, payload-2.0 event to the route's handler, its result out.
+ * With `integration`, the handlers run elsewhere: requests are read whole (as API Gateway reads
+ * them) and the event goes to `integration`.
+ */
+export async function gatewayListener(routes: readonly Route[], opts: { integration?: Integration } = {}) {
   const match = memoized(createRouter(routes).match);
   // Requests overlap in this one process: each invocation gets its own Powertools state, as on a
   // multi-concurrency Lambda instance (lib/observability.ts).
@@ -239,7 +284,7 @@ export async function gatewayListener(routes: readonly Route[]) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const found = match(req.method ?? 'GET', url.pathname);
       const route = found.kind === 'route' ? found.route : undefined;
-      streamed = streamsRequest(req, route);
+      streamed = !opts.integration && streamsRequest(req, route);
       const body = streamed ? (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES ? 'too-large' : EMPTY) : await readBody(req);
       if (body === 'too-large') {
         sendError(res, 413, 'FILE_TOO_LARGE', 'request body exceeds 100 MB');
@@ -248,6 +293,12 @@ export async function gatewayListener(routes: readonly Route[]) {
       }
       const event = toEvent(req, url, body, route, found.kind === 'route' ? { ...found.params } : {});
       if (streamed) Object.defineProperty(event, RAW_BODY_STREAM, { value: req, enumerable: false });
+      if (opts.integration) {
+        const outcome = await opts.integration(route, event);
+        if (outcome.kind === 'result') send(res, outcome.result as APIGatewayProxyResultV2);
+        else await sendResponseStream(res, outcome.bytes);
+        return;
+      }
       const handler = await load(route ? route.handler : 'functions/fallback.ts');
       if (route?.stream) enableStreaming(event);
       await isolated(event.requestContext.requestId, async () => {

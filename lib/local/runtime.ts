@@ -1,7 +1,9 @@
 import type { Route } from '#lib/http/route.ts';
+import { isScheduled, type Job } from '#lib/job.ts';
 import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { circuitsDir } from '#lib/zk/circuits.ts';
 import { assertTrustedSetup } from '#lib/zk/trusted-setup.ts';
@@ -14,6 +16,8 @@ import { ensureLocalBucket, startS3Local, type S3Local } from './s3-local.ts';
 export interface RuntimeOptions {
   /** The route table to serve (`functions/routes.ts`). */
   routes: readonly Route[];
+  /** The job table (`functions/jobs.ts`): every scheduled row runs on its period, as on AWS. */
+  jobs: readonly Job[];
   /** 0 picks a free port. */
   port?: number;
   dataDir?: string;
@@ -146,7 +150,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
-    stops.push(await startScheduledJobs());
+    stops.push(startScheduledJobs(opts.jobs));
     stops.push(...(await startReplicaWorker({ ownsServices: !opts.external })));
     if (opts.external) return { url, port, dataDir, stop };
     const services = { ...(ownDynamo ? { dynamo: ownDynamo } : {}), s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server), ...(l1 ? { l1 } : {}) };
@@ -177,25 +181,30 @@ function every(name: string, intervalMs: number, pass: () => Promise<unknown>): 
   };
 }
 
+const repoRoot = join(import.meta.dirname, '..', '..');
+
 /**
- * The scheduled jobs of cdk/ (not routes), in process: the orphan sweeper every 15 minutes and
- * its full pass daily (cdk/stack.ts, ScheduledJobs), the bridge relayer every second (the local runtime plays Hyperlane's relayer
- * between its local chain A and chain B), the transfer retry job (unpaid withdrawals, unfinished
- * deposits) every minute.
+ * Every scheduled row of the job table, in process: the row's own handler (the function the
+ * EventBridge rule invokes on AWS) on the row's period, or on `local.everyMs` where the row says
+ * why the local runtime differs (the bridge relayer, which plays Hyperlane's relayer here).
  */
-async function startScheduledJobs(): Promise<() => Promise<void>> {
-  const { FULL_SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS } = await import('#lib/storage/sweeper.ts');
-  const stops = [
-    every('orphan sweep', SWEEP_INTERVAL_MS, async () => (await import('#lib/storage/sweeper.ts')).sweepStale()),
-    every('full orphan sweep', FULL_SWEEP_INTERVAL_MS, async () => (await import('#lib/storage/sweeper.ts')).sweepOnce()),
-    every('bridge relay pass', 1000, async () => (await import('#lib/bridge/relayer.ts')).relayOnce()),
-    every('transfer retry pass', 60_000, async () => (await import('#lib/transfer/retry.ts')).retryTransfersOnce()),
-    every('reward accrual retry pass', 60_000, async () => (await import('#lib/rewards/accrue.ts')).retryAccrualsOnce()),
-  ];
+export function startScheduledJobs(jobs: readonly Job[]): () => Promise<void> {
+  const stops = jobs.filter(isScheduled).map((job) => {
+    let handler: Promise<() => Promise<unknown>> | undefined;
+    const load = () =>
+      (handler ??= import(pathToFileURL(join(repoRoot, job.handler)).href).then((m: { handler?: () => Promise<unknown> }) => {
+        if (typeof m.handler !== 'function') throw new Error(`${job.handler} exports no handler`);
+        return m.handler;
+      }));
+    return every(job.name, localPeriodMs(job), async () => (await load())());
+  });
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };
 }
+
+/** A scheduled row's period in this runtime. */
+export const localPeriodMs = (job: Job): number => job.local?.everyMs ?? (isScheduled(job) ? job.trigger.everyMinutes * 60_000 : NaN);
 
 /**
  * The replicated pinning's storage targets: three local S3 servers, each with its own data
@@ -214,12 +223,12 @@ async function startReplicaTargets(dataDir: string) {
 }
 
 /**
- * The replica worker's queue consumer (SQS on AWS, cdk/replicas.ts) and the hourly audit (an
- * EventBridge rule on AWS), in process.
+ * The replica worker's queue consumer (SQS on AWS, cdk/replicas.ts), in process; the hourly audit
+ * is a scheduled row of the job table.
  */
 async function startReplicaWorker(opts: { ownsServices: boolean }): Promise<(() => Promise<void>)[]> {
   const { startLocalReplicaQueue } = await import('#lib/storage/replica-queue.ts');
-  const { auditReplicas, handleReplicaJob, REPLICA_AUDIT_INTERVAL_MS, requeueUnfinishedJobs } = await import('#lib/storage/replicas.ts');
+  const { handleReplicaJob, requeueUnfinishedJobs } = await import('#lib/storage/replicas.ts');
   const { storageConfig } = await import('#lib/storage/config.ts');
   const stopQueue = startLocalReplicaQueue(handleReplicaJob);
   // The jobs the last run's in-process queue held when it stopped. Only a runtime that owns its
@@ -228,7 +237,6 @@ async function startReplicaWorker(opts: { ownsServices: boolean }): Promise<(() 
   const requeue = opts.ownsServices && !storageConfig.REPLICA_QUEUE_URL;
   const requeued = (requeue ? requeueUnfinishedJobs() : Promise.resolve()).catch(async (e: unknown) => (await import('#lib/log.ts')).logger.warn('replica jobs of the last run not queued again', { error: e as Error }));
   return [
-    every('replica audit', REPLICA_AUDIT_INTERVAL_MS, auditReplicas),
     async () => {
       await requeued;
       await stopQueue();

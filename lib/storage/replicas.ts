@@ -39,7 +39,6 @@ import { replicaTargets, targetNamed, TargetFailure, type CopySource, type Repli
  * or the content itself is gone); `releasing` while the replicas are deleted.
  */
 export const MIN_REPLICAS = 3;
-export const REPLICA_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
 /**
  * A pending/pinning pin not touched for this long lost its job (a local worker died): re-enqueued
  * by the audit. Longer than a copy may run (the worker's 15 minutes; SQS redelivers after 16), so

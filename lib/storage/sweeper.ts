@@ -37,9 +37,7 @@ import { getPin } from './pins.ts';
  * later pass meets again is still recognised as dead.
  */
 export const ORPHAN_AGE_SECONDS = 60 * 60;
-/** The regular pass (`sweepStale`): the open journals over an hour old. */
-export const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
-/** The full pass (`sweepOnce`): every stored block and shard set, for what the regular one cannot see. */
+/** Between the starts of two full passes (every stored block and shard set, for what the regular one cannot see); the schedules themselves are functions/jobs.ts's. */
 export const FULL_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /**
  * How early an hourly run may come against the one a day before (EventBridge runs a rule within

@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-chainb-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '1000' }, routes: (await import('#functions/routes.ts')).routes });
+const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '1000' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
 const { createSession } = await import('#lib/data/sessions.ts');
 
 const { id: cookie } = await createSession('bench-user', 'password');

@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-storage-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' }, routes: (await import('#functions/routes.ts')).routes });
+const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
 const { createSession } = await import('#lib/data/sessions.ts');
 const { passwordProof } = await import('#lib/client/password-proof.ts');
 const { exportContent, importContent } = await import('#lib/storage/cid.ts');

@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { routes } from '../../functions/routes.ts';
+import { scheduledJobs } from '../../functions/jobs.ts';
 import { testApp } from '../support/cdk.ts';
 
 /**
@@ -110,6 +111,18 @@ describe('the CDK stack', () => {
     scheduled('shroud-ci-scheduled-sweep', 'rate(15 minutes)', 300);
     scheduled('shroud-ci-scheduled-sweep-full', 'rate(1 hour)', 900);
     t.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'events.amazonaws.com' });
+  });
+
+  it('makes one function and EventBridge rule per scheduled row of functions/jobs.ts, on its period (the replica rows only with replicated pinning)', () => {
+    const rate = (m: number) => (m % 60 === 0 ? `rate(${m / 60} hour${m === 60 ? '' : 's'})` : `rate(${m} minute${m === 1 ? '' : 's'})`);
+    const t = templates.get(root)!;
+    const byArn = new Map(Object.entries(t.findResources('AWS::Lambda::Function')).map(([id, f]) => [id, (f as { Properties: { FunctionName: string; Timeout: number } }).Properties]));
+    const ruled = Object.values(t.findResources('AWS::Events::Rule')).flatMap((r) => {
+      const p = (r as { Properties: { ScheduleExpression: string; Targets: { Arn: { 'Fn::GetAtt': [string, string] } }[] } }).Properties;
+      return p.Targets.map((x) => `${byArn.get(x.Arn['Fn::GetAtt'][0])!.FunctionName} ${p.ScheduleExpression} ${byArn.get(x.Arn['Fn::GetAtt'][0])!.Timeout}`);
+    });
+    const expected = scheduledJobs().filter((j) => !j.grants.includes('replicas')).map((j) => `shroud-ci-scheduled-${j.name} ${rate(j.trigger.everyMinutes)} ${j.timeoutSeconds}`);
+    expect(ruled.sort()).toEqual(expected.sort());
   });
 
   it('runs the transfer retry job every minute from an EventBridge rule, with the wallet key', () => {

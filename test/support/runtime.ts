@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { dropTable } from '#lib/local/bootstrap.ts';
 import { startRuntime, type Runtime } from '#lib/local/runtime.ts';
 import { routes } from '#functions/routes.ts';
+import { jobs } from '#functions/jobs.ts';
 import { checkResponse } from './response-check.ts';
 
 /**
@@ -14,11 +15,12 @@ import { checkResponse } from './response-check.ts';
  * runtime alone, for a test that kills it (and outside vitest, a bench, there is no shared one).
  */
 export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string, opts: { ownDynamo?: boolean } = {}) {
+  if (process.env.SHROUD_BASE_URL) return remoteRuntime(process.env.SHROUD_BASE_URL);
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
   const shared = opts.ownDynamo ? undefined : process.env.SHROUD_TEST_DYNAMODB_ENDPOINT;
   // The embedded Ethereum L1 only for the tests that ask for it (LOCAL_L1=1): it adds seconds to a start.
-  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, l1: process.env.LOCAL_L1 === '1', dynamoEndpoint: shared });
+  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, jobs, l1: process.env.LOCAL_L1 === '1', dynamoEndpoint: shared });
   return {
     ...runtime,
     client: () => new HttpClient(runtime.url),
@@ -33,6 +35,22 @@ export async function startTestRuntime(env: Record<string, string> = {}, dataDir
 }
 
 export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
+
+/**
+ * SHROUD_BASE_URL: the API another process serves (`npm run test:assets` starts `npm run
+ * start:assets`, test/assets.config.ts). Its functions run elsewhere, with their own environment:
+ * a test file that reads the embedded services or sets the runtime's environment cannot run so,
+ * and the services getter says so instead of answering undefined.
+ */
+function remoteRuntime(url: string) {
+  const rt = { url, port: Number(new URL(url).port), dataDir: '', client: () => new HttpClient(url), stop: async (_keepData = false) => {} };
+  Object.defineProperty(rt, 'services', {
+    get() {
+      throw new Error(`this test reads the embedded services, which the API at SHROUD_BASE_URL (${url}) does not have`);
+    },
+  });
+  return rt as typeof rt & { services: Runtime['services'] };
+}
 
 /** fetch with a cookie jar, as a browser or terminal client keeps its session. */
 export class HttpClient {

@@ -68,7 +68,7 @@ describe('the trusted-setup guard', () => {
 
   it('the local runtime refuses to start on mainnet', async () => {
     process.env.CHAIN_A_NETWORK = 'mainnet';
-    await expect(startRuntime({ port: 0, routes: [] })).rejects.toThrow(/refusing CHAIN_A_NETWORK=mainnet/);
+    await expect(startRuntime({ port: 0, routes: [], jobs: [] })).rejects.toThrow(/refusing CHAIN_A_NETWORK=mainnet/);
   });
 
   it('cdk synth refuses a production stage, or one whose functions run on mainnet', () => {

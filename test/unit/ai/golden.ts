@@ -55,7 +55,7 @@ export const golden: Golden[] = [
   { q: 'I forgot my file password, can you recover it?', cite: ['docs/storage.md#encrypted-storage-apistorage'], suggest: null },
   { q: 'how are wallet keys protected?', cite: ['docs/wallets.md#key-custody', 'docs/security.md#what-is-protected-how'], suggest: null },
   { q: 'what happens when a share link expires?', cite: ['docs/storage.md#encrypted-storage-apistorage'], suggest: 'shroud shares' },
-  { q: 'how do I deploy my own stage?', cite: ['docs/deploy.md#deploy', 'docs/deploy.md#rehearsing-a-deploy-here', 'docs/operations.md#commands'], suggest: null },
+  { q: 'how do I deploy my own stage?', cite: ['docs/deploy.md#deploy', 'docs/deploy.md#rehearsing-a-deploy-here', 'docs/deploy.md#npm-run-startassets', 'docs/operations.md#deploy', 'docs/operations.md#commands'], suggest: null },
   { q: 'how many login attempts before my account is locked?', cite: ['docs/identity.md#identity-and-sessions-apiauth', 'docs/security.md#what-is-protected-how'], suggest: null },
   { q: 'swap 2 SOL for sUSD', cite: ['docs/swap.md#swap-apiswap'], suggest: 'shroud swap quote SOL sUSD 2 --wallet main' },
   { q: 'how do I make a shielded deposit?', cite: ['docs/transfer.md#shielded-transfers-apitransfer'], suggest: "shroud shielded deposit '<pool>' --wallet main" },

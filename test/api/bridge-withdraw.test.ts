@@ -11,7 +11,7 @@ import { withLostChainBAnswer } from '../support/chain-b.ts';
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
 let chainA: typeof import('#lib/chains/chain-a/index.ts').chainA;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
-let LocalChainB: typeof import('#lib/chains/chain-b/local-chain.ts').LocalChainB;
+let LocalChainB: typeof import('#lib/local/chain-b/chain.ts').LocalChainB;
 let withdrawCall: typeof import('#lib/bridge/chain-b-source.ts').withdrawCall;
 let escrowAddress: typeof import('#lib/bridge/chain-a-release.ts').escrowAddress;
 let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
@@ -19,7 +19,7 @@ let readRelease: typeof import('#lib/data/bridge-releases.ts').readRelease;
 let relayBridge: typeof import('#lib/bridge/relayer.ts').relayBridge;
 let releaseWithdrawal: typeof import('#lib/bridge/chain-a-release.ts').releaseWithdrawal;
 let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
-let LedgerRejection: typeof import('#lib/chains/chain-b/ledger.ts').LedgerRejection;
+let LedgerRejection: typeof import('#lib/local/chain-b/ledger.ts').LedgerRejection;
 
 /**
  * Withdrawals chain B → chain A over HTTP against the local runtime: a deposit first funds the
@@ -40,14 +40,14 @@ beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50' });
   ({ chainA } = await import('#lib/chains/chain-a/index.ts'));
   chainb = await import('#lib/chains/chain-b/index.ts');
-  ({ LocalChainB } = await import('#lib/chains/chain-b/local-chain.ts'));
+  ({ LocalChainB } = await import('#lib/local/chain-b/chain.ts'));
   ({ withdrawCall } = await import('#lib/bridge/chain-b-source.ts'));
   ({ escrowAddress, releaseWithdrawal } = await import('#lib/bridge/chain-a-release.ts'));
   ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
   ({ readRelease } = await import('#lib/data/bridge-releases.ts'));
   ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
   SOL = (await import('#lib/bridge/routes.ts')).routeToken('chaina-chainb', 'SOL')!;
-  ({ LedgerRejection } = await import('#lib/chains/chain-b/ledger.ts'));
+  ({ LedgerRejection } = await import('#lib/local/chain-b/ledger.ts'));
   alice = rt.client();
   bob = rt.client();
   aliceId = (await signedInUser(alice)).user.id;

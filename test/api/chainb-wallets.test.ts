@@ -204,7 +204,7 @@ describe('chain B wallets', () => {
     const { UNSETTLED_HOLD_SECONDS } = await import('#lib/wallets/chain-b.ts');
     advanceClock(UNSETTLED_HOLD_SECONDS * 1000);
 
-    const { LedgerRejection } = await import('#lib/chains/chain-b/ledger.ts');
+    const { LedgerRejection } = await import('#lib/local/chain-b/ledger.ts');
     const ledger = chainb.localLedger();
     const real = ledger.invoke;
     ledger.invoke = async () => {

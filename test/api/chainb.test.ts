@@ -37,7 +37,7 @@ describe('POST /api/chainb/submit-proof', () => {
     });
 
     const { proofRegistry } = await import('#lib/chains/chain-b/index.ts');
-    const { LocalProofRegistry } = await import('#lib/chains/chain-b/local.ts');
+    const { LocalProofRegistry } = await import('#lib/local/chain-b/registry.ts');
     const { identityProofHash, toHex64, uuidToFelt, zkIdToFelt } = await import('#lib/chains/chain-b/felts.ts');
     const { invokeV3Hash, LOCAL_RESOURCE_BOUNDS, storeProofCall } = await import('#lib/chains/chain-b/registry.ts');
     const registry = proofRegistry();

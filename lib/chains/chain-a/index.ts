@@ -19,7 +19,7 @@ export function chainA(): Promise<ChainA> {
     if (c.adapter === 'rpc') {
       chain = new RpcChainA({ network: c.CHAIN_A_NETWORK, rpcUrl: c.CHAIN_A_RPC_URL!, indexerUrl: c.indexerUrl!, proverUrl: c.proverUrl! });
     } else {
-      const { LocalChainA } = await import('./local.ts');
+      const { LocalChainA } = await import('#lib/local/chain-a/chain.ts');
       chain = await LocalChainA.open(c.DATA_DIR);
     }
     // CHAIN_FAULTS: the same chain, misbehaving as a real cluster does (faults.ts).

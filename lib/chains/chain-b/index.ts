@@ -1,9 +1,9 @@
 import { readChainBConfig } from './config.ts';
-import { LocalLedger } from './ledger.ts';
-import { LocalChainB } from './local-chain.ts';
+import { LocalLedger } from '#lib/local/chain-b/ledger.ts';
+import { LocalChainB } from '#lib/local/chain-b/chain.ts';
 import type { ChainB } from './port.ts';
 import { RpcChainB } from './rpc-chain.ts';
-import { keysFromPrivateKey, loadOrCreateLocalKeys, LocalProofRegistry } from './local.ts';
+import { keysFromPrivateKey, loadOrCreateLocalKeys, LocalProofRegistry } from '#lib/local/chain-b/registry.ts';
 import type { ProofRegistry } from './registry.ts';
 import { RpcProofRegistry } from './rpc.ts';
 
@@ -60,7 +60,7 @@ export function balanceOf(token: string, address: string): Promise<bigint> {
 }
 
 export type { ChainB, ChainBTransaction, ExecuteRequest, TransferOutcome } from './port.ts';
-export { transferCall } from './local-chain.ts';
+export { transferCall } from '#lib/local/chain-b/chain.ts';
 export { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
 export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
 

@@ -5,12 +5,12 @@ import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
 /** The local chain B ledger against DynamoDB Local: mints, balances, transactions. */
 let rt: TestRuntime;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
-let ledgerMod: typeof import('#lib/chains/chain-b/ledger.ts');
+let ledgerMod: typeof import('#lib/local/chain-b/ledger.ts');
 
 beforeAll(async () => {
   rt = await startTestRuntime();
   chainb = await import('#lib/chains/chain-b/index.ts');
-  ledgerMod = await import('#lib/chains/chain-b/ledger.ts');
+  ledgerMod = await import('#lib/local/chain-b/ledger.ts');
 });
 afterAll(async () => {
   await rt?.stop();
@@ -74,7 +74,7 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
     const pk = `0x${Buffer.from(ec.starkCurve.utils.randomPrivateKey()).toString('hex')}`;
     return { pk, address: acc.accountAddress(acc.publicKeyOf(pk)) };
   };
-  const port = async () => new (await import('#lib/chains/chain-b/local-chain.ts')).LocalChainB(chainb.localLedger());
+  const port = async () => new (await import('#lib/local/chain-b/chain.ts')).LocalChainB(chainb.localLedger());
   const fees = async () => import('#lib/chains/chain-b/fees.ts');
 
   it('the first transfer deploys the account; exact balances both sides; fees charged for both and collected', async () => {
@@ -123,7 +123,7 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
 
   it('refuses a forged signature, a replayed nonce and a fee the account cannot cover, changing nothing', async () => {
     const chain = await port();
-    const { transferCall } = await import('#lib/chains/chain-b/local-chain.ts');
+    const { transferCall } = await import('#lib/local/chain-b/chain.ts');
     const { boundsFor, LOCAL_GAS_USE } = await fees();
     const a = await accounts();
     const other = await accounts();

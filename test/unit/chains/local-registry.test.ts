@@ -7,14 +7,14 @@ import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
 
 /** The local adapter's semantics against DynamoDB Local: the contract's rules, events, transactions. */
 let rt: TestRuntime;
-let local: typeof import('#lib/chains/chain-b/local.ts');
+let local: typeof import('#lib/local/chain-b/registry.ts');
 let reg: typeof import('#lib/chains/chain-b/registry.ts');
 let felts: typeof import('#lib/chains/chain-b/felts.ts');
 const keyDir = mkdtempSync(join(tmpdir(), 'shroud-chainb-'));
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  local = await import('#lib/chains/chain-b/local.ts');
+  local = await import('#lib/local/chain-b/registry.ts');
   reg = await import('#lib/chains/chain-b/registry.ts');
   felts = await import('#lib/chains/chain-b/felts.ts');
 });

@@ -12,8 +12,8 @@ import {
   putTransaction,
   takeAccountNonce,
   type LedgerTransaction,
-} from '#lib/data/chain-b-ledger.ts';
-import { toHex, toHex64 } from './felts.ts';
+} from '#lib/local/chain-b/ledger-table.ts';
+import { toHex, toHex64 } from '#lib/chains/chain-b/felts.ts';
 import {
   checkStoreProof,
   invokeV3Hash,
@@ -25,7 +25,7 @@ import {
   type ProofStoredEvent,
   type StoreProofArgs,
   type StoredProof,
-} from './registry.ts';
+} from '#lib/chains/chain-b/registry.ts';
 
 /**
  * The embedded chain B: the registry's exact semantics over DynamoDB. Chain B has no offline

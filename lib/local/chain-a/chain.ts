@@ -5,11 +5,11 @@ import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout, TOKEN
 import { PublicKey, VersionedTransaction, type AccountInfo } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
-import { LIGHT_PROGRAMS } from './light-artifacts.ts';
-import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './local-rpc.ts';
-import { ChainStore, type LogRecord } from './local-store.ts';
-import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from './port.ts';
-import { ensureLightArtifacts } from './setup.ts';
+import { LIGHT_PROGRAMS } from '#lib/chains/chain-a/light-artifacts.ts';
+import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './rpc.ts';
+import { ChainStore, type LogRecord } from './store.ts';
+import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from '#lib/chains/chain-a/port.ts';
+import { ensureLightArtifacts } from '#lib/chains/chain-a/setup.ts';
 
 /**
  * The embedded chain A: the Solana runtime in process (LiteSVM, a native module, loaded with a

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, shortString, type Call, type constants, type ResourceBoundsBN } from 'starknet';
 import { clock } from '#lib/clock.ts';
-import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/data/chain-b-ledger.ts';
+import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/local/chain-b/ledger-table.ts';
 import {
   applyLedgerWrite,
   enrollWarpRoute,
@@ -21,12 +21,12 @@ import {
   type BalanceWrite,
   type LedgerWarpRoute,
   type SupplyWrite,
-} from '#lib/data/chain-b-state.ts';
-import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, verifyStarkSignature } from './account.ts';
-import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, type GasUse } from './fees.ts';
-import { toHex, toHex64 } from './felts.ts';
-import { formatMessage, MESSAGE_VERSION, messageId, tokenMessage } from './hyperlane-message.ts';
-import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from './tokens.ts';
+} from '#lib/local/chain-b/state-table.ts';
+import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
+import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, type GasUse } from '#lib/chains/chain-b/fees.ts';
+import { toHex, toHex64 } from '#lib/chains/chain-b/felts.ts';
+import { formatMessage, MESSAGE_VERSION, messageId, tokenMessage } from '#lib/chains/chain-b/hyperlane-message.ts';
+import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
 
 /**
  * The embedded chain B's accounts and ERC-20 tokens over DynamoDB (lib/data/chain-b-state.ts),

@@ -1,7 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import { chainB, localLedger, type ChainBTransaction } from '#lib/chains/chain-b/index.ts';
-import { WARP_EVENT_KEYS } from '#lib/local/chain-b/ledger.ts';
-import { transferRemoteCall } from '#lib/chains/chain-b/warp.ts';
+import { transferRemoteCall, WARP_EVENT_KEYS } from '#lib/chains/chain-b/warp.ts';
 import { formatMessage, messageId, sealevelBytes32, starknetBytes32, tokenMessage } from './hyperlane.ts';
 import { bridgeRoutes, type HyperlaneToken } from './routes.ts';
 

@@ -60,7 +60,7 @@ export function balanceOf(token: string, address: string): Promise<bigint> {
 }
 
 export type { ChainB, ChainBTransaction, ExecuteRequest, TransferOutcome } from './port.ts';
-export { transferCall } from '#lib/local/chain-b/chain.ts';
+export { transferCall } from './tokens.ts';
 export { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
 export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
 

@@ -2,7 +2,7 @@ import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'st
 import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, type SignedInvokeV3 } from './account.ts';
 import { toHex64 } from './felts.ts';
 import { acceptedReceipt, ReceiptTimeout, type AcceptedReceipt } from './receipts.ts';
-import { transferCall } from '#lib/local/chain-b/chain.ts';
+import { transferCall } from './tokens.ts';
 import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 

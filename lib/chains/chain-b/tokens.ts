@@ -1,4 +1,4 @@
-import { hash } from 'starknet';
+import { CallData, cairo, hash, type Call } from 'starknet';
 import { toHex, toHex64 } from './felts.ts';
 
 /**
@@ -76,3 +76,10 @@ export function formatUnits(units: bigint, decimals: number): string {
   const frac = decimals ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
   return frac ? `${int}.${frac}` : int;
 }
+
+/** The ERC-20 `transfer(recipient, amount: u256)` call. */
+export const transferCall = (token: string, to: string, amount: bigint): Call => ({
+  contractAddress: toHex64(token),
+  entrypoint: 'transfer',
+  calldata: CallData.compile({ recipient: to, amount: cairo.uint256(amount) }),
+});

@@ -26,13 +26,14 @@ import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, v
 import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, type GasUse } from '#lib/chains/chain-b/fees.ts';
 import { toHex, toHex64 } from '#lib/chains/chain-b/felts.ts';
 import { formatMessage, MESSAGE_VERSION, messageId, tokenMessage } from '#lib/chains/chain-b/hyperlane-message.ts';
+import { WARP_EVENT_KEYS } from '#lib/chains/chain-b/warp.ts';
 import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
 
 /**
  * The embedded chain B's accounts and ERC-20 tokens over DynamoDB (lib/data/chain-b-state.ts),
  * with the deployed contracts' semantics:
  *
- * - ERC-20 (OpenZeppelin v1.0.0, `erc20.cairo` beside this file): `transfer(recipient, amount:
+ * - ERC-20 (OpenZeppelin v1.0.0, lib/chains/chain-b/erc20.cairo): `transfer(recipient, amount:
  *   u256)` reverts 'ERC20: transfer to 0', 'ERC20: insufficient balance' and (the recipient's
  *   balance past 2^256) 'u256_add Overflow'; a Transfer event
  *   {#[key] from, #[key] to, value}; mints emit Transfer from 0.
@@ -184,12 +185,6 @@ const TRANSFER = 'transfer';
 const TRANSFER_REMOTE = 'transfer_remote';
 const U32 = 1n << 32n;
 const U128_LIMIT = 1n << 128n;
-const selectorOf = (name: string) => toHex(hash.getSelectorFromName(name));
-export const WARP_EVENT_KEYS = {
-  sentTransferRemote: selectorOf('SentTransferRemote'),
-  dispatch: selectorOf('Dispatch'),
-  dispatchId: selectorOf('DispatchId'),
-} as const;
 const feltBytes32 = (x: bigint) => Uint8Array.from(Buffer.from(x.toString(16).padStart(64, '0'), 'hex'));
 const MAX_BALANCE_RETRIES = 12;
 const jitter = (attempt: number) => new Promise((ok) => setTimeout(ok, 5 + Math.random() * 10 * (attempt + 1)));

@@ -123,7 +123,7 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
 
   it('refuses a forged signature, a replayed nonce and a fee the account cannot cover, changing nothing', async () => {
     const chain = await port();
-    const { transferCall } = await import('#lib/local/chain-b/chain.ts');
+    const { transferCall } = await import('#lib/chains/chain-b/tokens.ts');
     const { boundsFor, LOCAL_GAS_USE } = await fees();
     const a = await accounts();
     const other = await accounts();

@@ -12,14 +12,14 @@ let rt: TestRuntime;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
 let LocalChainB: typeof import('#lib/local/chain-b/chain.ts').LocalChainB;
 let transferRemoteCall: typeof import('#lib/chains/chain-b/warp.ts').transferRemoteCall;
-let WARP_EVENT_KEYS: typeof import('#lib/local/chain-b/ledger.ts').WARP_EVENT_KEYS;
+let WARP_EVENT_KEYS: typeof import('#lib/chains/chain-b/warp.ts').WARP_EVENT_KEYS;
 
 beforeAll(async () => {
   rt = await startTestRuntime();
   chainb = await import('#lib/chains/chain-b/index.ts');
   ({ LocalChainB } = await import('#lib/local/chain-b/chain.ts'));
   ({ transferRemoteCall } = await import('#lib/chains/chain-b/warp.ts'));
-  ({ WARP_EVENT_KEYS } = await import('#lib/local/chain-b/ledger.ts'));
+  ({ WARP_EVENT_KEYS } = await import('#lib/chains/chain-b/warp.ts'));
 });
 afterAll(async () => rt?.stop());
 

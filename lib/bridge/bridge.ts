@@ -8,10 +8,9 @@ import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
-import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
+import { escrowAccount, memoOf, prepareRoute, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
 import { BRIDGE_TYPES, DIRECTIONS, isHyperlaneToken, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
-import { ensureLocalRoute } from './local-collateral.ts';
 import { sourceVerdict } from './source-check.ts';
 import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
@@ -120,7 +119,7 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   if (!wallet || !hyperlane) {
     await insertBridge(record);
     // The embedded chain A: the route's mint and escrow exist before anyone is told to send to them.
-    if (hyperlane) await ensureLocalRoute(await chainA(), hyperlane, escrowAccount(hyperlane));
+    if (hyperlane) await prepareRoute(await chainA(), hyperlane, escrowAccount(hyperlane));
     return answer(record);
   }
 

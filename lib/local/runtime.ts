@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { circuitsDir } from '#lib/zk/circuits.ts';
 import { assertTrustedSetup } from '#lib/zk/trusted-setup.ts';
+import { installEmbeddedChains } from './adapters.ts';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import type { EthereumL1 } from './ethereum-l1.ts';
@@ -77,6 +78,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
   // A runtime pointed at mainnet (or marked production) refuses development keys before it starts anything.
   assertTrustedSetup(circuitsDir(), process.env);
   useRuntimeHeapGrowth();
+  // The emulators behind the chain ports (the handlers' CHAIN_A_ADAPTER / CHAINB_ADAPTER = local).
+  installEmbeddedChains();
   const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];

@@ -117,6 +117,9 @@ export class RpcChainB implements ChainB {
     return undefined;
   }
 
+  /** A node has the route's real deployment: nothing to set up. */
+  async prepareWarpRoute(): Promise<void> {}
+
   async faucet(): Promise<{ txHash: string }> {
     throw new ChainBRejected('INVALID', 'no faucet on a real chain B network');
   }

@@ -3,7 +3,7 @@ import { accountAddress, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from '
 import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from '#lib/chains/chain-b/fees.ts';
 import { toHex64 } from '#lib/chains/chain-b/felts.ts';
 import { LedgerRejection, type LocalLedger } from './ledger.ts';
-import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest } from '#lib/chains/chain-b/port.ts';
+import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest, type WarpRouteSetup } from '#lib/chains/chain-b/port.ts';
 import { transferCall, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
 
 /**
@@ -53,6 +53,10 @@ export class LocalChainB implements ChainB {
 
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
     return this.ledger.faucetMint(token, to, amount);
+  }
+
+  prepareWarpRoute(router: string, route: WarpRouteSetup): Promise<void> {
+    return this.ledger.enrollWarpRoute(router, route);
   }
 
   transfer(req: TransferRequest): Promise<TransferOutcome> {

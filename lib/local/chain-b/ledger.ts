@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hash, shortString, type Call, type constants, type ResourceBoundsBN } from 'starknet';
+import { readChainBConfig } from '#lib/chains/chain-b/config.ts';
 import { clock } from '#lib/clock.ts';
 import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/local/chain-b/ledger-table.ts';
 import {
@@ -537,4 +538,12 @@ export class LocalLedger {
       await jitter(attempt);
     }
   }
+}
+
+let shared: LocalLedger | undefined;
+
+/** The embedded ledger of this process (the one adapters.ts hands to chain B's port; it keeps no state of its own). */
+export function localLedger(chainId: constants.StarknetChainId = readChainBConfig().chainId): LocalLedger {
+  shared ??= new LocalLedger(chainId);
+  return shared;
 }

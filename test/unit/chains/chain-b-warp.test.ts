@@ -10,6 +10,7 @@ import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
  */
 let rt: TestRuntime;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
+let embeddedLedger: typeof import('#lib/local/chain-b/ledger.ts').localLedger;
 let LocalChainB: typeof import('#lib/local/chain-b/chain.ts').LocalChainB;
 let transferRemoteCall: typeof import('#lib/chains/chain-b/warp.ts').transferRemoteCall;
 let WARP_EVENT_KEYS: typeof import('#lib/chains/chain-b/warp.ts').WARP_EVENT_KEYS;
@@ -17,6 +18,7 @@ let WARP_EVENT_KEYS: typeof import('#lib/chains/chain-b/warp.ts').WARP_EVENT_KEY
 beforeAll(async () => {
   rt = await startTestRuntime();
   chainb = await import('#lib/chains/chain-b/index.ts');
+  ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
   ({ LocalChainB } = await import('#lib/local/chain-b/chain.ts'));
   ({ transferRemoteCall } = await import('#lib/chains/chain-b/warp.ts'));
   ({ WARP_EVENT_KEYS } = await import('#lib/chains/chain-b/warp.ts'));
@@ -31,7 +33,7 @@ const hex = (x: bigint) => `0x${x.toString(16)}`;
 
 /** A fresh synthetic warp route (router = token), a funded and deployed account holding `held` of it. */
 async function setup(held: bigint) {
-  const ledger = chainb.localLedger();
+  const ledger = embeddedLedger();
   const chain = new LocalChainB(ledger);
   const router = rand();
   const mailbox = rand();

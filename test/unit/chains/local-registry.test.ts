@@ -8,6 +8,7 @@ import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
 /** The local adapter's semantics against DynamoDB Local: the contract's rules, events, transactions. */
 let rt: TestRuntime;
 let local: typeof import('#lib/local/chain-b/registry.ts');
+let keys: typeof import('#lib/chains/chain-b/registry-keys.ts');
 let reg: typeof import('#lib/chains/chain-b/registry.ts');
 let felts: typeof import('#lib/chains/chain-b/felts.ts');
 const keyDir = mkdtempSync(join(tmpdir(), 'shroud-chainb-'));
@@ -15,6 +16,7 @@ const keyDir = mkdtempSync(join(tmpdir(), 'shroud-chainb-'));
 beforeAll(async () => {
   rt = await startTestRuntime();
   local = await import('#lib/local/chain-b/registry.ts');
+  keys = await import('#lib/chains/chain-b/registry-keys.ts');
   reg = await import('#lib/chains/chain-b/registry.ts');
   felts = await import('#lib/chains/chain-b/felts.ts');
 });
@@ -23,19 +25,19 @@ afterAll(async () => {
   rmSync(keyDir, { recursive: true, force: true });
 });
 
-const newRegistry = () => new local.LocalProofRegistry(local.loadOrCreateLocalKeys(keyDir), constants.StarknetChainId.SN_SEPOLIA);
+const newRegistry = () => new local.LocalProofRegistry(keys.loadOrCreateLocalKeys(keyDir), constants.StarknetChainId.SN_SEPOLIA);
 let n = 1n;
 const args = () => ({ proofId: 0x1000n + n++, proofHash: 0xabcn + n, zkId: felts.zkIdToFelt('did:zk:aaaaaaaaaaaaaaaa') });
 
 describe('local proof registry', () => {
   it('keeps the server key in a 0600 file created once; addresses follow from it', () => {
-    const a = local.loadOrCreateLocalKeys(keyDir);
-    const b = local.loadOrCreateLocalKeys(keyDir);
+    const a = keys.loadOrCreateLocalKeys(keyDir);
+    const b = keys.loadOrCreateLocalKeys(keyDir);
     expect(b).toEqual(a);
     const file = join(keyDir, 'chainb', 'account.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).privateKey).toBe(a.privateKey);
-    expect(a.accountAddress).toBe(local.localAccountAddress(a.privateKey));
+    expect(a.accountAddress).toBe(keys.localAccountAddress(a.privateKey));
     expect(a.registryAddress).toMatch(/^0x[0-9a-f]{64}$/);
     expect(a.registryAddress).not.toBe(a.accountAddress);
   });

@@ -30,3 +30,8 @@ export const groups = {
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;
+
+/** Groups whose functions read and write the bucket; the others get no S3 permission at all (cdk/stack.ts grants it). */
+export const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
+/** Groups whose functions sign with wallet keys: the only ones that may use the wallet KMS key (cdk/stack.ts). */
+export const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'chainb', 'bridge', 'transfer', 'swap', 'rewards']);

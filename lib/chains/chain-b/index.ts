@@ -66,7 +66,7 @@ export type { ChainB, ChainBTransaction, ExecuteRequest, TransferOutcome } from 
 export { transferCall } from './tokens.ts';
 export type { WarpRouteSetup } from './port.ts';
 export { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
-export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
+export { builtinToken, contractAddress, CONTRACT_ADDRESS_RULE, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
 
 let port: ChainB | undefined;
 

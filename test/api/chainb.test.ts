@@ -40,7 +40,8 @@ describe('POST /api/chainb/submit-proof', () => {
     const { LocalProofRegistry } = await import('#lib/local/chain-b/registry.ts');
     type DeferredProofRegistry = import('#lib/chains/embedded.ts').DeferredProofRegistry;
     const { identityProofHash, toHex64, uuidToFelt, zkIdToFelt } = await import('#lib/chains/chain-b/felts.ts');
-    const { invokeV3Hash, LOCAL_RESOURCE_BOUNDS, storeProofCall } = await import('#lib/chains/chain-b/registry.ts');
+    const { LOCAL_RESOURCE_BOUNDS, storeProofCall } = await import('#lib/chains/chain-b/registry.ts');
+    const { invokeHash } = await import('#lib/chains/chain-b/account.ts');
     const registry = proofRegistry();
     expect(registry.address).toBe(res.json.contractAddress);
 
@@ -72,7 +73,7 @@ describe('POST /api/chainb/submit-proof', () => {
     const local = (await (registry as DeferredProofRegistry).load()) as InstanceType<typeof LocalProofRegistry>;
     const tx = (await local.getTransaction(res.json.txHash))!;
     const call = storeProofCall(registry.address, { proofId, proofHash, zkId: zkIdToFelt(account.user.zkId) });
-    const recomputed = invokeV3Hash({
+    const recomputed = invokeHash({
       senderAddress: registry.accountAddress,
       calls: [call],
       nonce: BigInt(tx.nonce),

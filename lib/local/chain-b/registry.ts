@@ -12,10 +12,10 @@ import {
   takeAccountNonce,
   type LedgerTransaction,
 } from '#lib/local/chain-b/ledger-table.ts';
+import { invokeHash } from '#lib/chains/chain-b/account.ts';
 import { toHex, toHex64 } from '#lib/chains/chain-b/felts.ts';
 import {
   checkStoreProof,
-  invokeV3Hash,
   LOCAL_RESOURCE_BOUNDS,
   PROOF_STORED_SELECTOR,
   RegistryRevert,
@@ -31,7 +31,7 @@ import {
  * devnet, so the contract's state (proofs), its events and the transactions that changed it are
  * items of the project's table; what is real is the cryptography: each store_proof is an INVOKE
  * v3 transaction of the server's account whose hash is Starknet's transaction hash of that very
- * call (`invokeV3Hash`), with the account's nonce taken atomically from a counter, signed with
+ * call (lib/chains/chain-b/account.ts `invokeHash`), with the account's nonce taken atomically from a counter, signed with
  * the server's Stark key (lib/chains/chain-b/registry-keys.ts). The items: ledger-table.ts.
  */
 
@@ -61,9 +61,7 @@ export class LocalProofRegistry implements ProofRegistry {
     const blockNumber = await nextBlockNumber();
     const timestamp = clock.nowSeconds();
     const call = storeProofCall(this.address, args);
-    const txHash = toHex64(
-      invokeV3Hash({ senderAddress: this.accountAddress, calls: [call], nonce, chainId: this.chainId, resourceBounds: LOCAL_RESOURCE_BOUNDS }),
-    );
+    const txHash = invokeHash({ senderAddress: this.accountAddress, calls: [call], nonce, chainId: this.chainId, resourceBounds: LOCAL_RESOURCE_BOUNDS });
     const sig = ec.starkCurve.sign(txHash, this.#privateKey);
     const proof: StoredProof = {
       proof_id: toHex64(args.proofId),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, ec, hash } from 'starknet';
+import { invokeHash } from '#lib/chains/chain-b/account.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
 
 /** The local adapter's semantics against DynamoDB Local: the contract's rules, events, transactions. */
@@ -96,7 +97,7 @@ describe('local proof registry', () => {
     expect(x1.calls).toEqual([
       { contractAddress: r.address, entrypoint: 'store_proof', calldata: [a1.proofId, a1.proofHash, a1.zkId].map((v) => felts.toHex(v)) },
     ]);
-    const h = reg.invokeV3Hash({
+    const h = invokeHash({
       senderAddress: r.accountAddress,
       calls: [reg.storeProofCall(r.address, a1)],
       nonce: BigInt(x1.nonce),

@@ -77,7 +77,7 @@ async function inputsOf(client: ShroudClient, schema: SchemaListing, scope: stri
     if (!s.group) throw usage(`${schema.id}: --group <id> is required`);
     const secret = fieldArg(s.secret, '--secret');
     // Poseidon's constants load here, not with the module: the CLI imports this for every command.
-    const { merklePath, poseidonHash1, poseidonHash2 } = await import('#lib/transfer/merkle.ts');
+    const { merklePath, poseidonHash1, poseidonHash2 } = await import('#lib/zk/merkle.ts');
     const commitment = (await poseidonHash1())(secret);
     const { commitments } = await client.api.attestGroupMembers({ params: { id: s.group } });
     const leaves = commitments.map(BigInt);

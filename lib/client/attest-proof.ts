@@ -5,7 +5,7 @@
  * the API (checked against their sha256); the scope signal is computed as lib/attest/fields.ts
  * does, with WebCrypto. Schemas: `age-over-18` and `range` (range_scoped), `preimage`
  * (preimage_scoped), `group-member` (membership_scoped: the group's public commitments give the
- * Merkle path of Poseidon(secret), lib/transfer/merkle.ts builds it as the circuit reads it).
+ * Merkle path of Poseidon(secret), lib/zk/merkle.ts builds it as the circuit reads it).
  */
 import type * as Snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import { ShroudError, type Answer, type ShroudClient } from './api.ts';

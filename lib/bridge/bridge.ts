@@ -15,7 +15,7 @@ import { sourceVerdict } from './source-check.ts';
 import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
 /**
- * Bridge transfers into chain B and back (issue 13): a record per transfer, moved through its
+ * Bridge transfers into chain B and back: a record per transfer, moved through its
  * states by conditional writes (lib/data/bridge-transfers.ts), the source transaction sent by the
  * service from the caller's wallet (chain A for deposits, chain B for withdrawals: ./withdraw.ts)
  * or attached by the caller, and the relayer (./relayer.ts) confirming and delivering.
@@ -262,7 +262,7 @@ export async function attachSourceTx(userId: string, id: string, input: z.infer<
   const r = await ownedBridge(userId, id);
   const txHash = r.direction === 'withdraw' ? chainBTxHash(input.txHash) : sourceTxHash(r.bridgeType, input.txHash);
   if (r.status !== 'pending') throw conflict(r, 'source-tx');
-  // Reserved only for the record it names (issue 36): one on its chain that is another's is refused here.
+  // Reserved only for the record it names (test/api/bridge.test.ts, front-running): one on its chain that is another's is refused here.
   const verdict = await sourceVerdict(r, txHash);
   if (verdict.kind === 'mismatch') throw errors.invalidInput(`txHash: not this transfer's source transaction: ${verdict.reason}`);
   const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());

@@ -1,14 +1,14 @@
-/** API.md's three response styles. */
+/** The three response styles (lib/http/envelope.ts). */
 export type Envelope = 'data' | 'flat' | 'auth';
 
 export interface Group {
-  /** The envelope API.md gives the group (`flat` where it shows none). */
+  /** The group's envelope (`flat` where the contract shows none; functions/docs/openapi.json documents each). */
   envelope: Envelope;
   /** Requests per minute per client (the user when signed in, else the source IP). */
   rateLimit: number;
 }
 
-/** The route groups' settings. Limits from API.md where it gives one; the others are the project's choice (README). */
+/** The route groups' settings. Limits from the contract where it gives one; the others are the project's choice (README.md, "The route groups"). */
 export const groups = {
   init: { envelope: 'flat', rateLimit: 120 },
   'bug-reports': { envelope: 'flat', rateLimit: 5 },

@@ -19,7 +19,7 @@ const SHARD_STORES_KEPT = 64;
 /**
  * Two layouts, read side by side:
  *
- * - `car` (every upload since issue 14, shards.ts): an upload's objects under `shards/<uploadId>/`
+ * - `car` (every upload since the CAR layout, shards.ts): an upload's objects under `shards/<uploadId>/`
  *   (the file's bytes as one data object, the DAG's other blocks in CAR shards), which belong to
  *   that upload alone; the pin's ref names the upload (`owner`), the number of CAR shards, and
  *   the data object with its ETag as written (`copy`). Unpinning or discarding deletes the prefix.

@@ -33,7 +33,6 @@ export const isHyperlaneToken = (t: HyperlaneToken | StarkgateToken): t is Hyper
 export const BRIDGE_TYPES = ['chaina-chainb', 'ethereum-chainb'] as const;
 export type BridgeType = (typeof BRIDGE_TYPES)[number];
 export const DIRECTIONS = ['deposit', 'withdraw'] as const;
-export type Direction = (typeof DIRECTIONS)[number];
 
 /** The contract's tokens by route (the ones the registries have no route for are refused: README.md, "Bridge"). */
 export const ROUTE_TOKENS: Record<BridgeType, readonly string[]> = {

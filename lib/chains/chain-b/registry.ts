@@ -1,4 +1,4 @@
-import { CallData, constants, hash, type Abi, type Call, type ResourceBoundsBN } from 'starknet';
+import { CallData, hash, type Abi, type Call, type ResourceBoundsBN } from 'starknet';
 import { toHex, toHex64 } from './felts.ts';
 
 /**
@@ -160,6 +160,4 @@ export const LOCAL_RESOURCE_BOUNDS: ResourceBoundsBN = {
   l2_gas: { max_amount: 0x1000000n, max_price_per_unit: 0x2540be400n },
   l1_data_gas: { max_amount: 0x400n, max_price_per_unit: 0x2540be400n },
 };
-
-export const DEFAULT_CHAIN_ID = constants.StarknetChainId.SN_SEPOLIA;
 

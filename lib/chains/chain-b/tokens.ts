@@ -52,7 +52,6 @@ export const CONTRACT_ADDRESS_RULE = 'not a chain B address (0x-hex felt, nonzer
 
 /** keys[0] of an ERC-20 Transfer event and the transfer entry point's selector. */
 export const TRANSFER_EVENT_KEY = toHex(hash.getSelectorFromName('Transfer'));
-export const TRANSFER_SELECTOR = toHex(hash.getSelectorFromName('transfer'));
 
 const U128 = 1n << 128n;
 /** A u256 as Cairo serialises it: [low, high]. */

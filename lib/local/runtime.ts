@@ -222,7 +222,8 @@ async function startReplicaTargets(dataDir: string) {
  */
 async function startReplicaWorker(opts: { ownsServices: boolean }): Promise<(() => Promise<void>)[]> {
   const { startLocalReplicaQueue } = await import('#lib/storage/replica-queue.ts');
-  const { auditReplicas, handleReplicaJob, REPLICA_AUDIT_INTERVAL_MS, requeueUnfinishedJobs } = await import('#lib/storage/replicas.ts');
+  const { auditReplicas, handleReplicaJob, requeueUnfinishedJobs } = await import('#lib/storage/replica-worker.ts');
+  const { REPLICA_AUDIT_INTERVAL_MS } = await import('#lib/storage/replicas.ts');
   const { storageConfig } = await import('#lib/storage/config.ts');
   const stopQueue = startLocalReplicaQueue(handleReplicaJob);
   // The jobs the last run's in-process queue held when it stopped. Only a runtime that owns its

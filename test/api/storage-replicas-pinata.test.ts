@@ -24,6 +24,7 @@ let fake: FakePinata;
 let dir: string;
 const s3: S3Local[] = [];
 let replicas: typeof import('#lib/storage/replicas.ts');
+let worker: typeof import('#lib/storage/replica-worker.ts');
 let queue: typeof import('#lib/storage/replica-queue.ts');
 
 beforeAll(async () => {
@@ -40,6 +41,7 @@ beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20', REPLICA_AUDIT_SAMPLE: '100', REPLICA_TARGETS: JSON.stringify(targets), [JWT_ENV]: JWT });
   alice = await signedIn(rt);
   replicas = await import('#lib/storage/replicas.ts');
+  worker = await import('#lib/storage/replica-worker.ts');
   queue = await import('#lib/storage/replica-queue.ts');
 });
 afterAll(async () => {

@@ -41,6 +41,19 @@ describe('the import graph', () => {
     expect(graph.get('functions/local.ts')?.has('lib/local/runtime.ts')).toBe(true);
   });
 
+  it('keeps the upload path free of lib/init.ts and the OAuth providers it loads', () => {
+    const reached = new Set<string>();
+    const stack = ['lib/storage/uploads.ts'];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (reached.has(f)) continue;
+      reached.add(f);
+      stack.push(...(graph.get(f) ?? []));
+    }
+    expect(reached.size).toBeGreaterThan(5);
+    expect([...reached].filter((f) => f === 'lib/init.ts' || f.startsWith('lib/auth/oauth/'))).toEqual([]);
+  });
+
   it('keeps lib/http and lib/data free of domain folders', () => {
     const offenders = [...graph]
       .filter(([file]) => ['lib/http', 'lib/data'].includes(layerOf(file)))

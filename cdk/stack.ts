@@ -17,7 +17,7 @@ import { grantBedrockModel, streamingUrl } from './ai.ts';
 import { join } from 'node:path';
 import { routes } from '../functions/routes.ts';
 import { scheduledJobs } from '../functions/jobs.ts';
-import type { GroupName } from '../lib/http/groups.ts';
+import { S3_GROUPS, WALLET_KEY_GROUPS, type GroupName } from '../lib/http/groups.ts';
 import type { Route } from '../lib/http/route.ts';
 import { table as tableSchema } from '../lib/data/table.ts';
 import { gatewayPath } from '../lib/http/router.ts';
@@ -28,11 +28,6 @@ import { alarmTopic, apiErrorRateAlarm, dashboard, PERIOD, routeErrorRateAlarm, 
 export interface ShroudStackProps extends StackProps {
   stage: string;
 }
-
-/** Groups whose functions read and write the bucket; the others get no S3 permission at all. */
-const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
-/** Groups whose functions sign with wallet keys: the only ones that may use the wallet KMS key. */
-const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'chainb', 'bridge', 'transfer', 'swap', 'rewards']);
 
 /** A CloudFormation-safe id from a route: `POST /api/auth/login` → `PostApiAuthLogin`. */
 const idOf = (parts: string[]) =>

@@ -1,6 +1,6 @@
 /**
  * `npm run openapi`: writes the OpenAPI document (functions/docs/openapi.json) and the typed client's
- * operation table (lib/client/operations.gen.ts) from the route table and every handler's spec. `--check` writes nothing and exits 1 when the committed file differs
+ * operation table (lib/client/operations.generated.ts) from the route table and every handler's spec. `--check` writes nothing and exits 1 when the committed file differs
  * (CI can run it so); `--report` prints `{current, missing}` as JSON: whether the committed file is
  * what the code generates, and the routes without a declared 2xx schema (test/api/openapi.test.ts).
  */
@@ -33,7 +33,7 @@ const doc = openApiDocument(entries, { title: 'Shroud API', version: pkg.version
 const text = `${JSON.stringify(doc, null, 2)}\n`;
 export const DOCUMENT_FILE = join(root.pathname, 'functions/docs/openapi.json');
 // The typed client's operation table, from the same rows and schemas.
-const OPERATIONS_FILE = join(root.pathname, 'lib/client/operations.gen.ts');
+const OPERATIONS_FILE = join(root.pathname, 'lib/client/operations.generated.ts');
 const operations = operationsModule(entries);
 const read = (file: string) => {
   try {
@@ -49,7 +49,7 @@ if (mode === '--report') {
   process.stdout.write(`${JSON.stringify({ current: current(), missing: routesWithoutSuccessSchema(entries) })}\n`);
 } else if (mode === '--check') {
   if (!current()) {
-    process.stderr.write('functions/docs/openapi.json or lib/client/operations.gen.ts is not what the code generates: run `npm run openapi` and commit them\n');
+    process.stderr.write('functions/docs/openapi.json or lib/client/operations.generated.ts is not what the code generates: run `npm run openapi` and commit them\n');
     process.exit(1);
   }
 } else {

@@ -105,7 +105,7 @@ export const routes: Route[] = [
   r('POST', '/api/compression/transfer', 'compression', 'transfer', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/create-token', 'compression', 'create-token', 'session', { timeout: 29, idempotent: true }),
   r('POST', '/api/compression/mint-to', 'compression', 'mint-to', 'session', { timeout: 29, idempotent: true }),
-  // storage: replicated pinning (issue 14)
+  // storage: replicated pinning
   r('POST', '/api/storage/replica/pin', 'storage', 'replica-pin', 'session', { idempotent: true }),
   r('GET', '/api/storage/replica/status/:cid', 'storage', 'replica-status', 'session', { timeout: 29 }),
   r('GET', '/api/storage/ipfs/:cid', 'storage', 'ipfs', 'none', { timeout: 29 }),
@@ -183,7 +183,7 @@ export const routes: Route[] = [
   r('GET', '/favicon.ico', 'docs', 'favicon', 'none'),
   // zkauth: the loopback login's code exchange (native apps, RFC 8252)
   r('POST', '/api/zkauth/exchange', 'zkauth', 'exchange', 'optional'),
-  // storage: the owner's share links (issue 19)
+  // storage: the owner's share links
   r('GET', '/api/storage/shares', 'storage', 'shares', 'session'),
   r('DELETE', '/api/storage/shares/:id', 'storage', 'shares-revoke', 'session'),
 ];

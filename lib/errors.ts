@@ -1,6 +1,6 @@
 /**
  * The one error type of the project. Every error body is `{error: code, message}`; the
- * status follows ARCHITECTURE §4. Anything thrown that is not an AppError becomes a 500
+ * status follows the table below (`errors`). Anything thrown that is not an AppError becomes a 500
  * `INTERNAL` whose body says nothing about its cause.
  */
 export class AppError extends Error {
@@ -19,7 +19,7 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-/** Constructors for the codes of API.md, one place for their statuses. */
+/** Constructors for the contract's error codes, one place for their statuses. */
 export const errors = {
   invalidInput: (message: string) => new AppError('INVALID_INPUT', 400, message),
   usernameExists: (message = 'username already exists') => new AppError('USERNAME_EXISTS', 400, message),
@@ -105,7 +105,7 @@ export const errors = {
     new AppError('BUDGET_EXCEEDED', 429, `today's assistant token budget is spent; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
   // zkauth: the loopback login's handoff code (unknown, spent, expired, or not this verifier's)
   invalidHandoff: (message: string) => new AppError('INVALID_HANDOFF', 400, message),
-  // swap (issue 17, second part)
+  // swap
   denominationMismatch: (message: string) => new AppError('DENOMINATION_MISMATCH', 400, message),
   nothingToSweep: (message: string) => new AppError('NOTHING_TO_SWEEP', 422, message),
 };

@@ -6,11 +6,7 @@ import { config } from '#lib/config.ts';
 import type { Session } from '#lib/data/sessions.ts';
 import { getUser } from '#lib/data/users.ts';
 import { enabledProviders } from '#lib/auth/oauth/providers.ts';
-
-/** API.md's file limit, enforced by storage and reported here. */
-export const MAX_FILE_BYTES = 100 * 1024 * 1024;
-/** The largest request body the local emulator takes: a 100 MB file plus the multipart envelope and its other parts. */
-export const MAX_BODY_BYTES = MAX_FILE_BYTES + 2 * 1024 * 1024;
+import { MAX_FILE_BYTES } from '#lib/storage/limits.ts';
 
 /** What a terminal needs to know before its first real call. */
 export async function describeEnvironment(session: Session | null, routes: readonly Route[]) {

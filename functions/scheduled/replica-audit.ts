@@ -1,4 +1,4 @@
-import { auditReplicas, type AuditRound } from '#lib/storage/replicas.ts';
+import { auditReplicas, type AuditRound } from '#lib/storage/replica-worker.ts';
 
 /**
  * The replica audit on AWS: an EventBridge rule (cdk/replicas.ts) starts a round every hour —

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#lib/log.ts';
 import { replicaJobSchema } from '#lib/storage/replica-queue.ts';
-import { handleReplicaJob } from '#lib/storage/replicas.ts';
+import { handleReplicaJob } from '#lib/storage/replica-worker.ts';
 
 /**
  * The replica worker on AWS: SQS (cdk/replicas.ts) delivers copy and release jobs from one

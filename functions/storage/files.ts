@@ -4,7 +4,7 @@ import { reply } from '#lib/http/reply.ts';
 import { fileListQuery, pageFiles, shapeB } from '#lib/storage/files.ts';
 import { filesAnswer } from '#lib/storage/responses.ts';
 
-/** Variant B: bare `{files, nextCursor}` (API.md shows `{files}`), a page of up to 1000 files, newest first. */
+/** Variant B: bare `{files, nextCursor}` (the contract shows `{files}`), a page of up to 1000 files, newest first. */
 export const handler = endpoint(routeOf('GET', '/api/storage/files'), { query: fileListQuery, responses: { 200: filesAnswer } }, async (req) => {
   const { files, nextCursor } = await pageFiles(req.session!.userId, req.query);
   return reply(200, { files: files.map(shapeB), nextCursor }, { bare: true });

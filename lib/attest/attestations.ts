@@ -21,7 +21,7 @@ import { DECIMAL_RULE, isCanonicalDecimal, isCanonicalTime, isCanonicalUuid, non
 import { attestationHash, revocationMessage, scopeSignal } from './fields.ts';
 import { requireRecentRoot } from './groups.ts';
 import { issuerInfo, issuerSign, issuerVerify } from './issuer.ts';
-import { rootOf, TREE_DEPTH } from './merkle.ts';
+import { poseidonHash2, rootOf, TREE_DEPTH } from '#lib/zk/merkle.ts';
 import { checkClaimsShape, checkSignals, claimFields, describeSchema, getSchema, SCHEMAS } from './schemas.ts';
 
 /**
@@ -239,7 +239,7 @@ export async function revoke(userId: string | undefined, id: string, input: z.in
 /** The revocation list with its root: a depth-20 Poseidon tree over the revoked attestations' hashes, in revocation order. */
 export async function revocations() {
   const list = await listRevoked();
-  const root = await rootOf(list.map((r) => BigInt(r.hash)));
+  const root = rootOf(await poseidonHash2(), list.map((r) => BigInt(r.hash)));
   return { root: root.toString(), size: list.length, depth: TREE_DEPTH, revoked: list };
 }
 

@@ -6,7 +6,7 @@ import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
 import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
 import { attestConfig } from './config.ts';
-import { emptyRoot, insertLeaf, TREE_DEPTH, zeros } from './merkle.ts';
+import { appendLeaf, emptyTree, poseidonHash2, TREE_DEPTH } from '#lib/zk/merkle.ts';
 
 /**
  * Groups for membership attestations: an owner creates a group and adds identity commitments
@@ -43,8 +43,8 @@ const publicView = (g: GroupRecord, recentRoots: string[]) => ({
 });
 
 export async function createGroup(ownerId: string, input: z.infer<typeof createGroupInput>) {
-  const z0 = await zeros();
-  const root = (await emptyRoot()).toString();
+  const empty = emptyTree(await poseidonHash2());
+  const root = empty.root.toString();
   const g: GroupRecord = {
     id: randomUUID(),
     ownerId,
@@ -52,7 +52,7 @@ export async function createGroup(ownerId: string, input: z.infer<typeof createG
     depth: TREE_DEPTH,
     size: 0,
     root,
-    filled: z0.slice(0, TREE_DEPTH).map(String),
+    filled: empty.filled.map(String),
     rootSeq: 0,
     createdAt: clock.now().toISOString(),
   };
@@ -87,7 +87,7 @@ export async function addMember(userId: string, groupId: string, commitment: str
   return retryOnConflict(async () => {
     const g = await groupOr404(groupId);
     if (g.ownerId !== userId) throw errors.notFound('no such group');
-    const { root, filled } = await insertLeaf(g.filled.map(BigInt), g.size, leaf);
+    const { root, filled } = appendLeaf(await poseidonHash2(), { size: g.size, root: BigInt(g.root), filled: g.filled.map(BigInt) }, leaf);
     const next: GroupRecord = { ...g, size: g.size + 1, root: root.toString(), filled: filled.map(String), rootSeq: g.rootSeq + 1 };
     const outcome = await appendMember(g, next, canonical);
     if (outcome === 'duplicate') throw errors.conflict('this commitment is already in the group');

@@ -17,7 +17,7 @@ import { RegistryRevert } from '#lib/chains/chain-b/registry.ts';
  * the identity of a zkId; the server checks it and records it on chain B's proof registry,
  * paying the fee from its own account.
  *
- * Replay protection (API.md, Authentication 4): the signed message binds zkId, nonce and
+ * Replay protection (POST /api/chainb/identity/prove, functions/routes.ts): the signed message binds zkId, nonce and
  * timestamp (`identityProofMessage`). The timestamp must be within ±5 minutes of the server's
  * clock; the nonce is claimed with a conditional put per zkId and kept (TTL) until well after the
  * timestamp could still be accepted, so a message is accepted at most once.

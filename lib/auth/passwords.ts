@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 
-/** API.md: "The password is stored only as a bcrypt hash (10 rounds)". */
+/** The contract: the password is stored only as a bcrypt hash, 10 rounds (test/unit/auth/passwords.test.ts). */
 export const BCRYPT_COST = 10;
 /** bcrypt reads at most 72 bytes; longer passwords are refused rather than silently truncated. */
 export const MAX_PASSWORD_BYTES = 72;

@@ -8,15 +8,14 @@ import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
-import { escrowAccount, memoOf, sendDeposit } from './chain-a-source.ts';
+import { escrowAccount, memoOf, prepareRoute, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
 import { BRIDGE_TYPES, DIRECTIONS, isHyperlaneToken, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
-import { ensureLocalRoute } from './local-collateral.ts';
 import { sourceVerdict } from './source-check.ts';
 import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 
 /**
- * Bridge transfers into chain B and back (issue 13): a record per transfer, moved through its
+ * Bridge transfers into chain B and back: a record per transfer, moved through its
  * states by conditional writes (lib/data/bridge-transfers.ts), the source transaction sent by the
  * service from the caller's wallet (chain A for deposits, chain B for withdrawals: ./withdraw.ts)
  * or attached by the caller, and the relayer (./relayer.ts) confirming and delivering.
@@ -120,7 +119,7 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   if (!wallet || !hyperlane) {
     await insertBridge(record);
     // The embedded chain A: the route's mint and escrow exist before anyone is told to send to them.
-    if (hyperlane) await ensureLocalRoute(await chainA(), hyperlane, escrowAccount(hyperlane));
+    if (hyperlane) await prepareRoute(await chainA(), hyperlane, escrowAccount(hyperlane));
     return answer(record);
   }
 
@@ -263,7 +262,7 @@ export async function attachSourceTx(userId: string, id: string, input: z.infer<
   const r = await ownedBridge(userId, id);
   const txHash = r.direction === 'withdraw' ? chainBTxHash(input.txHash) : sourceTxHash(r.bridgeType, input.txHash);
   if (r.status !== 'pending') throw conflict(r, 'source-tx');
-  // Reserved only for the record it names (issue 36): one on its chain that is another's is refused here.
+  // Reserved only for the record it names (test/api/bridge.test.ts, front-running): one on its chain that is another's is refused here.
   const verdict = await sourceVerdict(r, txHash);
   if (verdict.kind === 'mismatch') throw errors.invalidInput(`txHash: not this transfer's source transaction: ${verdict.reason}`);
   const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());

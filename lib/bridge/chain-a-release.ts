@@ -7,7 +7,6 @@ import { clock } from '#lib/clock.ts';
 import { claimRelease, readRelease } from '#lib/data/bridge-releases.ts';
 import { serviceKey } from '#lib/rewards/service-keys.ts';
 import { MEMO_PROGRAM_ID } from './chain-a-source.ts';
-import { ensureLocalReleaseCollateral } from './local-collateral.ts';
 import type { HyperlaneToken } from './routes.ts';
 
 /**
@@ -19,7 +18,7 @@ import type { HyperlaneToken } from './routes.ts';
  * associated token account (the recipient's created if missing); each with the SPL Memo
  * `shroud-release:<message id>`. On localnet the escrow account is funded once from the faucet
  * with LOCAL_COLLATERAL, and its token account of an SPL route credited once with
- * LOCAL_TOKEN_COLLATERAL (local-collateral.ts; both stand for what the deposits locked);
+ * LOCAL_TOKEN_COLLATERAL (lib/local/chain-a/chain.ts; both stand for what the deposits locked);
  * elsewhere the operator funds it.
  *
  * Exactly once per message id (lib/data/bridge-releases.ts): the signed transaction is recorded
@@ -85,7 +84,8 @@ export async function releaseWithdrawal(chain: ChainA, args: { bridgeId: string;
   }
   const key = await escrowKey(chain);
   const escrow: Keypair = await key.signer();
-  await ensureLocalReleaseCollateral(chain, args.route, escrow.publicKey);
+  // The embedded chain's collateral (ChainA.prepareReleaseCollateral; a live cluster does nothing).
+  if (args.route.originMint) await chain.prepareReleaseCollateral(new PublicKey(args.route.originMint), args.route.decimals, escrow.publicKey);
   const { blockhash } = await chain.rpc.getLatestBlockhash();
   const tx = buildAndSignTx(releaseInstructions(escrow.publicKey, args.route, new PublicKey(args.to), args.amount, args.messageId), escrow, blockhash);
   const signature = bs58.encode(tx.signatures[0]!);

@@ -4,7 +4,6 @@ import { createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_
 import { PublicKey, SystemProgram, TransactionInstruction, type Keypair, type MessageCompiledInstruction, type VersionedMessage } from '@solana/web3.js';
 import type { ChainA, SentTransaction } from '#lib/chains/chain-a/index.ts';
 import { nativeBalance, NotEnough, tokenBalance } from '#lib/chains/chain-a/operations.ts';
-import { ensureLocalRoute } from './local-collateral.ts';
 import type { HyperlaneToken } from './routes.ts';
 
 /**
@@ -38,6 +37,14 @@ export function depositTransfer(route: HyperlaneToken, from: PublicKey) {
 }
 
 /**
+ * The route's mint and escrow token account where the chain starts without them (the embedded
+ * chain: ChainA.prepareRoute; a live cluster does nothing). The native coin's route has no mint.
+ */
+export async function prepareRoute(chain: ChainA, route: HyperlaneToken, escrow?: PublicKey): Promise<void> {
+  if (route.originMint) await chain.prepareRoute(new PublicKey(route.originMint), route.decimals, escrow);
+}
+
+/**
  * Sends the deposit from the wallet `signer`; NotEnough when it cannot cover the amount.
  * `beforeSend` runs once the balance has passed, just before sending, with the signature the
  * transaction will have (the service's deposit writes its record there, so that one refused
@@ -52,7 +59,7 @@ export async function sendDeposit(
   beforeSend?: (signature: string) => Promise<void>,
 ): Promise<SentTransaction> {
   const t = depositTransfer(route, signer.publicKey);
-  await ensureLocalRoute(chain, route, t.escrow);
+  await prepareRoute(chain, route, t.escrow);
   let move: TransactionInstruction;
   if (!t.mint) {
     const have = await nativeBalance(chain, signer.publicKey);

@@ -1,7 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
-import { chainB, localLedger, type ChainBTransaction } from '#lib/chains/chain-b/index.ts';
-import { WARP_EVENT_KEYS } from '#lib/chains/chain-b/ledger.ts';
-import { transferRemoteCall } from '#lib/chains/chain-b/warp.ts';
+import { chainB, type ChainBTransaction } from '#lib/chains/chain-b/index.ts';
+import { transferRemoteCall, WARP_EVENT_KEYS } from '#lib/chains/chain-b/warp.ts';
 import { formatMessage, messageId, sealevelBytes32, starknetBytes32, tokenMessage } from './hyperlane.ts';
 import { bridgeRoutes, type HyperlaneToken } from './routes.ts';
 
@@ -23,13 +22,12 @@ export const recipientU256 = (chainAAddress: string): bigint => BigInt(`0x${Buff
 export const withdrawCall = (route: HyperlaneToken, to: string, amount: bigint) => transferRemoteCall(route.destinationRouter, origin.domainId, recipientU256(to), amount);
 
 /**
- * On the local chain B the warp route's storage exists once its first use enrolls it: the
- * synthetic token, the Mailbox, the local domain and the chain A router. A node (rpc) has the
- * real deployment.
+ * On the embedded chain B the warp route's storage exists once its first use enrolls it: the
+ * synthetic token, the Mailbox, the local domain and the chain A router (ChainB.prepareWarpRoute).
+ * A node (rpc) has the real deployment and does nothing.
  */
 export async function ensureWarpRoute(route: HyperlaneToken): Promise<void> {
-  if (chainB().adapter !== 'local') return;
-  await localLedger().enrollWarpRoute(route.destinationRouter, {
+  await chainB().prepareWarpRoute(route.destinationRouter, {
     token: route.destinationToken,
     mailbox: destination.mailbox,
     localDomain: destination.domainId,

@@ -22,7 +22,7 @@ export const STARKGATE_SOURCE = {
   path: 'bridged_tokens/mainnet.json',
   sha256: 'c852c0b902820eb96da36197ab262252034362f506428d2580e5128d703e335e',
 };
-/** API.md's token lists, by route. */
+/** The contract's token lists, by route (as routes.ts lists them). */
 export const CHAIN_A_TOKENS = ['SOL', 'DREAMS', 'TRUMP', 'JUP', 'BONK', 'PUMP', 'FARTCOIN'] as const;
 export const ETHEREUM_TOKENS = ['ETH', 'USDC', 'USDT', 'WBTC', 'DAI', 'STRK', 'WETH'] as const;
 

@@ -15,8 +15,3 @@ export function starknetBytes32(address: string): Uint8Array {
   return Uint8Array.from(Buffer.from(address.slice(2).padStart(64, '0'), 'hex'));
 }
 
-/** An EVM address (20 bytes, 0x-hex) as 32 bytes, left-padded. */
-export function evmBytes32(address: string): Uint8Array {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new RangeError('not an EVM address');
-  return Uint8Array.from(Buffer.from(address.slice(2).padStart(64, '0'), 'hex'));
-}

@@ -1,15 +1,14 @@
 import bs58 from 'bs58';
+import { CONTRACT_ADDRESS_RULE, contractAddress, isFelt } from '#lib/chains/chain-b/tokens.ts';
 import { errors } from '#lib/errors.ts';
 
 /** The bridge's input forms, checked at the edge of lib/bridge (pure: tested without a runtime). */
-const FELT_LIMIT = 1n << 251n;
 
-/** A chain B (Starknet) contract address: 0x-hex below 2^251, returned 0x-padded to 64 digits, lower case. */
+/** A chain B (Starknet) contract address (lib/chains/chain-b/tokens.ts `contractAddress`), 0x-padded to 64 digits, lower case. */
 export function chainBAddress(value: string): string {
-  if (!/^0x[0-9a-fA-F]{1,64}$/.test(value) || BigInt(value) === 0n || BigInt(value) >= FELT_LIMIT) {
-    throw errors.invalidAddress('destAddress: not a chain B address (0x-hex below 2^251)');
-  }
-  return `0x${BigInt(value).toString(16).padStart(64, '0')}`;
+  const address = contractAddress(value);
+  if (!address) throw errors.invalidAddress(`destAddress: ${CONTRACT_ADDRESS_RULE}`);
+  return address;
 }
 
 /** Decimal string in whole units → smallest units; 400 INVALID_AMOUNT for anything else. */
@@ -58,6 +57,6 @@ export function chainAAddress(value: string): string {
 
 /** A chain B transaction hash (0x-hex felt), returned 0x-padded to 64 digits; else 400. */
 export function chainBTxHash(txHash: string): string {
-  if (!/^0x[0-9a-fA-F]{1,64}$/.test(txHash) || BigInt(txHash) >= FELT_LIMIT) throw errors.invalidInput('txHash: not a chain B transaction hash (0x-hex felt)');
+  if (!isFelt(txHash)) throw errors.invalidInput('txHash: not a chain B transaction hash (0x-hex felt)');
   return `0x${BigInt(txHash).toString(16).padStart(64, '0')}`;
 }

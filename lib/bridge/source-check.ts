@@ -9,7 +9,7 @@ import { routeToken } from './routes.ts';
 
 /**
  * Whether a transaction a caller attaches (`source-tx`) names the record, checked before the
- * transaction is reserved for it (issue 36: a record that reserved another's deposit blocked its
+ * transaction is reserved for it (test/api/bridge.test.ts, front-running: a record that reserved another's deposit blocked its
  * owner). The relayer's own checks, read once now:
  * - `mismatch`: on its chain and not this record's (memo, recipient, amount, token, reverted):
  *   refused, nothing reserved;

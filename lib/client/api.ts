@@ -1,14 +1,14 @@
 /**
  * The typed client of the whole API, for Node and browsers (fetch, WebCrypto; no Node-only API).
  * Every route is a method of `client.api`, typed by the generated operation table
- * (`operations.gen.ts`: the same route rows and zod schemas as the OpenAPI document). It keeps the
+ * (`operations.generated.ts`: the same route rows and zod schemas as the OpenAPI document). It keeps the
  * session cookie itself outside a browser, turns every error body into a `ShroudError`, retries
  * 429 and 503 with backoff (honouring `Retry-After`), sends an `Idempotency-Key` on the routes that
  * take one (the same key on every retry of one call), and reports upload and download progress.
  */
-import { operations, type OperationId, type Operations } from './operations.gen.ts';
+import { operations, type OperationId, type Operations } from './operations.generated.ts';
 
-export type { OperationId, Operations } from './operations.gen.ts';
+export type { OperationId, Operations } from './operations.generated.ts';
 
 /** Every error answer: `{error, message}` with the HTTP status, and `Retry-After` when given. */
 export class ShroudError extends Error {

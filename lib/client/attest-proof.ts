@@ -5,7 +5,7 @@
  * the API (checked against their sha256); the scope signal is computed as lib/attest/fields.ts
  * does, with WebCrypto. Schemas: `age-over-18` and `range` (range_scoped), `preimage`
  * (preimage_scoped), `group-member` (membership_scoped: the group's public commitments give the
- * Merkle path of Poseidon(secret), lib/transfer/merkle.ts builds it as the circuit reads it).
+ * Merkle path of Poseidon(secret), lib/zk/merkle.ts builds it as the circuit reads it).
  */
 import type * as Snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import { ShroudError, type Answer, type ShroudClient } from './api.ts';
@@ -77,7 +77,7 @@ async function inputsOf(client: ShroudClient, schema: SchemaListing, scope: stri
     if (!s.group) throw usage(`${schema.id}: --group <id> is required`);
     const secret = fieldArg(s.secret, '--secret');
     // Poseidon's constants load here, not with the module: the CLI imports this for every command.
-    const { merklePath, poseidonHash1, poseidonHash2 } = await import('#lib/transfer/merkle.ts');
+    const { merklePath, poseidonHash1, poseidonHash2 } = await import('#lib/zk/merkle.ts');
     const commitment = (await poseidonHash1())(secret);
     const { commitments } = await client.api.attestGroupMembers({ params: { id: s.group } });
     const leaves = commitments.map(BigInt);

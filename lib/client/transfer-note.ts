@@ -1,4 +1,4 @@
-import { poseidonHash1, poseidonHash2 } from '#lib/transfer/merkle.ts';
+import { poseidonHash1, poseidonHash2 } from '#lib/zk/merkle.ts';
 
 /**
  * A shielded-pool note: what a depositor keeps, and all a withdrawal needs. The server never sees

@@ -1,4 +1,4 @@
-import { merklePath, poseidonHash1, poseidonHash2 } from '#lib/transfer/merkle.ts';
+import { merklePath, poseidonHash1, poseidonHash2 } from '#lib/zk/merkle.ts';
 import { poolSignal, recipientSignal } from '#lib/transfer/statement.ts';
 import type { Note } from './transfer-note.ts';
 

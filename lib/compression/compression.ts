@@ -13,7 +13,7 @@ import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainAAddress, chainASigner, NATIVE_DECIMALS, ownedWallet } from '#lib/wallets/wallets.ts';
 
 /**
- * Compression on chain A (API.md "Compression"): the native coin and SPL tokens moved between
+ * Compression on chain A (the /api/compression routes of functions/routes.ts): the native coin and SPL tokens moved between
  * ordinary accounts and compressed accounts of Light Protocol's state trees, compressed token
  * transfers, and the mints to try them with. Every request that signs holds the wallet's lease
  * from before its transaction is built until it is confirmed; every read and every signing

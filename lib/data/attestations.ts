@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { queryPage } from './attest-page.ts';
+import { queryPage } from './query-page.ts';
 import { db, tableName } from './client.ts';
 import { decoder, isConditionalFailure, listPartition, readItem, transactWrite } from './items.ts';
 

@@ -3,7 +3,7 @@ import { putIf } from './conditional.ts';
 import { decoder, readItem } from './items.ts';
 
 /**
- * The chain A release of a withdrawal (issue 13), one per Hyperlane message id, as the
+ * The chain A release of a withdrawal (lib/bridge/chain-a-release.ts), one per Hyperlane message id, as the
  * destination Mailbox keeps one "delivered" mark per message. No TTL (value moved):
  *
  *   BRIDGERELEASE#<messageId> / RELEASE   { bridgeId, signature, transaction, at }

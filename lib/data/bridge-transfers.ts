@@ -4,7 +4,7 @@ import { db, tableName } from './client.ts';
 import { decoder, isConditionalFailure, listPartition, putNew, queryPartition, readItem, transactWrite, type TransactItems } from './items.ts';
 
 /**
- * Bridge transfers (issue 13). Items, no TTL (a record of value in flight is kept):
+ * Bridge transfers (lib/bridge/bridge.ts). Items, no TTL (a record of value in flight is kept):
  *
  *   BRIDGES#<userId> / BRIDGE#<id>          the record; while it is open (not terminal) also
  *                                           gsi1: BRIDGE#OPEN / <expiresAt>#<id>, the relayer's queue
@@ -150,7 +150,7 @@ export async function attachSource(userId: string, r: Pick<BridgeRecord, 'id' | 
 /**
  * `from` → failed, and the claim on its source transaction (if any) released in the same
  * transaction: a record that failed did not take that transaction, so the record the transaction
- * does name may still attach it (issue 36: a front-runner's record never keeps a deposit that is
+ * does name may still attach it (test/api/bridge.test.ts, front-running: a front-runner's record never keeps a deposit that is
  * not its own). The claim is deleted only while it is this record's. Undefined when the record
  * is not (or no longer) in such a state.
  */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { queryPage } from './attest-page.ts';
+import { queryPage } from './query-page.ts';
 import { tableName } from './client.ts';
 import { decoder, listPartition, putItem, queryAll, queryPages, readItem, transactWrite } from './items.ts';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { queryPage, type Page } from './attest-page.ts';
+import { queryPage, type Page } from './query-page.ts';
 import { db, tableName } from './client.ts';
 import { decoder, isConditionalFailure, putNew, queryPartition, readItem } from './items.ts';
 

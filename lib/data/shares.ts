@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { queryPage } from './attest-page.ts';
+import { queryPage } from './query-page.ts';
 import { db, tableName } from './client.ts';
 import { absentOrExpired, decoder, isConditionalFailure, readItem, transactWrite } from './items.ts';
 

@@ -19,7 +19,7 @@ import { CONFLICT, retryOnConflict } from './retry.ts';
  * A wallet is read by (userId, walletId): someone else's id simply is not there, exactly as an
  * unknown one. Creation writes the wallet and its two uniqueness items in one transaction.
  *
- * Races (issue 36): a rename or delete is conditional on the wallet's `version` (the one read), so
+ * Races (test/api/wallets-races.test.ts): a rename or delete is conditional on the wallet's `version` (the one read), so
  * two renames never both free the same old name and leave the other's new one orphaned, and a
  * delete frees exactly the name the wallet bears. Create, activate and delete also move the
  * chain's ACTIVE item on from the `rev` they read, in the same transaction: they are serialized

@@ -1,4 +1,4 @@
-import { BadCursor } from '#lib/data/attest-page.ts';
+import { BadCursor } from '#lib/data/query-page.ts';
 import { errors } from '#lib/errors.ts';
 
 /**

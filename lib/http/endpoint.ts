@@ -52,7 +52,7 @@ export type LambdaHandler = (event: Event, context?: Partial<Context>) => Promis
 export type Endpoint = LambdaHandler & { readonly route: Route; readonly spec: Spec<z.ZodType, z.ZodType, z.ZodType> };
 
 /**
- * The handler stack of ARCHITECTURE §4, one small middleware each, in this order: Powertools
+ * The handler stack, one small middleware each, in this order: Powertools
  * (Lambda context and correlation id on the logger, the tracer's handler segment, the cold-start
  * metric) → request context → closing log line and request metrics → security headers → Origin (CSRF/CORS) → session → rate limit → session
  * required → idempotency → JSON body → validation → `fn` → envelope; errors become

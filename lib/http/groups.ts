@@ -1,14 +1,14 @@
-/** API.md's three response styles. */
+/** The three response styles (lib/http/envelope.ts). */
 export type Envelope = 'data' | 'flat' | 'auth';
 
 export interface Group {
-  /** The envelope API.md gives the group (`flat` where it shows none). */
+  /** The group's envelope (`flat` where the contract shows none; functions/docs/openapi.json documents each). */
   envelope: Envelope;
   /** Requests per minute per client (the user when signed in, else the source IP). */
   rateLimit: number;
 }
 
-/** The route groups' settings. Limits from API.md where it gives one; the others are the project's choice (docs/architecture.md, rate limits). */
+/** The route groups' settings. Limits from the contract where it gives one; the others are the project's choice (docs/architecture.md, rate limits). */
 export const groups = {
   init: { envelope: 'flat', rateLimit: 120 },
   'bug-reports': { envelope: 'flat', rateLimit: 5 },
@@ -30,3 +30,8 @@ export const groups = {
 } as const satisfies Record<string, Group>;
 
 export type GroupName = keyof typeof groups;
+
+/** Groups whose functions read and write the bucket; the others get no S3 permission at all (cdk/stack.ts grants it). */
+export const S3_GROUPS: ReadonlySet<GroupName> = new Set(['storage']);
+/** Groups whose functions sign with wallet keys: the only ones that may use the wallet KMS key (cdk/stack.ts). */
+export const WALLET_KEY_GROUPS: ReadonlySet<GroupName> = new Set(['wallets', 'compression', 'chainb', 'bridge', 'transfer', 'swap', 'rewards']);

@@ -9,7 +9,7 @@ export class Reply {
     readonly opts: {
       headers?: Record<string, string>;
       cookies?: string[];
-      /** Skip the group's envelope (a variant that API.md shows bare). */
+      /** Skip the group's envelope (a variant the contract shows bare: functions/docs/openapi.json). */
       bare?: boolean;
       /** A binary body, sent base64 as API Gateway expects. */
       binary?: Buffer;

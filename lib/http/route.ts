@@ -12,7 +12,7 @@ export type Profile = 'standard' | 'crypto';
 
 export interface Route {
   method: Method;
-  /** API.md's form: `/api/storage/download/:cid`. */
+  /** The route table's form (functions/routes.ts): `/api/storage/download/:cid`. */
   path: string;
   group: GroupName;
   /** The handler module, relative to the repository root; it exports `handler`. */

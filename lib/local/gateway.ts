@@ -9,7 +9,7 @@ import { isolateInvocations } from '#lib/observability.ts';
 import { createRouter, gatewayPath, type Match } from '#lib/http/router.ts';
 import { RAW_BODY, RAW_BODY_STREAM } from '#lib/http/raw-body.ts';
 import { enableStreaming, streamedBodyOf } from '#lib/http/stream.ts';
-import { MAX_BODY_BYTES } from '#lib/init.ts';
+import { MAX_BODY_BYTES } from '#lib/storage/limits.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { circuitsDir } from '#lib/zk/circuits.ts';
 import { assertTrustedSetup } from '#lib/zk/trusted-setup.ts';
+import { installEmbeddedChains } from './adapters.ts';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import type { EthereumL1 } from './ethereum-l1.ts';
@@ -81,6 +82,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
   // A runtime pointed at mainnet (or marked production) refuses development keys before it starts anything.
   assertTrustedSetup(circuitsDir(), process.env);
   useRuntimeHeapGrowth();
+  // The emulators behind the chain ports (the handlers' CHAIN_A_ADAPTER / CHAINB_ADAPTER = local).
+  installEmbeddedChains();
   const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
@@ -228,7 +231,7 @@ async function startReplicaTargets(dataDir: string) {
  */
 async function startReplicaWorker(opts: { ownsServices: boolean }): Promise<(() => Promise<void>)[]> {
   const { startLocalReplicaQueue } = await import('#lib/storage/replica-queue.ts');
-  const { handleReplicaJob, requeueUnfinishedJobs } = await import('#lib/storage/replicas.ts');
+  const { handleReplicaJob, requeueUnfinishedJobs } = await import('#lib/storage/replica-worker.ts');
   const { storageConfig } = await import('#lib/storage/config.ts');
   const stopQueue = startLocalReplicaQueue(handleReplicaJob);
   // The jobs the last run's in-process queue held when it stopped. Only a runtime that owns its

@@ -2,6 +2,15 @@
  * The local S3 servers' thread (see s3-local.ts): npm `s3rver`, one server per message 'run',
  * each on a store of its own (below) and behind the V4 signature check (s3-sigv4.cjs). Plain
  * CommonJS: the worker loads without the TypeScript loader (vitest, tsx).
+ *
+ * Its boundary (test/unit/local/s3-worker-boundary.test.ts checks both sides):
+ * - in: `workerData.s3rver`, the resolved path of s3rver's entry; messages
+ *   `{ id, op: 'run', key, dir, port }` (port 0: any) and `{ id, op: 'close', key }`;
+ * - out: `{ id, port }` once 'run' listens on 127.0.0.1, `{ id }` once 'close' is done, and
+ *   `{ id, error }` (the stack as text) when either failed;
+ * - s3rver's private modules, pinned by package.json's exact version: stores/filesystem.js
+ *   (subclassed: LocalStore), models/error.js, models/account.js (the key registry the
+ *   signature check reads) and controllers/bucket.js (getBucket, replaced by listObjectsV2).
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
@@ -604,6 +613,18 @@ parentPort.on('message', async ({ id, op, key, dir, port }) => {
   try {
     if (op === 'run') {
       const server = new S3rver({ address: '127.0.0.1', port, directory: dir, silent: true });
+      // s3rver's listen waits for 'listening' only: a taken port (a restart after the port went to
+      // someone else) is an 'error' event nobody handles, which ended this thread and every server
+      // in it. It rejects the 'run' instead, and the caller sees why.
+      const listen = server.listen;
+      server.listen = (...args) =>
+        new Promise((ok, fail) => {
+          const http = listen.call(server, ...args, () => {
+            http.off('error', fail);
+            ok(http);
+          });
+          http.once('error', fail);
+        });
       const store = (server.store = server.context.store = new LocalStore(dir));
       await store.expireIncompleteUploads(INCOMPLETE_UPLOAD_MS);
       // First in the chain: V4 signatures are checked as S3 checks them (s3rver parses and accepts them).

@@ -100,7 +100,7 @@ function hoistDefs(schema: JsonSchema, prefix: string, components: Record<string
 
 const SUCCESS = { type: 'boolean', const: true };
 
-/** The group's envelope around the handler's data (API.md's three styles, `lib/http/envelope.ts`). */
+/** The group's envelope around the handler's data (the three styles of `lib/http/envelope.ts`). */
 export function envelopeSchema(style: Envelope, data: JsonSchema): JsonSchema {
   if (style === 'auth') return data;
   if (style === 'data') return { type: 'object', properties: { success: SUCCESS, data }, required: ['success', 'data'], additionalProperties: false };

@@ -4,7 +4,7 @@ import { operationIdOf, jsonSchemaOf, type JsonSchema, type RouteSpec } from './
 import { responseMeta } from './responses.ts';
 
 /**
- * The typed client's operation table (`lib/client/operations.gen.ts`), generated with the OpenAPI
+ * The typed client's operation table (`lib/client/operations.generated.ts`), generated with the OpenAPI
  * document from the same route rows and zod schemas: each operation's method, path, envelope and
  * Idempotency-Key, and the TypeScript types of its input and answer (JSON Schema → TypeScript).
  */

@@ -5,7 +5,7 @@ import { readConfig } from '#lib/config.ts';
 /**
  * The published rewards rule (docs/rewards.md). Epochs are fixed windows of
  * REWARDS_EPOCH_SECONDS (default one week) counted from REWARDS_GENESIS (default Monday
- * 2026-01-05 00:00 UTC). Points count what the user paid, never the volume moved (issue 36: three
+ * 2026-01-05 00:00 UTC). Points count what the user paid, never the volume moved (test/api/rewards-rule.test.ts: three
  * rounds of compressing and decompressing 49 SOL earned 294,000 points for 60,003 lamports of
  * fees): 1 point per 1,000 lamports of the fee of each source transaction — a swap, a
  * compression (compress, decompress, transfer of the native coin or a token), a shielded deposit

@@ -2,7 +2,7 @@
 // x^3 - x - 1 has no root in F_p, so (degree 3) it is irreducible and this is a field of ~2^192
 // elements (test/unit/stark/field.test.ts checks irreducibility). Every verifier challenge lives
 // here, which puts the field-size terms of the soundness error near 2^-180, far below the query term.
-import { P as MODULUS, inv, randomFelt, writeFelt, readFelt } from './field.ts';
+import { P as MODULUS, inv, writeFelt, readFelt } from './field.ts';
 
 // A module-local copy: hot loops read it as a plain constant, not through an import binding.
 const P = MODULUS;
@@ -66,12 +66,6 @@ export function eInv(a: Fp3): Fp3 {
 }
 export function eEq(a: Fp3, b: Fp3): boolean {
   return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
-}
-export function eIsZero(a: Fp3): boolean {
-  return a[0] === 0n && a[1] === 0n && a[2] === 0n;
-}
-export function eRandom(): Fp3 {
-  return [randomFelt(), randomFelt(), randomFelt()];
 }
 export function eBatchInv(xs: readonly Fp3[]): Fp3[] {
   const n = xs.length;

@@ -34,10 +34,6 @@ export function inv(a: bigint): bigint {
   if (a === 0n) throw new Error('field: inverse of zero');
   return pow(a, P - 2n);
 }
-export function isCanonical(a: bigint): boolean {
-  return a >= 0n && a < P;
-}
-
 const rootCache = new Map<number, bigint>();
 /** Primitive root of unity of a power-of-two order (up to 2^32): GENERATOR^((p-1)/order), cached. */
 export function rootOfUnity(order: number): bigint {

@@ -215,13 +215,3 @@ export function securityTable(params: StarkParams = DEFAULT_PARAMS): string {
   return ['| Parameter | Value |', '| --- | --- |', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n');
 }
 
-/** Conjectured security bits (see securityLevel). */
-export function conjecturedSecurityBits(params: StarkParams): number {
-  return securityLevel(params).conjecturedBits;
-}
-/** Proven security bits (see securityLevel). */
-export function provenSecurityBits(params: StarkParams): number {
-  return securityLevel(params).provenBits;
-}
-
-export const TRACE_WIDTH = WIDTH;

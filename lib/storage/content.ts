@@ -2,7 +2,7 @@ import * as dagPb from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import { CID } from 'multiformats/cid';
 import { exportContent } from './cid.ts';
-import type { ShardedBlockstore } from './shards.ts';
+import type { ShardedBlockstore } from './shard-reader.ts';
 
 const RAW = 0x55;
 

@@ -8,7 +8,9 @@ import { CHUNK_BYTES, exportContent, importContent } from './cid.ts';
 import { fileContent } from './content.ts';
 import { mapLimit, pinningCall, type AddMeta, type Added, type PinningAdapter, type PinRef } from './pinning-port.ts';
 import { bucket as defaultBucket, s3 as defaultClient } from './s3.ts';
-import { DATA_CONTENT_TYPE, dataKey, deleteShards, shardIndexKey, shardUploadPages, ShardedBlockstore, ShardWriter } from './shards.ts';
+import { ShardedBlockstore } from './shard-reader.ts';
+import { ShardWriter } from './shard-writer.ts';
+import { DATA_CONTENT_TYPE, dataKey, deleteShards, shardIndexKey, shardUploadPages } from './shards.ts';
 
 /** A read-only view of stored blocks: the CAR layout's shards or the per-block objects. */
 export type BlockSource = Pick<S3Blockstore, 'get' | 'getBytes' | 'has'>;
@@ -19,7 +21,7 @@ const SHARD_STORES_KEPT = 64;
 /**
  * Two layouts, read side by side:
  *
- * - `car` (every upload since issue 14, shards.ts): an upload's objects under `shards/<uploadId>/`
+ * - `car` (every upload since the CAR layout, shards.ts): an upload's objects under `shards/<uploadId>/`
  *   (the file's bytes as one data object, the DAG's other blocks in CAR shards), which belong to
  *   that upload alone; the pin's ref names the upload (`owner`), the number of CAR shards, and
  *   the data object with its ETag as written (`copy`). Unpinning or discarding deletes the prefix.

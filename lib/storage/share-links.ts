@@ -11,7 +11,7 @@ import { livePin } from './pins.ts';
 
 export const MIN_SHARE_SECONDS = 60;
 export const MAX_SHARE_SECONDS = 30 * 24 * 3600;
-/** API.md's two examples disagree on the unit (48 vs 86400): up to 720 means hours (30 days), above, seconds. */
+/** The contract's two examples disagree on the unit (48 vs 86400): up to 720 means hours (30 days), above, seconds (test/unit/storage/share-links.test.ts). */
 export const HOURS_UP_TO = 720;
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;

@@ -14,7 +14,7 @@ import { mapReadError } from './pinning.ts';
 import { writeObject } from './object-writer.ts';
 import type { BlockSource } from './pinning-s3.ts';
 import { bucket, s3 } from './s3.ts';
-import { ShardedBlockstore, type StoredBlock } from './shards.ts';
+import { ShardedBlockstore, type StoredBlock } from './shard-reader.ts';
 import { resolveShare } from './share-links.ts';
 
 /**

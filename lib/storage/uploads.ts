@@ -15,7 +15,7 @@ import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { parseMultipart } from '#lib/http/multipart.ts';
 import { parseWith } from '#lib/http/validation.ts';
-import { MAX_BODY_BYTES, MAX_FILE_BYTES } from '#lib/init.ts';
+import { MAX_BODY_BYTES, MAX_FILE_BYTES } from './limits.ts';
 import { storageConfig } from './config.ts';
 import { newFileRecord, type FileRecord } from './files.ts';
 import { assembledKey, commitRecord, getPin, markAssembled, PinBusy, releasePin, removeRecord } from './pins.ts';

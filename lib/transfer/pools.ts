@@ -9,7 +9,7 @@ import { keyVault } from '#lib/wallets/config.ts';
 import { openKey, sealKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
 import type { Asset } from './chain.ts';
-import { emptyTree, poseidonHash2 } from './merkle.ts';
+import { emptyTree, poseidonHash2 } from '#lib/zk/merkle.ts';
 import { ensureTestToken, TEST_TOKEN_DECIMALS } from './test-token.ts';
 
 /**

@@ -4,7 +4,7 @@ import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
 import { accrueAfter, type AccrueInput } from '#lib/rewards/accrue.ts';
 import { transferConfig } from './config.ts';
-import { appendLeaf, poseidonHash2 } from './merkle.ts';
+import { appendLeaf, poseidonHash2 } from '#lib/zk/merkle.ts';
 
 /**
  * Appends a deposit whose transfer has landed to its pool's tree: read the tree, compute the new

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { errors } from '#lib/errors.ts';
 
 /**
- * Amounts arrive as JSON numbers in whole units (API.md: `amount` 1.5) and leave as decimal
+ * Amounts arrive as JSON numbers in whole units (`amount` 1.5, as functions/docs/openapi.json shows) and leave as decimal
  * strings of smallest units. The conversion never goes through floating-point arithmetic: the
  * number's shortest round-trip decimal form (what JSON carried, `String(1.1)` is "1.1") is split
  * into digits and scaled as an integer, so 1.1 SOL is exactly 1100000000 lamports.

@@ -12,7 +12,8 @@ import {
   ChainBUnavailable,
   FEE_TOKEN,
   formatUnits,
-  isContractAddress,
+  contractAddress,
+  CONTRACT_ADDRESS_RULE,
   isFelt,
   parseUnits,
   STRK,
@@ -97,8 +98,9 @@ export const chainBAirdropInput = z.object({ amount: z.union([z.number(), decima
 
 /** A chain B address, or 400 INVALID_ADDRESS. */
 function address(value: string, field: string): string {
-  if (!isContractAddress(value)) throw errors.invalidAddress(`${field}: not a chain B address (0x-hex felt, nonzero, below 2^251 - 256)`);
-  return `0x${BigInt(value).toString(16).padStart(64, '0')}`;
+  const checked = contractAddress(value);
+  if (!checked) throw errors.invalidAddress(`${field}: ${CONTRACT_ADDRESS_RULE}`);
+  return checked;
 }
 
 /** STRK (default), ETH, or the address of a token the chain knows; 400 otherwise. */

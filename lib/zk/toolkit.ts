@@ -1,5 +1,5 @@
 /**
- * The ZK toolkit's route table (API.md "Cryptographic primitives", without the Groth16
+ * The ZK toolkit's route table (the contract's cryptographic primitives, without the Groth16
  * `proof/*` routes), assembled from one module per primitive (./toolkit/*.ts). A handler imports
  * only its primitive's module, so its bundle carries only that primitive:
  *

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { signPoseidon } from '#lib/attest/eddsa.ts';
 import { revocationMessage, scopeSignal } from '#lib/attest/fields.ts';
-import { merklePath } from '#lib/attest/merkle.ts';
+import { merklePath, poseidonHash2 } from '#lib/zk/merkle.ts';
 import { generateProof, SNARK_FIELD_ORDER, terminateCurves } from '#lib/zk/groth16.ts';
 import { poseidon } from '#lib/zk/poseidon.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
@@ -64,11 +64,11 @@ beforeAll(async () => {
   const secret = rand();
   const commitment = await poseidon([secret]);
   await alice.post(`/api/attest/groups/${group.id}/members`, { commitment: commitment.toString() });
-  const path = await merklePath([commitment], 0);
+  const path = merklePath(await poseidonHash2(), [commitment], 0);
   const mp = await generateProof('membership_scoped', {
     secret: secret.toString(),
-    pathElements: path.pathElements,
-    pathIndices: path.pathIndices,
+    pathElements: path.pathElements.map(String),
+    pathIndices: path.pathIndices.map(String),
     scope: scopeSignal('group-member', 'canon').toString(),
   });
   member = (await alice.post('/api/attest', { schema: 'group-member', group: group.id, scope: 'canon', proof: mp.proof, publicSignals: mp.publicSignals })).json.attestation;

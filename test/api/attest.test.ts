@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { signPoseidon } from '#lib/attest/eddsa.ts';
 import { revocationMessage, scopeSignal } from '#lib/attest/fields.ts';
-import { merklePath } from '#lib/attest/merkle.ts';
+import { merklePath, poseidonHash2 } from '#lib/zk/merkle.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
 import { generateProof, terminateCurves } from '#lib/zk/groth16.ts';
 import { poseidon } from '#lib/zk/poseidon.ts';
@@ -197,13 +197,13 @@ describe('groups and membership attestations', () => {
     expect(members).toEqual(commitments);
 
     // Bob's member (index 1) proves with the path computed from the public commitments.
-    const path = await merklePath(members, 1);
+    const path = merklePath(await poseidonHash2(), members, 1);
     expect(path.root.toString()).toBe(g.json.root);
     const prove = async (scope: string) =>
       generateProof('membership_scoped', {
         secret: secrets[1]!.toString(),
-        pathElements: path.pathElements,
-        pathIndices: path.pathIndices,
+        pathElements: path.pathElements.map(String),
+        pathIndices: path.pathIndices.map(String),
         scope: scopeSignal('group-member', scope).toString(),
       });
     const proof = await prove('poll-1');

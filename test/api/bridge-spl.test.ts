@@ -17,7 +17,7 @@ let spl: typeof import('@solana/spl-token');
 /**
  * An SPL collateral route (DREAMS, 6 decimals, `SealevelHypCollateral`) both ways over HTTP
  * against the local runtime. The embedded chain A starts with the route's mint at its mainnet
- * address and the warp route's escrow token account (lib/bridge/local-collateral.ts), as mainnet
+ * address and the warp route's escrow token account (ChainA.prepareRoute: lib/local/chain-a/chain.ts), as mainnet
  * has them; the test gives the wallet its tokens with the local chain's token faucet. Everything
  * after that is signed transactions: the deposit's TransferChecked into the escrow, the synthetic
  * token minted on the local chain B ledger, the withdrawal's burn, and the release's

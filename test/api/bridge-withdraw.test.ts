@@ -11,7 +11,8 @@ import { withLostChainBAnswer } from '../support/chain-b.ts';
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
 let chainA: typeof import('#lib/chains/chain-a/index.ts').chainA;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
-let LocalChainB: typeof import('#lib/chains/chain-b/local-chain.ts').LocalChainB;
+let embeddedLedger: typeof import('#lib/local/chain-b/ledger.ts').localLedger;
+let LocalChainB: typeof import('#lib/local/chain-b/chain.ts').LocalChainB;
 let withdrawCall: typeof import('#lib/bridge/chain-b-source.ts').withdrawCall;
 let escrowAddress: typeof import('#lib/bridge/chain-a-release.ts').escrowAddress;
 let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
@@ -19,7 +20,7 @@ let readRelease: typeof import('#lib/data/bridge-releases.ts').readRelease;
 let relayBridge: typeof import('#lib/bridge/relayer.ts').relayBridge;
 let releaseWithdrawal: typeof import('#lib/bridge/chain-a-release.ts').releaseWithdrawal;
 let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
-let LedgerRejection: typeof import('#lib/chains/chain-b/ledger.ts').LedgerRejection;
+let LedgerRejection: typeof import('#lib/local/chain-b/ledger.ts').LedgerRejection;
 
 /**
  * Withdrawals chain B → chain A over HTTP against the local runtime: a deposit first funds the
@@ -40,14 +41,15 @@ beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50' });
   ({ chainA } = await import('#lib/chains/chain-a/index.ts'));
   chainb = await import('#lib/chains/chain-b/index.ts');
-  ({ LocalChainB } = await import('#lib/chains/chain-b/local-chain.ts'));
+  ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
+  ({ LocalChainB } = await import('#lib/local/chain-b/chain.ts'));
   ({ withdrawCall } = await import('#lib/bridge/chain-b-source.ts'));
   ({ escrowAddress, releaseWithdrawal } = await import('#lib/bridge/chain-a-release.ts'));
   ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
   ({ readRelease } = await import('#lib/data/bridge-releases.ts'));
   ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
   SOL = (await import('#lib/bridge/routes.ts')).routeToken('chaina-chainb', 'SOL')!;
-  ({ LedgerRejection } = await import('#lib/chains/chain-b/ledger.ts'));
+  ({ LedgerRejection } = await import('#lib/local/chain-b/ledger.ts'));
   alice = rt.client();
   bob = rt.client();
   aliceId = (await signedInUser(alice)).user.id;
@@ -76,7 +78,7 @@ describe('withdraw from the caller\'s chain B wallet', () => {
     const escrow = (await escrowAddress(chain)).toBase58();
     const [heldBefore, supplyBefore, escrowBefore, strkBefore] = await Promise.all([
       synthetic(walletB.address),
-      chainb.localLedger().totalSupply(SOL.destinationToken),
+      embeddedLedger().totalSupply(SOL.destinationToken),
       lamports(escrow),
       chainb.balanceOf(chainb.STRK.address, walletB.address),
     ]);
@@ -104,7 +106,7 @@ describe('withdraw from the caller\'s chain B wallet', () => {
     });
     // The burn is on chain B at once: balance and total supply down by exactly the amount, the fee paid in STRK.
     expect(heldBefore - (await synthetic(walletB.address))).toBe(1_250_000_000n);
-    expect(supplyBefore - (await chainb.localLedger().totalSupply(SOL.destinationToken))).toBe(1_250_000_000n);
+    expect(supplyBefore - (await embeddedLedger().totalSupply(SOL.destinationToken))).toBe(1_250_000_000n);
     expect(strkBefore - (await chainb.balanceOf(chainb.STRK.address, walletB.address))).toBeGreaterThan(0n);
     const source = ok(await alice.get(`/api/chainb/tx/${res.transaction.sourceTxHash}`)).transaction;
     expect(source).toMatchObject({ status: 'SUCCEEDED', type: 'INVOKE', sender: walletB.address });
@@ -154,14 +156,14 @@ describe('withdraw from the caller\'s chain B wallet', () => {
   it('sent, outcome unknown, and it landed: submitted with the transaction\'s hash; the relayer completes it; exact balances', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
-    const supply = await chainb.localLedger().totalSupply(SOL.destinationToken);
+    const supply = await embeddedLedger().totalSupply(SOL.destinationToken);
     const t = ok(await withLostChainBAnswer(true, () => alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     // The hash the record took before the send is the transaction's on chain B.
     expect(ok(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', type: 'INVOKE', sender: walletB.address });
     expect((await settled(alice, t.id)).status).toBe('completed');
     expect(held - (await synthetic(walletB.address))).toBe(750_000_000n);
-    expect(supply - (await chainb.localLedger().totalSupply(SOL.destinationToken))).toBe(750_000_000n);
+    expect(supply - (await embeddedLedger().totalSupply(SOL.destinationToken))).toBe(750_000_000n);
     expect(await lamports(dest)).toBe(750_000_000n);
     expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
   });
@@ -184,7 +186,7 @@ describe('withdraw from the caller\'s chain B wallet', () => {
   it('refused by chain B (a nonce taken): an immediate NONCE_CONFLICT, the record failed, nothing burned', async () => {
     const held = await synthetic(walletB.address);
     const records = ok(await alice.get('/api/bridge/history')).transactions.length;
-    const ledger = chainb.localLedger();
+    const ledger = embeddedLedger();
     const real = ledger.invoke;
     ledger.invoke = async () => {
       throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'nonce already used');
@@ -216,8 +218,8 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
     const acc = await import('#lib/chains/chain-b/account.ts');
     const address = acc.accountAddress(acc.publicKeyOf(pk));
     ok(await alice.post('/api/chainb/transfer', { walletId: walletB.id, password: PASS, amount, recipientAddress: address, token: SOL.destinationToken }));
-    await chainb.localLedger().faucetMint(chainb.STRK.address, address, 10n ** 18n);
-    return { pk, address, chain: new LocalChainB(chainb.localLedger()) };
+    await embeddedLedger().faucetMint(chainb.STRK.address, address, 10n ** 18n);
+    return { pk, address, chain: new LocalChainB(embeddedLedger()) };
   }
 
   it('the instructions name transfer_remote and the router; the attached transaction completes the withdrawal', async () => {
@@ -231,10 +233,10 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
     expect(res.instructions.step2).toContain(`/api/bridge/${t.id}/source-tx`);
 
     const o = await outsider('0.3');
-    const supply = await chainb.localLedger().totalSupply(SOL.destinationToken);
+    const supply = await embeddedLedger().totalSupply(SOL.destinationToken);
     const sent = await o.chain.execute({ privateKey: o.pk, calls: [withdrawCall(SOL, dest, 300_000_000n)] });
     expect(await synthetic(o.address)).toBe(0n);
-    expect(supply - (await chainb.localLedger().totalSupply(SOL.destinationToken))).toBe(300_000_000n);
+    expect(supply - (await embeddedLedger().totalSupply(SOL.destinationToken))).toBe(300_000_000n);
     fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: bs58.encode(Keypair.generate().secretKey) }), 400, 'INVALID_INPUT');
     expect(ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: sent.txHash })).transaction).toMatchObject({ status: 'submitted', sourceTxHash: sent.txHash });
     expect((await settled(alice, t.id)).status).toBe('completed');

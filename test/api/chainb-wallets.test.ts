@@ -16,6 +16,7 @@ let alice: HttpClient;
 let bob: HttpClient;
 let fees: typeof import('#lib/chains/chain-b/fees.ts');
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
+let embeddedLedger: typeof import('#lib/local/chain-b/ledger.ts').localLedger;
 const PASS = 'wallet-pass-123';
 const E18 = 10n ** 18n;
 const TRANSFER_KEY = `0x${BigInt(hash.getSelectorFromName('Transfer')).toString(16)}`;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   await signedInUser(bob);
   fees = await import('#lib/chains/chain-b/fees.ts');
   chainb = await import('#lib/chains/chain-b/index.ts');
+  ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
 });
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
@@ -204,8 +206,8 @@ describe('chain B wallets', () => {
     const { UNSETTLED_HOLD_SECONDS } = await import('#lib/wallets/chain-b.ts');
     advanceClock(UNSETTLED_HOLD_SECONDS * 1000);
 
-    const { LedgerRejection } = await import('#lib/chains/chain-b/ledger.ts');
-    const ledger = chainb.localLedger();
+    const { LedgerRejection } = await import('#lib/local/chain-b/ledger.ts');
+    const ledger = embeddedLedger();
     const real = ledger.invoke;
     ledger.invoke = async () => {
       throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'nonce already used');

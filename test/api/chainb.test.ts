@@ -37,9 +37,11 @@ describe('POST /api/chainb/submit-proof', () => {
     });
 
     const { proofRegistry } = await import('#lib/chains/chain-b/index.ts');
-    const { LocalProofRegistry } = await import('#lib/chains/chain-b/local.ts');
+    const { LocalProofRegistry } = await import('#lib/local/chain-b/registry.ts');
+    type DeferredProofRegistry = import('#lib/chains/embedded.ts').DeferredProofRegistry;
     const { identityProofHash, toHex64, uuidToFelt, zkIdToFelt } = await import('#lib/chains/chain-b/felts.ts');
-    const { invokeV3Hash, LOCAL_RESOURCE_BOUNDS, storeProofCall } = await import('#lib/chains/chain-b/registry.ts');
+    const { LOCAL_RESOURCE_BOUNDS, storeProofCall } = await import('#lib/chains/chain-b/registry.ts');
+    const { invokeHash } = await import('#lib/chains/chain-b/account.ts');
     const registry = proofRegistry();
     expect(registry.address).toBe(res.json.contractAddress);
 
@@ -67,10 +69,11 @@ describe('POST /api/chainb/submit-proof', () => {
     expect(events).toEqual([{ ...stored, blockNumber: expect.any(Number), transactionHash: res.json.txHash }]);
 
     // The transaction hash is Starknet's INVOKE v3 hash of the store_proof call, signed by the server's key.
-    const local = registry as InstanceType<typeof LocalProofRegistry>;
+    // The emulator behind the port (lib/chains/embedded.ts), for its transactions and public key.
+    const local = (await (registry as DeferredProofRegistry).load()) as InstanceType<typeof LocalProofRegistry>;
     const tx = (await local.getTransaction(res.json.txHash))!;
     const call = storeProofCall(registry.address, { proofId, proofHash, zkId: zkIdToFelt(account.user.zkId) });
-    const recomputed = invokeV3Hash({
+    const recomputed = invokeHash({
       senderAddress: registry.accountAddress,
       calls: [call],
       nonce: BigInt(tx.nonce),

@@ -11,6 +11,7 @@ let rt: TestRuntime;
 let alice: HttpClient & { userId: string };
 let bob: HttpClient & { userId: string };
 let replicas: typeof import('#lib/storage/replicas.ts');
+let worker: typeof import('#lib/storage/replica-worker.ts');
 let queue: typeof import('#lib/storage/replica-queue.ts');
 
 beforeAll(async () => {
@@ -19,6 +20,7 @@ beforeAll(async () => {
   alice = await signedIn(rt);
   bob = await signedIn(rt);
   replicas = await import('#lib/storage/replicas.ts');
+  worker = await import('#lib/storage/replica-worker.ts');
   queue = await import('#lib/storage/replica-queue.ts');
 });
 afterAll(async () => {
@@ -28,7 +30,7 @@ beforeEach(() => advanceClock(61_000)); // a fresh rate-limit window per test
 afterEach(() => {
   replicas.replicaHooks.afterBlock = undefined;
   // A test that stopped the consumer and failed before starting it again leaves none for the next.
-  queue.startLocalReplicaQueue(replicas.handleReplicaJob);
+  queue.startLocalReplicaQueue(worker.handleReplicaJob);
 });
 
 const ivSalt = { iv: Buffer.from('0123456789ab').toString('base64'), salt: Buffer.from('saltsaltsaltsalt').toString('base64') };
@@ -198,7 +200,7 @@ describe('replicated pinning on three local targets', () => {
     const copied: number[] = [];
     let stopping: Promise<void> | undefined;
     // A handle on the running consumer (the same queues and handler the runtime started).
-    const stopConsumer = queue.startLocalReplicaQueue(replicas.handleReplicaJob);
+    const stopConsumer = queue.startLocalReplicaQueue(worker.handleReplicaJob);
     replicas.replicaHooks.afterBlock = (target, index) => {
       if (target !== 'local-1') return;
       copied.push(index);
@@ -219,20 +221,20 @@ describe('replicated pinning on three local targets', () => {
     const { cid } = await uploadFile(alice, 4_500_000); // 5 leaves + root
     const copied = await stoppedMidCopy(cid);
     // The start: the consumer, then the jobs of the pins left unfinished.
-    queue.startLocalReplicaQueue(replicas.handleReplicaJob);
-    expect(await replicas.requeueUnfinishedJobs()).toBe(1);
+    queue.startLocalReplicaQueue(worker.handleReplicaJob);
+    expect(await worker.requeueUnfinishedJobs()).toBe(1);
     await queue.drainReplicaQueue();
     expect(copied).toEqual([0, 1, 2, 3, 4, 5]);
     expect((await status(alice, cid)).json.status).toBe('pinned');
     expect(replicaFiles(1, cid)).toHaveLength(6);
     // Nothing unfinished is left to queue.
-    expect(await replicas.requeueUnfinishedJobs()).toBe(0);
+    expect(await worker.requeueUnfinishedJobs()).toBe(0);
   });
 
   it('pinning again does not hold back a copy that went quiet: within 20 minutes nothing is queued and the clock keeps running; after, the copy is queued', async () => {
     const { cid } = await uploadFile(alice, 4_500_000);
     const copied = await stoppedMidCopy(cid);
-    queue.startLocalReplicaQueue(replicas.handleReplicaJob);
+    queue.startLocalReplicaQueue(worker.handleReplicaJob);
     advanceClock(15 * 60_000);
     expect((await pin(alice, cid)).json.status).toBe('pinning');
     await queue.drainReplicaQueue();
@@ -299,7 +301,7 @@ describe('replicated pinning on three local targets', () => {
     const before = new Map(await Promise.all(all.map(async (cid) => [cid, await lastAudit(cid)] as const)));
     const firstHalf = await listReplicaPinCids(undefined, Math.floor(all.length / 2));
     const next = clock.nowMs();
-    await replicas.handleReplicaJob({ kind: 'audit-round', round: next, after: firstHalf.next! });
+    await worker.handleReplicaJob({ kind: 'audit-round', round: next, after: firstHalf.next! });
     await queue.drainReplicaQueue();
     for (const cid of all) {
       if (firstHalf.cids.includes(cid)) expect(await lastAudit(cid), cid).toBe(before.get(cid));
@@ -351,7 +353,7 @@ describe('replicated pinning on three local targets', () => {
       await pinned(alice, cid);
       await updateItem(cid, 'REPLICAS');
       expect((await listReplicaPinCids(undefined, 4)).cids).toEqual([...legacy, cid].sort());
-      await replicas.handleReplicaJob({ kind: 'audit', cid, round: (await import('#lib/clock.ts')).clock.nowMs() });
+      await worker.handleReplicaJob({ kind: 'audit', cid, round: (await import('#lib/clock.ts')).clock.nowMs() });
       const moved = await listAll(1000);
       expect(moved.slice(0, 3)).toEqual(legacy);
       expect(moved.filter((c) => c === cid)).toEqual([cid]);
@@ -367,13 +369,13 @@ describe('replicated pinning on three local targets', () => {
     const { cid } = await uploadFile(alice, 1500);
     await pinned(alice, cid);
     const round = clock.nowMs();
-    await replicas.handleReplicaJob({ kind: 'audit', cid, round });
+    await worker.handleReplicaJob({ kind: 'audit', cid, round });
     const audited = (await getReplicaPin(cid))!.lastAudit!.at;
     expect(audited).toBeGreaterThanOrEqual(round);
     advanceClock(5000);
-    await replicas.handleReplicaJob({ kind: 'audit', cid, round });
+    await worker.handleReplicaJob({ kind: 'audit', cid, round });
     expect((await getReplicaPin(cid))!.lastAudit!.at).toBe(audited);
-    await replicas.handleReplicaJob({ kind: 'audit', cid, round: clock.nowMs() }); // the next round's
+    await worker.handleReplicaJob({ kind: 'audit', cid, round: clock.nowMs() }); // the next round's
     expect((await getReplicaPin(cid))!.lastAudit!.at).toBeGreaterThanOrEqual(audited + 5000);
   });
 

@@ -18,7 +18,7 @@ const TOTAL = Number(process.env.BENCH_TRANSACTIONS ?? 10_000);
 const MARKS = [100, 1_000, 10_000].filter((m) => m <= TOTAL);
 const WINDOW = 100;
 const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-chaina-persist-'));
-const { LocalChainA } = await import('#lib/chains/chain-a/local.ts');
+const { LocalChainA } = await import('#lib/local/chain-a/chain.ts');
 
 type Chain = Awaited<ReturnType<typeof LocalChainA.open>>;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

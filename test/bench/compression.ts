@@ -19,7 +19,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 const { startRuntime } = await import('#lib/local/runtime.ts');
 const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
 const { createSession } = await import('#lib/data/sessions.ts');
-const { LocalChainA } = await import('#lib/chains/chain-a/local.ts');
+const { LocalChainA } = await import('#lib/local/chain-a/chain.ts');
 const ops = await import('#lib/chains/chain-a/operations.ts');
 
 const { id: cookie } = await createSession('bench-user', 'password');

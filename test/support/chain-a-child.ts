@@ -5,7 +5,7 @@
  * snapshot covers them. Arguments: the data directory, snapshotEvery.
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { LocalChainA } from '#lib/chains/chain-a/local.ts';
+import { LocalChainA } from '#lib/local/chain-a/chain.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 
 const [dir, every] = process.argv.slice(2) as [string, string];

@@ -4,7 +4,7 @@
  * Loads the chain B module lazily: a test file's runtime sets the environment first.
  */
 export async function withLostChainBAnswer<T>(landed: boolean, fn: () => Promise<T>): Promise<T> {
-  const ledger = (await import('#lib/chains/chain-b/index.ts')).localLedger();
+  const ledger = (await import('#lib/local/chain-b/ledger.ts')).localLedger();
   const real = ledger.invoke;
   ledger.invoke = async (tx) => {
     if (landed) await real.call(ledger, tx);

@@ -96,8 +96,8 @@ export const randomBytesOf = (n: number, seed = 1) => {
 };
 
 /** One replica audit round (lib/storage/replicas.ts) run to its end: every pin's audit job done. */
-export async function auditRound(opts?: Parameters<typeof import('#lib/storage/replicas.ts').auditReplicas>[0]) {
-  const { auditReplicas } = await import('#lib/storage/replicas.ts');
+export async function auditRound(opts?: Parameters<typeof import('#lib/storage/replica-worker.ts').auditReplicas>[0]) {
+  const { auditReplicas } = await import('#lib/storage/replica-worker.ts');
   const { drainReplicaQueue } = await import('#lib/storage/replica-queue.ts');
   const round = await auditReplicas(opts);
   await drainReplicaQueue();

@@ -18,9 +18,6 @@ import { readConfig } from '#lib/config.ts';
 export const PROVIDER_IDS = ['google', 'github', 'x', 'discord'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
-/** How the profile is read: the ID token (OpenID Connect) or the provider's own user endpoint. */
-export type ProfileSource = 'id_token' | 'userinfo';
-
 interface Known {
   id: ProviderId;
   name: string;

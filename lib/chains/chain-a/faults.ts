@@ -113,6 +113,14 @@ export class FaultyChainA implements ChainA {
     return this.inner.localTokens;
   }
 
+  prepareRoute(mint: PublicKey, decimals: number, escrow?: PublicKey): Promise<void> {
+    return this.inner.prepareRoute(mint, decimals, escrow);
+  }
+
+  prepareReleaseCollateral(mint: PublicKey, decimals: number, escrow: PublicKey): Promise<void> {
+    return this.inner.prepareReleaseCollateral(mint, decimals, escrow);
+  }
+
   /** Tests: the next calls of this kind meet these faults, in order (before any by rate). */
   inject(fault: ChainAFault, on: 'send' | 'read' = 'send'): void {
     this.queue.push({ fault, on });

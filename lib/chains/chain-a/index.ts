@@ -2,6 +2,7 @@ import { readChainAConfig } from './config.ts';
 import type { ChainA } from './port.ts';
 import { chainAFaults, FaultyChainA } from './faults.ts';
 import { RpcChainA } from './rpc.ts';
+import { embedded } from '../embedded.ts';
 
 export type { ChainA, ChainANetwork, SentTransaction } from './port.ts';
 export { ChainRejected, ChainUnavailable } from './port.ts';
@@ -9,8 +10,9 @@ export { ChainRejected, ChainUnavailable } from './port.ts';
 let cached: Promise<ChainA> | undefined;
 
 /**
- * Chain A for this process, by configuration (built once, at first use). The local adapter is
- * imported dynamically: it loads LiteSVM (native, local only), which no Lambda bundle carries.
+ * Chain A for this process, by configuration (built once, at first use). The local adapter is the
+ * embedded runtime's (lib/local/chain-a/chain.ts, installed through ../embedded.ts): it loads
+ * LiteSVM (native, local only), which no Lambda bundle carries.
  */
 export function chainA(): Promise<ChainA> {
   cached ??= (async () => {
@@ -19,8 +21,7 @@ export function chainA(): Promise<ChainA> {
     if (c.adapter === 'rpc') {
       chain = new RpcChainA({ network: c.CHAIN_A_NETWORK, rpcUrl: c.CHAIN_A_RPC_URL!, indexerUrl: c.indexerUrl!, proverUrl: c.proverUrl! });
     } else {
-      const { LocalChainA } = await import('./local.ts');
-      chain = await LocalChainA.open(c.DATA_DIR);
+      chain = await embedded().chainA(c.DATA_DIR);
     }
     // CHAIN_FAULTS: the same chain, misbehaving as a real cluster does (faults.ts), when it names chain A.
     const faults = c.CHAIN_FAULTS ? chainAFaults(c.CHAIN_FAULTS) : undefined;

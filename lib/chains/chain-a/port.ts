@@ -34,6 +34,18 @@ export interface ChainA {
    * starts without. Tokens then move only by real, signed transactions.
    */
   readonly localTokens?: LocalTokens;
+  /**
+   * Emulator set-up, nothing on a live cluster (where the bridge's Hyperlane deployment exists):
+   * a bridge route's mint at its mainnet address with these decimals and, when `escrow` is named,
+   * the warp route's escrow token account (its own authority, empty), which the embedded chain
+   * (lib/local/chain-a/chain.ts) starts without.
+   */
+  prepareRoute(mint: PublicKey, decimals: number, escrow?: PublicKey): Promise<void>;
+  /**
+   * Emulator set-up, nothing on a live cluster: the release escrow's collateral in `mint` (it
+   * stands for what deposits locked on mainnet), credited once, when its token account is missing.
+   */
+  prepareReleaseCollateral(mint: PublicKey, decimals: number, escrow: PublicKey): Promise<void>;
 }
 
 export interface LocalTokens {

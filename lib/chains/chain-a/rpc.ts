@@ -56,6 +56,11 @@ export class RpcChainA implements ChainA {
     return this.confirm(signature);
   }
 
+  /** A live cluster has the bridge's deployment: nothing to set up. */
+  async prepareRoute(): Promise<void> {}
+
+  async prepareReleaseCollateral(): Promise<void> {}
+
   async indexerSlot(): Promise<number> {
     try {
       return await this.rpc.getIndexerSlot();

@@ -22,7 +22,12 @@ export interface V3Common {
   chainId: constants.StarknetChainId;
 }
 
-export const invokeHash = (tx: V3Common & { senderAddress: string; calls: Call[] }): string =>
+/**
+ * The one INVOKE v3 hash (the embedded ledger's, the local registry's, the tests'): a Cairo 1
+ * account's `__execute__` calldata (`getExecuteCalldata`, as `Signer.signTransaction` builds it),
+ * both data-availability modes L1, no paymaster, no deployment data; `tip` 0 unless given.
+ */
+export const invokeHash = (tx: Omit<V3Common, 'tip'> & { tip?: bigint; senderAddress: string; calls: Call[] }): string =>
   toHex64(
     hash.calculateInvokeTransactionHash({
       senderAddress: tx.senderAddress,
@@ -34,7 +39,7 @@ export const invokeHash = (tx: V3Common & { senderAddress: string; calls: Call[]
       nonceDataAvailabilityMode: 0,
       feeDataAvailabilityMode: 0,
       resourceBounds: tx.resourceBounds,
-      tip: tx.tip,
+      tip: tx.tip ?? 0n,
       paymasterData: [],
     }),
   );

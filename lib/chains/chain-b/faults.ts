@@ -2,9 +2,8 @@ import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { faultPairsFor, faultsError, seeded } from '../faults-config.ts';
 import { accountAddress, publicKeyOf } from './account.ts';
-import { transferCall } from './local-chain.ts';
-import { ChainBOutcomeUnknown, type ChainB, type ChainBTransaction, type ChainBTxStatus, type ExecuteRequest, type MaxFees, type TransferOutcome, type TransferRequest } from './port.ts';
-import { FEE_TOKEN, type TokenInfo } from './tokens.ts';
+import { ChainBOutcomeUnknown, type ChainB, type ChainBTransaction, type ChainBTxStatus, type ExecuteRequest, type MaxFees, type TransferOutcome, type TransferRequest, type WarpRouteSetup } from './port.ts';
+import { FEE_TOKEN, transferCall, type TokenInfo } from './tokens.ts';
 
 /**
  * Chain B as a real network misbehaves, over any adapter of the port (the local ledger, or
@@ -144,6 +143,10 @@ export class FaultyChainB implements ChainB {
 
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
     return this.inner.faucet(token, to, amount);
+  }
+
+  prepareWarpRoute(router: string, route: WarpRouteSetup): Promise<void> {
+    return this.inner.prepareWarpRoute(router, route);
   }
 
   transfer(req: TransferRequest): Promise<TransferOutcome> {

@@ -1,12 +1,11 @@
 import { readChainBConfig } from './config.ts';
-import { LocalLedger } from './ledger.ts';
 import { chainBFaults, FaultyChainB } from './faults.ts';
-import { LocalChainB } from './local-chain.ts';
 import type { ChainB } from './port.ts';
 import { RpcChainB } from './rpc-chain.ts';
-import { keysFromPrivateKey, loadOrCreateLocalKeys, LocalProofRegistry } from './local.ts';
+import { keysFromPrivateKey, loadOrCreateLocalKeys } from './registry-keys.ts';
 import type { ProofRegistry } from './registry.ts';
 import { RpcProofRegistry } from './rpc.ts';
+import { DeferredChainB, DeferredProofRegistry, embedded, type EmbeddedLedger } from '../embedded.ts';
 
 export type { ProofRegistry, StoredProof, ProofStoredEvent, StoreProofArgs } from './registry.ts';
 export { RegistryRevert } from './registry.ts';
@@ -31,39 +30,44 @@ export function proofRegistry(): ProofRegistry {
     if (c.CHAINB_PRIVATE_KEY) keys = keysFromPrivateKey(c.CHAINB_PRIVATE_KEY, c.CHAINB_REGISTRY_ADDRESS);
     else if (c.DATA_DIR) keys = loadOrCreateLocalKeys(c.DATA_DIR);
     else throw new Error('invalid configuration: the local chain B needs DATA_DIR (for its key file) or CHAINB_PRIVATE_KEY');
-    cached = new LocalProofRegistry(keys, c.chainId);
+    // The emulator (lib/local/chain-b/registry.ts) loads at the first call; the addresses are the keys'.
+    const k = keys;
+    let loading: Promise<ProofRegistry> | undefined;
+    cached = new DeferredProofRegistry(k, () => (loading ??= embedded().proofRegistry(k, c.chainId)));
   }
   return cached;
 }
 
-let ledger: LocalLedger | undefined;
+let embeddedChainB: Promise<{ chain: ChainB; ledger: EmbeddedLedger }> | undefined;
 
-/** The embedded chain B ledger (accounts, ERC-20s, fees) of this process. */
-export function localLedger(): LocalLedger {
-  ledger ??= new LocalLedger(readChainBConfig().chainId);
-  return ledger;
+/** The embedded chain B (lib/local/chain-b), loaded once at its first use. */
+function embeddedB(): Promise<{ chain: ChainB; ledger: EmbeddedLedger }> {
+  embeddedChainB ??= embedded().chainB(readChainBConfig().chainId);
+  embeddedChainB.catch(() => (embeddedChainB = undefined));
+  return embeddedChainB;
 }
 
 /**
- * The bridge's credit on the local chain B: mints `amount` (smallest units) of `token` (a chain B
+ * The bridge's credit on the embedded chain B: mints `amount` (smallest units) of `token` (a chain B
  * token address, 0x felt) to `to`, exactly once per `messageId` — a second call with the same
  * message id mints nothing and answers the first transaction's hash. The mint is an L1_HANDLER
  * transaction with an ERC-20 Transfer event from 0x0. Optional `symbol`/`name`/`decimals`
  * register a token other than STRK and ETH the first time it is minted (decimals default 18).
  */
-export function bridgeMint(args: { token: string; to: string; amount: bigint; messageId: string; symbol?: string; name?: string; decimals?: number }): Promise<{ txHash: string }> {
-  return localLedger().bridgeMint(args);
+export async function bridgeMint(args: { token: string; to: string; amount: bigint; messageId: string; symbol?: string; name?: string; decimals?: number }): Promise<{ txHash: string }> {
+  return (await embeddedB()).ledger.bridgeMint(args);
 }
 
-/** ERC-20 `balance_of(address)` of `token` on the local chain B ledger, in smallest units. */
-export function balanceOf(token: string, address: string): Promise<bigint> {
-  return localLedger().balanceOf(token, address);
+/** ERC-20 `balance_of(address)` of `token` on the embedded chain B ledger, in smallest units. */
+export async function balanceOf(token: string, address: string): Promise<bigint> {
+  return (await embeddedB()).ledger.balanceOf(token, address);
 }
 
 export type { ChainB, ChainBTransaction, ChainBTxStatus, ExecuteRequest, TransferOutcome } from './port.ts';
-export { transferCall } from './local-chain.ts';
+export { transferCall } from './tokens.ts';
+export type { WarpRouteSetup } from './port.ts';
 export { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
-export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
+export { builtinToken, contractAddress, CONTRACT_ADDRESS_RULE, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
 
 let port: ChainB | undefined;
 
@@ -71,7 +75,7 @@ let port: ChainB | undefined;
 export function chainB(): ChainB {
   if (port) return port;
   const c = readChainBConfig();
-  const base = c.CHAINB_ADAPTER === 'rpc' ? new RpcChainB({ rpcUrl: c.CHAINB_RPC_URL!, chainId: c.chainId }) : new LocalChainB(localLedger());
+  const base = c.CHAINB_ADAPTER === 'rpc' ? new RpcChainB({ rpcUrl: c.CHAINB_RPC_URL!, chainId: c.chainId }) : new DeferredChainB(async () => (await embeddedB()).chain);
   // CHAIN_FAULTS: the same chain, misbehaving as a real network does (faults.ts), when it names chain B.
   const faults = c.CHAIN_FAULTS ? chainBFaults(c.CHAIN_FAULTS) : undefined;
   port = faults ? new FaultyChainB(base, faults) : base;

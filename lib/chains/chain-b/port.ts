@@ -133,4 +133,17 @@ export interface ChainB {
   getTransactionStatus(hash: string): Promise<ChainBTxStatus>;
   /** The localnet faucet; the rpc adapter has none. */
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }>;
+  /**
+   * Emulator set-up, nothing on a node (which has the real deployment): the warp route `router`'s
+   * storage as deployed and enrolled — its synthetic token, Mailbox, local domain and remote routers.
+   */
+  prepareWarpRoute(router: string, route: WarpRouteSetup): Promise<void>;
+}
+
+export interface WarpRouteSetup {
+  token: string;
+  mailbox: string;
+  localDomain: number;
+  /** Remote domain → that domain's router, 0x + 64 hex. */
+  routers: Record<string, string>;
 }

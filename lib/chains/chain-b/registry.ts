@@ -1,4 +1,4 @@
-import { CallData, constants, ETransactionVersion3, hash, transaction, type Abi, type Call, type ResourceBoundsBN } from 'starknet';
+import { CallData, hash, type Abi, type Call, type ResourceBoundsBN } from 'starknet';
 import { toHex, toHex64 } from './felts.ts';
 
 /**
@@ -161,34 +161,3 @@ export const LOCAL_RESOURCE_BOUNDS: ResourceBoundsBN = {
   l1_data_gas: { max_amount: 0x400n, max_price_per_unit: 0x2540be400n },
 };
 
-export const DEFAULT_CHAIN_ID = constants.StarknetChainId.SN_SEPOLIA;
-
-export interface InvokeV3 {
-  senderAddress: string;
-  calls: Call[];
-  nonce: bigint;
-  chainId: constants.StarknetChainId;
-  resourceBounds: ResourceBoundsBN;
-  tip?: bigint;
-}
-
-/**
- * The hash of an INVOKE v3 transaction that executes `calls` from a Cairo 1 account: the
- * account's `__execute__` calldata (`getExecuteCalldata`, as `Signer.signTransaction` builds it),
- * both data-availability modes L1, no paymaster, no deployment data.
- */
-export function invokeV3Hash(tx: InvokeV3): string {
-  return hash.calculateInvokeTransactionHash({
-    senderAddress: tx.senderAddress,
-    version: ETransactionVersion3.V3,
-    compiledCalldata: transaction.getExecuteCalldata(tx.calls, '1'),
-    chainId: tx.chainId,
-    nonce: tx.nonce,
-    accountDeploymentData: [],
-    nonceDataAvailabilityMode: 0,
-    feeDataAvailabilityMode: 0,
-    resourceBounds: tx.resourceBounds,
-    tip: tx.tip ?? 0n,
-    paymasterData: [],
-  });
-}

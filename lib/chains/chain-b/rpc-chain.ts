@@ -2,7 +2,7 @@ import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'st
 import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, type SignedInvokeV3 } from './account.ts';
 import { toHex64 } from './felts.ts';
 import { ACCEPTED, acceptedReceipt, ReceiptRejected, ReceiptTimeout, type AcceptedReceipt } from './receipts.ts';
-import { transferCall } from './local-chain.ts';
+import { transferCall } from './tokens.ts';
 import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type ChainBTxStatus, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 
@@ -116,6 +116,9 @@ export class RpcChainB implements ChainB {
   async maxFees(): Promise<undefined> {
     return undefined;
   }
+
+  /** A node has the route's real deployment: nothing to set up. */
+  async prepareWarpRoute(): Promise<void> {}
 
   async faucet(): Promise<{ txHash: string }> {
     throw new ChainBRejected('INVALID', 'no faucet on a real chain B network');

@@ -1,4 +1,4 @@
-import { hash } from 'starknet';
+import { CallData, cairo, hash, type Call } from 'starknet';
 import { toHex, toHex64 } from './felts.ts';
 
 /**
@@ -37,12 +37,21 @@ export const builtinToken = (symbolOrAddress: string): TokenInfo | undefined => 
 
 /** A felt in 0x-hex, below 2^251 (contract addresses are below 2^251 − 256). */
 export const isFelt = (s: string): boolean => /^0x[0-9a-fA-F]{1,64}$/.test(s) && BigInt(s) < 2n ** 251n;
-/** A contract address: a felt other than 0 below 2^251 − 256 (Starknet's address bound). */
+/**
+ * A contract address: a felt other than 0 below 2^251 − 256, Starknet's bound (the OS computes
+ * addresses modulo it and starknet.js's validateAndParseAddress refuses anything at or above it:
+ * the last 256 values of a 251-bit storage key are reserved), not merely a felt below 2^251.
+ */
 export const isContractAddress = (s: string): boolean => isFelt(s) && BigInt(s) > 0n && BigInt(s) < 2n ** 251n - 256n;
+
+/** The one check of a chain B address at the edge: the address 0x-padded to 64 lower-case digits, or undefined. */
+export const contractAddress = (s: string): string | undefined => (isContractAddress(s) ? `0x${BigInt(s).toString(16).padStart(64, '0')}` : undefined);
+
+/** What a refused address is told (with the field's name before it). */
+export const CONTRACT_ADDRESS_RULE = 'not a chain B address (0x-hex felt, nonzero, below 2^251 - 256)';
 
 /** keys[0] of an ERC-20 Transfer event and the transfer entry point's selector. */
 export const TRANSFER_EVENT_KEY = toHex(hash.getSelectorFromName('Transfer'));
-export const TRANSFER_SELECTOR = toHex(hash.getSelectorFromName('transfer'));
 
 const U128 = 1n << 128n;
 /** A u256 as Cairo serialises it: [low, high]. */
@@ -76,3 +85,10 @@ export function formatUnits(units: bigint, decimals: number): string {
   const frac = decimals ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
   return frac ? `${int}.${frac}` : int;
 }
+
+/** The ERC-20 `transfer(recipient, amount: u256)` call. */
+export const transferCall = (token: string, to: string, amount: bigint): Call => ({
+  contractAddress: toHex64(token),
+  entrypoint: 'transfer',
+  calldata: CallData.compile({ recipient: to, amount: cairo.uint256(amount) }),
+});

@@ -1,4 +1,4 @@
-import type { Call } from 'starknet';
+import { hash, type Call } from 'starknet';
 import { toHex, toHex64 } from './felts.ts';
 import { u256Felts } from './tokens.ts';
 
@@ -16,3 +16,10 @@ export function transferRemoteCall(router: string, destination: number, recipien
     calldata: [toHex(destination), ...u256Felts(recipient), ...u256Felts(amount), ...u256Felts(value), '0x1', '0x1'],
   };
 }
+
+/** The keys (selectors) of the warp route's and the Mailbox's events a withdrawal emits. */
+export const WARP_EVENT_KEYS = {
+  sentTransferRemote: toHex(hash.getSelectorFromName('SentTransferRemote')),
+  dispatch: toHex(hash.getSelectorFromName('Dispatch')),
+  dispatchId: toHex(hash.getSelectorFromName('DispatchId')),
+} as const;

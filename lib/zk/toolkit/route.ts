@@ -1,5 +1,5 @@
 /**
- * What a toolkit route is (API.md "Cryptographic primitives"): its handler module name, method,
+ * What a toolkit route is (the /api/zk-toolkit rows of functions/routes.ts): its handler module name, method,
  * path, zod body schema and `run`, which takes the validated body and returns the response's
  * `data`. The schemas check shape and format (→ 400 INVALID_INPUT naming the field); `run`
  * checks ranges and semantics and throws AppErrors (FIELD_OVERFLOW, NOT_ON_CURVE,

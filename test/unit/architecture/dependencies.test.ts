@@ -31,6 +31,29 @@ describe('the import graph', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps the emulators (lib/local) out of the product: no lib/ folder but lib/local imports them', () => {
+    // The embedded runtime installs them behind the ports (lib/local/adapters.ts → lib/chains/embedded.ts).
+    const offenders = [...graph]
+      .filter(([file]) => file.startsWith('lib/') && layerOf(file) !== 'lib/local')
+      .flatMap(([file, targets]) => [...targets].filter((t) => layerOf(t) === 'lib/local').map((t) => `${file} → ${t}`));
+    expect(offenders).toEqual([]);
+    // Sanity: the runtime's entry does import them, so the check sees such an arrow.
+    expect(graph.get('functions/local.ts')?.has('lib/local/runtime.ts')).toBe(true);
+  });
+
+  it('keeps the upload path free of lib/init.ts and the OAuth providers it loads', () => {
+    const reached = new Set<string>();
+    const stack = ['lib/storage/uploads.ts'];
+    while (stack.length) {
+      const f = stack.pop()!;
+      if (reached.has(f)) continue;
+      reached.add(f);
+      stack.push(...(graph.get(f) ?? []));
+    }
+    expect(reached.size).toBeGreaterThan(5);
+    expect([...reached].filter((f) => f === 'lib/init.ts' || f.startsWith('lib/auth/oauth/'))).toEqual([]);
+  });
+
   it('keeps lib/http and lib/data free of domain folders', () => {
     const offenders = [...graph]
       .filter(([file]) => ['lib/http', 'lib/data'].includes(layerOf(file)))

@@ -22,10 +22,12 @@ describe('bridge inputs', () => {
     expect(code(() => parseAmount('18446744073.709551616', 9, U64_MAX))).toBe('INVALID_AMOUNT');
   });
 
-  it('chain B addresses: non-zero felts below 2^251, normalised to 64 lower-case digits', () => {
+  it('chain B addresses: non-zero felts below 2^251 - 256 (Starknet\'s contract address bound), normalised to 64 lower-case digits', () => {
     expect(chainBAddress('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
-    expect(chainBAddress(`0x7${'f'.repeat(62)}`)).toBe(`0x07${'f'.repeat(62)}`);
-    for (const bad of ['0x0', `0x8${'0'.repeat(62)}`, 'abc', '0x', `0x${'1'.repeat(65)}`, 'EfSiyLayPpfZ7uGetjmjxYh6r3LjoJjmHkkxRJmDpgaT']) {
+    const top = (1n << 251n) - 257n;
+    expect(chainBAddress(`0x${top.toString(16)}`)).toBe(`0x${top.toString(16).padStart(64, '0')}`);
+    const atBound = `0x${((1n << 251n) - 256n).toString(16)}`;
+    for (const bad of ['0x0', atBound, `0x7${'f'.repeat(62)}`, `0x8${'0'.repeat(62)}`, 'abc', '0x', `0x${'1'.repeat(65)}`, 'EfSiyLayPpfZ7uGetjmjxYh6r3LjoJjmHkkxRJmDpgaT']) {
       expect(code(() => chainBAddress(bad)), bad).toBe('INVALID_ADDRESS');
     }
   });

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LocalChainA } from '#lib/chains/chain-a/local.ts';
-import { ChainStore } from '#lib/chains/chain-a/local-store.ts';
+import { LocalChainA } from '#lib/local/chain-a/chain.ts';
+import { ChainStore } from '#lib/local/chain-a/store.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 
 /**

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalChainA } from '#lib/chains/chain-a/local.ts';
-import { ChainStore } from '#lib/chains/chain-a/local-store.ts';
+import { LocalChainA } from '#lib/local/chain-a/chain.ts';
+import { ChainStore } from '#lib/local/chain-a/store.ts';
 import { ChainRejected } from '#lib/chains/chain-a/port.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ec } from 'starknet';
 import { publicKeyOf, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
-import { ACCOUNT_REVERTS, ERC20_REVERTS } from '#lib/chains/chain-b/ledger.ts';
+import { ACCOUNT_REVERTS, ERC20_REVERTS } from '#lib/local/chain-b/ledger.ts';
 
 /**
  * The ERC-20 the local chain B ledger stands for (lib/chains/chain-b/erc20.cairo), compiled and

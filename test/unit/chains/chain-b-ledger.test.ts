@@ -5,12 +5,14 @@ import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
 /** The local chain B ledger against DynamoDB Local: mints, balances, transactions. */
 let rt: TestRuntime;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
-let ledgerMod: typeof import('#lib/chains/chain-b/ledger.ts');
+let embeddedLedger: typeof import('#lib/local/chain-b/ledger.ts').localLedger;
+let ledgerMod: typeof import('#lib/local/chain-b/ledger.ts');
 
 beforeAll(async () => {
   rt = await startTestRuntime();
   chainb = await import('#lib/chains/chain-b/index.ts');
-  ledgerMod = await import('#lib/chains/chain-b/ledger.ts');
+  ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
+  ledgerMod = await import('#lib/local/chain-b/ledger.ts');
 });
 afterAll(async () => {
   await rt?.stop();
@@ -31,7 +33,7 @@ describe('bridgeMint and balanceOf', () => {
     const again = await Promise.all([1, 2, 3].map(() => chainb.bridgeMint({ token, to, amount: amount + 1n, messageId })));
     for (const a of again) expect(a.txHash).toBe(first.txHash);
     expect(await chainb.balanceOf(token, to)).toBe(amount);
-    const tx = await chainb.localLedger().getTransaction(first.txHash);
+    const tx = await embeddedLedger().getTransaction(first.txHash);
     expect(tx).toMatchObject({ type: 'L1_HANDLER', executionStatus: 'SUCCEEDED', messageId });
     expect(tx!.events).toEqual([
       { fromAddress: token, keys: [TRANSFER_KEY, '0x0', `0x${BigInt(to).toString(16)}`], data: [`0x${(amount % 2n ** 128n).toString(16)}`, `0x${(amount / 2n ** 128n).toString(16)}`] },
@@ -45,12 +47,12 @@ describe('bridgeMint and balanceOf', () => {
       Array.from({ length: 8 }, (_, i) => chainb.bridgeMint({ token, to, amount: 10n ** 30n + BigInt(i), messageId: `m-${to}-${i}`, symbol: 'USDC', decimals: 6 })),
     );
     expect(await chainb.balanceOf(token, to)).toBe(8n * 10n ** 30n + 28n);
-    expect(await chainb.localLedger().token(token)).toMatchObject({ symbol: 'USDC', decimals: 6 });
+    expect(await embeddedLedger().token(token)).toMatchObject({ symbol: 'USDC', decimals: 6 });
   });
 
   it('total_supply follows the mints exactly: faucet and bridge, parallel, a repeated message counted once', async () => {
     const token = addr(); // a fresh bridged token: its supply starts at 0
-    const ledger = chainb.localLedger();
+    const ledger = embeddedLedger();
     expect(await ledger.totalSupply(token)).toBe(0n);
     const big = 2n ** 200n + 7n; // beyond any DynamoDB number
     await Promise.all(Array.from({ length: 6 }, (_, i) => chainb.bridgeMint({ token, to: addr(), amount: big + BigInt(i), messageId: `s-${token}-${i}`, symbol: 'WSOL', decimals: 9 })));
@@ -74,7 +76,7 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
     const pk = `0x${Buffer.from(ec.starkCurve.utils.randomPrivateKey()).toString('hex')}`;
     return { pk, address: acc.accountAddress(acc.publicKeyOf(pk)) };
   };
-  const port = async () => new (await import('#lib/chains/chain-b/local-chain.ts')).LocalChainB(chainb.localLedger());
+  const port = async () => new (await import('#lib/local/chain-b/chain.ts')).LocalChainB(embeddedLedger());
   const fees = async () => import('#lib/chains/chain-b/fees.ts');
 
   it('the first transfer deploys the account; exact balances both sides; fees charged for both and collected', async () => {
@@ -123,7 +125,7 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
 
   it('refuses a forged signature, a replayed nonce and a fee the account cannot cover, changing nothing', async () => {
     const chain = await port();
-    const { transferCall } = await import('#lib/chains/chain-b/local-chain.ts');
+    const { transferCall } = await import('#lib/chains/chain-b/tokens.ts');
     const { boundsFor, LOCAL_GAS_USE } = await fees();
     const a = await accounts();
     const other = await accounts();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { constants, ec, hash } from 'starknet';
 import { RpcChainB, revertReasonOf } from '#lib/chains/chain-b/rpc-chain.ts';
 import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
-import { transferCall } from '#lib/chains/chain-b/local-chain.ts';
+import { transferCall } from '#lib/chains/chain-b/tokens.ts';
 import { STRK } from '#lib/chains/chain-b/tokens.ts';
 
 /**

@@ -10,16 +10,18 @@ import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
  */
 let rt: TestRuntime;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
-let LocalChainB: typeof import('#lib/chains/chain-b/local-chain.ts').LocalChainB;
+let embeddedLedger: typeof import('#lib/local/chain-b/ledger.ts').localLedger;
+let LocalChainB: typeof import('#lib/local/chain-b/chain.ts').LocalChainB;
 let transferRemoteCall: typeof import('#lib/chains/chain-b/warp.ts').transferRemoteCall;
-let WARP_EVENT_KEYS: typeof import('#lib/chains/chain-b/ledger.ts').WARP_EVENT_KEYS;
+let WARP_EVENT_KEYS: typeof import('#lib/chains/chain-b/warp.ts').WARP_EVENT_KEYS;
 
 beforeAll(async () => {
   rt = await startTestRuntime();
   chainb = await import('#lib/chains/chain-b/index.ts');
-  ({ LocalChainB } = await import('#lib/chains/chain-b/local-chain.ts'));
+  ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
+  ({ LocalChainB } = await import('#lib/local/chain-b/chain.ts'));
   ({ transferRemoteCall } = await import('#lib/chains/chain-b/warp.ts'));
-  ({ WARP_EVENT_KEYS } = await import('#lib/chains/chain-b/ledger.ts'));
+  ({ WARP_EVENT_KEYS } = await import('#lib/chains/chain-b/warp.ts'));
 });
 afterAll(async () => rt?.stop());
 
@@ -31,7 +33,7 @@ const hex = (x: bigint) => `0x${x.toString(16)}`;
 
 /** A fresh synthetic warp route (router = token), a funded and deployed account holding `held` of it. */
 async function setup(held: bigint) {
-  const ledger = chainb.localLedger();
+  const ledger = embeddedLedger();
   const chain = new LocalChainB(ledger);
   const router = rand();
   const mailbox = rand();

@@ -3,18 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, ec, hash } from 'starknet';
+import { invokeHash } from '#lib/chains/chain-b/account.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
 
 /** The local adapter's semantics against DynamoDB Local: the contract's rules, events, transactions. */
 let rt: TestRuntime;
-let local: typeof import('#lib/chains/chain-b/local.ts');
+let local: typeof import('#lib/local/chain-b/registry.ts');
+let keys: typeof import('#lib/chains/chain-b/registry-keys.ts');
 let reg: typeof import('#lib/chains/chain-b/registry.ts');
 let felts: typeof import('#lib/chains/chain-b/felts.ts');
 const keyDir = mkdtempSync(join(tmpdir(), 'shroud-chainb-'));
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  local = await import('#lib/chains/chain-b/local.ts');
+  local = await import('#lib/local/chain-b/registry.ts');
+  keys = await import('#lib/chains/chain-b/registry-keys.ts');
   reg = await import('#lib/chains/chain-b/registry.ts');
   felts = await import('#lib/chains/chain-b/felts.ts');
 });
@@ -23,19 +26,19 @@ afterAll(async () => {
   rmSync(keyDir, { recursive: true, force: true });
 });
 
-const newRegistry = () => new local.LocalProofRegistry(local.loadOrCreateLocalKeys(keyDir), constants.StarknetChainId.SN_SEPOLIA);
+const newRegistry = () => new local.LocalProofRegistry(keys.loadOrCreateLocalKeys(keyDir), constants.StarknetChainId.SN_SEPOLIA);
 let n = 1n;
 const args = () => ({ proofId: 0x1000n + n++, proofHash: 0xabcn + n, zkId: felts.zkIdToFelt('did:zk:aaaaaaaaaaaaaaaa') });
 
 describe('local proof registry', () => {
   it('keeps the server key in a 0600 file created once; addresses follow from it', () => {
-    const a = local.loadOrCreateLocalKeys(keyDir);
-    const b = local.loadOrCreateLocalKeys(keyDir);
+    const a = keys.loadOrCreateLocalKeys(keyDir);
+    const b = keys.loadOrCreateLocalKeys(keyDir);
     expect(b).toEqual(a);
     const file = join(keyDir, 'chainb', 'account.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).privateKey).toBe(a.privateKey);
-    expect(a.accountAddress).toBe(local.localAccountAddress(a.privateKey));
+    expect(a.accountAddress).toBe(keys.localAccountAddress(a.privateKey));
     expect(a.registryAddress).toMatch(/^0x[0-9a-f]{64}$/);
     expect(a.registryAddress).not.toBe(a.accountAddress);
   });
@@ -94,7 +97,7 @@ describe('local proof registry', () => {
     expect(x1.calls).toEqual([
       { contractAddress: r.address, entrypoint: 'store_proof', calldata: [a1.proofId, a1.proofHash, a1.zkId].map((v) => felts.toHex(v)) },
     ]);
-    const h = reg.invokeV3Hash({
+    const h = invokeHash({
       senderAddress: r.accountAddress,
       calls: [reg.storeProofCall(r.address, a1)],
       nonce: BigInt(x1.nonce),

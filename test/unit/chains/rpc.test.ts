@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CallData, constants, ec, hash, Signer, stark, transaction } from 'starknet';
 import { RpcProofRegistry } from '#lib/chains/chain-b/rpc.ts';
-import { invokeV3Hash, LOCAL_RESOURCE_BOUNDS, PROOF_STORED_SELECTOR, storeProofCall, RegistryRevert } from '#lib/chains/chain-b/registry.ts';
+import { invokeHash } from '#lib/chains/chain-b/account.ts';
+import { LOCAL_RESOURCE_BOUNDS, PROOF_STORED_SELECTOR, storeProofCall, RegistryRevert } from '#lib/chains/chain-b/registry.ts';
 import { toHex, toHex64, zkIdToFelt } from '#lib/chains/chain-b/felts.ts';
 
 /**
@@ -77,7 +78,7 @@ describe('rpc adapter (offline)', () => {
     expect((ours.calldata as string[]).map((x) => BigInt(x))).toEqual([args.proofId, args.proofHash, args.zkId]);
   });
 
-  it('sends an INVOKE v3 whose hash is invokeV3Hash of the call and whose signature is the account key\'s', async () => {
+  it('sends an INVOKE v3 whose hash is invokeHash of the call and whose signature is the account key\'s', async () => {
     const node = fakeNode();
     const out = await registry(node.fetch).storeProof(args);
     expect(out.txHash).toBe(toHex64('0xfeed'));
@@ -93,7 +94,7 @@ describe('rpc adapter (offline)', () => {
     expect(tx.calldata.map((x: string) => BigInt(x))).toEqual(expected);
     expect(expected).toEqual([1n, BigInt(REGISTRY), BigInt(hash.getSelectorFromName('store_proof')), 3n, args.proofId, args.proofHash, args.zkId]);
 
-    const txHash = invokeV3Hash({
+    const txHash = invokeHash({
       senderAddress: ACCOUNT,
       calls: [storeProofCall(REGISTRY, args)],
       nonce: 7n,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allOf, anyOf, decoder, isLive, MalformedItemError, withCondition, type Decoder } from '#lib/data/items.ts';
 import { bugReportDecoder } from '#lib/data/bug-reports.ts';
-import { ledgerTransactionDecoder, registryEventDecoder, registryProofDecoder } from '#lib/data/chain-b-ledger.ts';
+import { ledgerTransactionDecoder, registryEventDecoder, registryProofDecoder } from '#lib/local/chain-b/ledger-table.ts';
 import { fileRecordDecoder } from '#lib/data/files.ts';
 import { idempotencyDecoder } from '#lib/data/idempotency.ts';
 import { loginFailuresDecoder } from '#lib/data/login-failures.ts';

@@ -12,7 +12,9 @@ import { localS3Bucket } from '../../support/s3-local.ts';
 import { BlockCorruptError, BlockNotFoundError, S3Blockstore } from '#lib/storage/blockstore.ts';
 import { CHUNK_BYTES, discardingStore, importContent } from '#lib/storage/cid.ts';
 import { fileContent } from '#lib/storage/content.ts';
-import { DATA, dataKey, deleteShards, objectKey, SHARD_BYTES, ShardedBlockstore, type ShardIndex, ShardWriter, shardIndexKey, shardKey } from '#lib/storage/shards.ts';
+import { ShardedBlockstore } from '#lib/storage/shard-reader.ts';
+import { ShardWriter } from '#lib/storage/shard-writer.ts';
+import { DATA, dataKey, deleteShards, objectKey, SHARD_BYTES, type ShardIndex, shardIndexKey, shardKey } from '#lib/storage/shards.ts';
 
 const BUCKET = 'shards-test';
 const MiB = 1024 * 1024;

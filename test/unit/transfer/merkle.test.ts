@@ -1,7 +1,7 @@
 import { buildPoseidon, type Poseidon } from 'circomlibjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createNote, InvalidNote, noteCommitment, noteNullifierHash, parseNote, serializeNote } from '#lib/client/transfer-note.ts';
-import { appendLeaf, emptyTree, merklePath, poseidonHash2, TREE_DEPTH, zeroHashes, type Hash2 } from '#lib/transfer/merkle.ts';
+import { appendLeaf, emptyTree, merklePath, poseidonHash2, TREE_DEPTH, zeroHashes, type Hash2 } from '#lib/zk/merkle.ts';
 import { addressBytes, recipientSignal, SNARK_FIELD } from '#lib/transfer/statement.ts';
 
 /**

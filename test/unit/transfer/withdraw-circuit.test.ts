@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
 import { createNote, type Note } from '#lib/client/transfer-note.ts';
 import { proveWithdrawal } from '#lib/client/withdraw-proof.ts';
-import { merklePath, poseidonHash1, poseidonHash2, type Hash2 } from '#lib/transfer/merkle.ts';
+import { merklePath, poseidonHash1, poseidonHash2, type Hash2 } from '#lib/zk/merkle.ts';
 import { poolSignal, recipientSignal } from '#lib/transfer/statement.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
 import { terminateCurves, verifyProof } from '#lib/zk/groth16.ts';

@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LightSystemProgram, type Rpc } from '@lightprotocol/stateless.js';
-import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { ACCOUNT_SIZE, AccountLayout, AccountState, getAssociatedTokenAddressSync, MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PublicKey, VersionedTransaction, type AccountInfo } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
-import { LIGHT_PROGRAMS } from './light-artifacts.ts';
-import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './local-rpc.ts';
-import { ChainStore, type LogRecord } from './local-store.ts';
-import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from './port.ts';
-import { ensureLightArtifacts } from './setup.ts';
+import { LIGHT_PROGRAMS } from '#lib/chains/chain-a/light-artifacts.ts';
+import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './rpc.ts';
+import { ChainStore, type LogRecord } from './store.ts';
+import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from '#lib/chains/chain-a/port.ts';
+import { ensureLightArtifacts } from '#lib/chains/chain-a/setup.ts';
 
 /**
  * The embedded chain A: the Solana runtime in process (LiteSVM, a native module, loaded with a
@@ -30,6 +30,9 @@ type Kit = typeof import('@solana/kit');
 type LiteSvmModule = typeof import('litesvm');
 
 const NATIVE_MINT_ADDRESS = 'So11111111111111111111111111111111111111112';
+
+/** Whole tokens the release escrow starts with per SPL route (`prepareReleaseCollateral`; it stands for what deposits locked on mainnet). */
+export const LOCAL_TOKEN_COLLATERAL = 1_000_000n;
 
 /** How many changes between two snapshots: a restart runs at most this many again (~3 ms each). */
 const SNAPSHOT_EVERY = 500;
@@ -194,6 +197,17 @@ export class LocalChainA implements ChainA {
     this.nextBlock();
     await this.persist({ k: 'airdrop', to: to.toBase58(), lamports: lamports.toString(), signature });
     return { signature, slot };
+  }
+
+  async prepareRoute(mint: PublicKey, decimals: number, escrow?: PublicKey): Promise<void> {
+    await this.localTokens.ensureMint(mint, decimals);
+    if (escrow && !this.account(escrow)) await this.localTokens.credit(mint, escrow, escrow, 0n);
+  }
+
+  async prepareReleaseCollateral(mint: PublicKey, decimals: number, escrow: PublicKey): Promise<void> {
+    await this.prepareRoute(mint, decimals);
+    const account = getAssociatedTokenAddressSync(mint, escrow, true);
+    if (!this.account(account)) await this.localTokens.credit(mint, account, escrow, LOCAL_TOKEN_COLLATERAL * 10n ** BigInt(decimals));
   }
 
   readonly localTokens: LocalTokens = {

@@ -1,11 +1,13 @@
 import { getPoseidon } from '#lib/zk/circomlib/poseidon.ts';
 
 /**
- * The pools' incremental Merkle tree (the design of the well-studied mixers, with circomlib's
- * Poseidon): depth 20, leaves appended left to right, empty leaves are 0 and an empty subtree of
- * height i hashes to zeros[i]. The server keeps only `filled` (the last left node seen at each
+ * The one Poseidon Merkle tree of the circuits (the shielded pools' withdraw, the attest groups'
+ * membership): the design of the well-studied mixers with circomlib's Poseidon — depth 20, the
+ * parent of (left, right) is Poseidon(left, right), leaves appended left to right, empty leaves
+ * are 0 and an empty subtree of height i hashes to zeros[i]; pathIndices[i] = 1 when the node is
+ * the right child at level i. The server keeps only `filled` (the last left node seen at each
  * level) and appends in O(depth); clients rebuild any path from the list of leaves. Pure: shared
- * by lib/transfer (the server) and lib/client (the prover).
+ * by lib/transfer and lib/attest (the servers) and lib/client (the provers).
  */
 export const TREE_DEPTH = 20;
 export const TREE_CAPACITY = 2 ** TREE_DEPTH;
@@ -69,6 +71,22 @@ export interface MerklePath {
   pathIndices: number[];
 }
 
+/** The level above `level` (its non-empty prefix: about half as many hashes as nodes). */
+function parents(h: Hash2, level: bigint[], zero: bigint): bigint[] {
+  const next: bigint[] = [];
+  for (let k = 0; k < level.length; k += 2) next.push(h(level[k]!, k + 1 < level.length ? level[k + 1]! : zero));
+  return next;
+}
+
+/** The root of the tree holding exactly `leaves` (in order); the empty root for none. */
+export function rootOf(h: Hash2, leaves: bigint[], depth = TREE_DEPTH): bigint {
+  const zeros = zeroHashes(h, depth);
+  if (leaves.length === 0) return zeros[depth]!;
+  let level = leaves;
+  for (let d = 0; d < depth; d++) level = parents(h, level, zeros[d]!);
+  return level[0]!;
+}
+
 /** The path of leaf `index` in the tree holding exactly `leaves` (in order), and its root. */
 export function merklePath(h: Hash2, leaves: bigint[], index: number, depth = TREE_DEPTH): MerklePath {
   if (!Number.isInteger(index) || index < 0 || index >= leaves.length) throw new Error(`leaf ${index} is not in a tree of ${leaves.length} leaves`);
@@ -81,9 +99,7 @@ export function merklePath(h: Hash2, leaves: bigint[], index: number, depth = TR
     const sibling = i ^ 1;
     pathElements.push(sibling < level.length ? level[sibling]! : zeros[d]!);
     pathIndices.push(i & 1);
-    const next: bigint[] = [];
-    for (let k = 0; k < level.length; k += 2) next.push(h(level[k]!, k + 1 < level.length ? level[k + 1]! : zeros[d]!));
-    level = next;
+    level = parents(h, level, zeros[d]!);
     i >>= 1;
   }
   return { root: level[0]!, pathElements, pathIndices };

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { db, tableName } from './client.ts';
-import { decoder, putItem, queryAll, readItem, transactWrite } from './items.ts';
+import { db, tableName } from '#lib/data/client.ts';
+import { decoder, putItem, queryAll, readItem, transactWrite } from '#lib/data/items.ts';
 
 /**
  * The embedded chain B's state (lib/chains/chain-b/local.ts): the registry contract's storage,

@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ec, hash, stark, type constants } from 'starknet';
+import { ec, stark, type constants } from 'starknet';
+import type { LocalKeys } from '#lib/chains/chain-b/registry-keys.ts';
 import { clock } from '#lib/clock.ts';
 import {
   applyStoreProof,
@@ -12,11 +11,11 @@ import {
   putTransaction,
   takeAccountNonce,
   type LedgerTransaction,
-} from '#lib/data/chain-b-ledger.ts';
-import { toHex, toHex64 } from './felts.ts';
+} from '#lib/local/chain-b/ledger-table.ts';
+import { invokeHash } from '#lib/chains/chain-b/account.ts';
+import { toHex, toHex64 } from '#lib/chains/chain-b/felts.ts';
 import {
   checkStoreProof,
-  invokeV3Hash,
   LOCAL_RESOURCE_BOUNDS,
   PROOF_STORED_SELECTOR,
   RegistryRevert,
@@ -25,60 +24,16 @@ import {
   type ProofStoredEvent,
   type StoreProofArgs,
   type StoredProof,
-} from './registry.ts';
+} from '#lib/chains/chain-b/registry.ts';
 
 /**
  * The embedded chain B: the registry's exact semantics over DynamoDB. Chain B has no offline
  * devnet, so the contract's state (proofs), its events and the transactions that changed it are
  * items of the project's table; what is real is the cryptography: each store_proof is an INVOKE
  * v3 transaction of the server's account whose hash is Starknet's transaction hash of that very
- * call (`invokeV3Hash`), with the account's nonce taken atomically from a counter, signed with
- * the server's Stark key. The items: lib/data/chain-b-ledger.ts.
+ * call (lib/chains/chain-b/account.ts `invokeHash`), with the account's nonce taken atomically from a counter, signed with
+ * the server's Stark key (lib/chains/chain-b/registry-keys.ts). The items: ledger-table.ts.
  */
-
-/** Class hashes of the emulated contracts (there is no declared class locally; these name them). */
-export const LOCAL_ACCOUNT_CLASS_HASH = toHex(hash.starknetKeccak('shroud-local-account'));
-export const LOCAL_REGISTRY_CLASS_HASH = toHex(hash.starknetKeccak('shroud-proof-registry'));
-
-export interface LocalKeys {
-  privateKey: string;
-  accountAddress: string;
-  registryAddress: string;
-}
-
-/** The account address a deploy_account of the local account class with this key would get. */
-export function localAccountAddress(privateKey: string): string {
-  const pub = ec.starkCurve.getStarkKey(privateKey);
-  return toHex64(hash.calculateContractAddressFromHash(pub, LOCAL_ACCOUNT_CLASS_HASH, [pub], 0));
-}
-
-/** The registry address: deployed by the server account, salt 0, no constructor arguments. */
-export const localRegistryAddress = (accountAddress: string): string =>
-  toHex64(hash.calculateContractAddressFromHash(0, LOCAL_REGISTRY_CLASS_HASH, [], accountAddress));
-
-export function keysFromPrivateKey(privateKey: string, registryAddress?: string): LocalKeys {
-  const accountAddress = localAccountAddress(privateKey);
-  return { privateKey, accountAddress, registryAddress: registryAddress ? toHex64(registryAddress) : localRegistryAddress(accountAddress) };
-}
-
-/**
- * The server's local Stark key: generated once into `<dataDir>/chainb/account.json` (mode 0600,
- * created exclusively so two processes starting together agree on one key), then reused, so
- * addresses and signatures survive restarts. Never logged, never returned by any route.
- */
-export function loadOrCreateLocalKeys(dataDir: string): LocalKeys {
-  const dir = join(dataDir, 'chainb');
-  const file = join(dir, 'account.json');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  try {
-    const privateKey = toHex64(`0x${Buffer.from(ec.starkCurve.utils.randomPrivateKey()).toString('hex')}`);
-    writeFileSync(file, JSON.stringify(keysFromPrivateKey(privateKey), null, 2), { flag: 'wx', mode: 0o600 });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  }
-  const stored = JSON.parse(readFileSync(file, 'utf8')) as LocalKeys;
-  return keysFromPrivateKey(stored.privateKey, stored.registryAddress);
-}
 
 /** A transaction of the embedded chain, as stored. */
 export type LocalTransaction = LedgerTransaction;
@@ -106,9 +61,7 @@ export class LocalProofRegistry implements ProofRegistry {
     const blockNumber = await nextBlockNumber();
     const timestamp = clock.nowSeconds();
     const call = storeProofCall(this.address, args);
-    const txHash = toHex64(
-      invokeV3Hash({ senderAddress: this.accountAddress, calls: [call], nonce, chainId: this.chainId, resourceBounds: LOCAL_RESOURCE_BOUNDS }),
-    );
+    const txHash = invokeHash({ senderAddress: this.accountAddress, calls: [call], nonce, chainId: this.chainId, resourceBounds: LOCAL_RESOURCE_BOUNDS });
     const sig = ec.starkCurve.sign(txHash, this.#privateKey);
     const proof: StoredProof = {
       proof_id: toHex64(args.proofId),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hash, shortString, type Call, type constants, type ResourceBoundsBN } from 'starknet';
+import { readChainBConfig } from '#lib/chains/chain-b/config.ts';
 import { clock } from '#lib/clock.ts';
-import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/data/chain-b-ledger.ts';
+import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/local/chain-b/ledger-table.ts';
 import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import {
   applyLedgerWrite,
@@ -22,18 +23,19 @@ import {
   type BalanceWrite,
   type LedgerWarpRoute,
   type SupplyWrite,
-} from '#lib/data/chain-b-state.ts';
-import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, verifyStarkSignature } from './account.ts';
-import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, type GasUse } from './fees.ts';
-import { toHex, toHex64 } from './felts.ts';
-import { formatMessage, MESSAGE_VERSION, messageId, tokenMessage } from './hyperlane-message.ts';
-import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from './tokens.ts';
+} from '#lib/local/chain-b/state-table.ts';
+import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
+import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, type GasUse } from '#lib/chains/chain-b/fees.ts';
+import { toHex, toHex64 } from '#lib/chains/chain-b/felts.ts';
+import { formatMessage, MESSAGE_VERSION, messageId, tokenMessage } from '#lib/chains/chain-b/hyperlane-message.ts';
+import { WARP_EVENT_KEYS } from '#lib/chains/chain-b/warp.ts';
+import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
 
 /**
  * The embedded chain B's accounts and ERC-20 tokens over DynamoDB (lib/data/chain-b-state.ts),
  * with the deployed contracts' semantics:
  *
- * - ERC-20 (OpenZeppelin v1.0.0, `erc20.cairo` beside this file): `transfer(recipient, amount:
+ * - ERC-20 (OpenZeppelin v1.0.0, lib/chains/chain-b/erc20.cairo): `transfer(recipient, amount:
  *   u256)` reverts 'ERC20: transfer to 0', 'ERC20: insufficient balance' and (the recipient's
  *   balance past 2^256) 'u256_add Overflow'; a Transfer event
  *   {#[key] from, #[key] to, value}; mints emit Transfer from 0.
@@ -185,12 +187,6 @@ const TRANSFER = 'transfer';
 const TRANSFER_REMOTE = 'transfer_remote';
 const U32 = 1n << 32n;
 const U128_LIMIT = 1n << 128n;
-const selectorOf = (name: string) => toHex(hash.getSelectorFromName(name));
-export const WARP_EVENT_KEYS = {
-  sentTransferRemote: selectorOf('SentTransferRemote'),
-  dispatch: selectorOf('Dispatch'),
-  dispatchId: selectorOf('DispatchId'),
-} as const;
 const feltBytes32 = (x: bigint) => Uint8Array.from(Buffer.from(x.toString(16).padStart(64, '0'), 'hex'));
 /** A balance write lost to a concurrent one is applied again from fresh reads (lib/data/retry.ts). */
 const BALANCE_RETRY = { attempts: 13, baseMs: 5, capMs: 120 };
@@ -541,4 +537,12 @@ export class LocalLedger {
       return CONFLICT;
     }, { ...BALANCE_RETRY, exhausted: () => new Error('chain B ledger: the balances kept changing; transaction not applied') });
   }
+}
+
+let shared: LocalLedger | undefined;
+
+/** The embedded ledger of this process (the one adapters.ts hands to chain B's port; it keeps no state of its own). */
+export function localLedger(chainId: constants.StarknetChainId = readChainBConfig().chainId): LocalLedger {
+  shared ??= new LocalLedger(chainId);
+  return shared;
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, openSync, readFileSync, closeSync, ftruncateSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LedgerTransaction } from './local-rpc.ts';
+import type { LedgerTransaction } from './rpc.ts';
 
 /**
  * Where the embedded chain A keeps its state under `$DATA_DIR/chain-a/`:

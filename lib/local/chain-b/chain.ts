@@ -1,10 +1,10 @@
-import { CallData, cairo, EDataAvailabilityMode, ETransactionVersion3, Signer, stark, type Call, type ResourceBoundsBN } from 'starknet';
-import { accountAddress, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from './account.ts';
-import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from './fees.ts';
-import { toHex64 } from './felts.ts';
+import { EDataAvailabilityMode, ETransactionVersion3, Signer, stark, type Call, type ResourceBoundsBN } from 'starknet';
+import { accountAddress, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from '#lib/chains/chain-b/account.ts';
+import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from '#lib/chains/chain-b/fees.ts';
+import { toHex64 } from '#lib/chains/chain-b/felts.ts';
 import { LedgerRejection, type LocalLedger } from './ledger.ts';
-import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type ChainBTxStatus, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest } from './port.ts';
-import type { TokenInfo } from './tokens.ts';
+import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest, type WarpRouteSetup, type ChainBTxStatus } from '#lib/chains/chain-b/port.ts';
+import { transferCall, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
 
 /**
  * The local adapter: the wallet side of a transfer done as starknet.js does it (`Signer` signs
@@ -22,13 +22,6 @@ const v3 = () => ({
 
 const INVOKE_BOUNDS = boundsFor(LOCAL_GAS_USE.invoke);
 const DEPLOY_BOUNDS = boundsFor(LOCAL_GAS_USE.deployAccount);
-
-/** The ERC-20 `transfer(recipient, amount: u256)` call. */
-export const transferCall = (token: string, to: string, amount: bigint): Call => ({
-  contractAddress: toHex64(token),
-  entrypoint: 'transfer',
-  calldata: CallData.compile({ recipient: to, amount: cairo.uint256(amount) }),
-});
 
 function asPortError(e: unknown): unknown {
   if (!(e instanceof LedgerRejection)) return e;
@@ -60,6 +53,10 @@ export class LocalChainB implements ChainB {
 
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
     return this.ledger.faucetMint(token, to, amount);
+  }
+
+  prepareWarpRoute(router: string, route: WarpRouteSetup): Promise<void> {
+    return this.ledger.enrollWarpRoute(router, route);
   }
 
   transfer(req: TransferRequest): Promise<TransferOutcome> {

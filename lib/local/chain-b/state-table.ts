@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { tableName } from './client.ts';
-import { decoder, getItem, putNew, queryPartition, readItem, transactWrite, isConditionalFailure, type TransactItems } from './items.ts';
-import { txKey, type LedgerTransaction } from './chain-b-ledger.ts';
+import { tableName } from '#lib/data/client.ts';
+import { decoder, getItem, putNew, queryPartition, readItem, transactWrite, isConditionalFailure, type TransactItems } from '#lib/data/items.ts';
+import { txKey, type LedgerTransaction } from './ledger-table.ts';
 
 /**
  * The embedded chain B's contract state beyond the registry (lib/chains/chain-b/ledger.ts has the

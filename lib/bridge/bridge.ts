@@ -63,8 +63,8 @@ export const initiateResponse = z.object({
   bridgeUrl: z.string(),
   instructions: z.object({ step1: z.string(), step2: z.string(), step3: z.string() }),
 });
-/** 202: the service's own deposit was sent and the chain has not settled it (the record's view with it; a replay of the Idempotency-Key answers the move alone). */
-export const initiateSubmitted = submittedAnswer.extend(initiateResponse.partial().shape);
+/** 202: the service's own deposit was sent and the chain has not settled it: the record, and the move (lib/moves/journal.ts). */
+export const initiateSubmitted = initiateResponse.extend(submittedAnswer.shape);
 export const statusResponse = z.object({ transaction: bridgeTransaction });
 export const historyResponse = z.object({ transactions: z.array(bridgeTransaction) });
 
@@ -157,7 +157,12 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
             // Read now: once the transaction is out, the relayer may move the record on at any moment.
             submitted = await readBridge(userId, record.id);
           },
-          journaled(chain, { userId, purpose: { kind: 'wallet-send', operation: 'bridge-deposit', ref: record.id }, lease: { walletId: wallet.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS } }),
+          journaled(chain, {
+            userId,
+            purpose: { kind: 'wallet-send', operation: 'bridge-deposit', ref: record.id },
+            lease: { walletId: wallet.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS },
+            answer: (txHash) => ({ ...answer(submitted ?? record), ...submittedMove(chain, txHash) }),
+          }),
         ),
       ),
     );

@@ -1815,10 +1815,7 @@ export interface Operations {
         step3: string;
       };
     } | {
-      status: "submitted";
-      txHash: string;
-      explorerUrl: string;
-      transaction?: {
+      transaction: {
         id: string;
         bridgeType: "chaina-chainb" | "ethereum-chainb";
         direction: "deposit" | "withdraw";
@@ -1832,12 +1829,15 @@ export interface Operations {
         updatedAt: string;
         expiresAt: string;
       };
-      bridgeUrl?: string;
-      instructions?: {
+      bridgeUrl: string;
+      instructions: {
         step1: string;
         step2: string;
         step3: string;
       };
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/bridge/status/:id */

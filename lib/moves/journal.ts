@@ -51,6 +51,8 @@ export interface MoveOf {
   lease?: { walletId: string; owner: string; seconds: number };
   /** Set once the move is recorded: from then on only the journal settles what it was for. */
   recorded?: { done: boolean };
+  /** The route's 202 body, when it says more than `submitted` (the answer a retry gets if this request dies). */
+  answer?: (txHash: string) => object;
 }
 
 /** The 202 answer of a move not settled yet. */
@@ -82,7 +84,7 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     if (m.recorded) m.recorded.done = true;
     if (claim) {
       // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
-      const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, submitted(chain, txHash))) };
+      const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, m.answer?.(txHash) ?? submitted(chain, txHash))) };
       await bindToTransaction(claim.scope, claim.key, claim.fingerprint, txHash, MOVE_HOLD_SECONDS, answer);
     }
     let sent: SentTransaction;

@@ -40,6 +40,7 @@ export function expectDocumented(answers: Answer[], extra: Record<number, string
     502: ['RPC_ERROR'],
     503: ['INDEXER_SYNC', 'SERVICE_UNAVAILABLE', ...(extra[503] ?? [])],
   };
+  for (const [status, codes] of Object.entries(extra)) if (!(Number(status) in documented)) documented[Number(status)] = codes;
   for (const a of answers) {
     if (a === 'crashed') continue;
     expect(Object.keys(documented), JSON.stringify(a.json)).toContain(String(a.status));

@@ -5,7 +5,8 @@ import type { HttpClient, TestRuntime } from '../support/runtime.ts';
 
 /** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
 export const RUNS = Number(process.env.CHAOS_RUNS ?? 8);
-export const SEED = Number(process.env.CHAOS_SEED ?? 36);
+// 53: its first eight schedules send under every fault of the layer (late, lands-later, dropped, both crashes, timeouts).
+export const SEED = Number(process.env.CHAOS_SEED ?? 53);
 
 export type Answer = { status: number; json: any } | 'crashed';
 
@@ -52,7 +53,8 @@ export function expectDocumented(answers: Answer[], extra: Record<number, string
 const fault = fc.constantFrom<ChainAFault | 'none'>('none', ...FAULTS);
 export const schedule = fc.record({
   faults: fc.array(fault, { minLength: 1, maxLength: 3 }),
-  readFault: fc.boolean(),
+  // One schedule in four: a read fault refuses the request before it sends, leaving its send faults unused.
+  readFault: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
   concurrent: fc.integer({ min: 1, max: 3 }),
   milli: fc.integer({ min: 1, max: 9 }),
 });

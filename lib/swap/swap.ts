@@ -304,8 +304,8 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
   let sent: { signature: string; slot: number; amountOut: bigint };
   let recipient: Keypair;
   let shielded: Awaited<ReturnType<typeof shieldedLeg>> | undefined;
-  const chain = await chainA();
   try {
+    const chain = await chainA();
     const w = await chainAWallet(userId, order.walletId);
     const user = await chainASigner(w);
     shielded = order.shielded ? await shieldedLeg(order) : undefined;
@@ -349,7 +349,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     );
   } catch (e) {
     // Sent, not settled: the order stays `executing` for the journal to finish (afterSettled).
-    if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
+    if (e instanceof MoveUnsettled) return submitted(await chainA(), e.txHash);
     // A busy wallet or pool turned it away before anything was built: the quote may be retried
     // until it expires. Any other refusal (or a send that may have failed) uses it up.
     if (isAppError(e) && RETRYABLE.has(e.code)) await orders.releaseQuote(order);
@@ -369,6 +369,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     }),
     accrueAfter(swapAccrual(userId, order, sent.signature, sent.amountOut)),
   ]);
+  const chain = await chainA();
   return {
     orderId: order.id,
     txHash: sent.signature,

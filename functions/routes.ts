@@ -182,7 +182,7 @@ export const routes: Route[] = [
   r('GET', '/share/:token', 'docs', 'share-page', 'none'),
   r('GET', '/favicon.ico', 'docs', 'favicon', 'none'),
   // zkauth: the loopback login's code exchange (native apps, RFC 8252)
-  r('POST', '/api/zkauth/exchange', 'zkauth', 'exchange', 'none'),
+  r('POST', '/api/zkauth/exchange', 'zkauth', 'exchange', 'optional'),
   // storage: the owner's share links (issue 19)
   r('GET', '/api/storage/shares', 'storage', 'shares', 'session'),
   r('DELETE', '/api/storage/shares/:id', 'storage', 'shares-revoke', 'session'),

@@ -1,5 +1,5 @@
 /**
- * `npm run ceremony -- <command>`: the Groth16 trusted setup of every circuit (README "Trusted setup").
+ * `npm run ceremony -- <command>`: the Groth16 trusted setup of every circuit (docs/zk.md, "Trusted setup").
  *
  *   phase1 import <file.ptau>                 a published Powers of Tau file, checked against its pinned hash
  *   phase1 local --beacon <hex> [--contributions N] [--power P]

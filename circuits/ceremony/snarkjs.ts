@@ -1,4 +1,3 @@
-// @ts-ignore snarkjs ships no type declarations (lib/zk/snarkjs.d.ts types only what the API calls)
 import * as snarkjsUntyped from 'snarkjs';
 
 /** A snarkjs logger: the ceremony captures `info` lines to read what a verification saw. */

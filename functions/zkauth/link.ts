@@ -9,11 +9,13 @@ import { toProviderResponse } from '#lib/auth/oauth/responses.ts';
 export const handler = endpoint(routeOf('GET', '/api/zkauth/link'), { query: loginQuery, responses: { 302: toProviderResponse } }, async (req) => {
   const domainName = req.event.requestContext?.domainName;
   // A link flow started by another site must never link an account (account-link CSRF).
-  requireSameSiteLinkStart(req.headers, baseUrlOf(domainName));
+  requireSameSiteLinkStart(req.headers, baseUrlOf(domainName), req.query.code_challenge !== undefined);
   const { location, cookies } = await startAuthorization({
     provider: req.query.provider,
     redirect: req.query.redirect,
     loginHint: req.query.login_hint,
+    codeChallenge: req.query.code_challenge,
+    codeChallengeMethod: req.query.code_challenge_method,
     mode: 'link',
     userId: req.session!.userId,
     domainName,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { config, readConfig } from '#lib/config.ts';
 
-/** The assistant's settings, read and checked at cold start (README: The assistant). */
+/** The assistant's settings, read and checked at cold start (docs/assistant.md). */
 const schema = z
   .object({
     AI_BACKEND: z.enum(['retrieval', 'openai', 'bedrock']).default('retrieval'),

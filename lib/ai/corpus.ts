@@ -1,16 +1,17 @@
 /**
- * The documentation the `retrieval` backend answers from: the README cut into its sections (long
- * ones into paragraphs that keep their section's title), one passage per route of the route
- * table, and one per `shroud` command's help. Built from what the repository holds, never from a copy, and indexed at build time
- * (docs-index.generated.ts; a test rebuilds it and fails when it is stale).
+ * The documentation the `retrieval` backend answers from: README.md and docs/*.md cut into their
+ * sections (long ones into paragraphs that keep their section's title), one passage per route of
+ * the route table, and one per `shroud` command's help. Built from what the repository holds,
+ * never from a copy, and indexed at build time (docs-index.generated.ts; a test rebuilds it and
+ * fails when it is stale).
  */
 export interface Passage {
   id: string;
-  /** `README.md` or `route table`. */
+  /** A page (`README.md`, `docs/storage.md`), `route table` or `shroud CLI`. */
   document: string;
   /** The heading path, `Encrypted storage (/api/storage) › Presigned uploads`. */
   section: string;
-  /** Where to read it: `README.md#encrypted-storage-apistorage`. */
+  /** Where to read it: `docs/storage.md#encrypted-storage-apistorage`. */
   link: string;
   text: string;
 }
@@ -84,9 +85,22 @@ function splitLong(p: string): string[] {
   return out;
 }
 
-export function readmePassages(readme: string): Passage[] {
+/** A documentation page: its path from the repository's root and its Markdown. */
+export interface DocPage {
+  file: string;
+  text: string;
+}
+
+/** True for a passage of a documentation page (not a route row or a command's help). */
+export const isPagePassage = (p: { document: string }): boolean => p.document.endsWith('.md');
+
+/** A page without the indexes a test generates into it (`<!-- index:NAME:begin -->`: the routes have passages of their own) and without comments. */
+const withoutGenerated = (text: string): string =>
+  text.replace(/<!-- index:([\w-]+):begin -->[\s\S]*?<!-- index:\1:end -->/g, '').replace(/<!--[\s\S]*?-->\n?/g, '');
+
+export function pagePassages({ file, text }: DocPage): Passage[] {
   const out: Passage[] = [];
-  const lines = readme.split('\n');
+  const lines = withoutGenerated(text).split('\n');
   let h2 = 'Shroud';
   let h3: string | undefined;
   let anchor = '';
@@ -98,7 +112,7 @@ export function readmePassages(readme: string): Passage[] {
     if (!text) return;
     const section = h3 ? `${h2} › ${h3}` : h2;
     chunks(text).forEach((chunk, i) => {
-      out.push({ id: `readme:${anchor || 'top'}:${i}`, document: 'README.md', section, link: `README.md${anchor ? `#${anchor}` : ''}`, text: chunk });
+      out.push({ id: `${file}:${anchor || 'top'}:${i}`, document: file, section, link: `${file}${anchor ? `#${anchor}` : ''}`, text: chunk });
     });
   };
   for (const line of lines) {
@@ -122,9 +136,9 @@ export function readmePassages(readme: string): Passage[] {
   return out;
 }
 
-/** One passage per route: the row, and every README line that names the route's path. */
-export function routePassages(routes: readonly RouteSummary[], readme: string): Passage[] {
-  const lines = readme.split('\n');
+/** One passage per route: the row, and every documentation line that names the route's path. */
+export function routePassages(routes: readonly RouteSummary[], pages: readonly DocPage[]): Passage[] {
+  const lines = pages.flatMap((p) => withoutGenerated(p.text).split('\n'));
   return routes.map((r) => {
     const tail = r.path.replace(/^\/api\/[^/]+/, '');
     const mentions = lines.filter((l) => l.includes(r.path) || (tail.length > 3 && l.includes(`\`${tail.slice(1)}\``) && l.startsWith('|'))).slice(0, 4);
@@ -147,8 +161,8 @@ export interface CommandHelp {
 export const commandPassages = (commands: readonly CommandHelp[]): Passage[] =>
   commands.map((c) => ({ id: `command:${c.name}`, document: 'shroud CLI', section: `shroud ${c.name}`, link: `shroud ${c.name} --help`, text: `shroud ${c.help}` }));
 
-export const buildCorpus = (readme: string, routes: readonly RouteSummary[], commands: readonly CommandHelp[] = []): Passage[] => [
-  ...readmePassages(readme),
-  ...routePassages(routes, readme),
+export const buildCorpus = (pages: readonly DocPage[], routes: readonly RouteSummary[], commands: readonly CommandHelp[] = []): Passage[] => [
+  ...pages.flatMap(pagePassages),
+  ...routePassages(routes, pages),
   ...commandPassages(commands),
 ];

@@ -93,7 +93,7 @@ export interface Intent {
   reports?: true;
   /** Extra search terms, so the cited passages are the task's own. */
   terms: string;
-  /** The README section (its anchor) that documents the task: cited first when the README has it. */
+  /** The documentation section that documents the task (`docs/<page>.md#<anchor>`): cited first when the page has it. */
   doc?: string;
   /** The route the command calls; when the deployment has no such route the task is reported unavailable. */
   route?: [string, string];
@@ -156,7 +156,7 @@ const noWallet = (w: { found: boolean }) => (w.found ? '' : ' You have no wallet
 export const intents: Intent[] = [
   {
     id: 'rate-limit',
-    doc: 'how-it-is-built',
+    doc: 'docs/architecture.md#what-every-route-shares',
     test: /\brate[- ]?limit|\brequests? (per|a|each) minute\b|\bhow many requests\b|\b429\b|\btoo many requests\b/i,
     terms: 'rate limits per group per minute RATE_LIMITED Retry-After',
     build: (_s, ctx) => {
@@ -171,7 +171,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'register',
-    doc: 'identity-and-sessions-apiauth',
+    doc: 'docs/identity.md#identity-and-sessions-apiauth',
     test: /\b(register|sign ?up|create (an |a new )?account|new account)\b/i,
     terms: 'register username password identity zkId',
     route: ['POST', '/api/auth/register'],
@@ -182,7 +182,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'social-login',
-    doc: 'social-login-apizkauth',
+    doc: 'docs/identity.md#social-login-apizkauth',
     test: /\b(log ?in|sign ?in|login)\b.*\b(google|github|discord|oauth|social)\b|\b(google|github|discord|oauth|social)\b.*\b(log ?in|sign ?in|login)\b/i,
     terms: 'social login zkauth provider oauth',
     route: ['GET', '/api/zkauth/login'],
@@ -193,7 +193,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'login',
-    doc: 'identity-and-sessions-apiauth',
+    doc: 'docs/identity.md#identity-and-sessions-apiauth',
     test: /\b(log ?in|sign ?in|login)\b/i,
     unless: /\b(fail|throttl|lock|brute|why)\w*/i,
     terms: 'login session cookie credentials',
@@ -205,7 +205,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'logout',
-    doc: 'identity-and-sessions-apiauth',
+    doc: 'docs/identity.md#identity-and-sessions-apiauth',
     test: /\b(log ?out|sign ?out)\b/i,
     terms: 'logout session',
     route: ['POST', '/api/auth/logout'],
@@ -213,7 +213,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'upload-failed',
-    doc: 'encrypted-storage-apistorage',
+    doc: 'docs/storage.md#encrypted-storage-apistorage',
     test: /\bupload\w*\b.*\b(fail|error|refus|reject|not work|401|413|422)\w*|\b(fail|error)\w*\b.*\bupload/i,
     needs: ['files'],
     terms: 'upload errors INVALID_PROOF CHECKSUM_MISMATCH FILE_TOO_LARGE',
@@ -226,7 +226,7 @@ export const intents: Intent[] = [
   {
     id: 'share-links',
     reports: true,
-    doc: 'encrypted-storage-apistorage',
+    doc: 'docs/storage.md#encrypted-storage-apistorage',
     test: /\b(my|which|what|when|list|show)\b.*\b(shared|share ?links?)\b|\b(shared|share ?links?)\b.*\b(expire\w*|active|revoke\w*|opened|accessed|list)\b|\b(revoke|cancel|disable|stop)\w*\b.*\bshar(ed|e ?links?|ing)\b/i,
     unless: /\bfor \d+\s*(h|hours?|days?|d|minutes?|m)\b/i,
     needs: ['shares'],
@@ -255,7 +255,7 @@ export const intents: Intent[] = [
   {
     id: 'list-files',
     reports: true,
-    doc: 'encrypted-storage-apistorage',
+    doc: 'docs/storage.md#encrypted-storage-apistorage',
     test: /\b(list|show|what|which|see)\b.*\b(my )?files\b|\bmy files\b|\bhow many files\b/i,
     needs: ['files'],
     terms: 'list files storage',
@@ -267,7 +267,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'share',
-    doc: 'encrypted-storage-apistorage',
+    doc: 'docs/storage.md#encrypted-storage-apistorage',
     test: /\bshare\b|\bshare ?link\b/i,
     needs: ['files'],
     terms: 'share link expiresIn shareUrl',
@@ -283,7 +283,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'upload',
-    doc: 'encrypted-storage-apistorage',
+    doc: 'docs/storage.md#encrypted-storage-apistorage',
     test: /\bupload\b/i,
     terms: 'upload multipart proof commitment checksum encryptFile',
     route: ['POST', '/api/storage/upload'],
@@ -294,7 +294,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'download',
-    doc: 'encrypted-storage-apistorage',
+    doc: 'docs/storage.md#encrypted-storage-apistorage',
     test: /\bdownload\b/i,
     needs: ['files'],
     terms: 'download proof fileId X-ZK-Proof',
@@ -309,7 +309,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'delete-file',
-    doc: 'encrypted-storage-apistorage',
+    doc: 'docs/storage.md#encrypted-storage-apistorage',
     test: /\b(delete|remove)\b.*(\bfile\b|\b[\w-]+\.[a-z0-9]{1,5}\b)/i,
     needs: ['files'],
     terms: 'delete file unpin',
@@ -322,7 +322,7 @@ export const intents: Intent[] = [
   {
     id: 'list-wallets',
     reports: true,
-    doc: 'wallets-apiwallets',
+    doc: 'docs/wallets.md#wallets-apiwallets',
     test: /\b(list|show|what|which|see)\b.*\bwallets\b|\bmy wallets\b|\bhow many wallets\b/i,
     unless: /\b(create|make|new|import|balances?)\b/i,
     needs: ['wallets'],
@@ -340,7 +340,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'import-wallet',
-    doc: 'wallets-apiwallets',
+    doc: 'docs/wallets.md#wallets-apiwallets',
     test: /\bimport\b.*\b(wallet|key)\b/i,
     terms: 'import wallet secretKey',
     route: ['POST', '/api/wallets/import'],
@@ -352,7 +352,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'create-wallet',
-    doc: 'wallets-apiwallets',
+    doc: 'docs/wallets.md#wallets-apiwallets',
     test: /\b(create|new|make|add|open)\b.*\bwallet\b/i,
     terms: 'create wallet chain name',
     route: ['POST', '/api/wallets'],
@@ -367,7 +367,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'airdrop',
-    doc: 'wallets-apiwallets',
+    doc: 'docs/wallets.md#wallets-apiwallets',
     test: /\b(airdrop|faucet)\b|\bfund\b.*\bwallet\b/i,
     needs: ['wallets'],
     terms: 'airdrop faucet localnet devnet mainnet',
@@ -386,7 +386,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'decompress',
-    doc: 'compression-apicompression',
+    doc: 'docs/wallets.md#compression-apicompression',
     test: /\bdecompress/i,
     needs: ['wallets'],
     terms: 'decompress native token compressed',
@@ -407,7 +407,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'compress',
-    doc: 'compression-apicompression',
+    doc: 'docs/wallets.md#compression-apicompression',
     test: /\bcompress/i,
     unless: /\bcompressed[- ]balance|\bbalance\b|\bhow much\b.*\bcompressed\b/i,
     needs: ['wallets'],
@@ -430,7 +430,7 @@ export const intents: Intent[] = [
   {
     id: 'balance',
     reports: true,
-    doc: 'wallets-apiwallets',
+    doc: 'docs/wallets.md#wallets-apiwallets',
     test: /\bbalances?\b|\bhow much\b/i,
     needs: ['wallets', 'balances'],
     terms: 'balance wallet compressed-balance',
@@ -453,7 +453,7 @@ export const intents: Intent[] = [
   {
     id: 'bridge-history',
     reports: true,
-    doc: 'bridge-apibridge',
+    doc: 'docs/bridge.md#bridge-apibridge',
     test: /\b(list|show|what|which|all|my)\b.*\bbridge (transfers|history)\b|\bbridge history\b|\bhave i bridged\b/i,
     needs: ['bridges'],
     terms: 'bridge history transfers status',
@@ -471,7 +471,7 @@ export const intents: Intent[] = [
   {
     id: 'bridge-status',
     reports: true,
-    doc: 'bridge-apibridge',
+    doc: 'docs/bridge.md#bridge-apibridge',
     test: /\b(my|the|this|that)\b.*\bbridg\w*\b.*\b(doing|status|state|stuck|done|arrived?|happen\w*|going|progress|where)\b|\b(status|state|progress)\b.*\bbridg/i,
     needs: ['bridges'],
     terms: 'bridge status history transfer',
@@ -492,7 +492,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'bridge',
-    doc: 'bridge-apibridge',
+    doc: 'docs/bridge.md#bridge-apibridge',
     test: /\bbridg/i,
     needs: ['wallets'],
     terms: 'bridge initiate deposit chain B destAddress route',
@@ -519,7 +519,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'swap',
-    doc: 'swap-apiswap',
+    doc: 'docs/swap.md#swap-apiswap',
     test: /\b(swap|exchange|trade)\b/i,
     needs: ['wallets'],
     terms: 'swap quote execute slippage pair one-time sweep',
@@ -540,7 +540,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'shielded',
-    doc: 'shielded-transfers-apitransfer',
+    doc: 'docs/transfer.md#shielded-transfers-apitransfer',
     test: /\b(shielded|private(ly)?|anonymous(ly)?)\b.*\b(transfer|deposit|send|pool|withdraw)|\bwithdraw\b.*\bnote\b/i,
     needs: ['wallets'],
     terms: 'shielded pool deposit note withdraw proof recipient',
@@ -563,7 +563,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'rewards',
-    doc: 'rewards-apirewards',
+    doc: 'docs/rewards.md#rewards-apirewards',
     // `points` alone would take the toolkit's curve points: only with rewards' own words.
     test: /\b(rewards?|leaderboard)\b|\b(my|reward|earned?)\s+points\b/i,
     terms: 'rewards points epoch leaderboard claim',
@@ -583,7 +583,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'transfer',
-    doc: 'compression-apicompression',
+    doc: 'docs/wallets.md#compression-apicompression',
     test: /\b(transfer|send|pay)\b/i,
     needs: ['wallets'],
     terms: 'compressed transfer mint recipient',
@@ -600,7 +600,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'create-token',
-    doc: 'compression-apicompression',
+    doc: 'docs/wallets.md#compression-apicompression',
     test: /\b(create|new|make)\b.*\b(token|mint)\b/i,
     needs: ['wallets'],
     terms: 'create-token mint decimals mint-to',
@@ -616,18 +616,18 @@ export const intents: Intent[] = [
   },
   {
     id: 'submit-identity-proof',
-    doc: 'chain-b-identity-proofs-apichainb',
+    doc: 'docs/identity.md#chain-b-identity-proofs-apichainb',
     test: /\b(identity proof|submit[- ]proof|chain ?b proof|prove my identity)\b/i,
     terms: 'submit-proof identity signature nonce timestamp chain B registry',
     route: ['POST', '/api/chainb/submit-proof'],
-    build: (_s, ctx) => ({
-      lead: 'Sign the canonical message with your identity key (identityProofRequest in lib/client/identity.ts) and submit it; the server records it on chain B and in your proof history.',
-      suggestions: [{ command: curl(ctx.baseUrl, 'POST', '/api/chainb/submit-proof', { zkId: '<zkId>', publicKey: '<base64>', signature: '<base64>', nonce: '<nonce>', timestamp: 0 }), description: 'submit an identity proof' }],
+    build: () => ({
+      lead: 'Your identity key, unlocked in the terminal with your account password (it never leaves it), signs a fresh statement and the service records it on chain B and in your proof history; `shroud chainb proof <proofId>` reads it back.',
+      suggestions: [{ command: shroudCommand('chainb prove'), description: 'submit an identity proof (it asks for your account password)' }],
     }),
   },
   {
     id: 'stark-proof',
-    doc: 'social-login-apizkauth',
+    doc: 'docs/identity.md#social-login-apizkauth',
     test: /\bstark\b/i,
     terms: 'STARK proof zkauth prove session',
     route: ['POST', '/api/zkauth/prove'],
@@ -638,7 +638,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'poseidon',
-    doc: 'zk-toolkit-apizk-toolkit',
+    doc: 'docs/zk.md#zk-toolkit-apizk-toolkit',
     test: /\bposeidon\b/i,
     terms: 'hash poseidon zk-toolkit',
     route: ['POST', '/api/zk-toolkit/hash/poseidon'],
@@ -649,7 +649,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'mimc',
-    doc: 'zk-toolkit-apizk-toolkit',
+    doc: 'docs/zk.md#zk-toolkit-apizk-toolkit',
     test: /\bmimc\b/i,
     terms: 'hash mimc mimc7 key',
     route: ['POST', '/api/zk-toolkit/hash/mimc'],
@@ -660,7 +660,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'pedersen',
-    doc: 'zk-toolkit-apizk-toolkit',
+    doc: 'docs/zk.md#zk-toolkit-apizk-toolkit',
     test: /\bpedersen\b/i,
     terms: 'hash pedersen encoding',
     route: ['POST', '/api/zk-toolkit/hash/pedersen'],
@@ -672,7 +672,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'shamir',
-    doc: 'zk-toolkit-apizk-toolkit',
+    doc: 'docs/zk.md#zk-toolkit-apizk-toolkit',
     test: /\bshamir\b|\bsplit\b.*\bsecret\b|\bsecret shar/i,
     terms: 'shamir split combine threshold shares',
     route: ['POST', '/api/zk-toolkit/shamir/split'],
@@ -689,7 +689,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'field',
-    doc: 'zk-toolkit-apizk-toolkit',
+    doc: 'docs/zk.md#zk-toolkit-apizk-toolkit',
     test: /\b(field|modular|mod p)\b.*\b(add|sub|subtract|mul|multiply|div|divide|inverse|inv|sqrt|pow|power)\b|\b(add|sub|subtract|mul|multiply|div|divide|inverse|inv|sqrt|pow|power)\b.*\bfield\b/i,
     terms: 'field add sub mul div inv sqrt pow BN254 prime',
     route: ['POST', '/api/zk-toolkit/field/add'],
@@ -703,7 +703,7 @@ export const intents: Intent[] = [
   {
     id: 'proof-history',
     reports: true,
-    doc: 'chain-b-identity-proofs-apichainb',
+    doc: 'docs/identity.md#chain-b-identity-proofs-apichainb',
     test: /\b(my )?proof(s)? history\b|\bmy proofs\b|\bproofs (have i|did i)\b/i,
     needs: ['proofs'],
     terms: 'proof history identity stark',
@@ -720,7 +720,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'bug-report',
-    doc: 'the-route-groups',
+    doc: 'docs/architecture.md#the-route-groups',
     test: /\b(report|file)\b.*\bbug\b|\bbug report\b/i,
     terms: 'bug report title description severity',
     route: ['POST', '/api/bug-reports'],
@@ -731,7 +731,7 @@ export const intents: Intent[] = [
   },
   {
     id: 'session',
-    doc: 'identity-and-sessions-apiauth',
+    doc: 'docs/identity.md#identity-and-sessions-apiauth',
     test: /\b(am i (logged|signed) in|who am i|my session)\b/i,
     terms: 'session authenticated me',
     route: ['GET', '/api/auth/session'],

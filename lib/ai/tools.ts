@@ -171,7 +171,7 @@ export const tools: Record<string, Tool> = {
     },
   }),
   search_docs: tool({
-    description: "Search the service's documentation (README sections and the route table); returns passages with their section and link.",
+    description: "Search the service's documentation (README.md and docs/*.md sections, the route table and the commands' help); returns passages with their section and link.",
     parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
     args: z.object({ query: z.string().min(1).max(500) }).strict(),
     async run(_ctx, { query }) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { appendMember, getGroup, getRoot, insertGroup, listMembers, listRoots, type GroupRecord } from '#lib/data/attest-groups.ts';
+import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
 import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
 import { attestConfig } from './config.ts';
@@ -83,7 +84,7 @@ export async function addMember(userId: string, groupId: string, commitment: str
   const leaf = BigInt(commitment);
   if (leaf === 0n || leaf >= SNARK_FIELD_ORDER) throw errors.invalidInput('commitment: must be a non-zero field element (Poseidon(secret))');
   const canonical = leaf.toString();
-  for (let attempt = 0; attempt < 8; attempt++) {
+  return retryOnConflict(async () => {
     const g = await groupOr404(groupId);
     if (g.ownerId !== userId) throw errors.notFound('no such group');
     const { root, filled } = await insertLeaf(g.filled.map(BigInt), g.size, leaf);
@@ -91,8 +92,8 @@ export async function addMember(userId: string, groupId: string, commitment: str
     const outcome = await appendMember(g, next, canonical);
     if (outcome === 'duplicate') throw errors.conflict('this commitment is already in the group');
     if (outcome === 'added') return { index: g.size, commitment: canonical, root: next.root, size: next.size };
-  }
-  throw errors.conflict('the group changed too often while adding; retry');
+    return CONFLICT;
+  }, { attempts: 8, exhausted: () => errors.conflict('the group changed too often while adding; retry') });
 }
 
 /** A membership proof's root must be one of the group's latest roots, and not the empty tree's. */

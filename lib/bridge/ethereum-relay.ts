@@ -1,6 +1,7 @@
 import type { constants } from 'starknet';
 import { chainB } from '#lib/chains/chain-b/index.ts';
 import { readChainBConfig } from '#lib/chains/chain-b/config.ts';
+import { FaultyChainB } from '#lib/chains/chain-b/faults.ts';
 import { RpcChainB, type L1MessageStatus } from '#lib/chains/chain-b/rpc-chain.ts';
 import { ethereumConfig, ethereumRpc } from '#lib/chains/ethereum/index.ts';
 import { clock } from '#lib/clock.ts';
@@ -54,7 +55,9 @@ export async function confirmEthereumSource(r: BridgeRecord, windowMs: number): 
 export async function deliverEthereum(r: BridgeRecord): Promise<void> {
   const route = routeToken('ethereum-chainb', r.token);
   if (!route || !r.messageId || !r.sourceTxHash) return;
-  const chain = chainB();
+  const port = chainB();
+  // Under CHAIN_FAULTS the adapter is wrapped (lib/chains/chain-b/faults.ts): the node is the one inside.
+  const chain = port instanceof FaultyChainB ? port.inner : port;
   if (!(chain instanceof RpcChainB)) {
     // The local chain B: the sequencer's part, handle_token_deposit on the L2 bridge.
     const { txHash } = await bridgeMint({ token: route.l2Token, to: r.destAddress, amount: BigInt(r.amountUnits), messageId: r.messageId, symbol: r.token, name: r.token, decimals: route.decimals });

@@ -9,7 +9,8 @@ import { depositMessageHash, depositPayload, HANDLE_TOKEN_DEPOSIT, STARKNET_CORE
  * - from the route's L1 bridge, StarkGate v2's `Deposit(sender, token, amount, l2Recipient, nonce,
  *   fee)` with the route's L1 token, the record's exact amount and its destAddress as l2Recipient;
  * - from the Starknet core contract, the `LogMessageToL2` of that deposit: from the L1 bridge to
- *   the L2 bridge, selector `handle_token_deposit`, the deposit's payload and nonce.
+ *   the L2 bridge, selector `handle_token_deposit`, the deposit's payload and nonce;
+ * - in a block that is still the canonical one at its height once it is deep enough.
  * The L1→L2 message hash is then computed as the core contract and the sequencer compute it
  * (./starkgate.ts).
  */
@@ -110,6 +111,11 @@ export async function checkEthereumDeposit(
   const head = await rpc.blockNumber();
   const depth = head >= receipt.blockNumber ? head - receipt.blockNumber + 1n : 0n;
   if (depth < BigInt(confirmations)) return { ok: false, missing: false, waiting: true, confirmations: depth };
+  // Deep enough only if its block is still the canonical one at that height, read after the head:
+  // a receipt of a block that a reorganization removed (a node behind, a provider's stale index)
+  // would otherwise count the new fork's blocks as its confirmations. Removed: as if not mined yet
+  // (it may be mined again in a later block, with confirmations of its own).
+  if ((await rpc.getBlockHash(receipt.blockNumber)) !== receipt.blockHash) return { ok: false, missing: true };
 
   const messageHash = depositMessageHash({
     l1Bridge: route.l1Bridge,

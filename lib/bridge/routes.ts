@@ -35,7 +35,7 @@ export type BridgeType = (typeof BRIDGE_TYPES)[number];
 export const DIRECTIONS = ['deposit', 'withdraw'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-/** API.md's tokens by route (the ones the registries have no route for are refused, README). */
+/** API.md's tokens by route (the ones the registries have no route for are refused, docs/bridge.md). */
 export const ROUTE_TOKENS: Record<BridgeType, readonly string[]> = {
   'chaina-chainb': ['SOL', 'DREAMS', 'TRUMP', 'JUP', 'BONK', 'PUMP', 'FARTCOIN'],
   'ethereum-chainb': ['ETH', 'USDC', 'USDT', 'WBTC', 'DAI', 'STRK', 'WETH'],

@@ -1,4 +1,5 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
+import { chainB } from '#lib/chains/chain-b/index.ts';
 import { clock } from '#lib/clock.ts';
 import { attachSource, failBridge, insertBridge, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { getWallet, type WalletRecord } from '#lib/data/wallets.ts';
@@ -84,8 +85,10 @@ export async function confirmWithdrawSource(r: BridgeRecord, confirmWindowMs: nu
   const from = r.walletId ? (await getWallet(r.userId, r.walletId))?.address : undefined;
   const check = await checkWithdraw(r.sourceTxHash, route, r.destAddress, BigInt(r.amountUnits), from);
   if (!check.ok) {
-    if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
-    const failureReason = check.missing ? 'the source transaction was not found on chain B' : check.reason;
+    // Not on chain B: REJECTED is final (it never ran, nothing was burned); otherwise it may still come, within the window.
+    const rejected = check.missing && (await chainB().getTransactionStatus(r.sourceTxHash)) === 'REJECTED';
+    if (check.missing && !rejected && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
+    const failureReason = rejected ? 'chain B REJECTED the source transaction (it never ran: nothing was burned)' : check.missing ? 'the source transaction was not found on chain B' : check.reason;
     await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });
     return;
   }

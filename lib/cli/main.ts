@@ -153,6 +153,7 @@ function nodeIo(showProgress: boolean, json: boolean): Io {
     },
     askSecret,
     interactive: !!process.stdin.isTTY,
+    presignedUploads: true,
     progress: (label) => progressBar(label, showProgress),
     async clearSession() {
       rmSync(sessionFile(), { force: true });

@@ -51,4 +51,16 @@ export const rewardsCommands = [
       return { data: out, fields: [['claimed', `${wholeUnits(out.amount, t.decimals)} ${t.symbol}`], ['epoch', out.epoch], ['points', out.points], ['wallet', `${w.name} (${out.address})`], ['tx', out.txHash]] as [string, unknown][] };
     },
   },
+  {
+    name: 'rewards ledger',
+    summary: 'what earned your points: each transaction, its epoch and how it counted',
+    async run(ctx: BaseContext) {
+      const { entries } = await ctx.client.api.rewardsLedger();
+      return {
+        data: entries,
+        table: { columns: ['epoch', 'source', 'points', 'basis', 'tx', 'at'], rows: entries.map((e) => [e.epoch, e.source, e.points, e.basis, e.txHash, e.at.slice(0, 19).replace('T', ' ')]) },
+        empty: 'no points yet: chain A transactions of yours earn them (`shroud compress`, `shroud swap`, …)',
+      };
+    },
+  },
 ];

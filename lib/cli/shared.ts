@@ -1,14 +1,14 @@
 /**
- * What the commands of `shroud` share (lib/cli/commands.ts and the groups in their own files:
- * swap.ts, rewards.ts, …): usage errors, whole-coin amounts, the wallet a command acts on. Kept
- * apart from commands.ts so that those files can use it without an import cycle.
+ * What the command groups of `shroud` share (lib/cli/<group>.ts): usage errors, passwords asked
+ * for, whole-coin amounts, the wallet a command acts on.
  */
 import { ShroudError, type ShroudClient } from '#lib/client/api.ts';
+import type { OptionDef } from './framework.ts';
 
-/** What a command's run gets that these helpers use (commands.ts's CommandContext has it all). */
+/** What a command's run gets that these helpers use (framework.ts's CommandContext has it all). */
 export interface BaseContext {
   client: ShroudClient;
-  io: { askSecret(question: string): Promise<string> };
+  io: { askSecret(question: string): Promise<string>; interactive?: boolean };
   args: string[];
   opts: Record<string, string | boolean | undefined>;
 }
@@ -30,7 +30,21 @@ export const amountOf = (v: string | undefined) => {
   if (!Number.isFinite(n) || n <= 0) throw usage('amount must be a positive number');
   return n;
 };
+export const passwordOption: OptionDef = { flags: '-p, --password <password>', description: 'the password (asked for when left out)' };
+export const walletOption: OptionDef = { flags: '-w, --wallet <wallet>', description: 'the wallet, by name or id, on chain A or B (default: the active chain A wallet)' };
+
 export const secret = async (ctx: CommandContext, flag: string, question: string) => str(ctx.opts[flag]) ?? (await ctx.io.askSecret(question));
+
+/** A new password, typed twice when asked for (an option or piped stdin is taken as given). */
+export async function newSecret(ctx: CommandContext, flag: string, what: string): Promise<string> {
+  const given = str(ctx.opts[flag]);
+  if (given !== undefined) return given;
+  const first = await ctx.io.askSecret(`new ${what}: `);
+  if (!ctx.io.interactive) return first;
+  const again = await ctx.io.askSecret(`new ${what} again: `);
+  if (again !== first) throw usage(`the two ${what}s differ: nothing was changed`);
+  return first;
+}
 
 /** Smallest units → whole coins, exactly ("500000000", 9 → "0.5"); lib/wallets/amounts.ts has the server's twin. */
 export function wholeUnits(units: string | bigint, decimals: number): string {

@@ -213,7 +213,10 @@ export class ShroudClient {
   private async answer<K extends OperationId>(id: K, res: Response, o: CallOptions): Promise<Answer<K>> {
     const op = operations[id];
     if (res.status >= 300 && res.status < 400) return { redirect: res.headers.get('location') ?? '' } as Answer<K>;
-    if (!(res.headers.get('content-type') ?? '').includes('json')) return (await this.readBytes(res, o.onDownloadProgress)) as Answer<K>;
+    const type = res.headers.get('content-type') ?? '';
+    // NDJSON (the proof history's export) is lines of text, not one JSON body, though its type says json.
+    if (type.includes('ndjson')) return (await res.text()) as Answer<K>;
+    if (!type.includes('json')) return (await this.readBytes(res, o.onDownloadProgress)) as Answer<K>;
     const body = (await res.json()) as Record<string, unknown>;
     if (op.envelope === 'data' && !op.bare) return body.data as Answer<K>;
     if (op.envelope === 'flat' && 'success' in body) {

@@ -26,8 +26,17 @@ export async function proofFor(client: ShroudClient, password: string, salt: Uin
   return passwordProof(await proofSecret(password, salt), commitmentSalt(salt), await passwordArtifacts(client));
 }
 
+export interface UploadOptions extends FileTransferOptions {
+  /**
+   * A ciphertext above this many bytes goes to storage by a presigned PUT and is then finalised
+   * (`POST /api/storage/upload-url`): on AWS a request through the API carries 6 MB at most.
+   * Left out, every upload goes through the API (the local runtime takes 100 MB so).
+   */
+  presignedAbove?: number;
+}
+
 /** Encrypts, proves and uploads (variant B's fields plus variant A's checksum): the stored file's id, CID and checksum. */
-export async function uploadFile(client: ShroudClient, bytes: Uint8Array, password: string, filename: string, o: FileTransferOptions = {}) {
+export async function uploadFile(client: ShroudClient, bytes: Uint8Array, password: string, filename: string, o: UploadOptions = {}) {
   o.onStage?.('encrypting');
   const enc = await encryptFile(bytes, password);
   o.onStage?.('proving');
@@ -40,8 +49,18 @@ export async function uploadFile(client: ShroudClient, bytes: Uint8Array, passwo
   form.append('iv', toBase64(enc.iv));
   form.append('salt', toBase64(enc.salt));
   form.append('checksum', checksum);
-  form.append('file', new Blob([enc.ciphertext as BlobPart], { type: 'application/octet-stream' }), filename);
   o.onStage?.('uploading');
+  if (o.presignedAbove !== undefined && enc.ciphertext.length > o.presignedAbove) {
+    const u = await client.api.storageUploadUrl({ body: { filename, size: enc.ciphertext.length } });
+    // The answer's headers are signed with the URL (a write-once, conditional PUT).
+    const put = await fetch(u.url, { method: 'PUT', body: enc.ciphertext as BodyInit, headers: u.headers });
+    if (!put.ok) throw new ShroudError('UPLOAD_FAILED', put.status >= 500 ? 502 : put.status, `the storage refused the upload's bytes (HTTP ${put.status})`);
+    o.onProgress?.({ loaded: enc.ciphertext.length, total: enc.ciphertext.length });
+    form.append('uploadId', u.uploadId);
+    form.append('filename', filename);
+  } else {
+    form.append('file', new Blob([enc.ciphertext as BlobPart], { type: 'application/octet-stream' }), filename);
+  }
   const out = await client.api.storageUpload({ body: form }, { onUploadProgress: o.onProgress });
   const id = 'id' in out ? out.id : out.fileId;
   return { id, cid: out.cid, filename, size: bytes.length, encryptedSize: enc.ciphertext.length, checksum };

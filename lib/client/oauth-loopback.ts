@@ -49,12 +49,44 @@ export async function loopbackLogin(client: ShroudClient, o: LoopbackLoginOption
       },
     });
     await o.show(url.href);
-    const back = await o.listener.result;
-    const error = back.get('error');
-    if (error) throw new ShroudError(/^[A-Z_]{1,40}$/.test(error) ? error : 'AUTH_FAILED', 401, 'the sign-in did not complete (refused at the provider, or expired): try again');
-    const code = back.get('code');
-    if (!code) throw new ShroudError('AUTH_FAILED', 401, 'the browser came back without a code');
-    return await client.api.zkauthExchange({ body: { code, code_verifier: verifier } });
+    return await codeBack(client, o.listener, verifier);
+  } finally {
+    await o.listener.close();
+  }
+}
+
+/** The code the browser brought back to the loopback, traded with the verifier. */
+async function codeBack(client: ShroudClient, listener: LoopbackListener, verifier: string): Promise<Answer<'zkauthExchange'>> {
+  const back = await listener.result;
+  const error = back.get('error');
+  if (error) throw new ShroudError(/^[A-Z_]{1,40}$/.test(error) ? error : 'AUTH_FAILED', 401, 'the sign-in did not complete (refused at the provider, or expired): try again');
+  const code = back.get('code');
+  if (!code) throw new ShroudError('AUTH_FAILED', 401, 'the browser came back without a code');
+  return await client.api.zkauthExchange({ body: { code, code_verifier: verifier } });
+}
+
+/**
+ * Links a provider to the signed-in account through the browser: the client itself starts
+ * `/api/zkauth/link` (with its session and its challenge) and shows the provider's page it is sent
+ * to; the browser comes back to the loopback with a code; the exchange with the verifier and the
+ * same session makes the link (the session stays as it is).
+ */
+export async function loopbackLink(client: ShroudClient, o: LoopbackLoginOptions): Promise<Answer<'zkauthExchange'>> {
+  const verifier = newVerifier();
+  try {
+    const start = await client.api.zkauthLink({
+      query: {
+        provider: o.provider,
+        redirect: o.listener.redirectUri,
+        code_challenge: await challengeOf(verifier),
+        code_challenge_method: 'S256',
+        ...(o.hint ? { login_hint: o.hint } : {}),
+      },
+    });
+    const location = (start as { redirect?: string }).redirect;
+    if (!location) throw new ShroudError('AUTH_FAILED', 502, 'the server did not send the provider’s sign-in page');
+    await o.show(location);
+    return await codeBack(client, o.listener, verifier);
   } finally {
     await o.listener.close();
   }

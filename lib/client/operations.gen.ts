@@ -2636,6 +2636,7 @@ export interface Operations {
     };
     answer: {
       provider: "google" | "github" | "x" | "discord";
+      linked: boolean;
       user: {
         id: string;
         username: string | null;
@@ -2817,7 +2818,7 @@ export const operations = {
   docsWebAsset: { method: 'GET', path: '/web/:asset', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsSharePage: { method: 'GET', path: '/share/:token', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
   docsFavicon: { method: 'GET', path: '/favicon.ico', envelope: 'flat', auth: 'none', idempotent: false, bare: false },
-  zkauthExchange: { method: 'POST', path: '/api/zkauth/exchange', envelope: 'data', auth: 'none', idempotent: false, bare: false },
+  zkauthExchange: { method: 'POST', path: '/api/zkauth/exchange', envelope: 'data', auth: 'optional', idempotent: false, bare: false },
   storageShares: { method: 'GET', path: '/api/storage/shares', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   storageSharesRevoke: { method: 'DELETE', path: '/api/storage/shares/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
 } as const;

@@ -1,7 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { db, tableName } from './client.ts';
-import { decoder, isConditionalFailure, readItem } from './items.ts';
+import { putIf } from './conditional.ts';
+import { decoder, readItem } from './items.ts';
 
 /**
  * The chain A release of a withdrawal (issue 13), one per Hyperlane message id, as the
@@ -33,19 +32,10 @@ export const readRelease = (messageId: string): Promise<ReleaseAttempt | undefin
  * signature read before). False when another relayer recorded a different one meanwhile.
  */
 export async function claimRelease(messageId: string, attempt: ReleaseAttempt, replacing?: string): Promise<boolean> {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...releaseKey(messageId), ...attempt },
-        ...(replacing === undefined
-          ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : { ConditionExpression: '#s = :prev', ExpressionAttributeNames: { '#s': 'signature' }, ExpressionAttributeValues: { ':prev': replacing } }),
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (isConditionalFailure(e)) return false;
-    throw e;
-  }
+  return putIf(
+    { ...releaseKey(messageId), ...attempt },
+    replacing === undefined
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : { ConditionExpression: '#s = :prev', ExpressionAttributeNames: { '#s': 'signature' }, ExpressionAttributeValues: { ':prev': replacing } },
+  );
 }

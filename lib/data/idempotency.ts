@@ -1,9 +1,9 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
-import { db, tableName } from './client.ts';
 import * as z from 'zod';
-import { absentOrExpired, anyOf, decoder, isConditionalFailure, readItem } from './items.ts';
+import { deleteIf, mergeUpdates, putIf, updateIf } from './conditional.ts';
+import { absentOrExpired, allOf, anyOf, decoder, readItem, type Condition } from './items.ts';
+import { embeddedLease, leaseFor, leaseSchema } from './leases.ts';
 
 /**
  * Idempotency records: the first answer to a request made with an `Idempotency-Key`, kept for a
@@ -38,6 +38,12 @@ const storedResponseSchema = z.object({
 const idempotencySchema = z.object({
   status: z.enum(['in_progress', 'completed']),
   fingerprint: z.string(),
+  /** The attempt's lease while in progress (lib/data/leases.ts): its owner is the request's fingerprint. */
+  lease: leaseSchema.optional(),
+  /**
+   * The lease's expiry in epoch seconds, as records held it before `lease`: still written beside
+   * it for instances of the code before (during a deploy), and honoured on records without `lease`.
+   */
   lockedUntil: z.number(),
   // An answer that cannot be read back is replayed as "not kept", not as a broken record.
   response: storedResponseSchema.nullable().catch(null),
@@ -52,61 +58,49 @@ const keyOf = (scope: string, key: string) => ({
 });
 
 export async function claim(scope: string, key: string, fingerprint: string, lockSeconds: number): Promise<Claim> {
-  const now = clock.nowSeconds();
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...keyOf(scope, key), status: 'in_progress', fingerprint, lockedUntil: now + lockSeconds, response: null, ttl: now + IDEMPOTENCY_TTL_SECONDS },
-        // Absent, expired, or an attempt that died holding the lock.
-        ...anyOf(absentOrExpired(now), {
-          ConditionExpression: '#status = :progress AND lockedUntil <= :now',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':now': now, ':progress': 'in_progress' },
-        }),
-      }),
-    );
-    return { kind: 'claimed' };
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  const nowMs = clock.nowMs();
+  const now = Math.floor(nowMs / 1000);
+  const lease = leaseFor(fingerprint, lockSeconds, nowMs);
+  const claimed = await putIf(
+    { ...keyOf(scope, key), status: 'in_progress', fingerprint, lease, lockedUntil: now + lockSeconds, response: null, ttl: now + IDEMPOTENCY_TTL_SECONDS },
+    // Absent, expired, or an attempt that died holding the lease (of either shape).
+    anyOf(absentOrExpired(now), allOf(inProgress, embeddedLease.free(nowMs), { ConditionExpression: 'lockedUntil <= :now', ExpressionAttributeValues: { ':now': now } })),
+  );
+  if (claimed) return { kind: 'claimed' };
   const record = await readItem(keyOf(scope, key), idempotencyDecoder);
   // Gone between the two calls (expired): the caller may simply try again.
   if (!record) return { kind: 'in_progress', retryAfter: 1 };
   if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };
-  if (record.status === 'in_progress') return { kind: 'in_progress', retryAfter: Math.max(1, record.lockedUntil - now) };
+  if (record.status === 'in_progress') return { kind: 'in_progress', retryAfter: Math.max(1, expiresAtSeconds(record) - now) };
   return { kind: 'replay', response: record.response };
 }
 
+const inProgress: Condition = { ConditionExpression: '#status = :progress', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':progress': 'in_progress' } };
+/** This request's attempt holds the record: in progress, by `fingerprint` (its lease's owner). */
+const heldBy = (fingerprint: string): Condition => allOf(inProgress, { ConditionExpression: 'fingerprint = :fp', ExpressionAttributeValues: { ':fp': fingerprint } });
+const expiresAtSeconds = (r: z.infer<typeof idempotencySchema>) => (r.lease ? Math.ceil(r.lease.expiresAt / 1000) : r.lockedUntil);
+
 export async function complete(scope: string, key: string, fingerprint: string, response: StoredResponse): Promise<void> {
   const kept = response.body.length <= MAX_STORED_BODY ? response : null;
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keyOf(scope, key),
-      UpdateExpression: 'SET #status = :done, #response = :response, #ttl = :ttl',
-      ConditionExpression: '#status = :progress AND fingerprint = :fp',
-      ExpressionAttributeNames: { '#status': 'status', '#response': 'response', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':done': 'completed', ':progress': 'in_progress', ':fp': fingerprint, ':response': kept, ':ttl': clock.nowSeconds() + IDEMPOTENCY_TTL_SECONDS },
-    }),
+  const done = await updateIf(
+    keyOf(scope, key),
+    { set: ['#status = :done', '#response = :response', '#ttl = :ttl'], names: { '#response': 'response', '#ttl': 'ttl' }, values: { ':done': 'completed', ':response': kept, ':ttl': clock.nowSeconds() + IDEMPOTENCY_TTL_SECONDS } },
+    heldBy(fingerprint),
   );
+  if (!done) throw new ClaimLost();
+}
+
+/** The record is no longer this attempt's (its lease expired and another took it, or it was settled). */
+export class ClaimLost extends Error {
+  constructor() {
+    super('the idempotency record is no longer held by this attempt');
+    this.name = 'ClaimLost';
+  }
 }
 
 /** After a failed attempt: the key may be used again (only our own claim is removed). */
 export async function release(scope: string, key: string, fingerprint: string): Promise<void> {
-  try {
-    await db.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: keyOf(scope, key),
-        ConditionExpression: '#status = :progress AND fingerprint = :fp',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':progress': 'in_progress', ':fp': fingerprint },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await deleteIf(keyOf(scope, key), heldBy(fingerprint));
 }
 
 /** The record's table key (hashed), as a value move keeps it to settle the record later (lib/moves/journal.ts). */
@@ -118,22 +112,14 @@ export const recordKeyOf = (scope: string, key: string): string => keyOf(scope, 
  * (`settleBound`). False when the claim is no longer this attempt's.
  */
 export async function bindToTransaction(scope: string, key: string, fingerprint: string, txHash: string, seconds: number, landed: StoredResponse): Promise<boolean> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keyOf(scope, key),
-        UpdateExpression: 'SET txHash = :tx, lockedUntil = :until, ifLanded = :landed',
-        ConditionExpression: '#status = :progress AND fingerprint = :fp',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':tx': txHash, ':until': clock.nowSeconds() + seconds, ':progress': 'in_progress', ':fp': fingerprint, ':landed': landed },
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (isConditionalFailure(e)) return false;
-    throw e;
-  }
+  const lease = leaseFor(fingerprint, seconds);
+  return (
+    (await updateIf(
+      keyOf(scope, key),
+      mergeUpdates(embeddedLease.take(lease), { set: ['txHash = :tx', 'lockedUntil = :until', 'ifLanded = :landed'], values: { ':tx': txHash, ':until': Math.ceil(lease.expiresAt / 1000), ':landed': landed } }),
+      heldBy(fingerprint),
+    )) !== undefined
+  );
 }
 
 /**
@@ -143,23 +129,11 @@ export async function bindToTransaction(scope: string, key: string, fingerprint:
  * whether its attempt died or answered 202, so that a retry may do the work.
  */
 export async function settleBound(pk: string, txHash: string, outcome: 'landed' | 'failed' | 'expired'): Promise<void> {
-  const Key = { pk, sk: 'IDEMPOTENCY' };
-  try {
-    if (outcome === 'landed') {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key,
-          UpdateExpression: 'SET #status = :done, #response = ifLanded',
-          ConditionExpression: '#status = :progress AND txHash = :tx',
-          ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-          ExpressionAttributeValues: { ':done': 'completed', ':progress': 'in_progress', ':tx': txHash },
-        }),
-      );
-    } else {
-      await db.send(new DeleteCommand({ TableName: tableName, Key, ConditionExpression: 'txHash = :tx', ExpressionAttributeValues: { ':tx': txHash } }));
-    }
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
+  const key = { pk, sk: 'IDEMPOTENCY' };
+  const bound: Condition = { ConditionExpression: 'txHash = :tx', ExpressionAttributeValues: { ':tx': txHash } };
+  if (outcome === 'landed') {
+    await updateIf(key, { set: ['#status = :done', '#response = ifLanded'], names: { '#response': 'response' }, values: { ':done': 'completed' } }, allOf(inProgress, bound));
+  } else {
+    await deleteIf(key, bound);
   }
 }

@@ -10,6 +10,7 @@ import {
 import type { z } from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
+import { retryOnConflict } from './retry.ts';
 
 /**
  * What every repository shares: the live-item rule, the conditions that go with it, typed
@@ -210,11 +211,11 @@ function cancellationCodes(e: unknown): (string | undefined)[] | undefined {
 
 /**
  * Runs a TransactWriteItems; returns -1 on success or the index of the item whose condition
- * failed. A cancellation for a conflict with a concurrent transaction is retried (a few times,
- * with jitter): the retry then sees the winner's items and fails its condition cleanly.
+ * failed. A cancellation for a conflict with a concurrent transaction is retried (retry.ts: six
+ * tries, full jitter): the retry then sees the winner's items and fails its condition cleanly.
  */
 export async function transactWrite(items: TransactItems): Promise<number> {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnConflict(async () => {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: items }));
       return -1;
@@ -223,8 +224,9 @@ export async function transactWrite(items: TransactItems): Promise<number> {
       if (!codes) throw e;
       const failed = codes.indexOf('ConditionalCheckFailed');
       if (failed >= 0) return failed;
-      if (!codes.includes('TransactionConflict') || attempt >= 5) throw e;
-      await new Promise((ok) => setTimeout(ok, 15 * (attempt + 1) + Math.random() * 30));
+      throw e; // a conflict is retried; any other cancellation ends it
     }
-  }
+  }, TRANSACT_RETRY);
 }
+
+const TRANSACT_RETRY = { attempts: 6, baseMs: 15, capMs: 200 };

@@ -1,8 +1,8 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { db, tableName } from './client.ts';
-import { absentOrExpired, allOf, decoder, deleteItem, isConditionalFailure, presentAndLive, readItem, withCondition } from './items.ts';
+import { putIf, updateIf } from './conditional.ts';
+import { absentOrExpired, allOf, decoder, deleteItem, presentAndLive, readItem } from './items.ts';
+import { CONFLICT, retryOnConflict, type Conflict } from './retry.ts';
 
 /**
  * Password checks per username, counted in a window (lib/auth/login-throttle.ts has the policy):
@@ -33,37 +33,18 @@ export type Reservation = { reserved: true } | { reserved: false; retryAfterSeco
  * this first reservation. Refused: the seconds until the window ends.
  */
 export async function reserveAttempt(username: string, max: number, windowSeconds: number): Promise<Reservation> {
-  for (let round = 0; round < 8; round++) {
+  return retryOnConflict(async (): Promise<Reservation | Conflict> => {
     const now = clock.nowSeconds();
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: key(username),
-          UpdateExpression: 'ADD #n :one',
-          ...withCondition(allOf(presentAndLive(now), { ConditionExpression: '#n < :max' }), {
-            names: { '#n': 'count' },
-            values: { ':one': 1, ':max': max },
-          }),
-        }),
-      );
-      return { reserved: true };
-    } catch (e) {
-      if (!isConditionalFailure(e)) throw e;
-    }
+    const counted = await updateIf(key(username), { add: ['#n :one'], names: { '#n': 'count' }, values: { ':one': 1, ':max': max } }, allOf(presentAndLive(now), { ConditionExpression: '#n < :max' }));
+    if (counted) return { reserved: true };
     // The window is used up, or there was no live window (a concurrent request may have opened one since).
     const window = await readFailures(username);
     if (window && window.count >= max) return { reserved: false, retryAfterSeconds: Math.max(1, window.endsAt - now) };
-    if (window) continue;
-    try {
-      await db.send(new PutCommand({ TableName: tableName, Item: { ...key(username), count: 1, ttl: now + windowSeconds }, ...absentOrExpired(now) }));
-      return { reserved: true };
-    } catch (e) {
-      if (!isConditionalFailure(e)) throw e;
-      // A concurrent request opened the window first: reserve in it (next round).
-    }
-  }
-  throw new Error('login attempt reservation kept conflicting');
+    if (window) return CONFLICT;
+    if (await putIf({ ...key(username), count: 1, ttl: now + windowSeconds }, absentOrExpired(now))) return { reserved: true };
+    // A concurrent request opened the window first: reserve in it (next round).
+    return CONFLICT;
+  }, { attempts: 8, exhausted: () => new Error('login attempt reservation kept conflicting') });
 }
 
 export const clearFailures = (username: string): Promise<void> => deleteItem(key(username));

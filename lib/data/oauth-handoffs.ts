@@ -23,6 +23,9 @@ const handoffSchema = z.object({
   email: z.string().optional(),
   name: z.string().optional(),
   avatar: z.string().optional(),
+  /** `link`: a native app's link (lib/auth/oauth/handoff.ts), with the provider's subject to link; absent: a login. */
+  purpose: z.enum(['login', 'link']).optional(),
+  subject: z.string().optional(),
   createdAt: z.number(),
 });
 export type HandoffItem = z.infer<typeof handoffSchema>;

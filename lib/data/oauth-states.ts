@@ -37,12 +37,22 @@ export async function savePendingAuth(state: string, pending: PendingAuthItem): 
   await putNew({ ...key(state), ...pending, ttl: ttlIn(STATE_TTL_SECONDS) });
 }
 
-/** The pending authorization of `state`, removed atomically; null when unknown, expired or already taken. */
-export async function takePendingAuth(state: string): Promise<PendingAuthItem | null> {
+/**
+ * The pending authorization of `state`, removed atomically; null when unknown, expired or already
+ * taken. `nativeLinkOnly`: only a native app's link (no browser cookie binds it), so a callback URL
+ * carried to another browser cannot spend a browser-bound login.
+ */
+export async function takePendingAuth(state: string, nativeLinkOnly = false): Promise<PendingAuthItem | null> {
+  const live = presentAndLive();
+  const condition = nativeLinkOnly
+    ? {
+        ConditionExpression: `${live.ConditionExpression} AND #mode = :link AND attribute_exists(handoffChallenge)`,
+        ExpressionAttributeNames: { ...live.ExpressionAttributeNames, '#mode': 'mode' },
+        ExpressionAttributeValues: { ...live.ExpressionAttributeValues, ':link': 'link' },
+      }
+    : live;
   try {
-    const out = await db.send(
-      new DeleteCommand({ TableName: tableName, Key: key(state), ...presentAndLive(), ReturnValues: 'ALL_OLD' }),
-    );
+    const out = await db.send(new DeleteCommand({ TableName: tableName, Key: key(state), ...condition, ReturnValues: 'ALL_OLD' }));
     return out.Attributes ? pendingAuthDecoder.decode(out.Attributes) : null;
   } catch (e) {
     if (isConditionalFailure(e)) return null;

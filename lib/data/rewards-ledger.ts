@@ -1,7 +1,8 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
-import { decoder, deleteItem, isConditionalFailure, listPartition, putItem, putNew, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
+import { deleteIf, putIf } from './conditional.ts';
+import { absentOrExpired, decoder, deleteItem, listPartition, putItem, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
 
 /**
  * Rewards: accruals, per-epoch totals, epoch closes and claims. Items:
@@ -95,11 +96,7 @@ export const getClose = (n: number) => readItem(closeKey(n), asClose);
 
 /** Marks the epoch closing: from here on no accrual lands in it. Idempotent. */
 export async function startClose(n: number): Promise<void> {
-  try {
-    await putNew({ ...closeKey(n), epoch: n, status: 'closing' });
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await putIf({ ...closeKey(n), epoch: n, status: 'closing' }, absentOrExpired());
 }
 
 export async function finishClose(n: number, done: { root: string; accounts: number; totalPoints: number; closedAt: string }): Promise<void> {
@@ -122,15 +119,7 @@ const asClaim = decoder('reward claim', claimSchema);
 export const getClaim = (n: number, account: string) => readItem(claimKey(n, account), asClaim);
 
 /** Reserves the claim; false when the account already claimed this epoch (or is claiming). */
-export async function reserveClaim(c: ClaimRecord): Promise<boolean> {
-  try {
-    await putNew({ ...claimKey(c.epoch, c.account), ...c });
-    return true;
-  } catch (e) {
-    if (isConditionalFailure(e)) return false;
-    throw e;
-  }
-}
+export const reserveClaim = (c: ClaimRecord): Promise<boolean> => putIf({ ...claimKey(c.epoch, c.account), ...c }, absentOrExpired());
 
 export async function markClaimPaid(n: number, account: string, txHash: string): Promise<void> {
   await db.send(
@@ -151,19 +140,11 @@ export async function releaseClaim(n: number, account: string): Promise<void> {
 
 /** The claim's mint `txHash` failed or expired (lib/moves/journal.ts): nothing was paid, the claim may be tried again. */
 export async function releaseClaimFor(n: number, account: string, txHash: string): Promise<void> {
-  try {
-    await db.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: claimKey(n, account),
-        ConditionExpression: '#s = :s AND (attribute_not_exists(txHash) OR txHash = :t)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':s': 'paying', ':t': txHash },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await deleteIf(claimKey(n, account), {
+    ConditionExpression: '#s = :s AND (attribute_not_exists(txHash) OR txHash = :t)',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':s': 'paying', ':t': txHash },
+  });
 }
 
 // ---- the accrual outbox -----------------------------------------------------------------------

@@ -1,7 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { db, tableName } from './client.ts';
-import { decoder, getItem, isConditionalFailure, queryAll, readItem, transactWrite } from './items.ts';
+import { tableName } from './client.ts';
+import { mergeUpdates, updateIf } from './conditional.ts';
+import { allOf, decoder, getItem, queryAll, readItem, transactWrite, type Condition } from './items.ts';
+import { embeddedLease, leaseSchema } from './leases.ts';
 
 /**
  * Spent nullifiers and payout jobs of the shielded pools. Items:
@@ -25,7 +26,13 @@ const jobItem = z.object({
   status: z.enum(['pending', 'paid']),
   attempts: z.number().int().nonnegative(),
   createdAt: z.string(),
-  leaseOwner: z.string().optional(),
+  /** The worker's lease (lib/data/leases.ts). */
+  lease: leaseSchema.optional(),
+  /**
+   * The lease's expiry as jobs stored it before `lease` (with `leaseOwner`): a live one is still
+   * honoured, and it is still written beside `lease`, so that an instance of the code before
+   * (during a deploy) sees the job taken. Reads use `lease`.
+   */
   leaseUntil: z.number().optional(),
   /** The payout's signature and signed bytes (base64), stored before it is sent. */
   txHash: z.string().optional(),
@@ -80,77 +87,50 @@ export const getJob = (jobId: string): Promise<PayoutJob | undefined> => readIte
 
 /** Takes the job's lease until `until` (ms) when it is unpaid and nobody holds a live lease; the job, or undefined. */
 export async function leaseJob(jobId: string, owner: string, nowMs: number, until: number): Promise<PayoutJob | undefined> {
-  try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: jobKey(jobId),
-        UpdateExpression: 'SET leaseOwner = :o, leaseUntil = :u, attempts = attempts + :one',
-        ConditionExpression: '#s = :pending AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':o': owner, ':u': until, ':one': 1, ':pending': 'pending', ':now': nowMs },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ? jobDecoder.decode(out.Attributes) : undefined;
-  } catch (e) {
-    if (isConditionalFailure(e)) return undefined;
-    throw e;
-  }
+  const taken = await updateIf(
+    jobKey(jobId),
+    mergeUpdates(embeddedLease.take({ owner, expiresAt: until }), {
+      set: ['leaseUntil = :until', 'attempts = attempts + :one'],
+      remove: ['leaseOwner'],
+      values: { ':until': until, ':one': 1 },
+    }),
+    allOf(pending, embeddedLease.free(nowMs), legacyLeaseFree(nowMs)),
+  );
+  return taken ? jobDecoder.decode(taken) : undefined;
 }
 
-const held = (owner: string) => ({ ConditionExpression: 'leaseOwner = :o AND #s = :pending', names: { '#s': 'status' }, values: { ':o': owner, ':pending': 'pending' } });
+const pending: Condition = { ConditionExpression: '#s = :pending', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':pending': 'pending' } };
+const legacyLeaseFree = (nowMs: number): Condition => ({ ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :legacyNow', ExpressionAttributeValues: { ':legacyNow': nowMs } });
+/** The lease is `owner`'s and the job unpaid. */
+const held = (owner: string): Condition => allOf(embeddedLease.heldBy(owner), pending);
+const dropLease = mergeUpdates(embeddedLease.drop(), { remove: ['leaseUntil'] });
 
-/** Stores the payout transaction about to be sent (while holding the lease). */
+/** Stores the payout transaction about to be sent (while holding the lease); throws when the lease is no longer `owner`'s. */
 export async function recordPayoutTx(jobId: string, owner: string, txHash: string, signedTx: string, lastValidBlockHeight: number): Promise<void> {
-  const c = held(owner);
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: jobKey(jobId),
-      UpdateExpression: 'SET txHash = :h, signedTx = :tx, lastValidBlockHeight = :lv',
-      ConditionExpression: c.ConditionExpression,
-      ExpressionAttributeNames: c.names,
-      ExpressionAttributeValues: { ...c.values, ':h': txHash, ':tx': signedTx, ':lv': lastValidBlockHeight },
-    }),
-  );
+  const stored = await updateIf(jobKey(jobId), { set: ['txHash = :h', 'signedTx = :tx', 'lastValidBlockHeight = :lv'], values: { ':h': txHash, ':tx': signedTx, ':lv': lastValidBlockHeight } }, held(owner));
+  if (!stored) throw new LeaseLost(jobId);
+}
+
+/** The worker's lease on a job expired and was taken (or the job was paid) before it could store its transaction. */
+export class LeaseLost extends Error {
+  constructor(jobId: string) {
+    super(`payout job ${jobId}: the lease is no longer this worker's`);
+    this.name = 'LeaseLost';
+  }
 }
 
 /** The payout landed: paid, out of the open index. Idempotent for the same transaction. */
 export async function markJobPaid(jobId: string, txHash: string, slot: number, paidAt: string): Promise<void> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: jobKey(jobId),
-        UpdateExpression: 'SET #s = :paid, slot = :slot, paidAt = :at REMOVE gsi1pk, gsi1sk, signedTx, leaseOwner, leaseUntil, lastError',
-        ConditionExpression: 'txHash = :h',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':paid': 'paid', ':slot': slot, ':at': paidAt, ':h': txHash },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await updateIf(
+    jobKey(jobId),
+    mergeUpdates({ set: ['#s = :paid', 'slot = :slot', 'paidAt = :at'], remove: ['gsi1pk', 'gsi1sk', 'signedTx', 'lastError'], values: { ':paid': 'paid', ':slot': slot, ':at': paidAt } }, dropLease, { remove: ['leaseOwner'] }),
+    { ConditionExpression: 'txHash = :h', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':h': txHash } },
+  );
 }
 
 /** Gives the lease back after a failed attempt, noting why (never secrets: an error name and message). */
 export async function releaseJob(jobId: string, owner: string, lastError: string): Promise<void> {
-  try {
-    const c = held(owner);
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: jobKey(jobId),
-        UpdateExpression: 'SET lastError = :e REMOVE leaseOwner, leaseUntil',
-        ConditionExpression: c.ConditionExpression,
-        ExpressionAttributeNames: c.names,
-        ExpressionAttributeValues: { ...c.values, ':e': lastError.slice(0, 300) },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await updateIf(jobKey(jobId), mergeUpdates(dropLease, { set: ['lastError = :e'], values: { ':e': lastError.slice(0, 300) } }), held(owner));
 }
 
 /** Unpaid jobs created before `beforeIso`, oldest first. */

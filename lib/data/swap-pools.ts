@@ -1,8 +1,7 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { acquireLease, releaseLease } from './leases.ts';
+import { acquireLeaseWaiting, releaseLease } from './leases.ts';
 import { decoder, isConditionalFailure, putNew, readItem } from './items.ts';
 import { sealedKeySchema } from './wallets.ts';
 
@@ -61,8 +60,9 @@ export async function replaceServiceKey(old: ServiceKeyRecord, r: ServiceKeyReco
   }
 }
 
-/** Takes the pool's lease for `seconds` when nobody holds a live one (lib/data/leases.ts); false when it is held. */
-export const acquirePoolLease = (pairId: string, owner: string, seconds: number): Promise<boolean> => acquireLease(poolLockKey(pairId), owner, seconds);
+/** Takes the pool's lease for `seconds`, waiting up to `waitMs` while another holds it (lib/data/leases.ts); false when it still is. */
+export const acquirePoolLease = (pairId: string, owner: string, seconds: number, waitMs: number): Promise<boolean> =>
+  acquireLeaseWaiting(poolLockKey(pairId), owner, seconds, waitMs);
 
 /** Releases the lease if `owner` still holds it. */
 export const releasePoolLease = (pairId: string, owner: string): Promise<void> => releaseLease(poolLockKey(pairId), owner);

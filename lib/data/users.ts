@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
 import { decoder, putNew, readItem, transactWrite, type TransactItems } from './items.ts';
+import { CONFLICT, retryOnConflict } from './retry.ts';
 
 /**
  * Users. Single-table layout (no TTL: accounts do not expire):
@@ -85,13 +86,18 @@ export class IdentityExistsError extends Error {
  * called again).
  */
 async function transact(build: () => TransactItems, onConditionFailed: (index: number) => Error | 'retry'): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const failed = await transactWrite(build());
-    if (failed === -1) return;
-    const out = onConditionFailed(failed);
-    if (out !== 'retry') throw out;
-    if (attempt >= 5) throw new Error(`user transaction: item ${failed} kept failing its condition`);
-  }
+  let failed = -1;
+  await retryOnConflict(
+    async () => {
+      failed = await transactWrite(build());
+      if (failed === -1) return undefined;
+      const out = onConditionFailed(failed);
+      if (out !== 'retry') throw out;
+      return CONFLICT;
+    },
+    // A fresh draw of ids collides again only by chance: no pause is needed between tries.
+    { attempts: 6, baseMs: 0, exhausted: () => new Error(`user transaction: item ${failed} kept failing its condition`) },
+  );
 }
 
 const notExists = { ConditionExpression: 'attribute_not_exists(pk)' };

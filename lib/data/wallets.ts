@@ -1,9 +1,10 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { clock } from '#lib/clock.ts';
 import { db, tableName } from './client.ts';
-import { acquireLease, handOverLease, leaseHolder, releaseLease } from './leases.ts';
+import { conditionalWrite } from './conditional.ts';
+import { acquireLease, handOverLease, leaseHolder, releaseLease, releaseLeaseItem } from './leases.ts';
 import { getItem, isConditionalFailure, queryAll, transactWrite, type TransactItems } from './items.ts';
+import { CONFLICT, retryOnConflict } from './retry.ts';
 
 /**
  * Wallet records. Items:
@@ -152,16 +153,12 @@ function headUpdate(userId: string, chain: Chain, head: Head, walletId: string |
   };
 }
 
-/** A change of a chain's wallets is tried from a fresh read of its head until it is not beaten to it. */
+/** A change of a chain's wallets is tried from a fresh read of its head until it is not beaten to it (retry.ts). */
 const ATTEMPTS = 8;
 
 /** Runs `attempt` with the head as read now; `attempt` answers false when a condition on what it read failed (it is retried). */
 async function serialized(userId: string, chain: Chain, attempt: (head: Head) => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < ATTEMPTS; i++) {
-    if (await attempt(await readHead(userId, chain))) return;
-    await new Promise((ok) => setTimeout(ok, 5 + Math.random() * 20 * (i + 1)));
-  }
-  throw new WalletChanged();
+  await retryOnConflict(async () => ((await attempt(await readHead(userId, chain))) ? undefined : CONFLICT), { attempts: ATTEMPTS, exhausted: () => new WalletChanged() });
 }
 
 /** The wallet changed under the request too many times (or is gone): the caller re-reads it. */
@@ -253,19 +250,15 @@ export async function deleteWallet(w: WalletRecord): Promise<boolean> {
 
 /** Remembers the slot of the wallet's latest transaction (only ever moves forward). */
 export async function recordLastSlot(w: WalletRecord, slot: number): Promise<void> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: walletKey(w.userId, w.id),
-        UpdateExpression: 'SET lastSlot = :s',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSlot) OR lastSlot < :s)',
-        ExpressionAttributeValues: { ':s': slot },
-      }),
-    );
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  await conditionalWrite(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: walletKey(w.userId, w.id),
+      UpdateExpression: 'SET lastSlot = :s',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSlot) OR lastSlot < :s)',
+      ExpressionAttributeValues: { ':s': slot },
+    }),
+  );
 }
 
 // ---- the signing lease ----------------------------------------------------------------------
@@ -315,15 +308,7 @@ export async function releaseWalletLeaseRecordingSlot(w: WalletRecord, owner: st
 }
 
 const releaseItems = (w: WalletRecord, owner: string, slot: number): TransactItems => [
-  {
-    Delete: {
-      TableName: tableName,
-      Key: lockKey(w.id),
-      ConditionExpression: '#o = :o',
-      ExpressionAttributeNames: { '#o': 'owner' },
-      ExpressionAttributeValues: { ':o': owner },
-    },
-  },
+  releaseLeaseItem(lockKey(w.id), owner),
   {
     Update: {
       TableName: tableName,

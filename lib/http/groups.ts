@@ -8,7 +8,7 @@ export interface Group {
   rateLimit: number;
 }
 
-/** The route groups' settings. Limits from API.md where it gives one; the others are the project's choice (README). */
+/** The route groups' settings. Limits from API.md where it gives one; the others are the project's choice (docs/architecture.md, rate limits). */
 export const groups = {
   init: { envelope: 'flat', rateLimit: 120 },
   'bug-reports': { envelope: 'flat', rateLimit: 5 },

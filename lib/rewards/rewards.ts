@@ -15,7 +15,7 @@ import { buildTree, leafHash } from './merkle.ts';
 import { accountOf, closable, epochEnd, epochOf, epochStart, pseudonymOf, REWARD_TOKEN, rewardsConfig, SOURCES } from './rules.ts';
 
 /**
- * Trade-to-earn rewards (README "Rewards"): the published rule (rules.ts), the user's points and
+ * Trade-to-earn rewards (docs/rewards.md): the published rule (rules.ts), the user's points and
  * ledger, the pseudonymous leaderboard, the epoch close into a Merkle root, and the claim that
  * pays the reward token on chain A once with the proof of the user's leaf.
  */

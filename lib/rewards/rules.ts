@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { readConfig } from '#lib/config.ts';
 
 /**
- * The published rewards rule (README "Rewards"). Epochs are fixed windows of
+ * The published rewards rule (docs/rewards.md). Epochs are fixed windows of
  * REWARDS_EPOCH_SECONDS (default one week) counted from REWARDS_GENESIS (default Monday
  * 2026-01-05 00:00 UTC). Points count what the user paid, never the volume moved (issue 36: three
  * rounds of compressing and decompressing 49 SOL earned 294,000 points for 60,003 lamports of

@@ -158,7 +158,7 @@ export function provenTerms(params: StarkParams, m: number): ProvenTerms {
 }
 
 /**
- * The one place the security figures are computed (README table, SECURITY export, bench and tests).
+ * The one place the security figures are computed (docs/stark.md's table, SECURITY export, bench and tests).
  *
  * Conjectured (ethSTARK / Winterfell convention): min of
  *  - query bound: queries · log2(blowup) + grinding bits,
@@ -195,7 +195,7 @@ export function securityLevel(params: StarkParams): SecurityLevel {
   };
 }
 
-/** The README's security table (Markdown), from securityLevel. */
+/** docs/stark.md's security table (Markdown), from securityLevel. */
 export function securityTable(params: StarkParams = DEFAULT_PARAMS): string {
   const s = securityLevel(params);
   const shape = deriveShape(params);

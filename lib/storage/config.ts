@@ -76,7 +76,7 @@ const schema = z
     /**
      * Storage targets of replicated pins, independent failure domains: a JSON array of S3
      * targets `{type?: 's3', name, endpoint?, bucket, region?, credentials?}` and Pinata targets
-     * `{type: 'pinata', name, gateway, apiUrl?, uploadUrl?, jwt}` (schemas above; README).
+     * `{type: 'pinata', name, gateway, apiUrl?, uploadUrl?, jwt}` (schemas above; docs/storage.md).
      * `npm start` sets three local S3 ones. Empty: replicated pinning is unavailable.
      */
     REPLICA_TARGETS: z

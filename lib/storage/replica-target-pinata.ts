@@ -33,7 +33,7 @@ import { TargetFailure, type BlockCheckResult, type CopyJournal, type CopySource
  *   `Accept: application/vnd.ipld.raw` (IPFS trustless gateway spec) the block's own bytes.
  * Every API call carries `Authorization: Bearer <JWT>`; the gateway gets no credentials.
  * Pinata's SDK switches to resumable (TUS) uploads above 90 MiB; this target sends one multipart
- * POST whatever the size (README: the limit this implies).
+ * POST whatever the size (docs/storage.md: the limit this implies).
  */
 export interface RetryPolicy {
   /** Tries of one request, the first included. */

@@ -17,6 +17,7 @@ import {
   type ReplicaPin,
   type ReplicaTargetState,
 } from '#lib/data/replica-pins.ts';
+import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { blockSourceOf } from './block-source.ts';
@@ -97,16 +98,19 @@ function placementsFor(cid: string, n: number, existing: string[] = []): string[
 
 /** Read, change, write under the record's version; retried when someone else wrote meanwhile. */
 async function updatePin(cid: string, change: (pin: ReplicaPin) => ReplicaPin | undefined): Promise<ReplicaPin | undefined> {
-  for (let attempt = 0; attempt < 20; attempt++) {
+  return retryOnConflict(async () => {
     const pin = await getReplicaPin(cid);
     if (!pin) return undefined;
     const next = change(pin);
     if (!next) return pin;
     const saved = { ...next, version: pin.version + 1, updatedAtMs: clock.nowMs() };
     if (await saveReplicaPin(saved)) return saved;
-  }
-  throw errors.conflict('the replicated pin is changing; retry');
+    return CONFLICT;
+  }, PIN_RETRY);
 }
+
+/** A pin's writers (the request route, the worker, the audit) race on its version: retried (lib/data/retry.ts), then 409. */
+const PIN_RETRY = { attempts: 20, exhausted: () => errors.conflict('the replicated pin is changing; retry') };
 
 /**
  * `POST /api/storage/replica/pin`: the caller's own, live file. A new pin is queued; pinning
@@ -120,7 +124,7 @@ export async function requestReplicaPin(userId: string, input: z.infer<typeof re
   if (!content || content.state !== 'pinned') throw errors.cidNotFound();
   const now = clock.nowMs();
   const expiresAtMs = now + storageConfig.REPLICA_TERM_DAYS * 86_400_000;
-  for (let attempt = 0; attempt < 20; attempt++) {
+  return retryOnConflict(async () => {
     const pin = await getReplicaPin(file.cid);
     if (!pin) {
       const placements = placementsFor(file.cid, input.replicas);
@@ -137,7 +141,7 @@ export async function requestReplicaPin(userId: string, input: z.infer<typeof re
         repairs: 0,
         version: 1,
       };
-      if (!(await saveReplicaPin(fresh))) continue;
+      if (!(await saveReplicaPin(fresh))) return CONFLICT;
       await enqueueReplicaJob({ kind: 'copy', cid: file.cid });
       logger.info('replica pin requested', { cid: file.cid, replicas: input.replicas });
       return view(fresh);
@@ -162,11 +166,10 @@ export async function requestReplicaPin(userId: string, input: z.infer<typeof re
       // A renewal is not the copy's progress: the audit's went-quiet clock keeps running.
       updatedAtMs: inFlight && !requeue ? pin.updatedAtMs : now,
     };
-    if (!(await saveReplicaPin(next))) continue;
+    if (!(await saveReplicaPin(next))) return CONFLICT;
     if (requeue) await enqueueReplicaJob({ kind: 'copy', cid: file.cid });
     return view(next);
-  }
-  throw errors.conflict('the replicated pin is changing; retry');
+  }, PIN_RETRY);
 }
 
 /** `GET /api/storage/replica/status/:cid`: the caller's pin, with a storage proof for a fresh challenge. */

@@ -115,11 +115,7 @@ export { minOut };
 
 async function withPoolLease<T>(pairId: string, fn: () => Promise<T>): Promise<T> {
   const owner = randomUUID();
-  const deadline = Date.now() + POOL_WAIT_MS;
-  while (!(await acquirePoolLease(pairId, owner, POOL_LEASE_SECONDS))) {
-    if (Date.now() > deadline) throw errors.serviceUnavailable(1, 'the pool is busy; retry');
-    await new Promise((ok) => setTimeout(ok, 20 + Math.random() * 60));
-  }
+  if (!(await acquirePoolLease(pairId, owner, POOL_LEASE_SECONDS, POOL_WAIT_MS))) throw errors.serviceUnavailable(1, 'the pool is busy; retry');
   try {
     return await fn();
   } finally {

@@ -13,7 +13,7 @@ import type { ShieldedLeg, Token } from './local.ts';
 import { inputForMinOut, type Reserves } from './pricing.ts';
 
 /**
- * A swap whose output goes straight into a shielded-pool deposit (README "Swap", shielded output).
+ * A swap whose output goes straight into a shielded-pool deposit (docs/swap.md, shielded output).
  *
  * Pricing: the quote stays exact-input (`amount` is what goes in) and is accepted only when its
  * minimum output (after the slippage the caller allows) is at least the pool's denomination, so

@@ -19,7 +19,7 @@ import { sealKey } from '#lib/wallets/custody.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { executeViaJupiter, quoteViaJupiter } from './aggregator.ts';
-import { checkInput, WSOL } from './chain.ts';
+import { checkInput } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { executeLocal, findPair, localPairs, minOut, priceOrRefuse, reserves } from './local.ts';
 import { checkShieldedQuote, shieldedLeg } from './shielded.ts';

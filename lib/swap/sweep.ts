@@ -17,7 +17,7 @@ import { chainAAddress, chainASigner, ownedWallet } from '#lib/wallets/wallets.t
 import { WSOL } from './chain.ts';
 
 /**
- * Spending from a one-time address (README "Swap", sweep): `POST /api/swap/addresses/:address/sweep`
+ * Spending from a one-time address (docs/swap.md, sweep): `POST /api/swap/addresses/:address/sweep`
  * `{to, amount?}` moves the swap's output token held there (all of it when `amount` is left out)
  * to `to`, signed with the one-time key, which is sealed exactly like a wallet key and opened only
  * for this transaction. The caller's own addresses only: another user's is 404 like an unknown one.

@@ -1,5 +1,6 @@
 import * as repo from '#lib/data/shielded-pools.ts';
 import type { DepositRecord, PoolRecord } from '#lib/data/shielded-pools.ts';
+import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
 import { accrueAfter, type AccrueInput } from '#lib/rewards/accrue.ts';
 import { transferConfig } from './config.ts';
@@ -26,7 +27,7 @@ const accrueDeposit = (pool: PoolRecord, d: DepositRecord) => accrueAfter(deposi
 
 export async function appendToTree(d: DepositRecord): Promise<{ leafIndex: number; root: string }> {
   const h = await poseidonHash2();
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  return retryOnConflict(async () => {
     const pool = await repo.getPool(d.poolId);
     if (!pool) throw new Error(`pool ${d.poolId} of deposit ${d.id} is gone`);
     const next = appendLeaf(h, { size: pool.size, root: BigInt(pool.root), filled: pool.filled.map(BigInt) }, BigInt(d.commitment));
@@ -48,7 +49,6 @@ export async function appendToTree(d: DepositRecord): Promise<{ leafIndex: numbe
       }
       throw new Error(`deposit ${d.id} is not ready for its append (${done?.status ?? 'gone'})`);
     }
-    await new Promise((ok) => setTimeout(ok, 5 + Math.random() * 20 * (attempt + 1)));
-  }
-  throw errors.serviceUnavailable(1, 'the pool is busy; the deposit is recorded and will be added to the tree');
+    return CONFLICT;
+  }, { attempts: MAX_ATTEMPTS, exhausted: () => errors.serviceUnavailable(1, 'the pool is busy; the deposit is recorded and will be added to the tree') });
 }

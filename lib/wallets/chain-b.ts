@@ -232,13 +232,16 @@ export const UNSETTLED_HOLD_SECONDS = 30 * 60;
 
 /**
  * The wallet's signing lease, or 409 WALLET_LOCKED. A lease held on for a sent transaction ends
- * as soon as chain B shows that transaction (landed or reverted); until then the answer names it.
+ * as soon as chain B has decided that transaction (landed, reverted, or REJECTED); until then the
+ * answer names it.
  */
 async function takeWalletLease(w: WalletRecord, owner: string): Promise<void> {
   if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
   const pending = await walletLeaseHeldFor(w.id);
   if (pending) {
-    if (!(await onChainB(() => chainB().getTransaction(pending)))) {
+    // Settled either way: accepted (landed or reverted), or REJECTED (never ran, its nonce unused).
+    const status = await onChainB(() => chainB().getTransactionStatus(pending));
+    if (status !== 'ACCEPTED' && status !== 'REJECTED') {
       throw errors.walletLocked(
         `transaction ${pending} from this wallet was sent and chain B has not shown it yet (GET /api/chainb/tx/${pending}); the wallet sends again once it has landed, or after ${UNSETTLED_HOLD_SECONDS / 60} minutes`,
       );

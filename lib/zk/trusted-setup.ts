@@ -37,6 +37,6 @@ export function assertTrustedSetup(dir: string, env: ValueSettings): void {
   throw new Error(
     `refusing ${why}: the keys of ${dev.join(', ')} come from a development ceremony, and whoever ran it could forge their proofs. ` +
       'Run a public ceremony first: `npm run ceremony -- phase1 import <published .ptau>`, then `start`, ' +
-      'a `contribute --name <who>` by each independent party, and `finalize --beacon <hex>` (README "Trusted setup").',
+      'a `contribute --name <who>` by each independent party, and `finalize --beacon <hex>` (docs/zk.md, "Trusted setup").',
   );
 }

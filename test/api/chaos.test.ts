@@ -13,7 +13,7 @@ import { signedInUser } from './identity-helpers.ts';
  * a crash before or after the chain took the send) and concurrent retries with one Idempotency-Key;
  * then the journal's pass and a last retry. At the end: the chain's balance moved exactly by what
  * the journal says landed; nothing twice for one key; every transaction that landed is in the
- * journal as landed; no move left open; every answer one the README documents.
+ * journal as landed; no move left open; every answer one docs/architecture.md's error codes document.
  * `npm test`: a fixed seed and CHAOS_RUNS (default 8) schedules per move; `npm run chaos`: 1,000.
  * The other journaled moves, whose requests need a fresh record each (a commitment, a quote, a
  * funded one-time address): chaos-moves.test.ts.

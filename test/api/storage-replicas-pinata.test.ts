@@ -23,7 +23,6 @@ let alice: HttpClient & { userId: string };
 let fake: FakePinata;
 let dir: string;
 const s3: S3Local[] = [];
-let replicas: typeof import('#lib/storage/replicas.ts');
 let queue: typeof import('#lib/storage/replica-queue.ts');
 
 beforeAll(async () => {
@@ -39,7 +38,6 @@ beforeAll(async () => {
   targets.push(fake.targetConfig('pinata', JWT_ENV));
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20', REPLICA_AUDIT_SAMPLE: '100', REPLICA_TARGETS: JSON.stringify(targets), [JWT_ENV]: JWT });
   alice = await signedIn(rt);
-  replicas = await import('#lib/storage/replicas.ts');
   queue = await import('#lib/storage/replica-queue.ts');
 });
 afterAll(async () => {

@@ -165,8 +165,8 @@ describe('execution', () => {
       quotes.push({ c, q: ok(await c.post('/api/swap/quote', { walletId: w.id, from: 'SOL', to: 'sUSD', amount: 0.7, slippageBps: 200 })) });
     }
     const results = await Promise.all(quotes.map(({ c, q }) => c.post('/api/swap/execute', { quoteId: q.quoteId })));
-    let sol = start.sol;
-    let usd = start.usd;
+    const sol = start.sol;
+    const usd = start.usd;
     let done = 0;
     for (const [i, r] of results.entries()) {
       if (r.status === 200) {

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildPoseidon, type Poseidon } from 'circomlibjs';
-// @ts-ignore snarkjs ships no type declarations
 import * as snarkjsUntyped from 'snarkjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';

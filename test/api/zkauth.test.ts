@@ -276,7 +276,7 @@ describe('loopback login of a native app (RFC 8252): handoff code + verifier', (
     const app = rt.client();
     const out = await app.post('/api/zkauth/exchange', { code, code_verifier: verifier });
     expect(out.status, JSON.stringify(out.json)).toBe(200);
-    expect(out.json).toEqual({ success: true, data: { provider: 'google', user: { id: expect.any(String), username: null, zkId: null, identityPublicKey: null } } });
+    expect(out.json).toEqual({ success: true, data: { provider: 'google', linked: false, user: { id: expect.any(String), username: null, zkId: null, identityPublicKey: null } } });
     expect(out.headers.getSetCookie()[0]).toMatch(/^shroud_session=[A-Za-z0-9_-]{43}; .*HttpOnly/);
     const status = await app.get('/api/zkauth/status');
     expect(status.json.data).toMatchObject({ authenticated: true, provider: 'google', email: 'lou@example.com' });

@@ -29,7 +29,7 @@ async function drive(chain: Chain, atMark?: (n: number) => void) {
   const to = Keypair.generate().publicKey;
   await chain.airdrop(payer.publicKey, 1_000_000_000_000n);
   const out = new Map<number, { median: number; max: number }>();
-  let window: number[] = [];
+  const window: number[] = [];
   for (let n = 1; n <= TOTAL; n++) {
     const t = performance.now();
     const { blockhash } = await chain.rpc.getLatestBlockhash();

@@ -35,7 +35,6 @@ async function child(): Promise<void> {
 async function main(): Promise<void> {
   const runs = arg('--runs', 20);
   const coldRuns = arg('--cold', 3);
-  // @ts-ignore snarkjs ships no type declarations
   const snarkjs = (await import('snarkjs')) as {
     groth16: {
       fullProve(i: unknown, w: string, z: string): Promise<{ proof: unknown; publicSignals: string[] }>;

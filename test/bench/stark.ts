@@ -129,5 +129,5 @@ try { document.getElementById('out').textContent = starkBench.run(${proveRuns}, 
     rmSync(dir, { recursive: true, force: true });
   }
 }
-console.log('\nsecurity table (securityTable(), as in the README):');
+console.log('\nsecurity table (securityTable(), as in docs/stark.md):');
 console.log(securityTable());

@@ -103,7 +103,6 @@ async function poseidonThroughput(base: string, n: number) {
 }
 
 async function proofs(base: string, runs: number) {
-  // @ts-ignore snarkjs ships no type declarations
   const snarkjs = (await import('snarkjs')) as SnarkJs;
   const { artifactPath } = await import('#lib/zk/circuits.ts');
   const wasm = artifactPath(CIRCUIT, 'wasm');

@@ -5,7 +5,8 @@
  * redirect through the runtime's local OpenID provider (oauth2-mock-server on loopback), and see a
  * failed callback reported. The terminal fills the window at 1280×900, 1920×1080 and 800×600 and
  * follows each resize; help breaks at spaces; the assistant's answer shows before its stream ends;
- * a share link opens in another browser context (test/browser/share-page.ts); the icon is served.
+ * a share link opens in another browser context (test/browser/share-page.ts) and with `receive`
+ * in the terminal; the icon is served.
  * Saves screenshots under docs/.
  * `npm run test:browser`; exits non-zero on the first failure.
  */
@@ -183,6 +184,20 @@ try {
   await checkSharePage(browser, page, id, content, 'file secret', work);
   console.log('  share page: opened, wrong password refused, saved byte-identical; revoked and expired links say why');
 
+  // The terminal receives a link too (`receive`, as `shroud receive` does): the file saved byte-identical.
+  await type(page, 'clear');
+  await type(page, `share ${id}`);
+  const link = /link\s+(\S+\/share\/\S+)/.exec(await expectScreen(page, /link\s+\S+\/share\//))?.[1];
+  assert.ok(link, 'no share link on the screen');
+  const receiving = page.waitForEvent('download', { timeout: 240_000 });
+  receiving.catch(() => {});
+  await type(page, `receive ${link} received.bin -p "file secret"`, 240_000);
+  await expectScreen(page, /saved\s+received\.bin/);
+  const received = join(work, 'received.bin');
+  await (await receiving).saveAs(received);
+  assert.deepEqual(readFileSync(received), content, 'received bytes differ');
+  console.log('  receive in the terminal: the link opened, saved byte-identical');
+
   // The assistant's answer is on the screen while its stream is still open (its last frame held).
   await type(page, 'clear');
   const asked = await page.evaluate(() => document.body.dataset.idle ?? '');
@@ -240,7 +255,7 @@ try {
   await type(page, 'whoami');
   await expectScreen(page, /id\s+[0-9a-f-]{36}/); // the refused callback ended nothing
   assert.deepEqual(errors, []);
-  console.log('browser terminal: ok (fits 1280×900, 1920×1080, 800×600 and follows resizes; help breaks at spaces; register, login, whoami, upload, files, download, share page, ask streaming, favicon, toolkit, logout, OAuth login by redirect, OAuth error)');
+  console.log('browser terminal: ok (fits 1280×900, 1920×1080, 800×600 and follows resizes; help breaks at spaces; register, login, whoami, upload, files, download, share page, receive, ask streaming, favicon, toolkit, logout, OAuth login by redirect, OAuth error)');
 } catch (e) {
   failed = true;
   console.error(e);

@@ -124,7 +124,7 @@ describe('shroud ask', () => {
     expect(r.code, r.stderr).toBe(0);
     const [text, rest] = r.stdout.split('\nsources:\n');
     expect(text).toMatch(/^Your latest bridge transfer of 0\.25 SOL .* is pending/); // the one without a wallet
-    expect(rest).toContain('README.md');
+    expect(rest).toContain('docs/bridge.md'); // the page that documents the bridge is a source
     expect(rest).toContain('shroud bridge status'); // the command's help is a source
     expect(rest).toMatch(/to do it, type \(nothing was run\):\n {2}\$ shroud bridge status [0-9a-f-]{36}\n/);
     expect(rest).toMatch(/continue: shroud ask -c [0-9a-f-]{36}/);
@@ -153,7 +153,7 @@ describe('the new commands in the shared table', () => {
     }
     const bash = completionScript('bash');
     expect(bash).toMatch(/bridge\) COMPREPLY=\( \$\(compgen -W "status history source-tx cancel"/);
-    expect(bash).toMatch(/attest\) COMPREPLY=\( \$\(compgen -W "schemas mine verify"/);
+    expect(bash).toMatch(/attest\) COMPREPLY=\( \$\(compgen -W "schemas mine verify revoke"/);
     expect(bash).toMatch(/compgen -W "[^"]*\bask\b/);
   });
 });

@@ -5,13 +5,14 @@
  * the API's login, the provider's auto-approve, the callback, the loopback), the binary trades the
  * handoff code for the session and saves it (0600); `whoami` then works. A replayed code is refused.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
-import { applySetCookies, startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/runtime.ts';
 import { shroudRunner } from './binary.ts';
+import { browse } from './browse.ts';
 
 let rt: TestRuntime;
 const home = mkdtempSync(join(tmpdir(), 'shroud-oauth-'));
@@ -23,27 +24,6 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 const { shroud, json, live } = shroudRunner(() => rt.url, home);
-
-/** A browser: follows redirects by hand, one cookie jar per origin; returns every URL it went to. */
-async function browse(start: string): Promise<{ visited: URL[]; status: number; body: string }> {
-  const jars = new Map<string, Map<string, string>>();
-  const visited: URL[] = [];
-  let target = new URL(start);
-  for (let hop = 0; hop < 10; hop++) {
-    visited.push(target);
-    const jar = jars.get(target.origin) ?? new Map<string, string>();
-    jars.set(target.origin, jar);
-    const headers: Record<string, string> = { accept: 'text/html' };
-    if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(target, { headers, redirect: 'manual' });
-    applySetCookies(jar, res);
-    const location = res.headers.get('location');
-    if (res.status < 300 || res.status >= 400 || !location) return { visited, status: res.status, body: await res.text() };
-    await res.body?.cancel();
-    target = new URL(location, target);
-  }
-  throw new Error(`too many redirects: ${visited.join(' → ')}`);
-}
 
 const URL_LINE = /open this URL in a browser to sign in:\n {2}(\S+)\n/;
 
@@ -95,6 +75,75 @@ describe('shroud login --provider (loopback, RFC 8252)', () => {
     expect(replay.status).toBe(400);
     expect(await replay.json()).toEqual({ error: 'INVALID_HANDOFF', message: 'unknown, expired or already used handoff code' });
     expect(replay.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('provider link: a password account links GitHub through the browser and the loopback, then signs in with it; a link code is worthless without the starter\'s session', { timeout: 180_000 }, async () => {
+    advanceClock(61_000); // a fresh rate-limit window
+    const configDir = join(home, 'linker');
+    const password = 'linking pass 1';
+    await json(['register', 'lina', '-p', password], { configDir });
+    await json(['login', 'lina', '-p', password], { configDir });
+    const me = await json(['whoami'], { configDir });
+
+    const run = live(['provider', 'link', 'github', 'lina-gh', '--no-browser'], { configDir });
+    const providerUrl = new URL((await run.waitFor(URL_LINE))[1]!);
+    // The CLI started the link itself (with its session): what it shows is the provider's page.
+    expect(providerUrl.origin).not.toBe(new URL(rt.url).origin);
+    const browser = await browse(providerUrl.href); // a browser with no Shroud session and no state cookie
+    const loopback = browser.visited.at(-1)!;
+    expect(loopback.hostname).toBe('127.0.0.1');
+    expect([...loopback.searchParams.keys()]).toEqual(['code']);
+    const done = await run.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/linked\s+GitHub/);
+    // the same session as before; GitHub now signs in to this account
+    expect((await json(['whoami'], { configDir })).user.id).toBe(me.user.id);
+    const again = live(['login', '--provider', 'github', 'lina-gh', '--no-browser'], { configDir: join(home, 'linker-2') });
+    await browse((await again.waitFor(URL_LINE))[1]!);
+    expect((await again.done).code).toBe(0);
+    expect((await json(['whoami'], { configDir: join(home, 'linker-2') })).user.id).toBe(me.user.id);
+
+    // Mallory starts a link to her own account and lures someone through it: that browser comes back
+    // to its own loopback (here: where no one listens), and whoever holds the code cannot link
+    // without Mallory's verifier *and* her session.
+    const mallory = join(home, 'mallory');
+    await json(['register', 'mallory', '-p', password], { configDir: mallory });
+    await json(['login', 'mallory', '-p', password], { configDir: mallory });
+    const cookie = (dir: string) =>
+      Object.entries(JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')).cookies as Record<string, string>).map(([k, v]) => `${k}=${v}`).join('; ');
+    const { challengeOf, newVerifier } = await import('#lib/client/oauth-loopback.ts');
+    const lure = async (verifier: string) => {
+      const q = new URLSearchParams({ provider: 'google', redirect: 'http://127.0.0.1:9/callback', code_challenge: await challengeOf(verifier), login_hint: 'victim-g' });
+      const start = await fetch(`${rt.url}/api/zkauth/link?${q}`, { headers: { cookie: cookie(mallory) }, redirect: 'manual' });
+      expect(start.status).toBe(302);
+      const victim = await browse(start.headers.get('location')!, 'http://127.0.0.1:9');
+      return victim.visited.at(-1)!.searchParams.get('code')!;
+    };
+    const trade = (code: string, verifier: string, as?: string) =>
+      fetch(`${rt.url}/api/zkauth/exchange`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(as ? { cookie: cookie(as) } : {}) },
+        body: JSON.stringify({ code, code_verifier: verifier }),
+      });
+    const v1 = newVerifier();
+    const noSession = await trade(await lure(v1), v1); // the right verifier, no session
+    expect(noSession.status).toBe(400);
+    expect(await noSession.json()).toEqual({ error: 'INVALID_HANDOFF', message: 'a link code is traded by the account that asked to link, signed in (the code is now spent)' });
+    const v2 = newVerifier();
+    const otherAccount = await trade(await lure(v2), v2, configDir); // the right verifier, lina's session
+    expect(otherAccount.status).toBe(400);
+    expect(otherAccount.headers.getSetCookie()).toEqual([]);
+    // nothing was linked: that Google account signs in to an account of its own
+    const g = live(['login', '--provider', 'google', 'victim-g', '--no-browser'], { configDir: join(home, 'victim') });
+    await browse((await g.waitFor(URL_LINE))[1]!);
+    expect((await g.done).code).toBe(0);
+    const victimId = (await json(['whoami'], { configDir: join(home, 'victim') })).user.id;
+    expect(victimId).not.toBe((await json(['whoami'], { configDir: mallory })).user.id);
+    expect(victimId).not.toBe(me.user.id);
+    // A browser's cross-site start stays refused even with a challenge.
+    const q = new URLSearchParams({ provider: 'google', redirect: 'http://127.0.0.1:9/callback', code_challenge: await challengeOf(v1) });
+    const crossSite = await fetch(`${rt.url}/api/zkauth/link?${q}`, { headers: { cookie: cookie(mallory), 'sec-fetch-site': 'cross-site' }, redirect: 'manual' });
+    expect(crossSite.status).toBe(403);
   });
 
   it('a sign-in refused at the callback comes back to the loopback as an error: exit 3, nothing saved', { timeout: 120_000 }, async () => {

@@ -1,5 +1,5 @@
 /**
- * The README's tasks that had no `shroud` command (issue 40), done with the real binary
+ * The documented tasks that had no `shroud` command (issue 40), done with the real binary
  * (lib/cli/shroud.mjs) against the local runtime: a swap quoted then executed (the wallet's sUSD
  * grows by what it printed), rewards points after a compress, a group made and a member added,
  * a token made and minted, a wallet imported by its key.

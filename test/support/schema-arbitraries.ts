@@ -54,6 +54,7 @@ const NASTY_STRINGS = [
   '\udfff',
   '<script>alert(1)</script>',
   "' OR 1=1 --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, a plain string on purpose
   '${7*7}',
   '__proto__',
   'constructor',

@@ -1,5 +1,5 @@
 import type MiniSearch from 'minisearch';
-import type { Passage } from '../corpus.ts';
+import { isPagePassage, type Passage } from '../corpus.ts';
 import type { Citation, ToolCall } from '../events.ts';
 import { shroudCommandName } from '../commands.ts';
 import { matchIntent, parseSlots, type BalanceFact, type BridgeFact, type FileFact, type IntentContext, type Need, type ProofFact, type ShareLinkFact, type WalletFact } from '../intents.ts';
@@ -154,9 +154,9 @@ export class RetrievalBackend implements Backend {
     const expansion = SYNONYMS.filter(([re]) => re.test(message)).map(([, terms]) => terms);
     const query = [message, intent?.terms ?? '', ...expansion].join(' ');
     const hits = search(this.index(), query, 8);
-    // The task's own section first (when the README still has it), then the rest by score.
+    // The task's own section first (when the documentation still has it), then the rest by score.
     if (intent?.doc) {
-      const own = search(this.index(), query, 2, (p) => p.link === `README.md#${intent.doc}`);
+      const own = search(this.index(), query, 2, (p) => p.link === intent.doc);
       hits.unshift(...own.filter((h) => !hits.slice(0, 1).some((x) => x.id === h.id)));
     }
     const terms = termsOf(query);
@@ -172,10 +172,10 @@ export class RetrievalBackend implements Backend {
       suggestions.push(...built.suggestions);
     }
 
-    // Explanations come from README passages; a route's own passage is cited with its command.
+    // Explanations come from the documentation pages; a route's own passage is cited with its command.
     // Without a task, one route passage may explain too (its limits, its auth).
     const firstRoute = hits.find((h) => h.document === 'route table');
-    const readme = hits.filter((h) => h.document === 'README.md' || (!intent && h === firstRoute && hits.indexOf(h) < 3));
+    const readme = hits.filter((h) => isPagePassage(h) || (!intent && h === firstRoute && hits.indexOf(h) < 3));
     const routeHit = intent?.route ? hits.find((h) => h.document === 'route table' && h.section === `${intent.route![0]} ${intent.route![1]}`) : undefined;
     const explained: Hit[] = [];
     const seen = new Set<string>();

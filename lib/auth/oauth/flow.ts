@@ -111,7 +111,6 @@ function redirectOf(input: StartInput, base: string, redirectOrigins: string[]):
     if (redirect === null) throw errors.invalidInput('redirect: must be a relative path or a URL on an allowed origin');
     return redirect;
   }
-  if (input.mode !== 'login') throw errors.invalidInput('code_challenge: only a login hands off to a native app');
   if ((input.codeChallengeMethod ?? 'S256') !== 'S256') throw errors.invalidInput('code_challenge_method: S256 only');
   if (!CODE_CHALLENGE.test(input.codeChallenge)) throw errors.invalidInput('code_challenge: 43 base64url characters (S256)');
   const redirect = loopbackRedirect(input.redirect);
@@ -188,9 +187,13 @@ export async function completeAuthorization(input: CallbackInput): Promise<Callb
   try {
     const state = input.query.state ?? '';
     const bound = input.cookies[STATE_COOKIE];
-    if (!state || !bound || !same(state, bound)) throw new Refused('the state does not match this browser');
-    const pending = await consumeState(state);
-    if (!pending) throw new Refused('unknown, expired or already used state');
+    // A native app's link was started by the app, not this browser, so no cookie binds it here: it
+    // links nothing until the app trades the code with its verifier and its session (handoff.ts).
+    // Any other state is taken only by the browser whose cookie holds it.
+    const cookieBound = !!state && !!bound && same(state, bound);
+    const pending = await consumeState(state, !cookieBound);
+    if (!pending) throw new Refused(cookieBound ? 'unknown, expired or already used state' : 'the state does not match this browser');
+    const nativeLink = pending.mode === 'link' && pending.handoffChallenge !== undefined;
     redirect = pending.redirect;
     if (pending.provider !== input.provider) throw new Refused('callback for another provider');
     if (input.query.error) throw new Refused(`the provider answered ${String(input.query.error).slice(0, 60)}`);
@@ -200,6 +203,7 @@ export async function completeAuthorization(input: CallbackInput): Promise<Callb
     const tokens = await clientFor(p, callbackUrl(baseUrlOf(input.domainName), p.id)).exchange(code, pending.codeVerifier);
     const profile = await readProfile(p, tokens, pending);
 
+    if (nativeLink) return { ok: true, location: await handOff(redirect, pending.handoffChallenge!, pending.userId!, p.id, profile, 'link'), cookies, userId: pending.userId!, created: false };
     if (pending.mode === 'link') {
       if (!input.session || input.session.userId !== pending.userId) throw new Refused('not signed in as the account that asked to link');
       await linkProvider(pending.userId!, p.id, profile);

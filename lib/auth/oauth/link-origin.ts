@@ -35,19 +35,26 @@ const originOf = (value: string): string => {
   }
 };
 
-/** Why this request may not start a link flow, or undefined when it may. */
-export function linkStartProblem(headers: Record<string, string | undefined>, trusted: readonly string[]): string | undefined {
+/**
+ * Why this request may not start a link flow, or undefined when it may. `nativeApp`: a start with
+ * an S256 challenge and a loopback redirect (`shroud provider link`, lib/auth/oauth/handoff.ts).
+ * Such a flow links nothing at its callback: the link is made only when the app that holds the
+ * verifier trades the code with the session of the same account, which no other site can send
+ * (a cross-site POST carries no SameSite=Lax cookie). So it may show no origin (a terminal sends
+ * none); what a browser says about a cross-site start is still refused.
+ */
+export function linkStartProblem(headers: Record<string, string | undefined>, trusted: readonly string[], nativeApp = false): string | undefined {
   const claimed = [headers.origin, headers.referer].filter((v): v is string => !!v).map(originOf);
   if (claimed.some((o) => !trusted.includes(o))) return 'account linking was started from another site';
   const site = headers['sec-fetch-site']?.toLowerCase();
   if (site === 'cross-site') return 'account linking was started by a cross-site request';
   if (site === 'same-origin' || site === 'none') return undefined;
-  if (claimed.length) return undefined;
+  if (claimed.length || nativeApp) return undefined;
   return 'account linking must be started from a page of this site (the request names no origin)';
 }
 
 /** Throws 403 FORBIDDEN when the request may not start a link flow. */
-export function requireSameSiteLinkStart(headers: Record<string, string | undefined>, ownBaseUrl: string): void {
-  const problem = linkStartProblem(headers, trustedOrigins(ownBaseUrl));
+export function requireSameSiteLinkStart(headers: Record<string, string | undefined>, ownBaseUrl: string, nativeApp = false): void {
+  const problem = linkStartProblem(headers, trustedOrigins(ownBaseUrl), nativeApp);
   if (problem) throw errors.forbidden(problem);
 }

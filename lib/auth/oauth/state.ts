@@ -14,10 +14,13 @@ export async function saveState(state: string, pending: PendingAuth): Promise<vo
   await savePendingAuth(state, pending);
 }
 
-/** The pending authorization of `state`, removed atomically; null when unknown, expired or already used. */
-export async function consumeState(state: string): Promise<PendingAuth | null> {
+/**
+ * The pending authorization of `state`, removed atomically; null when unknown, expired or already
+ * used. `nativeLinkOnly`: taken only when it is a native app's link (the caller has no cookie for it).
+ */
+export async function consumeState(state: string, nativeLinkOnly = false): Promise<PendingAuth | null> {
   if (!state || state.length > 256) return null;
-  const pending = await takePendingAuth(state);
+  const pending = await takePendingAuth(state, nativeLinkOnly);
   if (!pending) return null;
   const { provider } = pending;
   // A provider this version does not know (an item from an older or newer deployment): unusable.

@@ -3,6 +3,7 @@ import type { PublicKey, SignatureStatusConfig, VersionedTransaction } from '@so
 import bs58 from 'bs58';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
+import { faultPairsFor, faultsError, seeded } from '../faults-config.ts';
 import { ChainRejected, ChainUnavailable, type ChainA, type SentTransaction } from './port.ts';
 
 /**
@@ -60,39 +61,25 @@ const optionsSchema = z.object({
 }).strict();
 
 /**
- * `CHAIN_FAULTS` for chain A: comma-separated `name=value` (`window`, `slot-ms`, `seed`, and a rate
- * per fault: `dropped=0.05,late=0.1,rate-limited=0.02`); `on` alone for the cluster's ways without
- * injected faults. Crashes are for tests only (a process that never answers again).
+ * `CHAIN_FAULTS` for chain A: its names without prefix (or with `a.`), comma-separated `name=value`
+ * (`window`, `slot-ms`, `seed`, and a rate per fault: `dropped=0.05,late=0.1,rate-limited=0.02`);
+ * `on` alone for the cluster's ways without injected faults. Crashes are for tests only (a process
+ * that never answers again). Names of chain B (`b.`) and the L1 (`l1.`) are theirs
+ * (lib/chains/faults-config.ts). Undefined when chain A's layer is off.
  */
-export function parseChainAFaults(text: string): ChainAFaultOptions {
-  const pairs = text
-    .split(',')
-    .map((p) => p.trim())
-    .filter((p) => p && p !== 'on')
-    .map((p) => {
-      const [k, v] = p.split('=');
-      if (!k || v === undefined) throw new Error(`CHAIN_FAULTS: "${p}" is not name=value`);
-      return [k, v] as const;
-    });
-  const parsed = optionsSchema.safeParse(Object.fromEntries(pairs));
-  if (!parsed.success) throw new Error(`CHAIN_FAULTS: ${parsed.error.issues.map((i) => `${i.path.join('.') || i.message}: ${i.message}`).join('; ')}`);
+export function chainAFaults(text: string): ChainAFaultOptions | undefined {
+  const pairs = faultPairsFor(text, 'a');
+  if (!pairs) return undefined;
+  const parsed = optionsSchema.safeParse(pairs);
+  if (!parsed.success) throw faultsError(parsed.error.issues, 'a');
   const o = parsed.data as Record<string, number | undefined>;
   const rates: Partial<Record<ChainAFault, number>> = {};
   for (const f of FAULTS) if (o[f] !== undefined) rates[f] = o[f];
   return { window: o.window!, slotMs: o['slot-ms']!, seed: o.seed!, rates };
 }
 
-/** mulberry32: a small seeded generator, so a fault schedule can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Chain A's options from `CHAIN_FAULTS`, its defaults when only other layers are named. */
+export const parseChainAFaults = (text: string): ChainAFaultOptions => chainAFaults(text) ?? chainAFaults('on')!;
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 

@@ -1,6 +1,6 @@
 import { readChainAConfig } from './config.ts';
 import type { ChainA } from './port.ts';
-import { FaultyChainA, parseChainAFaults } from './faults.ts';
+import { chainAFaults, FaultyChainA } from './faults.ts';
 import { RpcChainA } from './rpc.ts';
 
 export type { ChainA, ChainANetwork, SentTransaction } from './port.ts';
@@ -22,8 +22,9 @@ export function chainA(): Promise<ChainA> {
       const { LocalChainA } = await import('./local.ts');
       chain = await LocalChainA.open(c.DATA_DIR);
     }
-    // CHAIN_FAULTS: the same chain, misbehaving as a real cluster does (faults.ts).
-    return c.CHAIN_FAULTS ? new FaultyChainA(chain, parseChainAFaults(c.CHAIN_FAULTS)) : chain;
+    // CHAIN_FAULTS: the same chain, misbehaving as a real cluster does (faults.ts), when it names chain A.
+    const faults = c.CHAIN_FAULTS ? chainAFaults(c.CHAIN_FAULTS) : undefined;
+    return faults ? new FaultyChainA(chain, faults) : chain;
   })();
   cached.catch(() => (cached = undefined));
   return cached;

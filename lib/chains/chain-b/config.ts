@@ -15,6 +15,7 @@ const felt = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be 0x-hex');
  * - local may take `CHAINB_PRIVATE_KEY` too (then no key file is written).
  * - `CHAIN_B_NETWORK`: `localnet` (default), `sepolia` (`devnet` is its alias) or `mainnet`:
  *   whether the faucet exists (localnet; mainnet refuses airdrops) and the explorer links.
+ * - `CHAIN_FAULTS`: with `b.` names (or `on`), the adapter wrapped in the fault layer (faults.ts).
  */
 const schema = z
   .object({
@@ -25,6 +26,7 @@ const schema = z
     CHAINB_PRIVATE_KEY: felt.optional(),
     CHAINB_CHAIN_ID: z.enum(['SN_SEPOLIA', 'SN_MAIN']).default('SN_SEPOLIA'),
     DATA_DIR: z.string().optional(),
+    CHAIN_FAULTS: z.string().max(500).optional(),
     CHAIN_B_NETWORK: z
       .enum(['localnet', 'sepolia', 'devnet', 'mainnet'])
       .default('localnet')

@@ -1,5 +1,6 @@
 import { readChainBConfig } from './config.ts';
 import { LocalLedger } from './ledger.ts';
+import { chainBFaults, FaultyChainB } from './faults.ts';
 import { LocalChainB } from './local-chain.ts';
 import type { ChainB } from './port.ts';
 import { RpcChainB } from './rpc-chain.ts';
@@ -59,7 +60,7 @@ export function balanceOf(token: string, address: string): Promise<bigint> {
   return localLedger().balanceOf(token, address);
 }
 
-export type { ChainB, ChainBTransaction, ExecuteRequest, TransferOutcome } from './port.ts';
+export type { ChainB, ChainBTransaction, ChainBTxStatus, ExecuteRequest, TransferOutcome } from './port.ts';
 export { transferCall } from './local-chain.ts';
 export { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable } from './port.ts';
 export { builtinToken, formatUnits, isContractAddress, isFelt, parseUnits } from './tokens.ts';
@@ -70,7 +71,10 @@ let port: ChainB | undefined;
 export function chainB(): ChainB {
   if (port) return port;
   const c = readChainBConfig();
-  port = c.CHAINB_ADAPTER === 'rpc' ? new RpcChainB({ rpcUrl: c.CHAINB_RPC_URL!, chainId: c.chainId }) : new LocalChainB(localLedger());
+  const base = c.CHAINB_ADAPTER === 'rpc' ? new RpcChainB({ rpcUrl: c.CHAINB_RPC_URL!, chainId: c.chainId }) : new LocalChainB(localLedger());
+  // CHAIN_FAULTS: the same chain, misbehaving as a real network does (faults.ts), when it names chain B.
+  const faults = c.CHAIN_FAULTS ? chainBFaults(c.CHAIN_FAULTS) : undefined;
+  port = faults ? new FaultyChainB(base, faults) : base;
   return port;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hash, shortString, type Call, type constants, type ResourceBoundsBN } from 'starknet';
 import { clock } from '#lib/clock.ts';
 import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/data/chain-b-ledger.ts';
+import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import {
   applyLedgerWrite,
   enrollWarpRoute,
@@ -191,8 +192,8 @@ export const WARP_EVENT_KEYS = {
   dispatchId: selectorOf('DispatchId'),
 } as const;
 const feltBytes32 = (x: bigint) => Uint8Array.from(Buffer.from(x.toString(16).padStart(64, '0'), 'hex'));
-const MAX_BALANCE_RETRIES = 12;
-const jitter = (attempt: number) => new Promise((ok) => setTimeout(ok, 5 + Math.random() * 10 * (attempt + 1)));
+/** A balance write lost to a concurrent one is applied again from fresh reads (lib/data/retry.ts). */
+const BALANCE_RETRY = { attempts: 13, baseMs: 5, capMs: 120 };
 const bigintBounds = (b: ResourceBoundsBN) => ({
   l1_gas: { max_amount: b.l1_gas.max_amount.toString(), max_price_per_unit: b.l1_gas.max_price_per_unit.toString() },
   l2_gas: { max_amount: b.l2_gas.max_amount.toString(), max_price_per_unit: b.l2_gas.max_price_per_unit.toString() },
@@ -291,7 +292,7 @@ export class LocalLedger {
   /** Applies a mint; the hash when applied, undefined when the bridge message was already minted. */
   async #mint(type: 'L1_HANDLER' | 'MINT', token: string, to: string, amount: bigint, txHash: string, messageId?: string): Promise<string | undefined> {
     const blockNumber = await nextBlockNumber();
-    for (let attempt = 0; ; attempt++) {
+    return retryOnConflict(async () => {
       const before = await readBalance(to, token);
       if (before + amount > U256_MAX) throw new RangeError('mint: u256 overflow');
       // total_supply grows with the mint, in the same write (ERC20Component::update from 0).
@@ -322,9 +323,8 @@ export class LocalLedger {
       });
       if (conflict === null) return txHash;
       if (conflict === 'message' || conflict === 'transaction') return undefined;
-      if (attempt >= MAX_BALANCE_RETRIES) throw new Error('chain B ledger: the balance kept changing; mint not applied');
-      await jitter(attempt);
-    }
+      return CONFLICT;
+    }, { ...BALANCE_RETRY, exhausted: () => new Error('chain B ledger: the balance kept changing; mint not applied') });
   }
 
   /** A DEPLOY_ACCOUNT v3 of the OpenZeppelin account. */
@@ -489,7 +489,7 @@ export class LocalLedger {
     const sender = base.senderAddress;
     const fee = feeOf(use);
     const blockNumber = await nextBlockNumber();
-    for (let attempt = 0; ; attempt++) {
+    return retryOnConflict(async () => {
       const w = new Working();
       const strkBefore = await w.balance(FEE_TOKEN.address, sender);
       if (strkBefore < maxFeeOf(tx.resourceBounds)) {
@@ -538,8 +538,7 @@ export class LocalLedger {
       if (conflict === 'nonce' || conflict === 'transaction') {
         throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: another transaction used it');
       }
-      if (attempt >= MAX_BALANCE_RETRIES) throw new Error('chain B ledger: the balances kept changing; transaction not applied');
-      await jitter(attempt);
-    }
+      return CONFLICT;
+    }, { ...BALANCE_RETRY, exhausted: () => new Error('chain B ledger: the balances kept changing; transaction not applied') });
   }
 }

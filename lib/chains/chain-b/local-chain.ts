@@ -3,7 +3,7 @@ import { accountAddress, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from '
 import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from './fees.ts';
 import { toHex64 } from './felts.ts';
 import { LedgerRejection, type LocalLedger } from './ledger.ts';
-import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest } from './port.ts';
+import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type ChainBTxStatus, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest } from './port.ts';
 import type { TokenInfo } from './tokens.ts';
 
 /**
@@ -105,6 +105,11 @@ export class LocalChainB implements ChainB {
     } catch (e) {
       throw asPortError(e);
     }
+  }
+
+  /** The ledger applies or refuses a transaction at once: accepted, or never received. */
+  async getTransactionStatus(hash: string): Promise<ChainBTxStatus> {
+    return (await this.ledger.getTransaction(hash)) ? 'ACCEPTED' : 'NOT_RECEIVED';
   }
 
   async getTransaction(hash: string): Promise<ChainBTransaction | null> {

@@ -55,6 +55,13 @@ export interface ChainBTransaction {
   blockNumber: number | null;
 }
 
+/**
+ * Where a transaction stands on chain B: unknown to the node; received and not executed yet;
+ * rejected (never executed: nothing changed, its nonce unused, no fee); or accepted in a block
+ * (succeeded or reverted: `getTransaction` tells which).
+ */
+export type ChainBTxStatus = 'NOT_RECEIVED' | 'RECEIVED' | 'REJECTED' | 'ACCEPTED';
+
 export interface MaxFees {
   invoke: bigint;
   deployAccount: bigint;
@@ -121,7 +128,9 @@ export interface ChainB {
    * run, a lost answer is ChainBOutcomeUnknown, never ChainBUnavailable.
    */
   execute(req: ExecuteRequest): Promise<TransferOutcome>;
+  /** An accepted transaction (succeeded or reverted); null while it is not (unknown, received, rejected). */
   getTransaction(hash: string): Promise<ChainBTransaction | null>;
+  getTransactionStatus(hash: string): Promise<ChainBTxStatus>;
   /** The localnet faucet; the rpc adapter has none. */
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }>;
 }

@@ -1,9 +1,9 @@
 import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'starknet';
 import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, type SignedInvokeV3 } from './account.ts';
 import { toHex64 } from './felts.ts';
-import { acceptedReceipt, ReceiptTimeout, type AcceptedReceipt } from './receipts.ts';
+import { ACCEPTED, acceptedReceipt, ReceiptRejected, ReceiptTimeout, type AcceptedReceipt } from './receipts.ts';
 import { transferCall } from './local-chain.ts';
-import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
+import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type ChainBTxStatus, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 
 export interface RpcChainOptions {
@@ -128,6 +128,7 @@ export class RpcChainB implements ChainB {
       receipt = await acceptedReceipt(this.provider, txHash, { pollMs: this.#pollMs, deadline });
     } catch (e) {
       if (e instanceof ReceiptTimeout) throw new ChainBUnavailable(e.message, { cause: e.last });
+      if (e instanceof ReceiptRejected) throw new ChainBRejected('INVALID', e.message);
       throw e;
     }
     if (receipt.execution_status === 'REVERTED') throw new ChainBReverted(revertReasonOf(receipt.revert_reason ?? 'reverted'), toHex64(txHash), deployTxHash);
@@ -189,11 +190,29 @@ export class RpcChainB implements ChainB {
     }
   }
 
+  async getTransactionStatus(hash: string): Promise<ChainBTxStatus> {
+    try {
+      const { finality_status } = (await this.provider.getTransactionStatus(hash)) as { finality_status: string };
+      if (ACCEPTED.has(finality_status)) return 'ACCEPTED';
+      if (finality_status === 'REJECTED') return 'REJECTED';
+      return 'RECEIVED'; // RECEIVED, and on newer nodes CANDIDATE and PRE_CONFIRMED: not in an accepted block yet
+    } catch (e) {
+      if (e instanceof RpcError && e.isType('TXN_HASH_NOT_FOUND')) return 'NOT_RECEIVED';
+      throw asPortError(e);
+    }
+  }
+
+  /**
+   * Only a transaction accepted in a block: a receipt that is not (PRE_CONFIRMED on newer nodes, a
+   * pending block's without a block hash on older ones) is of a transaction that may still be
+   * dropped, and a withdrawal released on it could be paid for nothing.
+   */
   async getTransaction(hash: string): Promise<ChainBTransaction | null> {
     try {
       const [tx, receipt] = await Promise.all([this.provider.getTransactionByHash(hash), this.provider.getTransactionReceipt(hash)]);
       const t = tx as { type: string; sender_address?: string; contract_address?: string; nonce?: string };
-      const r = receipt.value as AcceptedReceipt & { events?: { from_address: string; keys: string[]; data: string[] }[]; block_number?: number };
+      const r = receipt.value as AcceptedReceipt & { events?: { from_address: string; keys: string[]; data: string[] }[]; block_number?: number; block_hash?: string; finality_status?: string };
+      if (!ACCEPTED.has(r.finality_status ?? '') || !r.block_hash) return null;
       return {
         hash: toHex64(hash),
         status: r.execution_status === 'REVERTED' ? 'REVERTED' : 'SUCCEEDED',

@@ -9,11 +9,13 @@ import { readConfig } from '#lib/config.ts';
  *   (default 12; the embedded L1 mines a block per transaction and uses 1).
  * - `ETHEREUM_LOCAL`: `1` when the L1 is the embedded one (set by lib/local/runtime.ts): the
  *   service then plays the Starknet sequencer on the local chain B.
+ * - `CHAIN_FAULTS`: with `l1.` names (or `on`), the client wrapped in the fault layer (faults.ts).
  */
 const schema = z.object({
   ETHEREUM_RPC_URL: z.url().optional(),
   ETHEREUM_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(12),
   ETHEREUM_LOCAL: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  CHAIN_FAULTS: z.string().max(500).optional(),
 });
 
 export type EthereumConfig = z.infer<typeof schema>;

@@ -1,7 +1,7 @@
 import { addressOf } from './abi.ts';
 
 /**
- * A small Ethereum JSON-RPC client over fetch: the four reads the StarkGate watcher needs. A
+ * A small Ethereum JSON-RPC client over fetch: the reads the StarkGate watcher needs. A
  * transport failure, a non-JSON or error answer is EthereumUnavailable (502 at the edge, retried
  * by the relayer); "not found" is null, as the node says it.
  */
@@ -24,6 +24,8 @@ export interface EthReceipt {
   /** 1 succeeded, 0 reverted. */
   status: number;
   blockNumber: bigint;
+  /** The block the node found it in: after a reorganization, a node behind may still answer the old fork's. */
+  blockHash: string;
   from: string;
   to: string | null;
   logs: EthLog[];
@@ -53,6 +55,11 @@ const addr = (v: unknown, what: string): string => {
   const a = typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? addressOf(v) : undefined;
   if (!a) throw new EthereumUnavailable(`Ethereum RPC: ${what} is not an address`);
   return a;
+};
+
+const hash32 = (v: unknown, what: string): string => {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(v)) throw new EthereumUnavailable(`Ethereum RPC: ${what} is not a 32-byte hash`);
+  return v.toLowerCase();
 };
 
 export interface EthereumRpcOptions {
@@ -115,6 +122,12 @@ export class EthereumRpc {
     };
   }
 
+  /** The hash of the canonical block at `height`; null above the head. */
+  async getBlockHash(height: bigint): Promise<string | null> {
+    const b = (await this.call('eth_getBlockByNumber', [`0x${height.toString(16)}`, false])) as Record<string, unknown> | null;
+    return b ? hash32(b.hash, 'block hash') : null;
+  }
+
   /** The receipt of a mined transaction; null while it is unknown or pending. */
   async getTransactionReceipt(hash: string): Promise<EthReceipt | null> {
     const r = (await this.call('eth_getTransactionReceipt', [hash])) as Record<string, unknown> | null;
@@ -124,6 +137,7 @@ export class EthereumRpc {
       transactionHash: String(r.transactionHash),
       status: Number(big(r.status, 'status')),
       blockNumber: big(r.blockNumber, 'blockNumber'),
+      blockHash: hash32(r.blockHash, 'blockHash'),
       from: addr(r.from, 'from'),
       to: r.to ? addr(r.to, 'to') : null,
       logs: logs.map((l) => ({ address: addr(l.address, 'log address'), topics: l.topics.map((t) => t.toLowerCase()), data: l.data, logIndex: Number(big(l.logIndex, 'logIndex')) })),

@@ -94,7 +94,7 @@ describe('the allow-list (issue 36, 8): hostile lines never pass, the assistant\
   const hostile = fc.oneof(
     fc.string({ maxLength: 40 }),
     fc.constantFrom('.bashrc', '/home/me/.bashrc', '~/.ssh/id_rsa', '@.ssh/id_rsa', '/etc/passwd', 'http://attacker.example/x', 'https://evil.example/phish', 'evil:8080', '$(id)', '`id`', '; rm -rf ~', '| sh', '> ~/.bashrc', "'", '\n', '..'),
-    fc.tuple(fc.constantFrom('', '.', '/', '~/', '@', '-', 'http://', "'"), fc.stringMatching(/^[A-Za-z0-9_.\/@:~-]{1,20}$/)).map(([a, b]) => a + b),
+    fc.tuple(fc.constantFrom('', '.', '/', '~/', '@', '-', 'http://', "'"), fc.stringMatching(/^[A-Za-z0-9_./@:~-]{1,20}$/)).map(([a, b]) => a + b),
   );
   const dangerous = fc.constantFrom('-o', '--output', '-O', '-K', '--config', '-x', '--proxy', '-T', '--upload-file', '-F', '--form', '-e', '-u', '-D', '--dump-header', '--data-binary', '--unix-socket', '-w', '--trace', '--stderr');
   const templates: ((v: string, flag: string) => string)[] = [

@@ -3,6 +3,7 @@ import { routes } from '#functions/routes.ts';
 import { isInternal, isWholeSentence, RetrievalBackend } from '#lib/ai/backends/retrieval.ts';
 import type { BackendRequest } from '#lib/ai/backends/port.ts';
 import { isSafeCommand } from '#lib/ai/commands.ts';
+import { isPagePassage } from '#lib/ai/corpus.ts';
 import { docsIndex } from '#lib/ai/docs.ts';
 import type { Citation } from '#lib/ai/events.ts';
 import { golden } from './golden.ts';
@@ -55,7 +56,8 @@ async function answer(q: string) {
   return { citations, suggestions, text };
 }
 
-const anchorOf = (c: Citation) => (c.document === 'route table' ? `route:${c.section}` : c.document === 'shroud CLI' ? `command:${c.section}` : c.link.split('#')[1] ?? '');
+/** What a citation is compared by: a page's link (`docs/storage.md#…`), a route, or a command. */
+const placeOf = (c: Citation) => (c.document === 'route table' ? `route:${c.section}` : c.document === 'shroud CLI' ? `command:${c.section}` : c.link);
 const rows: { q: string; citeHit: boolean; citePrecision: number; suggestOk: boolean; says: boolean }[] = [];
 
 describe('the retrieval backend on the golden set', () => {
@@ -75,8 +77,8 @@ describe('the retrieval backend on the golden set', () => {
         expect(line, 'cut mid-sentence').not.toMatch(/…$/);
         expect(isInternal(line), `an internal setting: ${line}`).toBe(false);
       }
-      const readme = a.citations.filter((c) => c.document === 'README.md');
-      const relevant = readme.filter((c) => g.cite.includes(anchorOf(c)));
+      const pages = a.citations.filter(isPagePassage);
+      const relevant = pages.filter((c) => g.cite.includes(placeOf(c)));
       const routeCited = a.citations.filter((c) => c.document === 'route table');
       const routeRelevant = routeCited.filter((c) => g.suggest && a.suggestions.some((s) => s.includes(c.section.split(' ')[1]!.replace(/:\w+.*$/, ''))));
       // A command's help is relevant when the answer suggests that command.
@@ -92,7 +94,7 @@ describe('the retrieval backend on the golden set', () => {
       rows.push({ q: g.q, citeHit, citePrecision, suggestOk, says: (g.says ?? []).every((v) => a.text.includes(v)) });
       for (const s of a.suggestions) expect(isSafeCommand(s, BASE), s).toBe(true);
       expect(suggestOk, `suggestions: ${JSON.stringify(a.suggestions)}`).toBe(true);
-      expect(citeHit, `cited: ${a.citations.map(anchorOf).join(', ')}`).toBe(true);
+      expect(citeHit, `cited: ${a.citations.map(placeOf).join(', ')}`).toBe(true);
     });
   }
 });

@@ -28,6 +28,13 @@ describe('where an account-link flow may start from', () => {
     expect(linkStartProblem(headers, trusted)).toMatch(reason);
   });
 
+  it('a native app\'s start (challenge + loopback) may name no origin; what a browser says about another site is still refused', () => {
+    expect(linkStartProblem({}, trusted, true)).toBeUndefined();
+    expect(linkStartProblem({ 'sec-fetch-site': 'same-site' }, trusted, true)).toBeUndefined();
+    expect(linkStartProblem({ 'sec-fetch-site': 'cross-site' }, trusted, true)).toMatch(/cross-site/);
+    expect(linkStartProblem({ origin: 'https://evil.example' }, trusted, true)).toMatch(/another site/);
+  });
+
   it('trusts the API origin and the listed CORS origins, never a wildcard', () => {
     const settings = { CORS_ORIGINS: ['*', 'https://app.example/'] } as Parameters<typeof trustedOrigins>[1];
     expect(trustedOrigins('https://api.example/base', settings)).toEqual(['https://api.example', 'https://app.example']);

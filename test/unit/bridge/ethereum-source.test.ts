@@ -17,12 +17,14 @@ type Receipt = (typeof fixture)['ETH']['eth_getTransactionReceipt'];
 const eth = routeToken('ethereum-chainb', 'ETH')!;
 const usdc = routeToken('ethereum-chainb', 'USDC')!;
 
-function node(receipt: Receipt | null, head = fixture.eth_blockNumber) {
+/** A node with these answers; the canonical block at the receipt's height has the receipt's block hash unless `canonical` says another. */
+function node(receipt: Receipt | null, head = fixture.eth_blockNumber, canonical?: string) {
   const calls: string[] = [];
   const fetch = (async (_url: string, init: { body: string }) => {
-    const { id, method } = JSON.parse(init.body) as { id: number; method: string };
+    const { id, method, params } = JSON.parse(init.body) as { id: number; method: string; params: unknown[] };
     calls.push(method);
-    const answers: Record<string, unknown> = { eth_getTransactionReceipt: receipt, eth_blockNumber: head, eth_chainId: fixture.eth_chainId, eth_getTransactionByHash: fixture.ETH.eth_getTransactionByHash };
+    const block = { number: params?.[0], hash: canonical ?? receipt?.blockHash ?? `0x${'ab'.repeat(32)}`, parentHash: `0x${'00'.repeat(32)}`, transactions: [] };
+    const answers: Record<string, unknown> = { eth_getTransactionReceipt: receipt, eth_blockNumber: head, eth_chainId: fixture.eth_chainId, eth_getTransactionByHash: fixture.ETH.eth_getTransactionByHash, eth_getBlockByNumber: block };
     const result = answers[method];
     return new Response(JSON.stringify(result === undefined ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'not faked' } } : { jsonrpc: '2.0', id, result }));
   }) as unknown as typeof globalThis.fetch;
@@ -82,6 +84,22 @@ describe('StarkGate deposit check (recorded receipts)', () => {
     const elsewhere = clone(fixture.ETH.eth_getTransactionReceipt);
     for (const l of elsewhere.logs) if (l.topics[0] === DEPOSIT_TOPIC) l.address = '0x000000000000000000000000000000000000dead';
     expect(await check(elsewhere)).toMatchObject({ reason: expect.stringMatching(/no StarkGate Deposit/) });
+  });
+
+  it('a receipt for a block later reorganized (a node behind still answers the old fork\'s): not confirmed, however deep the new head', async () => {
+    const mined = BigInt(fixture.ETH.eth_getTransactionReceipt.blockNumber);
+    const deep = `0x${(mined + 40n).toString(16)}`;
+    const reorged = node(fixture.ETH.eth_getTransactionReceipt, deep, `0x${'5e'.repeat(32)}`);
+    expect(await checkEthereumDeposit(reorged.rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).toEqual({ ok: false, missing: true });
+    expect(reorged.calls).toEqual(['eth_getTransactionReceipt', 'eth_blockNumber', 'eth_getBlockByNumber']);
+    // The same receipt while its block is the canonical one at that height: confirmed.
+    expect((await checkEthereumDeposit(node(fixture.ETH.eth_getTransactionReceipt, deep).rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).ok).toBe(true);
+  });
+
+  it('a late receipt (the transaction mined, its receipt not served yet): missing, the relayer waits', async () => {
+    const { rpc } = node(null);
+    expect((await rpc.getTransactionByHash(fixture.ETH.txHash))?.blockNumber).toBe(BigInt(fixture.ETH.eth_getTransactionReceipt.blockNumber));
+    expect(await checkEthereumDeposit(rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 1)).toEqual({ ok: false, missing: true });
   });
 
   it('the client decodes the recorded transaction and chain id', async () => {

@@ -223,4 +223,79 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       expect(node.sent('starknet_addInvokeTransaction')).toHaveLength(0);
     });
   });
+
+  /** Chain B as a real node misbehaves (issue 36; the local layer is lib/chains/chain-b/faults.ts). */
+  describe('received, rejected, reverted, nonce taken', () => {
+    const deployed = { starknet_getClassHashAt: () => OZ_ACCOUNT_CLASS_HASH, starknet_getNonce: () => '0x5' };
+    const send = (node: ReturnType<typeof fakeNode>, seen: string[] = []) =>
+      chain(node.fetch, 2000).execute({ privateKey: PRIVATE_KEY, calls: [transferCall(STRK.address, RECIPIENT, 7n)], beforeSend: async (h) => void seen.push(h) });
+
+    it('RECEIVED, then REJECTED: refused at once (nothing changed, its nonce unused), not an unknown outcome held for half an hour', async () => {
+      let polls = 0;
+      const node = fakeNode({
+        ...deployed,
+        starknet_getTransactionStatus: () => (++polls < 3 ? { finality_status: 'RECEIVED' } : { finality_status: 'REJECTED', failure_reason: 'Transaction validation failed: nonce too old' }),
+        starknet_getTransactionReceipt: () => new RpcFailure(29, 'Transaction hash not found'),
+      });
+      const started = Date.now();
+      const e = await send(node).catch((x: unknown) => x);
+      expect(e).toMatchObject({ name: 'ChainBRejected', kind: 'INVALID' });
+      expect((e as Error).message).toMatch(/REJECTED.*nonce too old/);
+      expect(Date.now() - started).toBeLessThan(1500); // well before the 2 s receipt deadline
+      expect(node.sent('starknet_getTransactionReceipt')).toHaveLength(0);
+    });
+
+    it('getTransactionStatus: RECEIVED (and the newer CANDIDATE, PRE_CONFIRMED) waits, REJECTED, ACCEPTED_ON_L2/L1, unknown hashes', async () => {
+      const statuses: Record<string, unknown> = {
+        '0x1': { finality_status: 'RECEIVED' },
+        '0x2': { finality_status: 'CANDIDATE' },
+        '0x3': { finality_status: 'PRE_CONFIRMED', execution_status: 'SUCCEEDED' },
+        '0x4': { finality_status: 'REJECTED', failure_reason: 'Invalid transaction nonce' },
+        '0x5': { finality_status: 'ACCEPTED_ON_L2', execution_status: 'REVERTED', failure_reason: 'ERC20: insufficient balance' },
+        '0x6': { finality_status: 'ACCEPTED_ON_L1', execution_status: 'SUCCEEDED' },
+      };
+      const node = fakeNode({ starknet_getTransactionStatus: (p) => statuses[p.transaction_hash] ?? new RpcFailure(29, 'Transaction hash not found') });
+      const c = chain(node.fetch);
+      const got = await Promise.all(['0x1', '0x2', '0x3', '0x4', '0x5', '0x6', '0x7'].map((h) => c.getTransactionStatus(h)));
+      expect(got).toEqual(['RECEIVED', 'RECEIVED', 'RECEIVED', 'REJECTED', 'ACCEPTED', 'ACCEPTED', 'NOT_RECEIVED']);
+      const down = fakeNode({ starknet_getTransactionStatus: () => new RpcFailure(-32603, 'Internal error') });
+      await expect(chain(down.fetch).getTransactionStatus('0x1')).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+    });
+
+    it('getTransaction: a receipt of a transaction not accepted yet (pre-confirmed, or pending without a block) is not a landed one', async () => {
+      const tx = (p: any) => ({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x5', transaction_hash: p.transaction_hash });
+      const pre = fakeNode({ starknet_getTransactionByHash: tx, starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { finality_status: 'PRE_CONFIRMED', block_hash: undefined, block_number: 812_346 }) });
+      expect(await chain(pre.fetch).getTransaction('0xbeef')).toBeNull();
+      const pending = fakeNode({ starknet_getTransactionByHash: tx, starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { finality_status: 'RECEIVED', block_hash: undefined, block_number: undefined }) });
+      expect(await chain(pending.fetch).getTransaction('0xbeef')).toBeNull();
+      const accepted = fakeNode({ starknet_getTransactionByHash: tx });
+      expect(await chain(accepted.fetch).getTransaction('0xbeef')).toMatchObject({ status: 'SUCCEEDED', blockNumber: 812_345 });
+    });
+
+    it('REVERTED with a reason: the send is ChainBReverted naming the transaction; the transaction reads REVERTED with the panic string', async () => {
+      const reason = "Transaction execution has failed:\n0: Error in the called contract (contract address: 0x04718f…):\nExecution failed. Failure reason: 0x… ('ERC20: insufficient balance').\n";
+      const node = fakeNode({
+        ...deployed,
+        starknet_getTransactionStatus: () => ({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'REVERTED', failure_reason: reason }),
+        starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { execution_status: 'REVERTED', revert_reason: reason }),
+        starknet_getTransactionByHash: (p) => ({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x5', transaction_hash: p.transaction_hash }),
+      });
+      const seen: string[] = [];
+      const e = await send(node, seen).catch((x: unknown) => x);
+      expect(e).toMatchObject({ name: 'ChainBReverted', reason: 'ERC20: insufficient balance', txHash: seen[0] });
+      expect(await chain(node.fetch).getTransaction(seen[0]!)).toMatchObject({ status: 'REVERTED', revertReason: 'ERC20: insufficient balance', nonce: '0x5' });
+    });
+
+    it('a nonce already used (another signer of the account, or our own earlier transaction): refused as NONCE with nothing sent twice', async () => {
+      const node = fakeNode({
+        ...deployed,
+        starknet_addInvokeTransaction: () => new RpcFailure(52, 'Invalid transaction nonce', 'Invalid transaction nonce of contract at address 0x… Account nonce: 0x6; got: 0x5.'),
+      });
+      const seen: string[] = [];
+      await expect(send(node, seen)).rejects.toMatchObject({ name: 'ChainBRejected', kind: 'NONCE' });
+      expect(node.sent('starknet_addInvokeTransaction')).toHaveLength(1);
+      expect(node.sent('starknet_addInvokeTransaction')[0]!.params.invoke_transaction.nonce).toBe('0x5');
+      expect(node.sent('starknet_getTransactionStatus')).toHaveLength(0);
+    });
+  });
 });

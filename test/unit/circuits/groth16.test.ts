@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPoseidon, type Poseidon } from 'circomlibjs';
-// @ts-ignore snarkjs ships no type declarations
 import * as snarkjs from 'snarkjs';
 import { AppError } from '#lib/errors.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';

@@ -1,4 +1,4 @@
-// The security figures come from one function (securityLevel in params.ts); the README's table is
+// The security figures come from one function (securityLevel in params.ts); docs/stark.md's table is
 // its securityTable() output, and this test holds both to the arithmetic and to each other.
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -71,8 +71,8 @@ describe('security level', () => {
     expect(securityLevel({ ...DEFAULT_PARAMS, traceLength: 128, blowup: 8, queries: 27 }).conjecturedBits).toBe(97);
   });
 
-  it('the README shows exactly securityTable(), and its prose states the same figures', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+  it('docs/stark.md shows exactly securityTable(), and its prose states the same figures', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'stark.md'), 'utf8');
     const table = securityTable();
     const s = securityLevel(DEFAULT_PARAMS);
     expect(table).toContain(`**${s.conjecturedBits} bits**`);

@@ -3,7 +3,6 @@ import { BN254_PRIME as R } from '#lib/zk/decimal.ts';
 import { invoke, toolkit, toolkitRoutes, type ToolkitRoute } from '#lib/zk/toolkit.ts';
 import { expectAppError } from './helpers.ts';
 
-const HASH_RE = /^0x[0-9a-f]{64}$/;
 const DEC_RE = /^(0|[1-9][0-9]*)$/;
 const B8 = {
   x: '5299619240641551281634865583518297030282874472190772894086521144482721001553',

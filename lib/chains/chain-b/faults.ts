@@ -1,0 +1,238 @@
+import * as z from 'zod';
+import { clock } from '#lib/clock.ts';
+import { faultPairsFor, faultsError, seeded } from '../faults-config.ts';
+import { accountAddress, publicKeyOf } from './account.ts';
+import { transferCall } from './local-chain.ts';
+import { ChainBOutcomeUnknown, type ChainB, type ChainBTransaction, type ChainBTxStatus, type ExecuteRequest, type MaxFees, type TransferOutcome, type TransferRequest } from './port.ts';
+import { FEE_TOKEN, type TokenInfo } from './tokens.ts';
+
+/**
+ * Chain B as a real network misbehaves, over any adapter of the port (the local ledger, or
+ * `npm start` with `CHAIN_FAULTS=b.…`; docs/chain-faults.md). Blocks advance with time (one per
+ * `blockMs` of the clock), one per send, and by `advanceBlocks` (tests). By rate (seeded) or one
+ * at a time (`inject`), each send may meet one of `FAULTS`.
+ *
+ * A send held back (`pending`, `rejected`) has been signed and its hash handed to the caller's
+ * `beforeSend`; the adapter's own send then waits inside this layer until its blocks have passed,
+ * while the caller gets ChainBOutcomeUnknown, as from a node that kept saying RECEIVED past the
+ * client's wait. Its signing key stays in that waiting call meanwhile (in this process only).
+ */
+export const FAULTS = [
+  /** Received, executed only `pendingBlocks` blocks later (the client's wait ends first). */
+  'pending',
+  /** Received, then REJECTED `pendingBlocks` blocks later: never executed, nothing changed, its nonce unused, no fee. */
+  'rejected',
+  /** Executed and REVERTED with a reason (its balance moved between the client's check and the execution): fee charged, nonce used. */
+  'reverted',
+  /** Its nonce used by another transaction of the same account just before it arrives: refused as INVALID_TRANSACTION_NONCE. */
+  'nonce-used',
+] as const;
+export type ChainBFault = (typeof FAULTS)[number];
+
+export interface ChainBFaultOptions {
+  /** Blocks a `pending` or `rejected` transaction stays RECEIVED. */
+  pendingBlocks: number;
+  /** Clock milliseconds per block; 0: blocks advance by sends (and `advanceBlocks`) only. */
+  blockMs: number;
+  rates: Partial<Record<ChainBFault, number>>;
+  seed: number;
+}
+
+const rate = z.coerce.number().min(0).max(1);
+const optionsSchema = z
+  .object({
+    'pending-blocks': z.coerce.number().int().positive().max(10_000).default(3),
+    'block-ms': z.coerce.number().int().nonnegative().default(6000),
+    seed: z.coerce.number().int().default(1),
+    ...Object.fromEntries(FAULTS.map((f) => [f, rate.optional()])),
+  })
+  .strict();
+
+/** Chain B's options from `CHAIN_FAULTS` (its `b.` names); undefined when its layer is off. */
+export function chainBFaults(text: string): ChainBFaultOptions | undefined {
+  const pairs = faultPairsFor(text, 'b');
+  if (!pairs) return undefined;
+  const parsed = optionsSchema.safeParse(pairs);
+  if (!parsed.success) throw faultsError(parsed.error.issues, 'b');
+  const o = parsed.data as Record<string, number | undefined>;
+  const rates: Partial<Record<ChainBFault, number>> = {};
+  for (const f of FAULTS) if (o[f] !== undefined) rates[f] = o[f];
+  return { pendingBlocks: o['pending-blocks']!, blockMs: o['block-ms']!, seed: o.seed!, rates };
+}
+
+/** A send held back: it lands (or is rejected) once the chain reaches block `at`. */
+interface Held {
+  txHash: string;
+  at: number;
+  land: boolean;
+  open: () => void;
+  refuse: (e: Error) => void;
+  /** The adapter's send, settling once opened. */
+  done: Promise<unknown>;
+}
+
+class Rejected extends Error {}
+
+/** A call of the ERC-20 transfer that cannot succeed: more than any balance (u128 max). */
+const overdraw = (from: string) => transferCall(FEE_TOKEN.address, from, (1n << 128n) - 1n);
+
+export class FaultyChainB implements ChainB {
+  /** How many of each fault were injected so far (for the chaos runs' report). */
+  readonly injected: Record<ChainBFault, number> = Object.fromEntries(FAULTS.map((f) => [f, 0])) as Record<ChainBFault, number>;
+  private readonly queue: ChainBFault[] = [];
+  private readonly random: () => number;
+  private readonly startedMs = clock.nowMs();
+  private sends = 0;
+  private extraBlocks = 0;
+  private readonly held: Held[] = [];
+  private readonly rejected = new Set<string>();
+
+  constructor(
+    readonly inner: ChainB,
+    readonly options: ChainBFaultOptions,
+  ) {
+    this.random = seeded(options.seed);
+  }
+
+  get adapter() {
+    return this.inner.adapter;
+  }
+
+  /** Tests: the next sends meet these faults, in order (before any by rate). */
+  inject(...faults: ChainBFault[]): void {
+    this.queue.push(...faults);
+  }
+
+  clearInjected(): void {
+    this.queue.length = 0;
+  }
+
+  /** Tests: blocks pass on chain B without transactions of ours; what is due lands (or is rejected). */
+  async advanceBlocks(n: number): Promise<void> {
+    this.extraBlocks += n;
+    await this.tick();
+  }
+
+  /** Tests: the hashes still held back. */
+  heldBack(): string[] {
+    return this.held.map((h) => h.txHash);
+  }
+
+  block(): number {
+    const timeBlocks = this.options.blockMs > 0 ? Math.floor((clock.nowMs() - this.startedMs) / this.options.blockMs) : 0;
+    return this.sends + this.extraBlocks + Math.max(0, timeBlocks);
+  }
+
+  async tokenInfo(address: string): Promise<TokenInfo | undefined> {
+    await this.tick();
+    return this.inner.tokenInfo(address);
+  }
+
+  async balanceOf(token: string, address: string): Promise<bigint> {
+    await this.tick();
+    return this.inner.balanceOf(token, address);
+  }
+
+  async isDeployed(address: string): Promise<boolean> {
+    await this.tick();
+    return this.inner.isDeployed(address);
+  }
+
+  maxFees(): Promise<MaxFees | undefined> {
+    return this.inner.maxFees();
+  }
+
+  faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
+    return this.inner.faucet(token, to, amount);
+  }
+
+  transfer(req: TransferRequest): Promise<TransferOutcome> {
+    return this.execute({ privateKey: req.privateKey, calls: [transferCall(req.token, req.to, req.amount)] });
+  }
+
+  async execute(req: ExecuteRequest): Promise<TransferOutcome> {
+    await this.tick();
+    this.sends++;
+    const fault = this.next();
+    if (!fault) return this.inner.execute(req);
+    const from = accountAddress(publicKeyOf(req.privateKey));
+    if (fault === 'reverted') return this.inner.execute({ ...req, calls: [...req.calls, overdraw(from)] });
+    if (fault === 'nonce-used') {
+      return this.inner.execute({
+        ...req,
+        beforeSend: async (txHash) => {
+          await req.beforeSend?.(txHash);
+          // Another signer of the account gets there first with the same nonce: a zero transfer to itself.
+          await this.inner.execute({ privateKey: req.privateKey, calls: [transferCall(FEE_TOKEN.address, from, 0n)] });
+        },
+      });
+    }
+    return this.holdBack(req, fault === 'pending');
+  }
+
+  async getTransaction(hash: string): Promise<ChainBTransaction | null> {
+    await this.tick();
+    return this.inner.getTransaction(hash);
+  }
+
+  async getTransactionStatus(hash: string): Promise<ChainBTxStatus> {
+    await this.tick();
+    const h = BigInt(hash);
+    if (this.held.some((x) => BigInt(x.txHash) === h)) return 'RECEIVED';
+    if ([...this.rejected].some((x) => BigInt(x) === h)) return 'REJECTED';
+    return this.inner.getTransactionStatus(hash);
+  }
+
+  /** The send signed and its hash handed over, then held inside `beforeSend` until its blocks pass. */
+  private async holdBack(req: ExecuteRequest, land: boolean): Promise<TransferOutcome> {
+    let known!: (h: string) => void;
+    const hash = new Promise<string>((r) => (known = r));
+    let open!: () => void;
+    let refuse!: (e: Error) => void;
+    const gate = new Promise<void>((ok, no) => ((open = ok), (refuse = no)));
+    const run = this.inner.execute({
+      ...req,
+      beforeSend: async (txHash) => {
+        await req.beforeSend?.(txHash);
+        known(txHash);
+        await gate;
+      },
+    });
+    const first = await Promise.race([run.then((out) => ({ out }), (error: unknown) => ({ error })), hash.then((txHash) => ({ txHash }))]);
+    if ('out' in first) return first.out; // settled before its hash was out (a deploy reverted, say)
+    if ('error' in first) throw first.error;
+    this.held.push({ txHash: first.txHash, at: this.block() + this.options.pendingBlocks, land, open, refuse, done: run.catch(() => undefined) });
+    throw new ChainBOutcomeUnknown(first.txHash, undefined, `RECEIVED; not accepted within the client's wait`);
+  }
+
+  /** What is due at this block: landed (its send let through) or rejected (never sent on). */
+  private async tick(): Promise<void> {
+    const now = this.block();
+    const due = this.held.filter((h) => h.at <= now);
+    if (!due.length) return;
+    for (const h of due) this.held.splice(this.held.indexOf(h), 1);
+    for (const h of due) {
+      if (h.land) h.open();
+      else {
+        this.rejected.add(h.txHash);
+        h.refuse(new Rejected(`chain B REJECTED ${h.txHash}`));
+      }
+      await h.done;
+    }
+  }
+
+  private next(): ChainBFault | undefined {
+    let fault = this.queue.shift();
+    if (!fault) {
+      for (const f of FAULTS) {
+        const p = this.options.rates[f] ?? 0;
+        if (p > 0 && this.random() < p) {
+          fault = f;
+          break;
+        }
+      }
+    }
+    if (fault) this.injected[fault]++;
+    return fault;
+  }
+}

@@ -1,0 +1,221 @@
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FaultyChainB } from '#lib/chains/chain-b/faults.ts';
+import { advanceClock } from '#lib/clock.ts';
+import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { ok, settled } from './bridge-helpers.ts';
+import { signedInUser } from './identity-helpers.ts';
+
+/**
+ * Chain B's value moves against chain B as a real network misbehaves (lib/chains/chain-b/faults.ts,
+ * CHAIN_FAULTS=b.…; issue 36): a send RECEIVED for several blocks, RECEIVED then REJECTED, REVERTED
+ * with a reason, its nonce taken by another transaction. For each, wallet transfers and bridge
+ * withdrawals (chain B → chain A) end with nothing paid twice, nothing lost, every move resolved,
+ * and an answer the README documents (every answer is checked against the OpenAPI document too).
+ */
+let rt: TestRuntime;
+let alice: HttpClient;
+let bob: HttpClient;
+let chain: FaultyChainB;
+let fees: typeof import('#lib/chains/chain-b/fees.ts');
+let chainb: typeof import('#lib/chains/chain-b/index.ts');
+const PASS = 'faults-pass-1';
+const E18 = 10n ** 18n;
+
+beforeAll(async () => {
+  // Chain B's layer on (chain A's off); blocks advance by sends and advanceBlocks only.
+  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50', CHAIN_FAULTS: 'b.block-ms=0,b.pending-blocks=3' });
+  alice = rt.client();
+  bob = rt.client();
+  await signedInUser(alice);
+  await signedInUser(bob);
+  fees = await import('#lib/chains/chain-b/fees.ts');
+  chainb = await import('#lib/chains/chain-b/index.ts');
+  chain = chainb.chainB() as FaultyChainB;
+  expect(chain.options).toMatchObject({ pendingBlocks: 3, blockMs: 0 });
+  expect(await (await import('#lib/chains/chain-a/index.ts')).chainA()).not.toHaveProperty('inject'); // only b. names: chain A as it is
+}, 120_000);
+afterAll(async () => rt?.stop());
+beforeEach(() => {
+  chain.clearInjected();
+  advanceClock(61_000);
+});
+
+let n = 0;
+const newWallet = async (c: HttpClient) => {
+  const r = await c.post('/api/wallets', { chain: 'b', name: `f-${n++}`, password: PASS });
+  expect(r.status, JSON.stringify(r.json)).toBe(201);
+  return r.json.wallet as { id: string; address: string };
+};
+const strk = (address: string) => chainb.balanceOf(chainb.STRK.address, address);
+const send = (walletId: string, to: string, amount: string, headers: Record<string, string> = {}) =>
+  alice.post('/api/chainb/transfer', { walletId, password: PASS, amount, recipientAddress: to }, { headers });
+const INVOKE_FEE = () => fees.feeOf(fees.LOCAL_GAS_USE.invoke);
+
+/** A funded, deployed sender (one transfer done) and a recipient; balances read after. */
+async function pair() {
+  const a = await newWallet(alice);
+  const b = await newWallet(bob);
+  ok(await alice.post(`/api/wallets/${a.id}/airdrop`, { amount: 3 }));
+  ok(await send(a.id, b.address, '0.1')); // deploys the account
+  return { a, b, sender: await strk(a.address), recipient: await strk(b.address) };
+}
+
+describe('chain B transfers under faults', () => {
+  it('RECEIVED for several blocks: 202 submitted; the same Idempotency-Key replays it; the wallet is held (409 naming it) until it lands; paid once', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('pending');
+    const headers = { 'idempotency-key': `pending-${a.id}` };
+    const r = await send(a.id, b.address, '0.5', headers);
+    expect(r.status, JSON.stringify(r.json)).toBe(202);
+    expect(r.json).toMatchObject({ status: 'submitted', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(chain.heldBack()).toEqual([r.json.txHash]);
+    expect(await chain.getTransactionStatus(r.json.txHash)).toBe('RECEIVED');
+
+    const again = await send(a.id, b.address, '0.5', headers);
+    expect(again.status).toBe(202);
+    expect(again.json.txHash).toBe(r.json.txHash);
+    const other = await send(a.id, b.address, '0.5');
+    expect(other.status).toBe(409);
+    expect(other.json).toMatchObject({ error: 'WALLET_LOCKED', message: expect.stringContaining(r.json.txHash) });
+    expect(await strk(b.address)).toBe(recipient);
+
+    await chain.advanceBlocks(3);
+    expect(ok(await alice.get(`/api/chainb/tx/${r.json.txHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', sender: a.address });
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    // The hold ends as chain B shows the transaction: the next transfer goes, and only it.
+    ok(await send(a.id, b.address, '0.25'));
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n + E18 / 4n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - E18 / 4n - 2n * INVOKE_FEE());
+  });
+
+  it('pending past the wallet\'s hold: a new send takes the same nonce, so only one of the two ever lands', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('pending');
+    const first = await send(a.id, b.address, '0.5');
+    expect(first.status).toBe(202);
+    const { UNSETTLED_HOLD_SECONDS } = await import('#lib/wallets/chain-b.ts');
+    advanceClock(UNSETTLED_HOLD_SECONDS * 1000 + 1000);
+    const second = await send(a.id, b.address, '0.25'); // another transfer (the same one would be the same transaction)
+    expect(second.status, JSON.stringify(second.json)).toBe(200);
+    await chain.advanceBlocks(3); // the first arrives now: its nonce is used
+    expect(chain.heldBack()).toEqual([]);
+    expect((await alice.get(`/api/chainb/tx/${first.json.txHash}`)).status).toBe(404);
+    expect(await strk(b.address)).toBe(recipient + E18 / 4n);
+    expect(await strk(a.address)).toBe(sender - E18 / 4n - INVOKE_FEE());
+  });
+
+  it('RECEIVED, then REJECTED: 202, nothing moves, and the wallet is free as soon as chain B says REJECTED (not after half an hour)', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('rejected');
+    const r = await send(a.id, b.address, '0.5');
+    expect(r.status).toBe(202);
+    await chain.advanceBlocks(3);
+    expect(await chain.getTransactionStatus(r.json.txHash)).toBe('REJECTED');
+    expect((await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json).toMatchObject({ error: 'TX_NOT_FOUND' });
+    expect(await strk(b.address)).toBe(recipient);
+    expect(await strk(a.address)).toBe(sender);
+    const next = await send(a.id, b.address, '0.5');
+    expect(next.status, JSON.stringify(next.json)).toBe(200);
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
+  });
+
+  it('REVERTED with a reason: 422 TRANSACTION_REVERTED naming it; the fee is paid, nothing else moves; the wallet is free', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('reverted');
+    const r = await send(a.id, b.address, '0.5');
+    expect(r.status).toBe(422);
+    expect(r.json).toEqual({ error: 'TRANSACTION_REVERTED', message: expect.stringMatching(/reverted: ERC20: insufficient balance/) });
+    const txHash = /transaction (0x[0-9a-f]+)/.exec(r.json.message)![1]!;
+    expect(ok(await alice.get(`/api/chainb/tx/${txHash}`)).transaction).toMatchObject({ status: 'REVERTED', revertReason: 'ERC20: insufficient balance' });
+    expect(await strk(b.address)).toBe(recipient);
+    expect(await strk(a.address)).toBe(sender - INVOKE_FEE());
+    ok(await send(a.id, b.address, '0.5'));
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+  });
+
+  it('its nonce taken by another transaction of the account: 409 NONCE_CONFLICT; nothing of it moved; a retry pays once', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('nonce-used');
+    const r = await send(a.id, b.address, '0.5');
+    expect(r.status).toBe(409);
+    expect(r.json).toMatchObject({ error: 'NONCE_CONFLICT' });
+    expect(await strk(b.address)).toBe(recipient);
+    expect(await strk(a.address)).toBe(sender - INVOKE_FEE()); // the other transaction's fee (a zero transfer to itself)
+    ok(await send(a.id, b.address, '0.5'));
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - 2n * INVOKE_FEE());
+  });
+});
+
+describe('bridge withdrawals (chain B → chain A) under faults', () => {
+  let walletA: { id: string; address: string };
+  let walletB: { id: string; address: string };
+  let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
+  let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
+  let aliceId: string;
+  const synthetic = (holder: string) => chainb.balanceOf(SOL.destinationToken, holder);
+  const lamports = async (address: string) => BigInt(await (await (await import('#lib/chains/chain-a/index.ts')).chainA()).rpc.getBalance(new PublicKey(address)));
+  const withdraw = (dest: string) => alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'withdraw', token: 'SOL', amount: '0.4', destAddress: dest, walletId: walletB.id, password: PASS });
+
+  beforeAll(async () => {
+    SOL = (await import('#lib/bridge/routes.ts')).routeToken('chaina-chainb', 'SOL')!;
+    ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
+    aliceId = ok(await alice.get('/api/auth/me')).user.id;
+    walletA = (await alice.post('/api/wallets', { chain: 'a', name: 'main-a' })).json.wallet;
+    walletB = await newWallet(alice);
+    ok(await alice.post(`/api/wallets/${walletA.id}/airdrop`, { amount: 10 }));
+    ok(await alice.post(`/api/wallets/${walletB.id}/airdrop`, { amount: 10 })); // STRK for the fees
+    const d = ok(await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '5', destAddress: walletB.address, walletId: walletA.id }));
+    expect((await settled(alice, d.transaction.id)).status).toBe('completed');
+  }, 120_000);
+
+  it('RECEIVED for several blocks: submitted; the relayer waits for it, then releases once on chain A', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    chain.inject('pending');
+    const r = ok(await withdraw(dest)).transaction;
+    expect(r.status).toBe('submitted');
+    expect(chain.heldBack()).toEqual([r.sourceTxHash]);
+    await new Promise((ok) => setTimeout(ok, 2500)); // relayer passes meanwhile: nothing on chain B yet, nothing released
+    expect(ok(await alice.get(`/api/bridge/status/${r.id}`)).transaction.status).toBe('submitted');
+    expect(await lamports(dest)).toBe(0n);
+    await chain.advanceBlocks(3);
+    expect((await settled(alice, r.id)).status).toBe('completed');
+    expect(await lamports(dest)).toBe(400_000_000n);
+    expect(held - (await synthetic(walletB.address))).toBe(400_000_000n);
+  });
+
+  it('RECEIVED, then REJECTED: the record fails as soon as chain B says so, nothing burned, nothing released', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    chain.inject('rejected');
+    const r = ok(await withdraw(dest)).transaction;
+    expect(r.status).toBe('submitted');
+    await chain.advanceBlocks(3);
+    const done = await settled(alice, r.id);
+    expect(done.status).toBe('failed');
+    expect((await readBridge(aliceId, r.id))!.failureReason).toMatch(/REJECTED/);
+    expect(await synthetic(walletB.address)).toBe(held);
+    expect(await lamports(dest)).toBe(0n);
+  });
+
+  it('REVERTED with a reason, or its nonce taken: the documented error at once, the record failed, nothing burned or released', async () => {
+    for (const [fault, status, error] of [['reverted', 422, 'TRANSACTION_REVERTED'], ['nonce-used', 409, 'NONCE_CONFLICT']] as const) {
+      advanceClock(61_000);
+      const dest = Keypair.generate().publicKey.toBase58();
+      const held = await synthetic(walletB.address);
+      const before = (await alice.get('/api/bridge/history')).json.transactions.length as number;
+      chain.inject(fault);
+      const r = await withdraw(dest);
+      expect(r.status, JSON.stringify(r.json)).toBe(status);
+      expect(r.json).toMatchObject({ error });
+      const records = ok(await alice.get('/api/bridge/history')).transactions as { status: string }[];
+      expect(records).toHaveLength(before + 1);
+      expect(records.filter((t) => t.status === 'failed').length).toBeGreaterThan(0);
+      expect(await synthetic(walletB.address)).toBe(held);
+      expect(await lamports(dest)).toBe(0n);
+    }
+  });
+});

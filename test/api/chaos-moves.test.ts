@@ -153,6 +153,8 @@ for (const [name, move] of Object.entries(MOVES)) {
           fc.asyncProperty(schedule, async (s) => {
             chain.clearInjected();
             advanceClock(120_000);
+            // Thousands of schedules spend more than the first airdrops (a deposit is 0.1 SOL).
+            if ((await lamports(wallet.address)) < 20_000_000_000n) await chain.airdrop(new PublicKey(wallet.address), 50_000_000_000n);
             const p = await move.prepare(s.milli);
             const route = move.route(p as Prepared & { path: string });
             const key = `chaos-${name}-${++keys}`;

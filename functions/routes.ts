@@ -154,7 +154,7 @@ export const routes: Route[] = [
   // swap: quote, then execute the quote once (the first quote or pairs call may seed the local pool)
   r('GET', '/api/swap/pairs', 'swap', 'pairs', 'session', { timeout: 29 }),
   r('POST', '/api/swap/quote', 'swap', 'quote', 'session', { timeout: 29 }),
-  r('POST', '/api/swap/execute', 'swap', 'execute', 'session', { timeout: 29 }),
+  r('POST', '/api/swap/execute', 'swap', 'execute', 'session', { timeout: 29, idempotent: true }),
   r('GET', '/api/swap/orders', 'swap', 'orders', 'session'),
   r('GET', '/api/swap/orders/:id', 'swap', 'order', 'session'),
   r('GET', '/api/swap/addresses', 'swap', 'addresses', 'session'),

@@ -7,6 +7,9 @@ import { errors, isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
+import { walletConfig } from '#lib/wallets/config.ts';
+import { journaled, MoveUnsettled, submitted as submittedMove } from '#lib/moves/journal.ts';
+import { submittedAnswer } from '#lib/moves/responses.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { escrowAccount, memoOf, prepareRoute, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
@@ -59,6 +62,8 @@ export const initiateResponse = z.object({
   bridgeUrl: z.string(),
   instructions: z.object({ step1: z.string(), step2: z.string(), step3: z.string() }),
 });
+/** 202: the service's own deposit was sent and the chain has not settled it: the record, and the move (lib/moves/journal.ts). */
+export const initiateSubmitted = initiateResponse.extend(submittedAnswer.shape);
 export const statusResponse = z.object({ transaction: bridgeTransaction });
 export const historyResponse = z.object({ transactions: z.array(bridgeTransaction) });
 
@@ -135,20 +140,39 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   /** The record as this call leaves it (`submitted`), read before the send: the answer. */
   let submitted: BridgeRecord | undefined;
   try {
-    await withWalletLock(wallet, () =>
+    await withWalletLock(wallet, (owner) =>
       onChainA(() =>
-        sendDeposit(chain, signer, hyperlane, units, record.id, async (sig) => {
-          await insertBridge(record);
-          const outcome = await attachSource(userId, record, sig, clock.now().toISOString());
-          if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);
-          signature = sig;
-          // Read now: once the transaction is out, the relayer may move the record on at any moment.
-          submitted = await readBridge(userId, record.id);
-        }),
+        sendDeposit(
+          chain,
+          signer,
+          hyperlane,
+          units,
+          record.id,
+          async (sig) => {
+            await insertBridge(record);
+            const outcome = await attachSource(userId, record, sig, clock.now().toISOString());
+            if (outcome !== 'attached') throw new Error(`bridge ${record.id}: its own source transaction was refused (${outcome})`);
+            signature = sig;
+            // Read now: once the transaction is out, the relayer may move the record on at any moment.
+            submitted = await readBridge(userId, record.id);
+          },
+          journaled(chain, {
+            userId,
+            purpose: { kind: 'wallet-send', operation: 'bridge-deposit', ref: record.id },
+            lease: { walletId: wallet.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS },
+            answer: (txHash) => ({ ...answer(submitted ?? record), ...submittedMove(chain, txHash) }),
+          }),
+        ),
       ),
     );
   } catch (e) {
     if (signature === undefined) throw e;
+    if (e instanceof MoveUnsettled) {
+      // Sent, not settled: the journal holds the wallet and the Idempotency-Key for it, and the
+      // relayer waits for the journal's settlement (relayer.ts) before it credits or fails the record.
+      logger.warn('bridge: deposit sent, outcome unknown; the journal settles it', { bridgeId: record.id, signature });
+      return { ...answer(submitted ?? record), ...submittedMove(chain, signature) };
+    }
     if (!(isAppError(e) && e.code === 'RPC_ERROR')) {
       // Handed to chain A and refused there: the record says so (failed), the caller gets the reason.
       const failureReason = e instanceof Error ? e.message : 'the source transaction failed';

@@ -1,8 +1,9 @@
 import { buildAndSignTx } from '@lightprotocol/stateless.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { PublicKey, SystemProgram, TransactionInstruction, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import { PublicKey, SystemProgram, TransactionInstruction, type Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
+import type { ChainA } from '#lib/chains/chain-a/index.ts';
+import { settle } from '#lib/chains/chain-a/settle.ts';
 import { clock } from '#lib/clock.ts';
 import { claimRelease, readRelease } from '#lib/data/bridge-releases.ts';
 import { serviceKey } from '#lib/rewards/service-keys.ts';
@@ -58,29 +59,21 @@ function releaseInstructions(escrow: PublicKey, route: HyperlaneToken, to: Publi
   ];
 }
 
-const landed = async (chain: ChainA, signature: string) => {
-  const tx = await chain.rpc.getTransaction(signature, { maxSupportedTransactionVersion: 0, commitment: 'confirmed' });
-  return tx !== null && !tx.meta?.err;
-};
-
 /**
  * Releases `amount` to `to` for the message `messageId`, at most once. Answers the release's
  * signature once it is on chain A, or undefined when another relayer holds the release (the
- * next pass sees its outcome). Throws (ChainRejected, …) when this attempt failed: retried on
- * the next pass, never doubled.
+ * next pass sees its outcome). Throws (ChainRejected, …) when this attempt failed or is not
+ * settled yet: retried on the next pass, never doubled. A stored release is replaced only once
+ * the chain settled it failed or expired (lib/chains/chain-a/settle.ts: history searched, so a
+ * release that landed long ago is never taken for one that never did).
  */
 export async function releaseWithdrawal(chain: ChainA, args: { bridgeId: string; messageId: string; route: HyperlaneToken; to: string; amount: bigint }): Promise<string | undefined> {
   const prior = await readRelease(args.messageId);
   if (prior) {
-    if (await landed(chain, prior.signature)) return prior.signature;
-    try {
-      // The same bytes again: it lands now, or the chain says why it cannot.
-      await chain.sendAndConfirm(VersionedTransaction.deserialize(Buffer.from(prior.transaction, 'base64')));
-      return prior.signature;
-    } catch (e) {
-      if (!(e instanceof ChainRejected && /blockhash/i.test(e.message))) throw e;
-      // Its blockhash expired: that transaction can never land; a new one replaces it below.
-    }
+    const seen = await settle(chain, { signature: prior.signature, bytes: prior.transaction });
+    if (seen.kind === 'landed') return prior.signature;
+    if (seen.kind === 'pending') throw new Error(`release ${prior.signature} is not settled yet`);
+    // failed or expired: that transaction moved nothing; a new one replaces it below.
   }
   const key = await escrowKey(chain);
   const escrow: Keypair = await key.signer();

@@ -3,7 +3,7 @@ import bs58 from 'bs58';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PublicKey, SystemProgram, TransactionInstruction, type Keypair, type MessageCompiledInstruction, type VersionedMessage } from '@solana/web3.js';
 import type { ChainA, SentTransaction } from '#lib/chains/chain-a/index.ts';
-import { nativeBalance, NotEnough, tokenBalance } from '#lib/chains/chain-a/operations.ts';
+import { nativeBalance, NotEnough, tokenBalance, type Sender } from '#lib/chains/chain-a/operations.ts';
 import type { HyperlaneToken } from './routes.ts';
 
 /**
@@ -48,7 +48,8 @@ export async function prepareRoute(chain: ChainA, route: HyperlaneToken, escrow?
  * Sends the deposit from the wallet `signer`; NotEnough when it cannot cover the amount.
  * `beforeSend` runs once the balance has passed, just before sending, with the signature the
  * transaction will have (the service's deposit writes its record there, so that one refused
- * before anything is sent leaves none, and keeps the signature in case the outcome is unknown).
+ * before anything is sent leaves none, and keeps the signature in case the outcome is unknown);
+ * `via` sends it (the value-move journal, lib/moves/journal.ts).
  */
 export async function sendDeposit(
   chain: ChainA,
@@ -57,6 +58,7 @@ export async function sendDeposit(
   amount: bigint,
   recordId: string,
   beforeSend?: (signature: string) => Promise<void>,
+  via?: Sender,
 ): Promise<SentTransaction> {
   const t = depositTransfer(route, signer.publicKey);
   await prepareRoute(chain, route, t.escrow);
@@ -70,10 +72,10 @@ export async function sendDeposit(
     if (have < amount) throw new NotEnough(`tokens of ${t.mint.toBase58()}`, have, amount);
     move = createTransferCheckedInstruction(t.source, t.mint, t.escrow, signer.publicKey, amount, route.decimals, [], TOKEN_PROGRAM_ID);
   }
-  const { blockhash } = await chain.rpc.getLatestBlockhash();
+  const { blockhash, lastValidBlockHeight } = await chain.rpc.getLatestBlockhash();
   const tx = buildAndSignTx([move, memo(signer.publicKey, memoOf(recordId))], signer, blockhash);
   await beforeSend?.(bs58.encode(tx.signatures[0]!));
-  return chain.sendAndConfirm(tx);
+  return via ? via(tx, lastValidBlockHeight) : chain.sendAndConfirm(tx);
 }
 
 export type SourceCheck = { ok: true; slot: number } | { ok: false; missing: true } | { ok: false; missing: false; reason: string };

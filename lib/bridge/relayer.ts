@@ -1,3 +1,4 @@
+import { getMove } from '#lib/data/value-moves.ts';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { failBridge, listOpenBridges, readBridge, takeMailboxNonce, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
@@ -19,7 +20,8 @@ import { confirmWithdrawSource, deliverWithdraw } from './withdraw.ts';
  * - pending past its expiry → expired;
  * - submitted → source_confirmed once the source transaction is confirmed on chain A and is the
  *   record's deposit (memo, escrow, exact amount); the Hyperlane message and its id are fixed here;
- *   → failed when it is not, or when it has not appeared within CONFIRM_WINDOW_MS;
+ *   → failed when it is not, or when it has not appeared within CONFIRM_WINDOW_MS (the service's
+ *   own deposit: once the value-move journal settled it failed or expired);
  * - source_confirmed → completed once chain B has minted the bridged token to the destination
  *   (bridgeMint is exactly once per message id, so a retried step never credits twice).
  * `npm start` runs `relayOnce` on a timer (lib/local/runtime.ts); on AWS the scheduled function
@@ -37,7 +39,12 @@ async function confirmSource(r: BridgeRecord): Promise<void> {
   const at = () => clock.now().toISOString();
   const check = await checkDeposit(await chainA(), r.sourceTxHash, route, BigInt(r.amountUnits), r.id);
   if (!check.ok) {
-    if (check.missing && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < CONFIRM_WINDOW_MS) return;
+    if (check.missing) {
+      // The service's own deposit is in the value-move journal: only the chain's settlement of it
+      // decides (lib/moves/journal.ts), never the window; a transaction sent by the user, the window.
+      const move = await getMove(r.sourceTxHash);
+      if (move ? move.status === 'sent' || move.status === 'landed' : clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < CONFIRM_WINDOW_MS) return;
+    }
     const failureReason = check.missing ? 'the source transaction was not found on chain A' : check.reason;
     await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });
     return;

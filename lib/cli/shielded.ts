@@ -7,7 +7,7 @@
  */
 import { ShroudError } from '#lib/client/api.ts';
 import { circuitArtifacts } from '#lib/client/circuit-artifacts.ts';
-import { need, amountOf, str, walletOf, usage, wholeUnits, type BaseContext } from './shared.ts';
+import { need, amountOf, str, submittedFields, walletOf, usage, wholeUnits, type BaseContext } from './shared.ts';
 
 /** The note's code (Poseidon and its constants) loads when a note is made or read, not with every command. */
 const notes = () => import('#lib/client/transfer-note.ts');
@@ -43,8 +43,11 @@ export const shieldedCommands = [
       if (w.chain !== 'a') throw usage(`shielded deposit: the pools are on chain A, and '${w.name}' is a chain B wallet`);
       const { createNote, noteCommitment, serializeNote } = await notes();
       const note = createNote(pool.id);
-      const { deposit } = await ctx.client.api.transferDeposit({ body: { pool: pool.id, walletId: w.id, commitment: await noteCommitment(note) } });
+      const out = await ctx.client.api.transferDeposit({ body: { pool: pool.id, walletId: w.id, commitment: await noteCommitment(note) } });
       const text = serializeNote(note);
+      // Sent, not settled yet: the note is the caller's all the same (the deposit completes once the chain settles it).
+      if ('status' in out) return { data: { ...out, note: text }, fields: [...submittedFields(out).fields, ['note (keep it secret; it is shown once)', text]] as [string, unknown][] };
+      const { deposit } = out;
       return {
         data: { ...deposit, note: text },
         fields: [

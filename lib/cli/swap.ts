@@ -4,7 +4,7 @@
  * the orders, and a one-time output address swept to where the user wants it. Amounts are whole
  * tokens both ways; `--json` keeps the service's smallest units.
  */
-import { need, amountOf, str, usage, walletOf, wholeUnits, type BaseContext } from './shared.ts';
+import { need, amountOf, str, submittedFields, usage, walletOf, wholeUnits, type BaseContext } from './shared.ts';
 
 const OUTPUTS = ['wallet', 'one-time'] as const;
 
@@ -71,6 +71,7 @@ export const swapCommands = [
     args: [{ name: 'quoteId', description: 'the quote (`shroud swap quote`)' }],
     async run(ctx: BaseContext) {
       const out = await ctx.client.api.swapExecute({ body: { quoteId: need(ctx.args[0], 'quoteId') } });
+      if ('status' in out) return submittedFields(out);
       const { order } = await ctx.client.api.swapOrder({ params: { id: out.orderId } });
       // The order names the tokens; their decimals come with the pairs.
       const { pairs } = await ctx.client.api.swapPairs();
@@ -122,6 +123,7 @@ export const swapCommands = [
     async run(ctx: BaseContext) {
       const given = ctx.args[2];
       const out = await ctx.client.api.swapSweep({ params: { address: need(ctx.args[0], 'address') }, body: { to: need(ctx.args[1], 'to'), ...(given !== undefined ? { amount: amountOf(given) } : {}) } });
+      if ('status' in out) return submittedFields(out);
       const t = out.token;
       return {
         data: out,

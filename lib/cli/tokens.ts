@@ -19,6 +19,7 @@ export const tokenCommands = [
       const w = await walletOf(ctx);
       if (w.chain !== 'a') throw usage(`token create: tokens are made on chain A, and '${w.name}' is a chain B wallet`);
       const out = await ctx.client.api.compressionCreateToken({ body: { walletId: w.id, decimals } });
+      if ('status' in out) return submittedFields(out);
       return { data: out, fields: [['mint', out.mintAddress], ['decimals', decimals], ['authority', `${w.name} (${w.address})`], ['tx', out.txHash], ['next', `shroud token mint ${out.mintAddress} <amount>`]] as [string, unknown][] };
     },
   },

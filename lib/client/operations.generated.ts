@@ -1167,6 +1167,10 @@ export interface Operations {
     answer: {
       mintAddress: string;
       txHash: string;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** POST /api/compression/mint-to */
@@ -1810,6 +1814,30 @@ export interface Operations {
         step2: string;
         step3: string;
       };
+    } | {
+      transaction: {
+        id: string;
+        bridgeType: "chaina-chainb" | "ethereum-chainb";
+        direction: "deposit" | "withdraw";
+        token: string;
+        amount: string;
+        destAddress: string;
+        status: "pending" | "submitted" | "source_confirmed" | "completed" | "failed" | "expired" | "cancelled";
+        sourceTxHash: string | null;
+        destTxHash: string | null;
+        createdAt: string;
+        updatedAt: string;
+        expiresAt: string;
+      };
+      bridgeUrl: string;
+      instructions: {
+        step1: string;
+        step2: string;
+        step3: string;
+      };
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/bridge/status/:id */
@@ -1974,6 +2002,10 @@ export interface Operations {
         root?: string;
         createdAt: string;
       };
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/transfer/deposits */
@@ -2180,6 +2212,10 @@ export interface Operations {
         leafIndex?: number;
         root?: string;
       };
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/swap/orders */
@@ -2286,6 +2322,10 @@ export interface Operations {
         kind: "one-time" | "wallet";
         address: string;
       };
+      txHash: string;
+      explorerUrl: string;
+    } | {
+      status: "submitted";
       txHash: string;
       explorerUrl: string;
     };
@@ -2755,7 +2795,7 @@ export const operations = {
   transferTestTokens: { method: 'POST', path: '/api/transfer/test-tokens', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   swapPairs: { method: 'GET', path: '/api/swap/pairs', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapQuote: { method: 'POST', path: '/api/swap/quote', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
-  swapExecute: { method: 'POST', path: '/api/swap/execute', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
+  swapExecute: { method: 'POST', path: '/api/swap/execute', envelope: 'flat', auth: 'session', idempotent: true, bare: false },
   swapOrders: { method: 'GET', path: '/api/swap/orders', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapOrder: { method: 'GET', path: '/api/swap/orders/:id', envelope: 'flat', auth: 'session', idempotent: false, bare: false },
   swapAddresses: { method: 'GET', path: '/api/swap/addresses', envelope: 'flat', auth: 'session', idempotent: false, bare: false },

@@ -160,11 +160,9 @@ export async function createToken(userId: string, input: z.infer<typeof createTo
   const w = await chainAWallet(userId, input.walletId);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  // A new mint moves no value (its rent aside): sent straight, as before.
-  const sent = await withWalletLock(w, async () => {
-    await caughtUp(chain, w);
-    return onChainA(() => ops.createMint(chain, signer, input.decimals));
-  });
+  // The mint's rent and fee leave the wallet: journaled like every other send (202 while unsettled).
+  const sent = await signing(chain, w, 'create-token', (via) => ops.createMint(chain, signer, input.decimals, via));
+  if (isSubmitted(sent)) return sent;
   return { mintAddress: sent.mint.toBase58(), txHash: sent.signature };
 }
 

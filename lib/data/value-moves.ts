@@ -19,8 +19,15 @@ export type MoveStatus = (typeof MOVE_STATUSES)[number];
 
 /** What the move was for: what settling it finishes (journal.ts `afterSettled`). */
 export const movePurpose = z.discriminatedUnion('kind', [
-  /** A send from a user's chain A wallet (compression, transfers, mints); `operation` names the route's work. */
-  z.object({ kind: z.literal('wallet-send'), operation: z.string() }),
+  /**
+   * A send from a user's chain A wallet or one-time address (compression, transfers, mints, token
+   * creation, shielded deposits, sweeps, the service's bridge deposits); `operation` names the
+   * route's work, `ref` the record of its own that the move belongs to (a deposit's, a bridge
+   * transfer's id), which settles by the same chain rule on its own pass.
+   */
+  z.object({ kind: z.literal('wallet-send'), operation: z.string(), ref: z.string().optional() }),
+  /** A swap's one transaction (lib/swap/local.ts): its order executed when it lands, failed when it cannot. */
+  z.object({ kind: z.literal('swap'), orderId: z.string(), amountOut: z.string(), outputAddress: z.string(), depositId: z.string().optional() }),
   /** A reward claim's mint (lib/rewards/rewards.ts): paid when it lands, released when it cannot. */
   z.object({ kind: z.literal('reward-claim'), epoch: z.number().int(), account: z.string() }),
 ]);

@@ -4,6 +4,7 @@ import type { Sender } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
 import { bindToTransaction, recordKeyOf, settleBound } from '#lib/data/idempotency.ts';
 import { markClaimPaid, releaseClaimFor } from '#lib/data/rewards-ledger.ts';
+import { getOrder, markExecuted, markFailed } from '#lib/data/swap-orders.ts';
 import { getMove, listOpenMoves, recordMove, settleMove, type MovePurpose, type MoveRecord } from '#lib/data/value-moves.ts';
 import { endWalletLeaseHold, holdWalletLeaseFor, reclaimWalletLease } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
@@ -14,7 +15,8 @@ import { requestIdempotency } from '#lib/http/request-idempotency.ts';
 
 /**
  * The value-move journal: every chain A transaction routed through it (compression, compressed
- * transfers, mint-to, reward claims; README "Value moves") is recorded — signed bytes and the
+ * transfers, mint-to, token creation, reward claims, shielded deposits, swaps, sweeps, the
+ * service's bridge deposits; docs/value-moves.md) is recorded — signed bytes and the
  * block height after which it can no longer land — before it is sent, and only the chain settles
  * it: landed, failed, or expired past that height with no status in the history
  * (lib/transfer/chain.ts `settle`). A timeout settles nothing: the request answers 202
@@ -49,6 +51,8 @@ export interface MoveOf {
   lease?: { walletId: string; owner: string; seconds: number };
   /** Set once the move is recorded: from then on only the journal settles what it was for. */
   recorded?: { done: boolean };
+  /** The route's 202 body, when it says more than `submitted` (the answer a retry gets if this request dies). */
+  answer?: (txHash: string) => object;
 }
 
 /** The 202 answer of a move not settled yet. */
@@ -80,7 +84,7 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     if (m.recorded) m.recorded.done = true;
     if (claim) {
       // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
-      const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, submitted(chain, txHash))) };
+      const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, m.answer?.(txHash) ?? submitted(chain, txHash))) };
       await bindToTransaction(claim.scope, claim.key, claim.fingerprint, txHash, MOVE_HOLD_SECONDS, answer);
     }
     let sent: SentTransaction;
@@ -164,10 +168,25 @@ async function finish(chain: ChainA, txHash: string, s: Exclude<Settlement, { ki
  * The purpose's own effect of a settlement (idempotent: conditional writes keyed by the
  * transaction). A wallet send's reward points are the caller's: accrued on a 200, noted as owed
  * on a 202 (lib/rewards/accrue.ts's outbox records them once the chain shows the transaction).
+ * A wallet send with a record of its own (a shielded deposit: lib/transfer/retry.ts) is finished
+ * by that record's pass, by the same chain rule. A swap's order is executed or failed here (the
+ * request that sees it land marks it again with its deposit's leaf: the same values and more).
  */
 async function afterSettled(m: MoveRecord, s: Exclude<Settlement, { kind: 'pending' }>): Promise<void> {
   const p = m.purpose;
-  if (p.kind !== 'reward-claim') return;
-  if (s.kind === 'landed') await markClaimPaid(p.epoch, p.account, m.txHash);
-  else await releaseClaimFor(p.epoch, p.account, m.txHash);
+  if (p.kind === 'reward-claim') {
+    if (s.kind === 'landed') await markClaimPaid(p.epoch, p.account, m.txHash);
+    else await releaseClaimFor(p.epoch, p.account, m.txHash);
+    return;
+  }
+  if (p.kind !== 'swap') return;
+  const order = await getOrder(m.userId, p.orderId);
+  if (order?.status !== 'executing') return;
+  if (s.kind !== 'landed') return markFailed(order, s.kind === 'expired' ? 'EXPIRED' : 'TRANSACTION_FAILED');
+  await markExecuted(order, {
+    txHash: m.txHash,
+    executedAmountOut: p.amountOut,
+    outputAddress: p.outputAddress,
+    ...(order.shielded && p.depositId ? { shielded: { ...order.shielded, depositId: p.depositId } } : {}),
+  });
 }

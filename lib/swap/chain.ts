@@ -73,6 +73,8 @@ export interface SignedSwap {
   tx: VersionedTransaction;
   /** The first signature, base58: the transaction's id, known before it is sent. */
   signature: string;
+  /** The block height after which its blockhash has expired (the value-move journal's record). */
+  lastValidBlockHeight: number;
 }
 
 /** Refuses before any fee is paid when the user cannot cover the input (and its fees). */
@@ -134,7 +136,7 @@ export async function signedSwap(chain: ChainA, l: SwapLegs): Promise<SignedSwap
       );
     }
   }
-  const { blockhash } = await chain.rpc.getLatestBlockhash();
+  const { blockhash, lastValidBlockHeight } = await chain.rpc.getLatestBlockhash();
   const tx = buildAndSignTx(ixs, l.user, blockhash, signers);
-  return { tx, signature: bs58.encode(tx.signatures[0]!) };
+  return { tx, signature: bs58.encode(tx.signatures[0]!), lastValidBlockHeight };
 }

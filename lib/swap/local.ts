@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
-import { createMint, mintInfo, mintTo, NotAMint } from '#lib/chains/chain-a/operations.ts';
+import { createMint, mintInfo, mintTo, NotAMint, type Sender } from '#lib/chains/chain-a/operations.ts';
 import { acquirePoolLease, releasePoolLease } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
 import { checkInput, reserveOf, signedSwap, wrapNative, WSOL } from './chain.ts';
@@ -135,6 +135,8 @@ export interface Execution {
   shielded?: ShieldedLeg;
   /** Told the signature and the priced output before the send (the reward accrual's note), and of a refusal. */
   journal?: { beforeSend(signature: string, amountOut: bigint): Promise<void>; refused(): Promise<void> };
+  /** Sends through the value-move journal (lib/moves/journal.ts), told the priced output; left out: sent straight. */
+  via?: (amountOut: bigint) => Sender;
 }
 
 /**
@@ -182,7 +184,7 @@ export async function executeLocal(x: Execution) {
     await x.shielded?.record(signed.signature);
     let sent;
     try {
-      sent = await chain.sendAndConfirm(signed.tx);
+      sent = x.via ? await x.via(priced.amountOut)(signed.tx, signed.lastValidBlockHeight) : await chain.sendAndConfirm(signed.tx);
     } catch (e) {
       // Refused: nothing moved. Anything else: the outcome is unknown; the deposit's record stays
       // for the transfer retry job, which asks the chain about this signature.

@@ -13,7 +13,8 @@ import { accrueAfter, forgetOwed, noteOwed, type AccrueInput } from '#lib/reward
 import { completeDeposit } from '#lib/transfer/deposits.ts';
 import { amountInput, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
-import { keyVault } from '#lib/wallets/config.ts';
+import { keyVault, walletConfig } from '#lib/wallets/config.ts';
+import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
 import { sealKey } from '#lib/wallets/custody.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
@@ -287,7 +288,13 @@ async function oneTimeRecipient(userId: string, orderId: string): Promise<Keypai
 /** Refusals that happen before any transaction is built. */
 const RETRYABLE = new Set(['WALLET_LOCKED', 'SERVICE_UNAVAILABLE']);
 
-export async function execute(userId: string, input: z.infer<typeof executeInput>): Promise<z.infer<typeof executeView>> {
+/**
+ * Executes a claimed quote. The local pools' one transaction goes through the value-move journal
+ * (lib/moves/journal.ts): one the chain has not settled in time answers 202 `submitted`, the order
+ * stays `executing`, the wallet and the Idempotency-Key stay bound to it, and the journal executes
+ * or fails the order once the chain settles it.
+ */
+export async function execute(userId: string, input: z.infer<typeof executeInput>): Promise<z.infer<typeof executeView> | ReturnType<typeof submitted>> {
   const claimed = z.uuid().safeParse(input.quoteId).success ? await orders.claimQuote(userId, input.quoteId) : ({ ok: false, reason: 'missing' } as const);
   if (!claimed.ok) {
     if (claimed.reason === 'missing') throw errors.quoteNotFound();
@@ -298,6 +305,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
   let recipient: Keypair;
   let shielded: Awaited<ReturnType<typeof shieldedLeg>> | undefined;
   try {
+    const chain = await chainA();
     const w = await chainAWallet(userId, order.walletId);
     const user = await chainASigner(w);
     shielded = order.shielded ? await shieldedLeg(order) : undefined;
@@ -310,7 +318,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
       beforeSend: async (signature: string, amountOut: bigint) => noteOwed((noted = swapAccrual(userId, order, signature, amountOut))),
       refused: async () => (noted ? forgetOwed(noted) : undefined),
     };
-    sent = await withWalletLock(w, () =>
+    sent = await withWalletLock(w, (owner) =>
       order.adapter === 'jupiter'
         ? executeViaJupiter(order, user)
         : onChainA(() =>
@@ -324,10 +332,24 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
               minAmountOut: BigInt(order.minAmountOut),
               ...(leg ? { shielded: leg } : {}),
               journal,
+              via: (amountOut) =>
+                journaled(chain, {
+                  userId,
+                  purpose: {
+                    kind: 'swap',
+                    orderId: order.id,
+                    amountOut: amountOut.toString(),
+                    outputAddress: shielded ? shielded.pool.address : to.publicKey.toBase58(),
+                    ...(shielded ? { depositId: shielded.deposit().id } : {}),
+                  },
+                  lease: { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS },
+                }),
             }),
           ),
     );
   } catch (e) {
+    // Sent, not settled: the order stays `executing` for the journal to finish (afterSettled).
+    if (e instanceof MoveUnsettled) return submitted(await chainA(), e.txHash);
     // A busy wallet or pool turned it away before anything was built: the quote may be retried
     // until it expires. Any other refusal (or a send that may have failed) uses it up.
     if (isAppError(e) && RETRYABLE.has(e.code)) await orders.releaseQuote(order);

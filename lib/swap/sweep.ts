@@ -8,7 +8,8 @@ import * as orders from '#lib/data/swap-orders.ts';
 import { errors } from '#lib/errors.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
-import { keyVault } from '#lib/wallets/config.ts';
+import { keyVault, walletConfig } from '#lib/wallets/config.ts';
+import { journaled, MoveUnsettled, submitted, type MoveOf } from '#lib/moves/journal.ts';
 import { openKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -60,7 +61,21 @@ async function oneTimeSigner(r: orders.OneTimeAddressRecord): Promise<Keypair> {
 
 const ata = (mint: PublicKey, owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
 
-export async function sweep(userId: string, address: string, input: z.infer<typeof sweepInput>): Promise<z.infer<typeof sweepView>> {
+/**
+ * The sweep's one transaction goes through the value-move journal (lib/moves/journal.ts): one the
+ * chain has not settled in time answers 202 `submitted`, the request's Idempotency-Key (and, when
+ * the wallet pays the fee, its lease) bound to it until the chain settles it.
+ */
+export async function sweep(userId: string, address: string, input: z.infer<typeof sweepInput>): Promise<z.infer<typeof sweepView> | ReturnType<typeof submitted>> {
+  try {
+    return await sweepOnce(userId, address, input);
+  } catch (e) {
+    if (e instanceof MoveUnsettled) return submitted(await chainA(), e.txHash);
+    throw e;
+  }
+}
+
+async function sweepOnce(userId: string, address: string, input: z.infer<typeof sweepInput>): Promise<z.infer<typeof sweepView>> {
   const record = await orders.getOneTimeAddress(userId, address);
   const order = record ? await orders.getOrder(userId, record.orderId) : undefined;
   if (!record || !order) throw errors.notFound('one-time address not found');
@@ -103,16 +118,17 @@ export async function sweep(userId: string, address: string, input: z.infer<type
   }
   const w = await ownedWallet(userId, order.walletId);
   const payer = await chainASigner(w);
-  const sent = await withWalletLock(w, async () => {
+  const sent = await withWalletLock(w, async (leaseOwner) => {
     const have = await onChainA(() => nativeBalance(chain, payer.publicKey));
     if (have < 2n * SIGNATURE_FEE + rent) throw errors.insufficientBalance(`insufficient balance: wallet ${w.address} pays the sweep's fee (${2n * SIGNATURE_FEE + rent} lamports with the recipient's token account) and holds ${have}`);
-    return send(payer, ixs(payer.publicKey), [owner]);
+    return send(payer, ixs(payer.publicKey), [owner], { walletId: w.id, owner: leaseOwner, seconds: walletConfig.WALLET_LOCK_SECONDS });
   });
   return answer(sent, { ...rest, fee: 2n * SIGNATURE_FEE, feePayer: { kind: 'wallet', address: w.address } });
 
-  async function send(payer: Keypair, list: TransactionInstruction[], others: Keypair[]) {
-    const { blockhash } = await onChainA(() => chain.rpc.getLatestBlockhash());
-    return onChainA(() => chain.sendAndConfirm(buildAndSignTx(list, payer, blockhash, others)));
+  async function send(payer: Keypair, list: TransactionInstruction[], others: Keypair[], lease?: MoveOf['lease']) {
+    const { blockhash, lastValidBlockHeight } = await onChainA(() => chain.rpc.getLatestBlockhash());
+    const via = journaled(chain, { userId, purpose: { kind: 'wallet-send', operation: 'sweep', ref: record!.address }, ...(lease ? { lease } : {}) });
+    return onChainA(() => via(buildAndSignTx(list, payer, blockhash, others), lastValidBlockHeight));
   }
   function answer(sent: { signature: string }, r: { amount: bigint; remaining: bigint; fee: bigint; feePayer: z.infer<typeof sweepView>['feePayer'] }): z.infer<typeof sweepView> {
     return {

@@ -17,6 +17,8 @@ import type { depositInput, DepositView } from './schemas.ts';
 import { isFieldElement } from './statement.ts';
 import { appendToTree, depositAccrual } from './tree.ts';
 import { forgetOwed, noteOwed } from '#lib/rewards/accrue.ts';
+import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
+import { walletConfig } from '#lib/wallets/config.ts';
 
 /**
  * A deposit: the denomination (native coin, or the pool's token between associated token
@@ -82,7 +84,16 @@ export async function completeDeposit(d: DepositRecord): Promise<DepositView> {
   return view({ ...d, status: 'complete', leafIndex, root });
 }
 
-export async function deposit(userId: string, input: z.infer<typeof depositInput>): Promise<{ deposit: DepositView }> {
+/** Sent, and the chain has not settled its transfer yet: the route answers 202 with it (see `deposit`). */
+export type DepositSubmitted = ReturnType<typeof submitted>;
+
+/**
+ * The transfer goes through the value-move journal (lib/moves/journal.ts) besides the deposit's own
+ * record: a transfer the chain has not settled in time answers 202 `submitted`, and the wallet and
+ * the request's Idempotency-Key stay bound to it until the chain settles it; the retry job then
+ * appends or drops the deposit by the same rule (retry.ts).
+ */
+export async function deposit(userId: string, input: z.infer<typeof depositInput>): Promise<{ deposit: DepositView } | DepositSubmitted> {
   const pool = await poolOrThrow(input.pool);
   const commitment = await freshCommitment(input.commitment);
   const w = await ownedWallet(userId, input.walletId);
@@ -91,43 +102,52 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
   const signer = await chainASigner(w);
   const denomination = BigInt(pool.denomination);
 
-  const record = await withWalletLock(w, async () => {
-    const asset = assetOf(pool);
-    const lamports = await onChainA(() => nativeBalance(chain, signer.publicKey));
-    if (asset.mint) {
-      const tokens = await onChainA(() => tokenBalance(chain, signer.publicKey, asset.mint));
-      if (tokens < denomination) throw errors.insufficientBalance(`insufficient balance: ${tokens} of the pool's token (smallest units), the deposit needs ${denomination}`);
-      if (lamports < SIGNATURE_FEE) throw errors.insufficientBalance('insufficient balance: the wallet cannot pay the fee');
-    } else if (lamports < denomination + SIGNATURE_FEE) {
-      throw errors.insufficientBalance(`insufficient balance: ${lamports} lamports, the deposit needs ${denomination} plus the fee`);
-    }
-    const signed = await onChainA(() => signedTransfer(chain, signer, new PublicKey(pool.address), denomination, asset));
-    const d: DepositRecord = {
-      id: randomUUID(),
-      userId,
-      poolId: pool.id,
-      walletId: w.id,
-      commitment,
-      status: 'pending',
-      txHash: signed.signature,
-      signedTx: signed.bytes,
-      lastValidBlockHeight: signed.lastValidBlockHeight,
-      createdAt: clock.now().toISOString(),
-    };
-    await reserveDeposit(pool, d);
-    let slot: number;
-    try {
-      slot = (await chain.sendAndConfirm(signed.tx)).slot;
-    } catch (e) {
-      // Refused: nothing moved, the reservation goes. Anything else: the outcome is unknown and
-      // the record stays for the retry job, which asks the chain.
-      if (e instanceof ChainRejected || e instanceof NotEnough) await dropDeposit(pool, d);
-      else logger.warn('deposit transfer outcome unknown; left to the retry job', { depositId: d.id });
-      return onChainA(() => Promise.reject(e));
-    }
-    await repo.markDepositTransferred(d);
-    return { ...d, status: 'transferred' as const, slot };
-  });
+  let record: DepositRecord & { slot: number };
+  try {
+    record = await withWalletLock(w, async (owner) => {
+      const asset = assetOf(pool);
+      const lamports = await onChainA(() => nativeBalance(chain, signer.publicKey));
+      if (asset.mint) {
+        const tokens = await onChainA(() => tokenBalance(chain, signer.publicKey, asset.mint));
+        if (tokens < denomination) throw errors.insufficientBalance(`insufficient balance: ${tokens} of the pool's token (smallest units), the deposit needs ${denomination}`);
+        if (lamports < SIGNATURE_FEE) throw errors.insufficientBalance('insufficient balance: the wallet cannot pay the fee');
+      } else if (lamports < denomination + SIGNATURE_FEE) {
+        throw errors.insufficientBalance(`insufficient balance: ${lamports} lamports, the deposit needs ${denomination} plus the fee`);
+      }
+      const signed = await onChainA(() => signedTransfer(chain, signer, new PublicKey(pool.address), denomination, asset));
+      const d: DepositRecord = {
+        id: randomUUID(),
+        userId,
+        poolId: pool.id,
+        walletId: w.id,
+        commitment,
+        status: 'pending',
+        txHash: signed.signature,
+        signedTx: signed.bytes,
+        lastValidBlockHeight: signed.lastValidBlockHeight,
+        createdAt: clock.now().toISOString(),
+      };
+      await reserveDeposit(pool, d);
+      const lease = { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS };
+      const via = journaled(chain, { userId, purpose: { kind: 'wallet-send', operation: 'shielded-deposit', ref: d.id }, lease });
+      let slot: number;
+      try {
+        slot = (await via(signed.tx, signed.lastValidBlockHeight)).slot;
+      } catch (e) {
+        // Refused: nothing moved, the reservation goes. Anything else: the outcome is unknown and
+        // the record stays for the retry job, which asks the chain.
+        if (e instanceof ChainRejected || e instanceof NotEnough) await dropDeposit(pool, d);
+        else logger.warn('deposit transfer outcome unknown; left to the retry job', { depositId: d.id });
+        if (e instanceof MoveUnsettled) throw e;
+        return onChainA(() => Promise.reject(e));
+      }
+      await repo.markDepositTransferred(d);
+      return { ...d, status: 'transferred' as const, slot };
+    });
+  } catch (e) {
+    if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
+    throw e;
+  }
   const { leafIndex, root } = await appendToTree(record);
   return { deposit: view({ ...record, status: 'complete', leafIndex, root }) };
 }

@@ -15,7 +15,8 @@ import { appendToTree } from './tree.ts';
  * locally: a timer in the local runtime), and callable once (tests). It finishes what a failed or
  * crashed request left: unpaid withdrawals (payouts.ts decides, exactly once), deposits whose
  * transfer was sent but whose commitment is not in the tree yet, and the value moves the chain has
- * not settled (lib/moves/journal.ts: compression, mint-to, reward claims). Work younger than
+ * not settled (lib/moves/journal.ts: compression, mint-to, create-token, reward claims, deposits,
+ * swaps, sweeps, the service's bridge deposits; docs/value-moves.md). Work younger than
  * TRANSFER_RETRY_AFTER_SECONDS is left to the request still handling it.
  */
 export const RETRY_INTERVAL_MS = 60_000;

@@ -186,19 +186,37 @@ describe('deposit from the caller\'s chain A wallet', () => {
     const chain = await chainA();
     const escrowBefore = BigInt(await chain.rpc.getBalance(escrowAccount(SOL)));
     const destBefore = await balanceOf(SOL.destinationToken, DEST64);
-    const t = ok(await withLostConfirmation(true, () => alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.02' })))).transaction;
+    // 202: the value-move journal holds the send (lib/moves/journal.ts) until the chain settles it.
+    const res = ok(await withLostConfirmation(true, () => alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.02' }))), 202);
+    const t = res.transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
+    expect(res).toMatchObject({ status: 'submitted', txHash: t.sourceTxHash });
     expect((await settled(alice, t.id)).status).toBe('completed');
     expect(BigInt(await chain.rpc.getBalance(escrowAccount(SOL))) - escrowBefore).toBe(20_000_000n);
     expect((await balanceOf(SOL.destinationToken, DEST64)) - destBefore).toBe(20_000_000n);
   });
 
-  it('sent, outcome unknown, and it never landed: submitted, then failed after the confirmation window; nothing minted', async () => {
+  it('sent, outcome unknown, and it never landed: submitted past the confirmation window while the chain cannot tell; failed once the journal settled it expired; nothing minted', async () => {
     const destBefore = await balanceOf(SOL.destinationToken, DEST64);
-    const t = ok(await withLostConfirmation(false, () => alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.02' })))).transaction;
-    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
-    advanceClock(31 * 60 * 1000);
-    expect((await settled(alice, t.id)).status).toBe('failed');
+    const chain = await chainA();
+    // Every send (the request's, then the journal's resends of the same bytes) is lost while this runs.
+    await withLostConfirmation(false, async () => {
+      const t = ok(await alice.post('/api/bridge/initiate', deposit({ walletId: aliceWallet.id, amount: '0.02' })), 202).transaction;
+      expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
+      advanceClock(31 * 60 * 1000);
+      await relayBridge(aliceId, t.id);
+      // No window decides a journaled send: only the chain's settlement of it.
+      expect((await readBridge(aliceId, t.id))?.status).toBe('submitted');
+      const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
+      const height = chain.rpc.getBlockHeight;
+      chain.rpc.getBlockHeight = async () => Number.MAX_SAFE_INTEGER; // the chain is past its last valid block height
+      try {
+        expect((await resolveMovesOnce()).expired).toBe(1);
+      } finally {
+        chain.rpc.getBlockHeight = height;
+      }
+      expect((await settled(alice, t.id)).status).toBe('failed');
+    });
     expect(await balanceOf(SOL.destinationToken, DEST64)).toBe(destBefore);
   });
 

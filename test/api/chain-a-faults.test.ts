@@ -114,7 +114,10 @@ describe('the status cache forgets, the history does not', () => {
     expect(res.status).not.toBe(200);
     const list = async () => ((await alice.get('/api/transfer/deposits')).json as { deposits: { commitment: string; status: string }[] }).deposits;
 
-    chain.inject('rpc-timeout'); // the resend times out: that decides nothing
+    expect(res.status).toBe(202); // submitted: the journal holds the wallet and the key for it
+    // The resends time out (the deposit's own pass, then the journal's): that decides nothing.
+    chain.inject('rpc-timeout');
+    chain.inject('rpc-timeout');
     expect((await retry()).depositsDropped).toBe(0);
     chain.advanceSlots(200);
     expect((await retry()).depositsDropped).toBe(1);

@@ -1,9 +1,10 @@
 import { PublicKey } from '@solana/web3.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULTS, type ChainAFault, type FaultyChainA } from '#lib/chains/chain-a/faults.ts';
+import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { expectDocumented, measured, printReport, reportFor, request as send, RUNS, schedule, SEED, type Report } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -14,9 +15,9 @@ import { signedInUser } from './identity-helpers.ts';
  * the journal says landed; nothing twice for one key; every transaction that landed is in the
  * journal as landed; no move left open; every answer one docs/architecture.md's error codes document.
  * `npm test`: a fixed seed and CHAOS_RUNS (default 8) schedules per move; `npm run chaos`: 1,000.
+ * The other journaled moves, whose requests need a fresh record each (a commitment, a quote, a
+ * funded one-time address): chaos-moves.test.ts.
  */
-const RUNS = Number(process.env.CHAOS_RUNS ?? 8);
-const SEED = Number(process.env.CHAOS_SEED ?? 36);
 let rt: TestRuntime;
 let alice: HttpClient;
 let wallet: { id: string; address: string };
@@ -34,19 +35,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await rt?.stop();
-  if (process.env.CHAOS_REPORT) console.log(`chaos: ${JSON.stringify(totals)}`);
+  printReport(report);
 });
 
-/** The answers the docs give for these routes (the body's code for the errors). */
-const DOCUMENTED: Record<number, string[] | undefined> = {
-  200: undefined,
-  202: undefined,
-  409: ['WALLET_LOCKED', 'IDEMPOTENCY_IN_PROGRESS'],
-  422: ['TRANSACTION_FAILED', 'INSUFFICIENT_BALANCE'],
-  502: ['RPC_ERROR'],
-  503: ['INDEXER_SYNC', 'SERVICE_UNAVAILABLE'],
-};
-const totals = { schedules: 0, requests: 0, faults: {} as Record<string, number>, ms: 0 };
+const report: Report = {};
 
 const compressed = async () => BigInt(String(await chain.rpc.getCompressedBalanceByOwner(new PublicKey(wallet.address))));
 
@@ -56,40 +48,12 @@ const MOVES: Record<string, Move> = {
   'decompress-native': { route: '/api/compression/decompress-native', units: 1_000_000n, body: (a) => ({ walletId: wallet.id, amount: a }), sign: -1n },
 };
 
-/** One request, or `crashed` once the fault layer swallowed it (a call that never returns). */
-async function request(route: string, body: object, key: string): Promise<{ status: number; json: any } | 'crashed'> {
-  const crashes = () => chain.injected['crash-before'] + chain.injected['crash-after'];
-  const before = crashes();
-  const abort = new AbortController();
-  const res = fetch(new URL(route, rt.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': key, cookie: [...alice.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-    body: JSON.stringify(body),
-    signal: abort.signal,
-  }).then(async (r) => ({ status: r.status, json: await r.json() }));
-  for (;;) {
-    const out = await Promise.race([res.catch(() => 'crashed' as const), new Promise<'tick'>((r) => setTimeout(() => r('tick'), 50))]);
-    if (out !== 'tick') return out;
-    if (crashes() > before) {
-      abort.abort();
-      return 'crashed';
-    }
-  }
-}
-
-const fault = fc.constantFrom<ChainAFault | 'none'>('none', ...FAULTS);
-const schedule = fc.record({
-  faults: fc.array(fault, { minLength: 1, maxLength: 3 }),
-  readFault: fc.boolean(),
-  concurrent: fc.integer({ min: 1, max: 3 }),
-  milli: fc.integer({ min: 1, max: 9 }),
-});
+const request = (route: string, body: object, key: string) => send(rt, alice, chain, route, body, key);
 
 for (const [name, move] of Object.entries(MOVES)) {
   describe(`chaos: ${name}`, () => {
     it(`${RUNS} schedules of faults, crashes and retries keep every invariant`, async () => {
-      const started = Date.now();
-      await fc.assert(
+      await measured(report, name, chain, () => fc.assert(
         fc.asyncProperty(schedule, async (s) => {
           chain.clearInjected();
           const key = `chaos-${name}-${++keys}`;
@@ -123,19 +87,12 @@ for (const [name, move] of Object.entries(MOVES)) {
           // every move settled
           expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
           // every answer documented
-          for (const a of answers) {
-            if (a === 'crashed') continue;
-            expect(Object.keys(DOCUMENTED)).toContain(String(a.status));
-            const codes = DOCUMENTED[a.status];
-            if (codes) expect(codes).toContain(a.json.error);
-          }
-          totals.schedules++;
-          totals.requests += answers.length;
+          expectDocumented(answers);
+          reportFor(report, name).schedules++;
+          reportFor(report, name).requests += answers.length;
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      );
-      totals.ms += Date.now() - started;
-      for (const [f, n] of Object.entries(chain.injected)) totals.faults[f] = n;
+      ));
     }, 3_600_000);
   });
 }

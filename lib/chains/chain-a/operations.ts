@@ -130,7 +130,7 @@ export async function decompressNative(chain: ChainA, signer: Keypair, lamports:
 // ---- tokens ---------------------------------------------------------------------------------
 
 /** A new SPL mint with its compression pool; `signer` pays and is the mint authority. */
-export async function createMint(chain: ChainA, signer: Keypair, decimals: number): Promise<{ mint: PublicKey } & SentTransaction> {
+export async function createMint(chain: ChainA, signer: Keypair, decimals: number, via?: Sender): Promise<{ mint: PublicKey } & SentTransaction> {
   const mint = Keypair.generate();
   const ixs = await CompressedTokenProgram.createMint({
     feePayer: signer.publicKey,
@@ -141,7 +141,7 @@ export async function createMint(chain: ChainA, signer: Keypair, decimals: numbe
     rentExemptBalance: await chain.rpc.getMinimumBalanceForRentExemption(MINT_SIZE),
     tokenProgramId: TOKEN_PROGRAM_ID,
   });
-  const sent = await send(chain, signer, ixs, [mint]);
+  const sent = await send(chain, signer, ixs, [mint], via);
   return { mint: mint.publicKey, ...sent };
 }
 

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { FAULTS, type ChainAFault, type FaultyChainA } from '#lib/chains/chain-a/faults.ts';
+import type { HttpClient, TestRuntime } from '../support/runtime.ts';
+
+/** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
+export const RUNS = Number(process.env.CHAOS_RUNS ?? 8);
+// 53: its first eight schedules send under every fault of the layer (late, lands-later, dropped, both crashes, timeouts).
+export const SEED = Number(process.env.CHAOS_SEED ?? 53);
+
+export type Answer = { status: number; json: any } | 'crashed';
+
+/** One request, or `crashed` once the fault layer swallowed it (a call that never returns). */
+export async function request(rt: TestRuntime, client: HttpClient, chain: FaultyChainA, route: string, body: object, key: string): Promise<Answer> {
+  const crashes = () => chain.injected['crash-before'] + chain.injected['crash-after'];
+  const before = crashes();
+  const abort = new AbortController();
+  const res = fetch(new URL(route, rt.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key, cookie: [...client.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    body: JSON.stringify(body),
+    signal: abort.signal,
+  }).then(async (r) => ({ status: r.status, json: await r.json() }));
+  for (;;) {
+    const out = await Promise.race([res.catch(() => 'crashed' as const), new Promise<'tick'>((r) => setTimeout(() => r('tick'), 50))]);
+    if (out !== 'tick') return out;
+    if (crashes() > before) {
+      abort.abort();
+      return 'crashed';
+    }
+  }
+}
+
+/** The answers the docs give these routes (the body's code for the errors); `extra`: a route's own. */
+export function expectDocumented(answers: Answer[], extra: Record<number, string[]> = {}): void {
+  const documented: Record<number, string[] | undefined> = {
+    200: undefined,
+    202: undefined,
+    409: ['WALLET_LOCKED', 'IDEMPOTENCY_IN_PROGRESS', ...(extra[409] ?? [])],
+    422: ['TRANSACTION_FAILED', 'INSUFFICIENT_BALANCE', ...(extra[422] ?? [])],
+    502: ['RPC_ERROR'],
+    503: ['INDEXER_SYNC', 'SERVICE_UNAVAILABLE', ...(extra[503] ?? [])],
+  };
+  for (const [status, codes] of Object.entries(extra)) if (!(Number(status) in documented)) documented[Number(status)] = codes;
+  for (const a of answers) {
+    if (a === 'crashed') continue;
+    expect(Object.keys(documented), JSON.stringify(a.json)).toContain(String(a.status));
+    const codes = documented[a.status];
+    if (codes) expect(codes, JSON.stringify(a.json)).toContain(a.json.error);
+  }
+}
+
+const fault = fc.constantFrom<ChainAFault | 'none'>('none', ...FAULTS);
+export const schedule = fc.record({
+  faults: fc.array(fault, { minLength: 1, maxLength: 3 }),
+  // One schedule in four: a read fault refuses the request before it sends, leaving its send faults unused.
+  readFault: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+  concurrent: fc.integer({ min: 1, max: 3 }),
+  milli: fc.integer({ min: 1, max: 9 }),
+});
+export type Schedule = typeof schedule extends fc.Arbitrary<infer S> ? S : never;
+
+/** Per move: schedules run, requests made, faults injected, milliseconds; printed by `npm run chaos` (CHAOS_REPORT). */
+export type Report = Record<string, { schedules: number; requests: number; faults: Record<string, number>; ms: number }>;
+
+export function reportFor(report: Report, name: string) {
+  return (report[name] ??= { schedules: 0, requests: 0, faults: {}, ms: 0 });
+}
+
+/** The faults injected while `run` ran, added to the move's report. */
+export async function measured(report: Report, name: string, chain: FaultyChainA, run: () => Promise<void>): Promise<void> {
+  const r = reportFor(report, name);
+  const before = { ...chain.injected };
+  const started = Date.now();
+  try {
+    await run();
+  } finally {
+    r.ms += Date.now() - started;
+    for (const [f, n] of Object.entries(chain.injected)) {
+      const d = n - (before[f as ChainAFault] ?? 0);
+      if (d) r.faults[f] = (r.faults[f] ?? 0) + d;
+    }
+  }
+}
+
+export function printReport(report: Report): void {
+  if (!process.env.CHAOS_REPORT) return;
+  for (const [name, r] of Object.entries(report)) {
+    const faults = Object.values(r.faults).reduce((a, b) => a + b, 0);
+    console.log(`chaos ${name}: ${r.schedules} schedules, ${r.requests} requests, ${faults} faults injected ${JSON.stringify(r.faults)}, ${(r.ms / 1000).toFixed(1)} s`);
+  }
+}

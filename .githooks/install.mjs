@@ -3,7 +3,10 @@
 // and never fails the install.
 import { execFileSync } from 'node:child_process';
 
-const git = (...args) => execFileSync('git', args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+const git = (...args) =>
+  execFileSync('git', args, { stdio: ['ignore', 'pipe', 'ignore'] })
+    .toString()
+    .trim();
 try {
   if (git('rev-parse', '--is-inside-work-tree') === 'true') git('config', 'core.hooksPath', '.githooks');
 } catch {

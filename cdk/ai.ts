@@ -11,7 +11,11 @@ import { ApiFunction } from './constructs/api-function.ts';
  * behind a Lambda function URL in RESPONSE_STREAM mode, since API Gateway's HTTP API buffers
  * answers. The URL has no IAM auth: the session cookie is the credential, checked by the handler.
  */
-export function streamingUrl(scope: Construct, rid: string, props: { stage: string; row: Route; role: IRole; environment: Record<string, string>; name: string }): ApiFunction {
+export function streamingUrl(
+  scope: Construct,
+  rid: string,
+  props: { stage: string; row: Route; role: IRole; environment: Record<string, string>; name: string },
+): ApiFunction {
   const fn = new ApiFunction(scope, `${rid}Stream`, {
     stage: props.stage,
     entry: props.row.handler,
@@ -28,7 +32,14 @@ export function streamingUrl(scope: Construct, rid: string, props: { stage: stri
     authType: FunctionUrlAuthType.NONE,
     invokeMode: InvokeMode.RESPONSE_STREAM,
     cors: origins.length
-      ? { allowedOrigins: origins, allowCredentials: true, allowedMethods: [HttpMethod.POST], allowedHeaders: ['content-type', 'accept'], exposedHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'], maxAge: Duration.minutes(10) }
+      ? {
+          allowedOrigins: origins,
+          allowCredentials: true,
+          allowedMethods: [HttpMethod.POST],
+          allowedHeaders: ['content-type', 'accept'],
+          exposedHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
+          maxAge: Duration.minutes(10),
+        }
       : undefined,
   });
   new CfnOutput(scope, `${rid}StreamUrl`, { value: url.url, description: `${props.row.method} ${props.row.path}, streamed (server-sent events)` });

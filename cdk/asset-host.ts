@@ -79,7 +79,7 @@ export class AssetHost {
           hosted.instances = hosted.instances.filter((i) => i !== instance);
         } else this.release(instance);
         wake?.();
-        if (!streaming) (err ? reject(err) : undefined);
+        if (!streaming) err ? reject(err) : undefined;
       };
       const onMessage = (m: Message) => {
         if (m.id !== id) return;
@@ -162,7 +162,10 @@ export class AssetHost {
   private release(instance: Instance): void {
     instance.lastUsed = Date.now();
     const next = instance.fn.waiting.shift();
-    if (next) return next(instance);
+    if (next) {
+      next(instance);
+      return;
+    }
     instance.busy = false;
   }
 

@@ -71,7 +71,13 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
       server.once('error', fail);
       server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
     });
-    stops.push(() => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }));
+    stops.push(
+      () =>
+        new Promise<void>((ok) => {
+          server.closeAllConnections();
+          server.close(() => ok());
+        }),
+    );
     const url = `http://localhost:${(server.address() as { port: number }).port}`;
 
     const local = await createLocalAws(scopes, { dynamo: dynamo.endpoint, s3: s3.endpoint, moto: moto.endpoint, url });
@@ -138,7 +144,15 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     for (const q of wiring.queues) {
       const queue = [...local.queues.values()].find((x) => x.arn === q.queueArn);
       if (!queue) throw new Error(`event source ${q.queueArn}: not a queue of the stack`);
-      stops.push(startSqsPoller({ moto: moto.endpoint, queueUrl: queue.url, mapping: q, invoke: (e) => invokeBuffered(q.fn, e), onError: (e) => log(`[${q.fn}] SQS batch failed: ${e.message}`) }));
+      stops.push(
+        startSqsPoller({
+          moto: moto.endpoint,
+          queueUrl: queue.url,
+          mapping: q,
+          invoke: (e) => invokeBuffered(q.fn, e),
+          onError: (e) => log(`[${q.fn}] SQS batch failed: ${e.message}`),
+        }),
+      );
     }
     const summary = [
       ...local.summary,

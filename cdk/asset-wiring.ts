@@ -69,7 +69,13 @@ export function readWiring(scopes: Scope[], local: Resolver): Wiring {
         wiring.streams.set(stream.replace(/-stream$/, ''), stream);
       } else if (r.Type === 'AWS::Events::Rule' && p.ScheduleExpression && p.State !== 'DISABLED') {
         const expression = String(p.ScheduleExpression);
-        for (const t of (p.Targets ?? []) as { Arn: unknown }[]) wiring.schedules.push({ rule: `${scope.name}/${id}`, fn: fnOf(resolveValue(t.Arn, scope, names), `${scope.name}/${id}`), everyMs: rateMs(expression), expression });
+        for (const t of (p.Targets ?? []) as { Arn: unknown }[])
+          wiring.schedules.push({
+            rule: `${scope.name}/${id}`,
+            fn: fnOf(resolveValue(t.Arn, scope, names), `${scope.name}/${id}`),
+            everyMs: rateMs(expression),
+            expression,
+          });
       } else if (r.Type === 'AWS::Lambda::EventSourceMapping' && p.Enabled !== false) {
         wiring.queues.push({
           fn: fnOf(FN + resolveValue(p.FunctionName, scope, names).replace(FN, ''), `${scope.name}/${id}`),

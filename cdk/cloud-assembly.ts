@@ -69,7 +69,9 @@ export interface SynthesizedFunction {
 
 /** Every template of the assembly in `outdir` (cdk.out), roots first, each nested stack under its parent. */
 export function readAssembly(outdir: string): Scope[] {
-  const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8')) as { artifacts?: Record<string, { type: string; properties?: { templateFile?: string } }> };
+  const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8')) as {
+    artifacts?: Record<string, { type: string; properties?: { templateFile?: string } }>;
+  };
   const scopes: Scope[] = [];
   const visit = (scope: Scope) => {
     scopes.push(scope);
@@ -127,7 +129,10 @@ function resolveAny(e: unknown, scope: Scope, resolver: Resolver): string | stri
     case 'Fn::Join': {
       const [sep, parts] = arg as [string, unknown[]];
       // A dynamic reference is often joined from pieces (`{{resolve:secretsmanager:` + Ref + `:SecretString:::}}`).
-      return parts.map((p) => resolveValue(p, scope, resolver)).join(sep).replace(DYNAMIC_REFERENCE, (m) => resolver.dynamicReference(m));
+      return parts
+        .map((p) => resolveValue(p, scope, resolver))
+        .join(sep)
+        .replace(DYNAMIC_REFERENCE, (m) => resolver.dynamicReference(m));
     }
     case 'Fn::Select': {
       const [index, list] = arg as [unknown, unknown];
@@ -205,7 +210,7 @@ export function nodeFunctions(outdir: string, scopes: Scope[] = readAssembly(out
         handler: String(p.Handler ?? 'index.handler'),
         assetDir,
         layerDirs,
-        environment: ((p.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}),
+        environment: (p.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
         timeoutSeconds: Number(p.Timeout ?? 3),
         memoryMb: Number(p.MemorySize ?? 128),
         resource: r,
@@ -239,8 +244,13 @@ const idFor = (s: string) => {
  */
 export const placeholderResolver: Resolver = {
   pseudo: (name, stack) =>
-    ({ 'AWS::AccountId': ACCOUNT, 'AWS::Region': REGION, 'AWS::Partition': 'aws', 'AWS::URLSuffix': 'amazonaws.com', 'AWS::StackName': stack.name.split('/')[0]! })[name] ??
-    `${name}-placeholder`,
+    ({
+      'AWS::AccountId': ACCOUNT,
+      'AWS::Region': REGION,
+      'AWS::Partition': 'aws',
+      'AWS::URLSuffix': 'amazonaws.com',
+      'AWS::StackName': stack.name.split('/')[0]!,
+    })[name] ?? `${name}-placeholder`,
   dynamicReference: (ref) => `placeholder-${idFor(ref)}`,
   resource(ref) {
     const { logicalId, resource, attribute, stack } = ref;

@@ -73,7 +73,9 @@ function build(entries: string[], sourcemap: boolean): Build {
     banner: { js: bundling.banner },
     logLevel: 'warning',
   });
-  process.stderr.write(`bundled ${entries.length} functions in ${((performance.now() - started) / 1000).toFixed(1)} s${sourcemap ? ' (with source maps)' : ''}\n`);
+  process.stderr.write(
+    `bundled ${entries.length} functions in ${((performance.now() - started) / 1000).toFixed(1)} s${sourcemap ? ' (with source maps)' : ''}\n`,
+  );
   const b: Build = { dir, sourcemap, outputs: new Map(entries.map((e) => [e, join(dir, `${keyOf(e)}.mjs`)])) };
   builds.push(b);
   return b;
@@ -104,7 +106,10 @@ const EXTRA_FILES: Record<string, (outputDir: string) => void> = {
 export function builtSite(): string {
   if (site && existsSync(site)) return site;
   const dir = temporaryDir('shroud-web-site-');
-  const out = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cdk', 'build-web-site.ts'), dir], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  const out = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'cdk', 'build-web-site.ts'), dir], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (out.status !== 0) throw new Error(`building the browser terminal's site failed (${out.error?.message ?? `exit ${out.status}`})`);
   return (site = dir);
 }
@@ -151,7 +156,10 @@ export function writeFunctionAsset(entry: string, outputDir: string, opts: { sou
   if (!sourcemap) copyFileSync(file, join(outputDir, 'index.mjs'));
   else {
     // The bundle names its map after the entry; here it is index.mjs's.
-    writeFileSync(join(outputDir, 'index.mjs'), readFileSync(file, 'utf8').replace(/\/\/# sourceMappingURL=[^\n]*\s*$/, '//# sourceMappingURL=index.mjs.map\n'));
+    writeFileSync(
+      join(outputDir, 'index.mjs'),
+      readFileSync(file, 'utf8').replace(/\/\/# sourceMappingURL=[^\n]*\s*$/, '//# sourceMappingURL=index.mjs.map\n'),
+    );
     copyFileSync(`${file}.map`, join(outputDir, 'index.mjs.map'));
   }
   EXTRA_FILES[entry]?.(outputDir);

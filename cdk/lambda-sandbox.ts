@@ -67,8 +67,15 @@ function mirror(from: string, to: string): void {
  * memory, task root, TZ, …; placeholder credentials, as the role's would be), then the template's,
  * with `/opt` paths moved to the sandbox's opt directory.
  */
-export function runtimeEnvironment(fn: SynthesizedFunction, templateEnv: Record<string, string>, dirs: { taskDir: string; optDir: string }, extra: Record<string, string> = {}): Record<string, string> {
-  const fromTemplate = Object.fromEntries(Object.entries(templateEnv).map(([k, v]) => [k, v === '/opt' || v.startsWith('/opt/') ? dirs.optDir + v.slice(4) : v]));
+export function runtimeEnvironment(
+  fn: SynthesizedFunction,
+  templateEnv: Record<string, string>,
+  dirs: { taskDir: string; optDir: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const fromTemplate = Object.fromEntries(
+    Object.entries(templateEnv).map(([k, v]) => [k, v === '/opt' || v.startsWith('/opt/') ? dirs.optDir + v.slice(4) : v]),
+  );
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: 'en_US.UTF-8',
@@ -110,7 +117,11 @@ export function loadInProcess(fn: SynthesizedFunction, env: Record<string, strin
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const last = out.trim().split('\n').reverse().find((l) => l.startsWith('{"ok"'));
+      const last = out
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('{"ok"'));
       if (last) return done(JSON.parse(last) as LoadResult);
       done({ ok: false, error: signal ? `init did not finish in ${timeoutMs / 1000} s` : `exit ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}` });
     });
@@ -153,7 +164,13 @@ export async function checkAssets(outdir: string, opts: { concurrency?: number; 
 }
 
 /** One init and one invocation of a buffered handler in a process of its own (cdk/lambda-runtime/invoke.mjs). */
-export function invokeInProcess(fn: SynthesizedFunction, env: Record<string, string>, taskDir: string, event: unknown, timeoutMs = 60_000): Promise<{ ok: boolean; result?: unknown; error?: string }> {
+export function invokeInProcess(
+  fn: SynthesizedFunction,
+  env: Record<string, string>,
+  taskDir: string,
+  event: unknown,
+  timeoutMs = 60_000,
+): Promise<{ ok: boolean; result?: unknown; error?: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(RUNTIME_DIR, 'invoke.mjs'), taskDir, fn.handler], {
       cwd: taskDir,
@@ -168,7 +185,11 @@ export function invokeInProcess(fn: SynthesizedFunction, env: Record<string, str
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const last = out.trim().split('\n').reverse().find((l) => l.startsWith('{"ok"'));
+      const last = out
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('{"ok"'));
       try {
         if (last) return done(JSON.parse(last) as { ok: boolean; result?: unknown; error?: string });
       } catch (e) {

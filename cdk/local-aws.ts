@@ -54,8 +54,14 @@ export async function createLocalAws(scopes: Scope[], at: LocalEndpoints): Promi
 
   const resolver: Resolver = {
     pseudo: (name, stack) =>
-      ({ 'AWS::AccountId': ACCOUNT, 'AWS::Region': REGION, 'AWS::Partition': 'aws', 'AWS::URLSuffix': 'amazonaws.com', 'AWS::StackName': stack.name.split('/')[0]!, 'AWS::NoValue': '' })[name] ??
-      `${name}-local`,
+      ({
+        'AWS::AccountId': ACCOUNT,
+        'AWS::Region': REGION,
+        'AWS::Partition': 'aws',
+        'AWS::URLSuffix': 'amazonaws.com',
+        'AWS::StackName': stack.name.split('/')[0]!,
+        'AWS::NoValue': '',
+      })[name] ?? `${name}-local`,
     dynamicReference(ref) {
       // {{resolve:secretsmanager:<arn or name>:SecretString:<json key>:<stage>:<version>}}
       const m = /^\{\{resolve:secretsmanager:(arn:[^:]+:secretsmanager:[^:]+:\d+:secret:[^:]+|[^:]+):SecretString:([^:]*):/.exec(ref);
@@ -104,14 +110,17 @@ export async function createLocalAws(scopes: Scope[], at: LocalEndpoints): Promi
 
   // What the templates declare, in the order that lets each reference the ones before.
   const all = scopes.flatMap((stack) => Object.entries(stack.template.Resources ?? {}).map(([logicalId, resource]) => ({ stack, logicalId, resource })));
-  for (const { stack, logicalId, resource } of all.filter((r) => r.resource.Type === 'AWS::KMS::Key')) {
+  for (const { stack, logicalId } of all.filter((r) => r.resource.Type === 'AWS::KMS::Key')) {
     const made = await kms.send(new CreateKeyCommand({ Description: `${keyOf(stack, logicalId)} (asset mode)` }));
     keys.set(keyOf(stack, logicalId), { id: made.KeyMetadata!.KeyId!, arn: made.KeyMetadata!.Arn! });
     summary.push(`KMS key ${logicalId}: ${made.KeyMetadata!.Arn}`);
   }
   for (const { stack, logicalId, resource } of all.filter((r) => r.resource.Type === 'AWS::SecretsManager::Secret')) {
     const gen = resource.Properties?.GenerateSecretString as { PasswordLength?: number } | undefined;
-    const value = randomBytes(48).toString('base64url').replace(/[-_]/g, '').slice(0, gen?.PasswordLength ?? 32);
+    const value = randomBytes(48)
+      .toString('base64url')
+      .replace(/[-_]/g, '')
+      .slice(0, gen?.PasswordLength ?? 32);
     const made = await secrets.send(new CreateSecretCommand({ Name: `${stack.name.replace(/\//g, '-')}-${logicalId}`, SecretString: value }));
     secretValues.set(keyOf(stack, logicalId), { arn: made.ARN!, value });
     summary.push(`secret ${logicalId}: ${made.ARN}`);
@@ -127,7 +136,10 @@ export async function createLocalAws(scopes: Scope[], at: LocalEndpoints): Promi
     if (p.MessageRetentionPeriod !== undefined) attributes.MessageRetentionPeriod = String(p.MessageRetentionPeriod);
     if (p.RedrivePolicy) {
       const r = p.RedrivePolicy as { deadLetterTargetArn: unknown; maxReceiveCount: unknown };
-      attributes.RedrivePolicy = JSON.stringify({ deadLetterTargetArn: resolveValue(r.deadLetterTargetArn, stack, resolver), maxReceiveCount: Number(r.maxReceiveCount) });
+      attributes.RedrivePolicy = JSON.stringify({
+        deadLetterTargetArn: resolveValue(r.deadLetterTargetArn, stack, resolver),
+        maxReceiveCount: Number(r.maxReceiveCount),
+      });
     }
     const made = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
     const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: made.QueueUrl!, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
@@ -147,4 +159,5 @@ export async function createLocalAws(scopes: Scope[], at: LocalEndpoints): Promi
 const LOCAL_DISTRIBUTION = 'local-distribution.invalid';
 
 /** A resolved value with the distribution's https address made the gateway's. */
-export const localUrls = (value: string, url: string): string => value.replaceAll(`https://${LOCAL_DISTRIBUTION}`, url).replaceAll(LOCAL_DISTRIBUTION, new URL(url).host);
+export const localUrls = (value: string, url: string): string =>
+  value.replaceAll(`https://${LOCAL_DISTRIBUTION}`, url).replaceAll(LOCAL_DISTRIBUTION, new URL(url).host);

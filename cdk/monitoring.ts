@@ -64,8 +64,7 @@ function alarm(scope: Construct, id: string, props: { name: string; description:
     alarmDescription: props.description,
     metric: props.metric,
     threshold: props.threshold,
-    comparisonOperator:
-      props.threshold === 1 ? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD : ComparisonOperator.GREATER_THAN_THRESHOLD,
+    comparisonOperator: props.threshold === 1 ? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD : ComparisonOperator.GREATER_THAN_THRESHOLD,
     evaluationPeriods: 1,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
@@ -82,11 +81,7 @@ export function routeErrorRateAlarm(scope: Construct, id: string, props: { stage
   return alarm(scope, id, {
     name: `shroud-${props.stage}-5xx-rate ${route}`,
     description: `More than ${ERROR_RATE_PERCENT} % of ${route} answered 5xx over ${PERIOD.toMinutes()} minutes (at least ${MIN_REQUESTS} requests).`,
-    metric: errorRate(
-      emf(props.stage, METRIC.requests, { route }, 'Sum'),
-      emf(props.stage, METRIC.status[5], { route }, 'Sum'),
-      `${route} 5xx %`,
-    ),
+    metric: errorRate(emf(props.stage, METRIC.requests, { route }, 'Sum'), emf(props.stage, METRIC.status[5], { route }, 'Sum'), `${route} 5xx %`),
     threshold: ERROR_RATE_PERCENT,
     topic: props.topic,
   });
@@ -167,7 +162,13 @@ export function dashboard(scope: Construct, props: { stage: string; api: IHttpAp
       // Ids are unique across the whole graph, not only within one expression.
       const usingMetrics: Record<string, IMetric> = {};
       g.functionNames.forEach((functionName, i) => {
-        usingMetrics[`t${gi}_${i}`] = new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', dimensionsMap: { FunctionName: functionName }, statistic: 'Sum', period: PERIOD });
+        usingMetrics[`t${gi}_${i}`] = new Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'Throttles',
+          dimensionsMap: { FunctionName: functionName },
+          statistic: 'Sum',
+          period: PERIOD,
+        });
       });
       return new MathExpression({ expression: `SUM([${Object.keys(usingMetrics).join(',')}])`, usingMetrics, label: g.name, period: PERIOD });
     });
@@ -186,10 +187,11 @@ export function dashboard(scope: Construct, props: { stage: string; api: IHttpAp
   );
   board.addWidgets(
     graph('API requests', [api.metricCount({ period: PERIOD, statistic: 'Sum', label: 'requests' })], 'count'),
-    graph('API 4xx / 5xx', [
-      api.metricClientError({ period: PERIOD, statistic: 'Sum', label: '4xx' }),
-      api.metricServerError({ period: PERIOD, statistic: 'Sum', label: '5xx' }),
-    ], 'count'),
+    graph(
+      'API 4xx / 5xx',
+      [api.metricClientError({ period: PERIOD, statistic: 'Sum', label: '4xx' }), api.metricServerError({ period: PERIOD, statistic: 'Sum', label: '5xx' })],
+      'count',
+    ),
   );
   board.addWidgets(
     graph('Requests per group', perGroup(METRIC.requests, 'Sum'), 'count'),
@@ -201,11 +203,11 @@ export function dashboard(scope: Construct, props: { stage: string; api: IHttpAp
   );
   board.addWidgets(
     graph('Lambda throttles per group', throttles, 'count'),
-    graph('API latency p50 / p99', [
-      api.metricLatency({ period: PERIOD, statistic: 'p50', label: 'p50' }),
-      api.metricLatency({ period: PERIOD, statistic: 'p99', label: 'p99' }),
-    ], 'ms'),
+    graph(
+      'API latency p50 / p99',
+      [api.metricLatency({ period: PERIOD, statistic: 'p50', label: 'p50' }), api.metricLatency({ period: PERIOD, statistic: 'p99', label: 'p99' })],
+      'ms',
+    ),
   );
   return board;
 }
-

@@ -100,7 +100,9 @@ export class ReplicaPinning extends Construct {
     this.queue = jobQueue('Jobs', 'replica-jobs');
     // The audit's per-pin jobs: a queue of their own, so a round never delays a new pin's copy.
     this.auditQueue = jobQueue('Audits', 'replica-audits');
-    NagSuppressions.addResourceSuppressions(this.deadLetters, [{ id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue of the replica jobs and audits.' }]);
+    NagSuppressions.addResourceSuppressions(this.deadLetters, [
+      { id: 'AwsSolutions-SQS3', reason: 'This is the dead-letter queue of the replica jobs and audits.' },
+    ]);
     this.environment = {
       REPLICA_QUEUE_URL: this.queue.queueUrl,
       REPLICA_AUDIT_QUEUE_URL: this.auditQueue.queueUrl,
@@ -164,7 +166,16 @@ export class ReplicaPinning extends Construct {
     // The rows of functions/jobs.ts that run under this role: the worker (fed by the queues) and the audit (scheduled).
     const [workerRow, auditRow] = [jobNamed('replica-worker'), jobNamed('replica-audit')];
     if (!isScheduled(auditRow)) throw new Error('functions/jobs.ts: replica-audit needs a schedule');
-    const fnOf = (row: Job) => new ApiFunction(this, row.id, { stage: this.stage, entry: row.handler, name: `scheduled-${row.name}`, profile: 'standard', timeoutSeconds: row.timeoutSeconds, role, environment });
+    const fnOf = (row: Job) =>
+      new ApiFunction(this, row.id, {
+        stage: this.stage,
+        entry: row.handler,
+        name: `scheduled-${row.name}`,
+        profile: 'standard',
+        timeoutSeconds: row.timeoutSeconds,
+        role,
+        environment,
+      });
     const worker = fnOf(workerRow);
     worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
     // Audits run in parallel, at most AUDIT_CONCURRENCY at once: a round of many pins reads the
@@ -194,7 +205,10 @@ export function replicaTargetsOf(scope: Construct): ReplicaTargetSpec[] {
   const raw: unknown = scope.node.tryGetContext('replicaTargets');
   if (raw === undefined) return [];
   const list: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-  if (!Array.isArray(list)) throw new Error('replicaTargets: a JSON array of S3 {name, bucket, region?, endpoint?, credentials?} and Pinata {type: "pinata", name, gateway, jwt} targets');
+  if (!Array.isArray(list))
+    throw new Error(
+      'replicaTargets: a JSON array of S3 {name, bucket, region?, endpoint?, credentials?} and Pinata {type: "pinata", name, gateway, jwt} targets',
+    );
   const secretOk = (s: unknown) => !!s && typeof s === 'object' && Object.keys(s).length === 1 && SECRET_ARN.test(String((s as SecretRef).secretArn));
   for (const t of list as ReplicaTargetSpec[]) {
     if (isPinata(t)) {
@@ -202,7 +216,8 @@ export function replicaTargetsOf(scope: Construct): ReplicaTargetSpec[] {
     } else {
       if (t.type !== undefined && t.type !== 's3') throw new Error(`replicaTargets: target ${t.name}: type must be "s3" or "pinata"`);
       if (!t.bucket) throw new Error(`replicaTargets: S3 target ${t.name}: needs bucket`);
-      if (t.credentials !== undefined && !secretOk(t.credentials)) throw new Error(`replicaTargets: S3 target ${t.name}: credentials must be {secretArn} (a Secrets Manager ARN) on AWS`);
+      if (t.credentials !== undefined && !secretOk(t.credentials))
+        throw new Error(`replicaTargets: S3 target ${t.name}: credentials must be {secretArn} (a Secrets Manager ARN) on AWS`);
     }
   }
   return list as ReplicaTargetSpec[];

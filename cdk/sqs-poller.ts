@@ -10,19 +10,35 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Messa
 import type { QueueMapping } from './asset-wiring.ts';
 import { MOTO_CREDENTIALS, REGION } from './local-aws.ts';
 
-export function startSqsPoller(opts: { moto: string; queueUrl: string; mapping: QueueMapping; invoke: (event: unknown) => Promise<unknown>; onError: (e: Error) => void }): () => Promise<void> {
+export function startSqsPoller(opts: {
+  moto: string;
+  queueUrl: string;
+  mapping: QueueMapping;
+  invoke: (event: unknown) => Promise<unknown>;
+  onError: (e: Error) => void;
+}): () => Promise<void> {
   const sqs = new SQSClient({ region: REGION, endpoint: opts.moto, credentials: MOTO_CREDENTIALS });
   const { mapping } = opts;
   let stopped = false;
   const loops = Array.from({ length: Math.max(1, mapping.maxConcurrency) }, async () => {
     while (!stopped) {
       try {
-        const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: opts.queueUrl, MaxNumberOfMessages: Math.min(10, mapping.batchSize), WaitTimeSeconds: 1, AttributeNames: ['All'], MessageAttributeNames: ['All'] }));
+        const got = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: opts.queueUrl,
+            MaxNumberOfMessages: Math.min(10, mapping.batchSize),
+            WaitTimeSeconds: 1,
+            AttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+        );
         const messages = got.Messages ?? [];
         if (!messages.length || stopped) continue;
         const failed = new Set<string>();
         try {
-          const result = (await opts.invoke({ Records: messages.map((m) => recordOf(m, mapping.queueArn)) })) as { batchItemFailures?: { itemIdentifier: string }[] } | undefined;
+          const result = (await opts.invoke({ Records: messages.map((m) => recordOf(m, mapping.queueArn)) })) as
+            | { batchItemFailures?: { itemIdentifier: string }[] }
+            | undefined;
           if (mapping.reportBatchItemFailures) for (const f of result?.batchItemFailures ?? []) failed.add(f.itemIdentifier);
         } catch (e) {
           // A failed invocation: the whole batch comes again after the visibility timeout.
@@ -30,7 +46,10 @@ export function startSqsPoller(opts: { moto: string; queueUrl: string; mapping: 
           opts.onError(e as Error);
         }
         const done = messages.filter((m) => !failed.has(m.MessageId!));
-        if (done.length) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: opts.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+        if (done.length)
+          await sqs.send(
+            new DeleteMessageBatchCommand({ QueueUrl: opts.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+          );
       } catch (e) {
         if (stopped) break;
         opts.onError(e as Error);

@@ -84,9 +84,7 @@ export class ShroudStack extends Stack {
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'blocks/',
       // Browsers PUT large files straight to S3 through presigned URLs.
-      cors: corsOrigins.length
-        ? [{ allowedMethods: [HttpMethods.PUT, HttpMethods.GET], allowedOrigins: corsOrigins, allowedHeaders: ['*'] }]
-        : undefined,
+      cors: corsOrigins.length ? [{ allowedMethods: [HttpMethods.PUT, HttpMethods.GET], allowedOrigins: corsOrigins, allowedHeaders: ['*'] }] : undefined,
       lifecycleRules: [
         // Staged presigned uploads never finalised.
         { prefix: 'uploads/', expiration: Duration.days(1) },
@@ -119,7 +117,15 @@ export class ShroudStack extends Stack {
             allowCredentials: true,
             allowMethods: [CorsHttpMethod.ANY],
             allowHeaders: ['content-type', 'x-zk-proof', 'x-zk-public-signals', 'idempotency-key'],
-            exposeHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'content-disposition', 'idempotent-replayed'],
+            exposeHeaders: [
+              'x-request-id',
+              'retry-after',
+              'ratelimit-limit',
+              'ratelimit-remaining',
+              'ratelimit-reset',
+              'content-disposition',
+              'idempotent-replayed',
+            ],
             maxAge: Duration.minutes(10),
           }
         : undefined,
@@ -198,7 +204,9 @@ export class ShroudStack extends Stack {
         }),
       );
     }
-    groupStacks.push(new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment: apiEnvironment, topic }));
+    groupStacks.push(
+      new GroupStack(this, 'Fallback', { stage, group: 'fallback', rows: [], api: this.api, table, bucket, circuitsLayer, environment: apiEnvironment, topic }),
+    );
 
     apiErrorRateAlarm(this, 'ApiErrorRateAlarm', { stage, api: this.api, topic });
     dashboard(this, { stage, api: this.api, groups: groupStacks.map((g) => ({ name: g.group, functionNames: g.functionNames })) });
@@ -212,7 +220,9 @@ export class ShroudStack extends Stack {
       if (row.grants.includes('replicas')) continue;
       const signs = row.grants.includes('wallet-key') || row.grants.includes('wallet-key-id');
       new ScheduledJob(this, row.id, {
-        stage, row, table,
+        stage,
+        row,
+        table,
         environment: signs ? { ...environment, WALLET_KMS_KEY_ID: walletKey.keyArn } : environment,
         grant: (role) => {
           if (row.grants.includes('bucket')) bucket.grantReadWrite(role);
@@ -225,9 +235,20 @@ export class ShroudStack extends Stack {
     NagSuppressions.addStackSuppressions(
       this,
       [
-        { id: 'AwsSolutions-APIG4', reason: 'Authorization is the session cookie, checked in every function by the handler stack (lib/http); public routes are public by the API contract.' },
-        { id: 'AwsSolutions-S1', reason: 'The access-logs bucket is itself the server access log destination of the blocks bucket; logging it again would recurse.' },
-        { id: 'AwsSolutions-IAM5', reason: 'Wildcards are the table\'s own index ARNs (grantReadWriteData) and the bucket\'s own object ARNs; log permissions are scoped to the stage\'s /aws/lambda/shroud-<stage>-* groups; X-Ray\'s PutTraceSegments/PutTelemetryRecords (active tracing) accept no resource but *.' },
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'Authorization is the session cookie, checked in every function by the handler stack (lib/http); public routes are public by the API contract.',
+        },
+        {
+          id: 'AwsSolutions-S1',
+          reason: 'The access-logs bucket is itself the server access log destination of the blocks bucket; logging it again would recurse.',
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "Wildcards are the table's own index ARNs (grantReadWriteData) and the bucket's own object ARNs; log permissions are scoped to the stage's /aws/lambda/shroud-<stage>-* groups; X-Ray's PutTraceSegments/PutTelemetryRecords (active tracing) accept no resource but *.",
+        },
         { id: 'AwsSolutions-L1', reason: 'nodejs22.x is pinned by design (ARCHITECTURE §11): the code is built and tested on Node 22.' },
       ],
       true,
@@ -353,7 +374,17 @@ class GroupStack extends NestedStack {
         environment: props.environment,
       });
       watch(rid, fn);
-      if (row.stream) watch(`${rid}Stream`, streamingUrl(this, rid, { stage: props.stage, row, role, environment: props.environment, name: rid.replace(/[A-Z]/g, (c, i) => (i ? '-' : '') + c.toLowerCase()) }));
+      if (row.stream)
+        watch(
+          `${rid}Stream`,
+          streamingUrl(this, rid, {
+            stage: props.stage,
+            row,
+            role,
+            environment: props.environment,
+            name: rid.replace(/[A-Z]/g, (c, i) => (i ? '-' : '') + c.toLowerCase()),
+          }),
+        );
       routeErrorRateAlarm(this, `${rid}ErrorRateAlarm`, { stage: props.stage, row, topic: props.topic });
       new HttpRoute(this, `${rid}Route`, {
         httpApi: props.api,

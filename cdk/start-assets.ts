@@ -41,12 +41,20 @@ const stale = !existsSync(manifest) || (!reuse && sources.some((d) => newest(d) 
 if (flag('--synth') || stale) {
   if (reuse && !existsSync(manifest)) console.error(`${relative(root, outdir)} has no assembly: synthesizing`);
   console.error(`synthesizing into ${relative(root, outdir)} (npm run synth)…`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'aws-cdk', 'bin', 'cdk'), 'synth', '--quiet', '-o', outdir], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'aws-cdk', 'bin', 'cdk'), 'synth', '--quiet', '-o', outdir], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
 const functionEnvironment = JSON.parse(process.env.SHROUD_ASSETS_FUNCTION_ENV ?? '{}') as Record<string, string>;
-const mode = await startAssetMode({ outdir, port, functionEnvironment, dataDir: resolve(process.env.DATA_DIR ? join(process.env.DATA_DIR, 'assets') : defaultDataDir(root)) });
+const mode = await startAssetMode({
+  outdir,
+  port,
+  functionEnvironment,
+  dataDir: resolve(process.env.DATA_DIR ? join(process.env.DATA_DIR, 'assets') : defaultDataDir(root)),
+});
 console.log(`serving stage ${mode.stage} from ${relative(root, mode.template)} (${mode.functions} Node.js functions, each from its asset)`);
 for (const line of mode.summary) console.log(`  ${line}`);
 console.log(`listening on ${mode.url}`);

@@ -37,11 +37,15 @@ async function main(args: string[]): Promise<void> {
     const wasmShipped = join(ARTIFACTS, spec.name, `${spec.name}.wasm`);
     const same = transcript?.r1cs.sha256 === fileSha256(r1cs) && existsSync(wasmShipped) && fileSha256(wasmShipped) === fileSha256(wasm);
     if (!same) changed.push(spec.name);
-    log(`${spec.name}: ${info.nConstraints} constraints, ${relative(r1csFile(spec.name))} (${((performance.now() - t0) / 1000).toFixed(1)} s)${same ? '' : ': CHANGED'}`);
+    log(
+      `${spec.name}: ${info.nConstraints} constraints, ${relative(r1csFile(spec.name))} (${((performance.now() - t0) / 1000).toFixed(1)} s)${same ? '' : ': CHANGED'}`,
+    );
   }
   if (changed.length) {
-    log(`changed since their keys were made: ${changed.join(', ')}. Run phase 2 for them: \`npm run ceremony -- start --only ${changed.join(',')}\`, ` +
-      'the contributions, then `finalize` (or `npm run ceremony -- dev --keep-phase1 --beacon <hex> --only …` for a development key)');
+    log(
+      `changed since their keys were made: ${changed.join(', ')}. Run phase 2 for them: \`npm run ceremony -- start --only ${changed.join(',')}\`, ` +
+        'the contributions, then `finalize` (or `npm run ceremony -- dev --keep-phase1 --beacon <hex> --only …` for a development key)',
+    );
   } else {
     log('every circuit compiles to the constraint system and witness generator its key was made for');
   }

@@ -51,9 +51,7 @@ export const CIRCUITS: CircuitSpec[] = [
   },
   {
     name: 'range',
-    description:
-      'A committed value lies in a public range: min <= value <= max (unsigned 64-bit integers), ' +
-      'commitment = Poseidon(value, blinding).',
+    description: 'A committed value lies in a public range: min <= value <= max (unsigned 64-bit integers), ' + 'commitment = Poseidon(value, blinding).',
     publicSignals: ['commitment', 'min', 'max'],
     inputs: [
       { name: 'value', visibility: 'private' },

@@ -44,9 +44,12 @@ export function compile(name: string, overlay: string, outDir = join(BUILD, name
       '--r1cs',
       '--wasm',
       '--O2', // full linear simplification: membership is 4,840 constraints instead of 10,420
-      '-l', rel(overlay),
-      '-l', rel(NODE_MODULES),
-      '-o', rel(outDir),
+      '-l',
+      rel(overlay),
+      '-l',
+      rel(NODE_MODULES),
+      '-o',
+      rel(outDir),
     ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -13,8 +13,7 @@ const router = createRouter(routes);
 
 export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
   const match = router.match(event.requestContext.http.method, event.rawPath);
-  const err: AppError =
-    match.kind === 'method' ? errors.methodNotAllowed(match.allow) : errors.notFound(`no route ${event.rawPath}`);
+  const err: AppError = match.kind === 'method' ? errors.methodNotAllowed(match.allow) : errors.notFound(`no route ${event.rawPath}`);
   recordRequest({ group: 'fallback', method: 'ANY', route: '$default', status: err.status, durationMs: 0 });
   return {
     statusCode: err.status,

@@ -9,7 +9,16 @@ import { isScheduled, type Job, type JobGrant, type ScheduledJob } from '#lib/jo
 
 export type { Job };
 
-const job = (name: string, id: string, file: string, description: string, trigger: Job['trigger'], timeoutSeconds: number, grants: JobGrant[], extra: Partial<Job> = {}): Job => ({
+const job = (
+  name: string,
+  id: string,
+  file: string,
+  description: string,
+  trigger: Job['trigger'],
+  timeoutSeconds: number,
+  grants: JobGrant[],
+  extra: Partial<Job> = {},
+): Job => ({
   name,
   id,
   handler: `functions/scheduled/${file}.ts`,
@@ -28,12 +37,30 @@ export const jobs: readonly Job[] = [
   // Unpaid withdrawals and unfinished deposits: they sign with the pools' sealed keys.
   job('transfer-retry', 'TransferRetry', 'transfer-retry', 'The shielded-transfer retry job', { everyMinutes: 1 }, 55, ['wallet-key']),
   // The bridge relayer releases withdrawals from the escrow key (sealed like wallet keys).
-  job('bridge-relayer', 'BridgeRelayer', 'bridge-relayer', 'The bridge relayer: confirms source transactions, delivers on the destination chain', { everyMinutes: 1 }, 55, ['wallet-key'], {
-    local: { everyMs: 1000, why: "the local runtime plays Hyperlane's relayer between its local chain A and chain B, which answer at once" },
-  }),
+  job(
+    'bridge-relayer',
+    'BridgeRelayer',
+    'bridge-relayer',
+    'The bridge relayer: confirms source transactions, delivers on the destination chain',
+    { everyMinutes: 1 },
+    55,
+    ['wallet-key'],
+    {
+      local: { everyMs: 1000, why: "the local runtime plays Hyperlane's relayer between its local chain A and chain B, which answer at once" },
+    },
+  ),
   job('rewards-retry', 'RewardAccrualRetry', 'rewards-retry', 'Records reward accruals whose first attempt failed (the outbox)', { everyMinutes: 1 }, 55, []),
   // The key id only satisfies the custody config check: claims pay from the rewards functions.
-  job('close-reward-epochs', 'RewardEpochs', 'close-reward-epochs', 'Closes ended reward epochs into their Merkle roots', { everyMinutes: 60 }, 300, ['wallet-key-id'], { retryAttempts: 2 }),
+  job(
+    'close-reward-epochs',
+    'RewardEpochs',
+    'close-reward-epochs',
+    'Closes ended reward epochs into their Merkle roots',
+    { everyMinutes: 60 },
+    300,
+    ['wallet-key-id'],
+    { retryAttempts: 2 },
+  ),
   // Replicated pinning (cdk/replicas.ts): copy and release jobs, and the audit's per-pin jobs, from
   // the two SQS queues; the audit round hourly.
   job('replica-worker', 'Worker', 'replica-worker', 'The replica worker: copy, release and audit jobs', { queues: 'replica' }, 900, ['replicas']),

@@ -49,7 +49,9 @@ if (mode === '--report') {
   process.stdout.write(`${JSON.stringify({ current: current(), missing: routesWithoutSuccessSchema(entries) })}\n`);
 } else if (mode === '--check') {
   if (!current()) {
-    process.stderr.write('functions/docs/openapi.json or lib/client/operations.generated.ts is not what the code generates: run `npm run openapi` and commit them\n');
+    process.stderr.write(
+      'functions/docs/openapi.json or lib/client/operations.generated.ts is not what the code generates: run `npm run openapi` and commit them\n',
+    );
     process.exit(1);
   }
 } else {

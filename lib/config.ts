@@ -17,7 +17,14 @@ export function readConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 const list = z
   .string()
   .optional()
-  .transform((s) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []));
+  .transform((s) =>
+    s
+      ? s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : [],
+  );
 
 const bool = (fallback: boolean) =>
   z
@@ -28,7 +35,10 @@ const bool = (fallback: boolean) =>
 const platformSchema = z
   .object({
     SERVICE_NAME: z.string().default('shroud'),
-    STAGE: z.string().regex(/^[a-z0-9-]{1,20}$/, 'lower-case letters, digits and hyphens, at most 20').default('local'),
+    STAGE: z
+      .string()
+      .regex(/^[a-z0-9-]{1,20}$/, 'lower-case letters, digits and hyphens, at most 20')
+      .default('local'),
     AWS_REGION: z.string().default('us-east-1'),
     TABLE_NAME: z.string().optional(),
     BUCKET_NAME: z.string().optional(),

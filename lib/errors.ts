@@ -63,8 +63,7 @@ export const errors = {
   providerUnavailable: (message = 'provider not available') => new AppError('PROVIDER_UNAVAILABLE', 502, message),
   serviceUnavailable: (retryAfter = 2, message = 'a service this request needs is unavailable; retry later') =>
     new AppError('SERVICE_UNAVAILABLE', 503, message, { 'retry-after': String(retryAfter) }),
-  indexerSync: (retryAfter: number) =>
-    new AppError('INDEXER_SYNC', 503, 'indexer not synced; retry after a delay', { 'retry-after': String(retryAfter) }),
+  indexerSync: (retryAfter: number) => new AppError('INDEXER_SYNC', 503, 'indexer not synced; retry after a delay', { 'retry-after': String(retryAfter) }),
   // wallets and compression
   walletNotFound: (message = 'wallet not found') => new AppError('WALLET_NOT_FOUND', 404, message),
   transactionFailed: (message: string) => new AppError('TRANSACTION_FAILED', 422, message),
@@ -74,7 +73,9 @@ export const errors = {
   // chain B wallets (invalidAddress and invalidAmount also serve the bridge, transfer and swap)
   invalidPassword: (message = 'wrong wallet password') => new AppError('INVALID_PASSWORD', 401, message),
   tooManyAttempts: (retryAfter: number) =>
-    new AppError('TOO_MANY_ATTEMPTS', 429, `too many wrong passwords: this wallet's transfers are locked; retry after ${retryAfter} s`, { 'retry-after': String(retryAfter) }),
+    new AppError('TOO_MANY_ATTEMPTS', 429, `too many wrong passwords: this wallet's transfers are locked; retry after ${retryAfter} s`, {
+      'retry-after': String(retryAfter),
+    }),
   invalidAddress: (message: string) => new AppError('INVALID_ADDRESS', 400, message),
   invalidAmount: (message: string) => new AppError('INVALID_AMOUNT', 400, message),
   insufficientFeeBalance: (message = 'the STRK balance does not cover the fee') => new AppError('INSUFFICIENT_FEE_BALANCE', 422, message),
@@ -89,7 +90,7 @@ export const errors = {
   // transfer (shielded pools)
   poolNotFound: (message = 'pool not found') => new AppError('POOL_NOT_FOUND', 404, message),
   invalidCommitment: (message: string) => new AppError('INVALID_COMMITMENT', 400, message),
-  unknownRoot: (message = 'root: not one of the pool\'s recent roots') => new AppError('UNKNOWN_ROOT', 400, message),
+  unknownRoot: (message = "root: not one of the pool's recent roots") => new AppError('UNKNOWN_ROOT', 400, message),
   nullifierSpent: (message = 'this note has already been withdrawn') => new AppError('NULLIFIER_SPENT', 409, message),
   // swap and rewards
   unsupportedPair: (message: string) => new AppError('UNSUPPORTED_PAIR', 400, message),
@@ -98,7 +99,7 @@ export const errors = {
   slippageExceeded: (message: string) => new AppError('SLIPPAGE_EXCEEDED', 409, message),
   quoteExpired: (message = 'the quote expired; ask for a new one') => new AppError('QUOTE_EXPIRED', 410, message),
   insufficientLiquidity: (message: string) => new AppError('INSUFFICIENT_LIQUIDITY', 422, message),
-  alreadyClaimed: (message = 'this epoch\'s reward was already claimed') => new AppError('ALREADY_CLAIMED', 409, message),
+  alreadyClaimed: (message = "this epoch's reward was already claimed") => new AppError('ALREADY_CLAIMED', 409, message),
   epochOpen: (message: string) => new AppError('EPOCH_OPEN', 409, message),
   // ai
   aiBudgetSpent: (retryAfter: number) =>
@@ -110,8 +111,28 @@ export const errors = {
   nothingToSweep: (message: string) => new AppError('NOTHING_TO_SWEEP', 422, message),
 };
 
-const THROTTLED = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'SlowDown', 'ServiceUnavailable', 'InternalServerError', 'InternalError', 'TransactionConflictException']);
-const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const THROTTLED = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'SlowDown',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'InternalError',
+  'TransactionConflictException',
+]);
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /**
  * Whether an error means a service we depend on is unreachable, overloaded or failing (not a bug

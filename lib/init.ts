@@ -45,8 +45,5 @@ export const environmentResponse = z.object({
   maxFileSize: z.number().int(),
   chains: z.object({ a: z.object({ network: z.string() }), b: z.object({ network: z.string() }) }),
   oauthProviders: z.array(z.string()),
-  session: z.union([
-    z.object({ authenticated: z.literal(true), method: z.string(), user: userRef }),
-    z.object({ authenticated: z.literal(false) }),
-  ]),
+  session: z.union([z.object({ authenticated: z.literal(true), method: z.string(), user: userRef }), z.object({ authenticated: z.literal(false) })]),
 });

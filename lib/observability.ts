@@ -34,12 +34,7 @@ const coldStartMetric = (): Middleware => ({
  *   (which flushes a shared buffer at the end and warns when it is empty) is not needed.
  */
 export function observability(): Middleware[] {
-  return [
-    injectLambdaContext(logger, { resetKeys: true }),
-    correlationId(),
-    captureLambdaHandler(tracer, { captureResponse: false }),
-    coldStartMetric(),
-  ];
+  return [injectLambdaContext(logger, { resetKeys: true }), correlationId(), captureLambdaHandler(tracer, { captureResponse: false }), coldStartMetric()];
 }
 
 /**

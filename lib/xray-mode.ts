@@ -8,7 +8,10 @@
  */
 const env = process.env;
 const tracingOff =
-  !env.AWS_EXECUTION_ENV || env.AWS_EXECUTION_ENV === 'AWS_Lambda_amplify-mock' || !!env.AWS_SAM_LOCAL || env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() === 'false';
+  !env.AWS_EXECUTION_ENV ||
+  env.AWS_EXECUTION_ENV === 'AWS_Lambda_amplify-mock' ||
+  !!env.AWS_SAM_LOCAL ||
+  env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() === 'false';
 if (tracingOff) env.AWS_XRAY_MANUAL_MODE ??= 'true';
 
 export {};

@@ -13,7 +13,11 @@ import { defineConfig } from 'vitest/config';
  * embedded chains (docs/deploy.md, "Found by the asset mode").
  */
 export const ASSET_TESTS: Record<string, string[]> = {
-  'test/api/platform.test.ts': ['answers an unknown route with 404 NOT_FOUND', 'answers a known path with a wrong method with 405 and Allow', 'stores a report and lists it for its anonymous reporter only'],
+  'test/api/platform.test.ts': [
+    'answers an unknown route with 404 NOT_FOUND',
+    'answers a known path with a wrong method with 405 and Allow',
+    'stores a report and lists it for its anonymous reporter only',
+  ],
   'test/api/auth.test.ts': [
     'creates an account: 201 {message, user: {id, username, zkId, identityPublicKey}}',
     'logout ends the session in DynamoDB: the old cookie value stays dead',
@@ -35,19 +39,32 @@ export const ASSET_TESTS: Record<string, string[]> = {
     'CHECKSUM_MISMATCH on upload leaves no block, record or pin behind',
     'a large direct upload is served by redirect to its data object, trusted by the ETag it was written with',
   ],
-  'test/api/attest.test.ts': ['answers valid for a proof of the commitment, false otherwise, 400 when malformed', 'lists each schema with its circuit, the pinned verification key hash and who fixes each signal'],
-  'test/api/zk-toolkit.test.ts': ['poseidon: circomlib vectors, one input or several', 'split 3 of 5, any 3 shares combine to the secret', 'a point off the curve is 400 NOT_ON_CURVE'],
+  'test/api/attest.test.ts': [
+    'answers valid for a proof of the commitment, false otherwise, 400 when malformed',
+    'lists each schema with its circuit, the pinned verification key hash and who fixes each signal',
+  ],
+  'test/api/zk-toolkit.test.ts': [
+    'poseidon: circomlib vectors, one input or several',
+    'split 3 of 5, any 3 shares combine to the secret',
+    'a point off the curve is 400 NOT_ON_CURVE',
+  ],
   'test/api/chainb.test.ts': ["a key that is not the zkId's is 401, even with a valid signature by that key", 'validates its fields (400, naming the field)'],
-  'test/api/zkauth.test.ts': ['refuses an unknown provider (400) and a disabled one (PROVIDER_UNAVAILABLE)', 'answers the status of a signed-out client with authenticated: false only'],
-  'test/api/openapi.test.ts': ['GET /api/openapi.json is the generated document', 'GET /api/docs is the reference page, its scripts served by us under a policy that allows only them'],
+  'test/api/zkauth.test.ts': [
+    'refuses an unknown provider (400) and a disabled one (PROVIDER_UNAVAILABLE)',
+    'answers the status of a signed-out client with authenticated: false only',
+  ],
+  'test/api/openapi.test.ts': [
+    'GET /api/openapi.json is the generated document',
+    'GET /api/docs is the reference page, its scripts served by us under a policy that allows only them',
+  ],
 };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export default defineConfig({
   test: {
     include: Object.keys(ASSET_TESTS),
-    testNamePattern: new RegExp(`(${Object.values(ASSET_TESTS).flat().map(escape).join('|')})$`),
+    testNamePattern: new RegExp(`(${Object.values(ASSET_TESTS).flat().map(escapeRegExp).join('|')})$`),
     pool: 'forks',
     globalSetup: ['test/support/asset-server.ts'],
     maxWorkers: 2,

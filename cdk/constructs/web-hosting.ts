@@ -218,9 +218,20 @@ export class WebHosting extends Construct {
       this,
       [
         { id: 'AwsSolutions-CFR1', reason: 'A public product: no geographic restriction.' },
-        { id: 'AwsSolutions-CFR2', reason: 'No WAF yet: rate limits are the API\'s own (lib/http), per viewer address through the viewer-request function and the origin secret.' },
-        { id: 'AwsSolutions-SMG4', reason: 'The origin secret is resolved into CloudFront and the functions at deploy (dynamic references): rotation means a redeploy, by replacing the secret (README).' },
-        { id: 'AwsSolutions-CFR4', reason: 'The default *.cloudfront.net certificate: CloudFront then allows TLSv1 whatever the minimum; a custom domain with its certificate gets TLS_V1_2_2021.' },
+        {
+          id: 'AwsSolutions-CFR2',
+          reason: "No WAF yet: rate limits are the API's own (lib/http), per viewer address through the viewer-request function and the origin secret.",
+        },
+        {
+          id: 'AwsSolutions-SMG4',
+          reason:
+            'The origin secret is resolved into CloudFront and the functions at deploy (dynamic references): rotation means a redeploy, by replacing the secret (README).',
+        },
+        {
+          id: 'AwsSolutions-CFR4',
+          reason:
+            'The default *.cloudfront.net certificate: CloudFront then allows TLSv1 whatever the minimum; a custom domain with its certificate gets TLS_V1_2_2021.',
+        },
       ],
       true,
     );
@@ -229,8 +240,15 @@ export class WebHosting extends Construct {
       NagSuppressions.addResourceSuppressions(
         handler,
         [
-          { id: 'AwsSolutions-IAM4', reason: "CDK's BucketDeployment handler uses AWSLambdaBasicExecutionRole for its own logs; its S3 rights are the two buckets' grants." },
-          { id: 'AwsSolutions-IAM5', reason: "CDK's grants for the copy: objects of the CDK asset bucket and of the site bucket, and cloudfront:CreateInvalidation (which takes no resource)." },
+          {
+            id: 'AwsSolutions-IAM4',
+            reason: "CDK's BucketDeployment handler uses AWSLambdaBasicExecutionRole for its own logs; its S3 rights are the two buckets' grants.",
+          },
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              "CDK's grants for the copy: objects of the CDK asset bucket and of the site bucket, and cloudfront:CreateInvalidation (which takes no resource).",
+          },
           { id: 'AwsSolutions-L1', reason: "CDK's BucketDeployment handler: its runtime is pinned by aws-cdk-lib, upgraded with it." },
         ],
         true,

@@ -18,7 +18,11 @@ const [taskDir, handlerName] = process.argv.slice(2);
 const dot = handlerName.lastIndexOf('.');
 const [file, name] = [handlerName.slice(0, dot), handlerName.slice(dot + 1)];
 
-const errorText = (e) => String(e?.stack ?? e).split('\n').slice(0, 4).join(' | ');
+const errorText = (e) =>
+  String(e?.stack ?? e)
+    .split('\n')
+    .slice(0, 4)
+    .join(' | ');
 
 const init = (async () => {
   const path = ['.js', '.mjs', '.cjs'].map((ext) => join(taskDir, file + ext)).find((p) => existsSync(p));

@@ -36,7 +36,16 @@ try {
   const result = await fn(JSON.parse(input), context);
   report({ ok: true, result }, 0);
 } catch (e) {
-  report({ ok: false, error: String(e?.stack ?? e).split('\n').slice(0, 3).join(' | ') }, 1);
+  report(
+    {
+      ok: false,
+      error: String(e?.stack ?? e)
+        .split('\n')
+        .slice(0, 3)
+        .join(' | '),
+    },
+    1,
+  );
 }
 
 /** The last line, then exit once it is written (a pipe is asynchronous: exit at once would cut a large answer). */

@@ -22,7 +22,16 @@ try {
   const streaming = fn[Symbol.for('aws.lambda.runtime.handler.streaming')] === 'response';
   report({ ok: true, ms: Math.round(performance.now() - started), streaming }, 0);
 } catch (e) {
-  report({ ok: false, error: String(e?.stack ?? e).split('\n').slice(0, 3).join(' | ') }, 1);
+  report(
+    {
+      ok: false,
+      error: String(e?.stack ?? e)
+        .split('\n')
+        .slice(0, 3)
+        .join(' | '),
+    },
+    1,
+  );
 }
 
 /** The last line, then exit once it is written (exit at once may cut a write to a pipe). */

@@ -102,7 +102,9 @@ async function main(args: string[]): Promise<void> {
     for (const spec of specs) await timed(`${spec.name}: finalized and verified`, () => finalize(spec, beacon));
     log(`development ceremony done (${n} of ${REQUIRED_CONTRIBUTIONS} required contributions, local phase 1): not for a stage that moves real value`);
   } else {
-    throw new Error('usage: npm run ceremony -- phase1 import <file> | phase1 local --beacon <hex> | start | contribute --name <who> | finalize --beacon <hex> | verify | dev --beacon <hex>');
+    throw new Error(
+      'usage: npm run ceremony -- phase1 import <file> | phase1 local --beacon <hex> | start | contribute --name <who> | finalize --beacon <hex> | verify | dev --beacon <hex>',
+    );
   }
 }
 

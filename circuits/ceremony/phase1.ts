@@ -46,7 +46,8 @@ export function parseBeacon(value: string | undefined, iterationsExp = 10): Beac
 export function importPhase1(file: string, minPower: number): Phase1Record {
   const blake2b = fileBlake2b(file);
   const known = Object.entries(PUBLIC_PHASE1).find(([, p]) => p.blake2b === blake2b);
-  if (!known) throw new Error(`${file}: its BLAKE2b-512 (${blake2b.slice(0, 16)}…) is not one of the pinned public files (${Object.keys(PUBLIC_PHASE1).join(', ')})`);
+  if (!known)
+    throw new Error(`${file}: its BLAKE2b-512 (${blake2b.slice(0, 16)}…) is not one of the pinned public files (${Object.keys(PUBLIC_PHASE1).join(', ')})`);
   const [source, { power }] = known;
   if (power < minPower) throw new Error(`${source} holds 2^${power} powers; the circuits need 2^${minPower}`);
   mkdirSync(SETUP, { recursive: true });

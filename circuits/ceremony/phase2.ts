@@ -147,7 +147,10 @@ export function readVerificationLog(lines: string[]): { contributions: Contribut
   for (let i = 0; i < lines.length; i++) {
     const head = /^contribution #(\d+) (.*):$/.exec(lines[i]!.trim());
     if (!head) continue;
-    const hash = lines.slice(i + 1, i + 5).map((l) => l.replace(/\s+/g, '')).join('');
+    const hash = lines
+      .slice(i + 1, i + 5)
+      .map((l) => l.replace(/\s+/g, ''))
+      .join('');
     const generator = /^Beacon generator: ([0-9a-f]+)$/.exec(lines[i + 5]?.trim() ?? '');
     const iterations = /^Beacon iterations Exp: (\d+)$/.exec(lines[i + 6]?.trim() ?? '');
     if (generator && iterations) beacon = { name: head[2]!, hash: generator[1]!, iterationsExp: Number(iterations[1]) };
@@ -198,4 +201,3 @@ export async function verifyCircuit(name: string): Promise<string[]> {
   if (manifest.ceremony?.kind !== transcript.kind) problems.push('circuit.json states another kind than the transcript');
   return problems;
 }
-

@@ -4,4 +4,6 @@ import { endpoint } from '#lib/http/endpoint.ts';
 
 const assistant = createAssistant(routes);
 
-export const handler = endpoint(routeOf('GET', '/api/ai/conversations'), { responses: { 200: conversationsAnswer } }, (req) => assistant.listConversations(req.session!.userId));
+export const handler = endpoint(routeOf('GET', '/api/ai/conversations'), { responses: { 200: conversationsAnswer } }, (req) =>
+  assistant.listConversations(req.session!.userId),
+);

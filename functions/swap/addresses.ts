@@ -2,4 +2,6 @@ import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { addressesView, listOneTimeAddresses } from '#lib/swap/swap.ts';
 
-export const handler = endpoint(routeOf('GET', '/api/swap/addresses'), { responses: { 200: addressesView } }, async (req) => listOneTimeAddresses(req.session!.userId));
+export const handler = endpoint(routeOf('GET', '/api/swap/addresses'), { responses: { 200: addressesView } }, async (req) =>
+  listOneTimeAddresses(req.session!.userId),
+);

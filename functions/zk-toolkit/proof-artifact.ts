@@ -16,6 +16,7 @@ const params = z.object({ name: z.string(), artifact: z.string() });
 export const handler = endpoint(routeOf('GET', '/api/zk-toolkit/proof/circuits/:name/:artifact'), { params, responses: toolkitAnswers.artifact }, (req) => {
   const { bytes, headers } = artifactDownload(req.params.name, req.params.artifact);
   const tags = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (tags.includes(headers.etag!) || tags.includes('*')) return reply(304, undefined, { headers: { etag: headers.etag!, 'cache-control': headers['cache-control']! } });
+  if (tags.includes(headers.etag!) || tags.includes('*'))
+    return reply(304, undefined, { headers: { etag: headers.etag!, 'cache-control': headers['cache-control']! } });
   return binary(bytes, headers);
 });

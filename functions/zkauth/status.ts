@@ -3,4 +3,6 @@ import { authStatus } from '#lib/auth/oauth/status.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { statusResponse } from '#lib/auth/oauth/responses.ts';
 
-export const handler = endpoint(routeOf('GET', '/api/zkauth/status'), { responses: { 200: statusResponse } }, (req) => authStatus(req.sessionState, req.session));
+export const handler = endpoint(routeOf('GET', '/api/zkauth/status'), { responses: { 200: statusResponse } }, (req) =>
+  authStatus(req.sessionState, req.session),
+);

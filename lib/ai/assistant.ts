@@ -45,7 +45,14 @@ export const answerSchema = z.object({
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
   error: z.object({ error: z.string(), message: z.string() }).optional(),
 });
-const conversationSchema = z.object({ id: z.string(), title: z.string(), backend: z.string(), createdAt: z.string(), updatedAt: z.string(), messageCount: z.number() });
+const conversationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  backend: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number(),
+});
 export const conversationsAnswer = z.object({ conversations: z.array(conversationSchema) });
 export const conversationAnswer = z.object({
   conversation: conversationSchema,
@@ -101,7 +108,13 @@ export class Assistant {
     return this.events(userId, input.message, existing?.id ?? randomUUID(), history, inputTokens);
   }
 
-  private async *events(userId: string, message: string, conversationId: string, history: { role: 'user' | 'assistant'; content: string }[], inputTokens: number): AsyncIterable<ChatEvent> {
+  private async *events(
+    userId: string,
+    message: string,
+    conversationId: string,
+    history: { role: 'user' | 'assistant'; content: string }[],
+    inputTokens: number,
+  ): AsyncIterable<ChatEvent> {
     const messageId = randomUUID();
     const askedAt = clock.now().toISOString();
     yield { type: 'meta', conversationId, messageId, backend: this.backend.name, model: this.backend.model };
@@ -143,13 +156,13 @@ export class Assistant {
       await Promise.all([
         store.putMessage(userId, { id: randomUUID(), conversationId, role: 'user', content: message, createdAt: askedAt }),
         store.putMessage(userId, {
-        id: messageId,
-        conversationId,
-        role: 'assistant',
-        content: text,
-        citations,
-        suggestions,
-        tools: tools.map((t) => ({ name: t.name, summary: t.summary })),
+          id: messageId,
+          conversationId,
+          role: 'assistant',
+          content: text,
+          citations,
+          suggestions,
+          tools: tools.map((t) => ({ name: t.name, summary: t.summary })),
           createdAt: new Date(Math.max(clock.nowMs(), Date.parse(askedAt) + 1)).toISOString(),
         }),
         store.touchConversation(userId, { id: conversationId, title: message.slice(0, 80), backend: this.backend.name }),

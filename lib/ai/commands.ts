@@ -116,10 +116,14 @@ export function isShroudLine(line: string): boolean {
  * names no path (no `/`, not starting with `.`): a suggestion never chooses where a file is read or
  * written (`shroud download <id> <out>` with `.bashrc`).
  */
-const isValueWord = (w: string) => (w.startsWith("'") ? w.length >= 2 && w.endsWith("'") && PLACEHOLDER.test(w.slice(1, -1)) : PLAIN.test(w) && !w.startsWith('-') && !w.startsWith('.') && !w.includes('/'));
+const isValueWord = (w: string) =>
+  w.startsWith("'")
+    ? w.length >= 2 && w.endsWith("'") && PLACEHOLDER.test(w.slice(1, -1))
+    : PLAIN.test(w) && !w.startsWith('-') && !w.startsWith('.') && !w.includes('/');
 
 /** A plain word as it is; anything else (a name with a space, a quote, `$`) replaced by the placeholder. */
-export const wordOr = (value: string | undefined, placeholder: string): string => (value !== undefined && PLAIN.test(value) && !value.startsWith('-') ? value : placeholder);
+export const wordOr = (value: string | undefined, placeholder: string): string =>
+  value !== undefined && PLAIN.test(value) && !value.startsWith('-') ? value : placeholder;
 
 function word(v: string | number): string {
   const s = String(v);

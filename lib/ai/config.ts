@@ -16,8 +16,10 @@ const schema = z
     AI_MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   })
   .superRefine((c, ctx) => {
-    if (c.AI_BACKEND === 'openai' && (!c.AI_OPENAI_URL || !c.AI_OPENAI_MODEL)) ctx.addIssue({ code: 'custom', path: ['AI_OPENAI_URL'], message: 'AI_BACKEND=openai needs AI_OPENAI_URL and AI_OPENAI_MODEL' });
-    if (c.AI_BACKEND === 'bedrock' && !c.AI_BEDROCK_MODEL_ID) ctx.addIssue({ code: 'custom', path: ['AI_BEDROCK_MODEL_ID'], message: 'AI_BACKEND=bedrock needs AI_BEDROCK_MODEL_ID' });
+    if (c.AI_BACKEND === 'openai' && (!c.AI_OPENAI_URL || !c.AI_OPENAI_MODEL))
+      ctx.addIssue({ code: 'custom', path: ['AI_OPENAI_URL'], message: 'AI_BACKEND=openai needs AI_OPENAI_URL and AI_OPENAI_MODEL' });
+    if (c.AI_BACKEND === 'bedrock' && !c.AI_BEDROCK_MODEL_ID)
+      ctx.addIssue({ code: 'custom', path: ['AI_BEDROCK_MODEL_ID'], message: 'AI_BACKEND=bedrock needs AI_BEDROCK_MODEL_ID' });
   });
 
 export type AiConfig = z.infer<typeof schema> & { baseUrl: string };

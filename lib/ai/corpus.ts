@@ -147,7 +147,13 @@ export function routePassages(routes: readonly RouteSummary[], pages: readonly D
       `${r.method} ${r.path}: group ${r.group}, ${auth}, ${r.rateLimit} requests per minute${r.idempotent ? ', takes Idempotency-Key' : ''}.`,
       ...mentions,
     ].join('\n');
-    return { id: `route:${r.method} ${r.path}`, document: 'route table', section: `${r.method} ${r.path}`, link: `functions/routes.ts (npm run -s routes)`, text };
+    return {
+      id: `route:${r.method} ${r.path}`,
+      document: 'route table',
+      section: `${r.method} ${r.path}`,
+      link: `functions/routes.ts (npm run -s routes)`,
+      text,
+    };
   });
 }
 
@@ -159,7 +165,13 @@ export interface CommandHelp {
 
 /** One passage per `shroud` command: its `--help`, so an answer can cite the command to type. */
 export const commandPassages = (commands: readonly CommandHelp[]): Passage[] =>
-  commands.map((c) => ({ id: `command:${c.name}`, document: 'shroud CLI', section: `shroud ${c.name}`, link: `shroud ${c.name} --help`, text: `shroud ${c.help}` }));
+  commands.map((c) => ({
+    id: `command:${c.name}`,
+    document: 'shroud CLI',
+    section: `shroud ${c.name}`,
+    link: `shroud ${c.name} --help`,
+    text: `shroud ${c.help}`,
+  }));
 
 export const buildCorpus = (pages: readonly DocPage[], routes: readonly RouteSummary[], commands: readonly CommandHelp[] = []): Passage[] => [
   ...pages.flatMap(pagePassages),

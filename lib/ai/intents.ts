@@ -106,7 +106,13 @@ const JAR = '~/.shroud-cookies';
 export function curl(base: string, method: string, path: string, body?: Record<string, unknown>, extra = ''): string {
   const json = body ? JSON.stringify(body) : '';
   if (/['\\`$]/.test(json) || /['\\`$\s]/.test(path)) throw new Error('unsafe value in a command');
-  return [`curl -s -b ${JAR} -c ${JAR}`, method === 'GET' ? '' : `-X ${method}`, `'${base}${path}'`, body ? `-H 'content-type: application/json' -d '${json}'` : '', extra]
+  return [
+    `curl -s -b ${JAR} -c ${JAR}`,
+    method === 'GET' ? '' : `-X ${method}`,
+    `'${base}${path}'`,
+    body ? `-H 'content-type: application/json' -d '${json}'` : '',
+    extra,
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -118,20 +124,28 @@ const quoted = (s: string) => `"${s}"`;
 function walletFor(s: Slots, ctx: IntentContext, chain: 'a' | 'b' = s.chain ?? 'a'): { id: string; ref: string; label: string; found: boolean } {
   const own = ctx.wallets ?? [];
   const lower = ctx.message.toLowerCase();
-  const byName = own.find((w) => (s.name && w.name.toLowerCase() === s.name.toLowerCase()) || (w.name.length >= 3 && new RegExp(`\\b${escapeRe(w.name.toLowerCase())}\\b`).test(lower)));
+  const byName = own.find(
+    (w) =>
+      (s.name && w.name.toLowerCase() === s.name.toLowerCase()) || (w.name.length >= 3 && new RegExp(`\\b${escapeRe(w.name.toLowerCase())}\\b`).test(lower)),
+  );
   const byId = s.uuid ? own.find((w) => w.id === s.uuid) : undefined;
   const w = byId ?? byName ?? own.find((x) => x.chain === chain && x.isActive) ?? own.find((x) => x.chain === chain);
   // `--wallet` takes a name or an id: the name when it is a plain word (names are the user's data).
-  return w ? { id: w.id, ref: wordOr(w.name, w.id), label: `wallet ${quoted(w.name)}`, found: true } : { id: '<walletId>', ref: '<wallet>', label: 'your wallet', found: false };
+  return w
+    ? { id: w.id, ref: wordOr(w.name, w.id), label: `wallet ${quoted(w.name)}`, found: true }
+    : { id: '<walletId>', ref: '<wallet>', label: 'your wallet', found: false };
 }
 
 /** The file the message names (its id, or its name), else the newest one, else a placeholder. */
 function fileFor(s: Slots, ctx: IntentContext): { id: string; label: string; found: boolean } {
   const own = ctx.files ?? [];
   const lower = ctx.message.toLowerCase();
-  const f = (s.uuid ? own.find((x) => x.id === s.uuid) : undefined) ?? own.find((x) => x.filename.length >= 3 && lower.includes(x.filename.toLowerCase())) ?? own[0];
+  const f =
+    (s.uuid ? own.find((x) => x.id === s.uuid) : undefined) ?? own.find((x) => x.filename.length >= 3 && lower.includes(x.filename.toLowerCase())) ?? own[0];
   // The file name is the user's data: it is quoted as data in the lead, never put in a command.
-  return f ? { id: wordOr(f.id, '<file id>'), label: `your file ${JSON.stringify(f.filename)}`, found: true } : { id: '<file id>', label: 'your file', found: false };
+  return f
+    ? { id: wordOr(f.id, '<file id>'), label: `your file ${JSON.stringify(f.filename)}`, found: true }
+    : { id: '<file id>', label: 'your file', found: false };
 }
 
 /** "Your wallet "main" holds 2.5 SOL; 0.5 SOL compressed." (names are the user's data: quoted). */
@@ -177,7 +191,9 @@ export const intents: Intent[] = [
     route: ['POST', '/api/auth/register'],
     build: (s, ctx) => ({
       lead: `Register with a username and a password: \`shroud register\` asks for the password, makes your identity key pair and encrypts it on your side (createIdentity(password) in lib/client/identity.ts), and sends the identity fields.`,
-      suggestions: [{ command: shroudCommand('register', [wordOr(s.username ?? s.name, '<username>')]), description: 'create the account (it asks for the password)' }],
+      suggestions: [
+        { command: shroudCommand('register', [wordOr(s.username ?? s.name, '<username>')]), description: 'create the account (it asks for the password)' },
+      ],
     }),
   },
   {
@@ -209,7 +225,10 @@ export const intents: Intent[] = [
     test: /\b(log ?out|sign ?out)\b/i,
     terms: 'logout session',
     route: ['POST', '/api/auth/logout'],
-    build: () => ({ lead: 'Log out ends the session and forgets it on this machine.', suggestions: [{ command: shroudCommand('logout'), description: 'log out' }] }),
+    build: () => ({
+      lead: 'Log out ends the session and forgets it on this machine.',
+      suggestions: [{ command: shroudCommand('logout'), description: 'log out' }],
+    }),
   },
   {
     id: 'upload-failed',
@@ -241,14 +260,19 @@ export const intents: Intent[] = [
       const active = shown.filter((l) => l.status === 'active');
       const revoke = /\b(revoke|cancel|stop|unshare|disable)\b/i.test(ctx.message);
       const safeId = (id: string) => (/^[0-9a-z]{21}$/.test(id) ? id : '<link id>');
-      if (!own.length) return { lead: 'You have no share links (links made before share links were listed are not shown; they lapse on their own within 30 days).', suggestions: [{ command: shroudCommand('shares'), description: 'list your share links' }] };
+      if (!own.length)
+        return {
+          lead: 'You have no share links (links made before share links were listed are not shown; they lapse on their own within 30 days).',
+          suggestions: [{ command: shroudCommand('shares'), description: 'list your share links' }],
+        };
       // File names are the user's data: quoted as JSON strings in the text, never in a command.
       const describe = (l: ShareLinkFact) =>
         `${l.filename === null ? `file ${l.fileId} (deleted)` : JSON.stringify(l.filename)}: ${l.status === 'active' ? `expires ${l.expiresAt}` : l.status === 'expired' ? `expired ${l.expiresAt}` : 'revoked'}, opened ${l.accessCount} time${l.accessCount === 1 ? '' : 's'}`;
       const lead = `${named.length ? 'That share link' : `You have ${own.length} share link${own.length === 1 ? '' : 's'}, ${active.length} active`}: ${shown.slice(0, 5).map(describe).join('; ')}${shown.length > 5 ? '; …' : ''}.`;
       const target = active[0];
       const suggestions = [{ command: shroudCommand('shares'), description: 'list your share links' }];
-      if (revoke && target) suggestions.push({ command: shroudCommand('shares revoke', [safeId(target.id)]), description: 'revoke that share link (run it yourself)' });
+      if (revoke && target)
+        suggestions.push({ command: shroudCommand('shares revoke', [safeId(target.id)]), description: 'revoke that share link (run it yourself)' });
       return { lead, suggestions };
     },
   },
@@ -316,7 +340,10 @@ export const intents: Intent[] = [
     route: ['DELETE', '/api/storage/files/:fileId'],
     build: (s, ctx) => {
       const f = fileFor(s, ctx);
-      return { lead: `Deleting ${f.label} cannot be undone; run it yourself if you mean it.`, suggestions: [{ command: shroudCommand('rm', [f.id]), description: 'delete the file (irreversible)' }] };
+      return {
+        lead: `Deleting ${f.label} cannot be undone; run it yourself if you mean it.`,
+        suggestions: [{ command: shroudCommand('rm', [f.id]), description: 'delete the file (irreversible)' }],
+      };
     },
   },
   {
@@ -330,8 +357,14 @@ export const intents: Intent[] = [
     route: ['GET', '/api/wallets'],
     build: (_s, ctx) => {
       const own = ctx.wallets ?? [];
-      if (!own.length) return { lead: 'You have no wallets yet: `shroud wallet create <name>` makes one.', suggestions: [{ command: shroudCommand('wallets'), description: 'your wallets' }] };
-      const shown = own.slice(0, 6).map((w) => `${JSON.stringify(w.name)} on chain ${w.chain.toUpperCase()}${w.isActive ? ' (active)' : ''}, address ${w.address}`);
+      if (!own.length)
+        return {
+          lead: 'You have no wallets yet: `shroud wallet create <name>` makes one.',
+          suggestions: [{ command: shroudCommand('wallets'), description: 'your wallets' }],
+        };
+      const shown = own
+        .slice(0, 6)
+        .map((w) => `${JSON.stringify(w.name)} on chain ${w.chain.toUpperCase()}${w.isActive ? ' (active)' : ''}, address ${w.address}`);
       return {
         lead: `You have ${own.length} wallet${own.length === 1 ? '' : 's'}: ${shown.join('; ')}${own.length > 6 ? `; and ${own.length - 6} more` : ''}.`,
         suggestions: [{ command: shroudCommand('wallets'), description: 'your wallets' }],
@@ -347,7 +380,12 @@ export const intents: Intent[] = [
     build: (s, ctx) => ({
       lead: `Import a key as a wallet: chain A takes the base58 secret key or solana-keygen's JSON array, chain B a 0x private key and a password; the command asks for them, so they stay out of your shell history.`,
       // The key (and a chain B password) is asked for by the command: never on the command line.
-      suggestions: [{ command: shroudCommand('wallet import', [wordOr(s.name, 'imported')], { chain: s.chain ?? 'a' }), description: 'import a wallet (it asks for the key)' }],
+      suggestions: [
+        {
+          command: shroudCommand('wallet import', [wordOr(s.name, 'imported')], { chain: s.chain ?? 'a' }),
+          description: 'import a wallet (it asks for the key)',
+        },
+      ],
     }),
   },
   {
@@ -379,7 +417,10 @@ export const intents: Intent[] = [
         lead: `Airdrop ${amount} to ${w.label} from the chain's faucet (localnet and devnet only, at most 100 at a time; mainnet answers 403).${noWallet(w)}`,
         suggestions: [
           // `shroud airdrop` funds either chain's wallet (chain B: STRK, or ETH with --token).
-          { command: shroudCommand('airdrop', [amount], { wallet: w.ref, token: s.chain === 'b' && /\bETH\b/i.test(ctx.message) ? 'ETH' : undefined }), description: `airdrop ${amount}` },
+          {
+            command: shroudCommand('airdrop', [amount], { wallet: w.ref, token: s.chain === 'b' && /\bETH\b/i.test(ctx.message) ? 'ETH' : undefined }),
+            description: `airdrop ${amount}`,
+          },
         ],
       };
     },
@@ -441,12 +482,27 @@ export const intents: Intent[] = [
       // The values, read by the wallet_balances tool: the wallet the message names, else every wallet (at most 5).
       const own = ctx.balances ?? [];
       const lower = ctx.message.toLowerCase();
-      const named = own.filter((b) => b.id === s.uuid || (b.name.length >= 3 && new RegExp(`\\b${escapeRe(b.name.toLowerCase())}\\b`).test(lower)) || (s.name && b.name.toLowerCase() === s.name.toLowerCase()));
+      const named = own.filter(
+        (b) =>
+          b.id === s.uuid ||
+          (b.name.length >= 3 && new RegExp(`\\b${escapeRe(b.name.toLowerCase())}\\b`).test(lower)) ||
+          (s.name && b.name.toLowerCase() === s.name.toLowerCase()),
+      );
       const shown = (named.length ? named : own).slice(0, 5);
-      const lead = shown.length ? `${shown.map(balanceSentence).join(' ')}${own.length > shown.length && !named.length ? ` (${own.length - shown.length} more: \`shroud wallets\`.)` : ''}` : `You have no wallet yet: create one first (\`shroud wallet create <name>\`).`;
+      const lead = shown.length
+        ? `${shown.map(balanceSentence).join(' ')}${own.length > shown.length && !named.length ? ` (${own.length - shown.length} more: \`shroud wallets\`.)` : ''}`
+        : `You have no wallet yet: create one first (\`shroud wallet create <name>\`).`;
       return {
-        lead: w.found || shown.length ? lead : `${compressed ? 'The compressed balance' : 'The balance'} of ${w.label} is shown by \`shroud balance\`.${noWallet(w)}`,
-        suggestions: [{ command: shroudCommand('balance', [], { wallet: shown.length === 1 ? wordOr(shown[0]!.name, shown[0]!.id) : w.ref }), description: compressed ? 'ordinary and compressed balance' : 'balance (ordinary and compressed)' }],
+        lead:
+          w.found || shown.length
+            ? lead
+            : `${compressed ? 'The compressed balance' : 'The balance'} of ${w.label} is shown by \`shroud balance\`.${noWallet(w)}`,
+        suggestions: [
+          {
+            command: shroudCommand('balance', [], { wallet: shown.length === 1 ? wordOr(shown[0]!.name, shown[0]!.id) : w.ref }),
+            description: compressed ? 'ordinary and compressed balance' : 'balance (ordinary and compressed)',
+          },
+        ],
       };
     },
   },
@@ -460,7 +516,11 @@ export const intents: Intent[] = [
     route: ['GET', '/api/bridge/history'],
     build: (_s, ctx) => {
       const own = ctx.bridges ?? [];
-      if (!own.length) return { lead: 'You have no bridge transfers yet: `shroud bridge` starts one.', suggestions: [{ command: shroudCommand('bridge history'), description: 'your bridge transfers' }] };
+      if (!own.length)
+        return {
+          lead: 'You have no bridge transfers yet: `shroud bridge` starts one.',
+          suggestions: [{ command: shroudCommand('bridge history'), description: 'your bridge transfers' }],
+        };
       const shown = own.slice(0, 5).map((b) => `${b.amount} ${b.token} ${b.status} (started ${b.createdAt.slice(0, 16).replace('T', ' ')})`);
       return {
         lead: `You have ${own.length} bridge transfer${own.length === 1 ? '' : 's'}, newest first: ${shown.join('; ')}${own.length > 5 ? `; and ${own.length - 5} more` : ''}.`,
@@ -482,7 +542,9 @@ export const intents: Intent[] = [
       const b = named ?? own[0];
       if (!b) return { lead: 'You have no bridge transfer yet: start one with `shroud bridge`.', suggestions: [] };
       // Status and hashes come from the record; only the id (a UUID the service made) reaches a command.
-      const hashes = [b.sourceTxHash ? `source transaction ${b.sourceTxHash}` : '', b.destTxHash ? `destination transaction ${b.destTxHash}` : ''].filter(Boolean).join(', ');
+      const hashes = [b.sourceTxHash ? `source transaction ${b.sourceTxHash}` : '', b.destTxHash ? `destination transaction ${b.destTxHash}` : '']
+        .filter(Boolean)
+        .join(', ');
       const safeId = /^[0-9a-f-]{36}$/i.test(b.id) ? b.id : '<bridge id>';
       return {
         lead: `Your ${named ? '' : 'latest '}bridge transfer of ${b.amount} ${b.token} (started ${b.createdAt}) is ${b.status}${hashes ? `: ${hashes}` : ''}; last updated ${b.updatedAt}.`,
@@ -510,7 +572,10 @@ export const intents: Intent[] = [
           : `Bridge to chain B through the Hyperlane warp route: with \`--wallet\` your chain A ${w.label} sends it now and the transfer completes on its own; \`shroud bridge status\` follows it.${dest ? ` Your chain B wallet ${quoted(dest.name)} is the destination.` : ' You have no chain B wallet: create one (`shroud wallet create <name> --chain b`) or give any chain B address.'}`,
         suggestions: [
           {
-            command: shroudCommand('bridge', [route, amountOr(s, 1), token], { to: dest && /^0x[0-9a-fA-F]{1,64}$/.test(dest.address) ? dest.address : '<chain B address>', ...(fromEthereum ? {} : { wallet: w.ref }) }),
+            command: shroudCommand('bridge', [route, amountOr(s, 1), token], {
+              to: dest && /^0x[0-9a-fA-F]{1,64}$/.test(dest.address) ? dest.address : '<chain B address>',
+              ...(fromEthereum ? {} : { wallet: w.ref }),
+            }),
             description: `bridge ${amountOr(s, 1)} ${token} to chain B`,
           },
         ],
@@ -571,7 +636,9 @@ export const intents: Intent[] = [
     build: (_s, ctx) => {
       const claim = /\bclaim/i.test(ctx.message);
       return {
-        lead: claim ? "Claim an ended epoch's reward into a chain A wallet: `shroud rewards` lists what is claimable." : 'Your points this epoch, your rank and what ended epochs owe you.',
+        lead: claim
+          ? "Claim an ended epoch's reward into a chain A wallet: `shroud rewards` lists what is claimable."
+          : 'Your points this epoch, your rank and what ended epochs owe you.',
         suggestions: claim
           ? [{ command: shroudCommand('rewards claim', ['<epoch>']), description: 'claim an epoch' }]
           : [
@@ -594,7 +661,9 @@ export const intents: Intent[] = [
       const [mint, to] = s.addresses.length >= 2 ? s.addresses : [undefined, s.addresses[0]];
       return {
         lead: `A compressed token transfer of ${amount} from ${w.label} to ${to ? 'that address' : 'the recipient'} (compressed transfers move tokens of a mint; compress them first).${noWallet(w)}`,
-        suggestions: [{ command: shroudCommand('send', [mint ?? '<mint>', to ?? '<recipient address>', amount], { wallet: w.ref }), description: `transfer ${amount}` }],
+        suggestions: [
+          { command: shroudCommand('send', [mint ?? '<mint>', to ?? '<recipient address>', amount], { wallet: w.ref }), description: `transfer ${amount}` },
+        ],
       };
     },
   },
@@ -644,7 +713,10 @@ export const intents: Intent[] = [
     route: ['POST', '/api/zk-toolkit/hash/poseidon'],
     build: (s) => {
       const inputs = s.numbers.slice(0, 16);
-      return { lead: 'Poseidon hashes BN254 field elements (decimal numbers, 1–16 inputs); the command below computes it.', suggestions: [{ command: shroudCommand('toolkit hash', ['poseidon', ...(inputs.length ? inputs : ['1', '2'])]), description: 'Poseidon hash' }] };
+      return {
+        lead: 'Poseidon hashes BN254 field elements (decimal numbers, 1–16 inputs); the command below computes it.',
+        suggestions: [{ command: shroudCommand('toolkit hash', ['poseidon', ...(inputs.length ? inputs : ['1', '2'])]), description: 'Poseidon hash' }],
+      };
     },
   },
   {
@@ -667,7 +739,10 @@ export const intents: Intent[] = [
     build: (s, ctx) => {
       const text = /["'`]([A-Za-z0-9 _.-]{1,64})["'`]/.exec(ctx.message)?.[1] ?? s.numbers[0] ?? 'Hello';
       // The command joins its words with single spaces: the text goes in as its words.
-      return { lead: 'The Pedersen hash takes bytes (UTF-8 text or 0x hex, 1–256 bytes); the command below computes it.', suggestions: [{ command: shroudCommand('toolkit hash', ['pedersen', ...text.trim().split(/\s+/)]), description: 'Pedersen hash' }] };
+      return {
+        lead: 'The Pedersen hash takes bytes (UTF-8 text or 0x hex, 1–256 bytes); the command below computes it.',
+        suggestions: [{ command: shroudCommand('toolkit hash', ['pedersen', ...text.trim().split(/\s+/)]), description: 'Pedersen hash' }],
+      };
     },
   },
   {
@@ -678,7 +753,10 @@ export const intents: Intent[] = [
     route: ['POST', '/api/zk-toolkit/shamir/split'],
     build: (s, ctx) => {
       const [secret, a, b] = s.numbers;
-      const nums = [a, b].map(Number).filter((n) => n >= 2 && n <= 255).sort((x, y) => x - y);
+      const nums = [a, b]
+        .map(Number)
+        .filter((n) => n >= 2 && n <= 255)
+        .sort((x, y) => x - y);
       const threshold = nums[0] ?? 3;
       const shares = nums[1] ?? Math.max(5, threshold);
       return {
@@ -694,10 +772,25 @@ export const intents: Intent[] = [
     terms: 'field add sub mul div inv sqrt pow BN254 prime',
     route: ['POST', '/api/zk-toolkit/field/add'],
     build: (s, ctx) => {
-      const op = /\bsub|subtract/i.test(ctx.message) ? 'sub' : /\bmul|multiply/i.test(ctx.message) ? 'mul' : /\bdiv/i.test(ctx.message) ? 'div' : /\binv/i.test(ctx.message) ? 'inv' : /\bsqrt/i.test(ctx.message) ? 'sqrt' : /\bpow/i.test(ctx.message) ? 'pow' : 'add';
+      const op = /\bsub|subtract/i.test(ctx.message)
+        ? 'sub'
+        : /\bmul|multiply/i.test(ctx.message)
+          ? 'mul'
+          : /\bdiv/i.test(ctx.message)
+            ? 'div'
+            : /\binv/i.test(ctx.message)
+              ? 'inv'
+              : /\bsqrt/i.test(ctx.message)
+                ? 'sqrt'
+                : /\bpow/i.test(ctx.message)
+                  ? 'pow'
+                  : 'add';
       const [a = '1', b = '2'] = s.numbers;
       const values = op === 'inv' || op === 'sqrt' ? [a] : [a, b];
-      return { lead: `Field ${op} works modulo the BN254 scalar prime, on decimal numbers below it; the command below computes it.`, suggestions: [{ command: shroudCommand('toolkit field', [op, ...values]), description: `field ${op}` }] };
+      return {
+        lead: `Field ${op} works modulo the BN254 scalar prime, on decimal numbers below it; the command below computes it.`,
+        suggestions: [{ command: shroudCommand('toolkit field', [op, ...values]), description: `field ${op}` }],
+      };
     },
   },
   {
@@ -735,7 +828,10 @@ export const intents: Intent[] = [
     test: /\b(am i (logged|signed) in|who am i|my session)\b/i,
     terms: 'session authenticated me',
     route: ['GET', '/api/auth/session'],
-    build: () => ({ lead: '`shroud whoami` says who this session is signed in as.', suggestions: [{ command: shroudCommand('whoami'), description: 'who you are signed in as' }] }),
+    build: () => ({
+      lead: '`shroud whoami` says who this session is signed in as.',
+      suggestions: [{ command: shroudCommand('whoami'), description: 'who you are signed in as' }],
+    }),
   },
 ];
 

@@ -6,13 +6,21 @@ import type { Passage } from './corpus.ts';
  * time and load at cold start, so the terms line up.
  */
 const STOP = new Set(
-  'a an and are as at be by can do does for from how i if in into is it its me my of on or so that the their then there these this to was what when where which who why will with you your we our us should would could please want need'.split(' '),
+  'a an and are as at be by can do does for from how i if in into is it its me my of on or so that the their then there these this to was what when where which who why will with you your we our us should would could please want need'.split(
+    ' ',
+  ),
 );
 
 /** A light stemmer: enough that "uploading", "uploads" and "uploaded" meet "upload". */
 export function stem(term: string): string {
   if (term.length <= 4 || /\d/.test(term)) return term;
-  for (const [suffix, keep] of [['ies', 'y'], ['ing', ''], ['ed', ''], ['es', ''], ['s', '']] as const) {
+  for (const [suffix, keep] of [
+    ['ies', 'y'],
+    ['ing', ''],
+    ['ed', ''],
+    ['es', ''],
+    ['s', ''],
+  ] as const) {
     if (term.endsWith(suffix) && term.length - suffix.length >= 3 && !(suffix === 's' && term.endsWith('ss'))) return term.slice(0, -suffix.length) + keep;
   }
   return term;

@@ -31,7 +31,8 @@ export function parseSlots(message: string): Slots {
     if (amount[2]) slots.unit = amount[2].toUpperCase();
   }
   // A quoted name counts only when all of it is a plain word; `named "rm -rf"` names nothing.
-  const named = /\b(?:named|called|name(?:d)? it|as)\s+(?:(["'`])([^"'`]{1,64})\1|([A-Za-z0-9_.-]{1,64}))/i.exec(message) ?? /(["'`])([^"'`]{1,64})\1/.exec(message);
+  const named =
+    /\b(?:named|called|name(?:d)? it|as)\s+(?:(["'`])([^"'`]{1,64})\1|([A-Za-z0-9_.-]{1,64}))/i.exec(message) ?? /(["'`])([^"'`]{1,64})\1/.exec(message);
   const name = named ? (named[2] ?? named[3]) : undefined;
   // `as a new user`, `called the …`: an article names nothing.
   if (name && isSafeName(name) && !/^(a|an|the|my|your)$/i.test(name)) slots.name = name;
@@ -39,7 +40,8 @@ export function parseSlots(message: string): Slots {
   if (user && !/^(named|called|with|and|for)$/i.test(user[1]!)) slots.username = user[1];
   const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i.exec(message);
   if (uuid) slots.uuid = uuid[0].toLowerCase();
-  for (const m of message.matchAll(/\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g)) if (/\d/.test(m[0]) && /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0])) slots.addresses.push(m[0]);
+  for (const m of message.matchAll(/\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g))
+    if (/\d/.test(m[0]) && /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0])) slots.addresses.push(m[0]);
   if (/\bchain[ -]?b\b|starknet/i.test(message)) slots.chain = 'b';
   else if (/\bchain[ -]?a\b|solana/i.test(message)) slots.chain = 'a';
   const duration = /\b(\d{1,4})\s*(hours?|hrs?|h|days?|d|minutes?|mins?)\b/i.exec(message);

@@ -35,7 +35,11 @@ import { checkClaimsShape, checkSignals, claimFields, describeSchema, getSchema,
 
 const decimal = z.string().regex(/^[0-9]{1,78}$/, 'must be a decimal string');
 const point = z.object({ x: decimal, y: decimal });
-export const scopeField = z.string().min(1).max(128).regex(/^[\x20-\x7e]+$/, 'printable ASCII');
+export const scopeField = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x20-\x7e]+$/, 'printable ASCII');
 
 export const issueInput = z.object({
   schema: z.string().min(1).max(64),
@@ -64,7 +68,9 @@ export type Attestation = z.infer<typeof attestationSchema>;
 
 export const issueResponse = z.object({
   attestation: attestationSchema,
-  anchor: z.union([z.object({ txHash: z.string(), contractAddress: z.string() }), z.object({ error: z.literal('CHAINB_ERROR'), message: z.string() })]).optional(),
+  anchor: z
+    .union([z.object({ txHash: z.string(), contractAddress: z.string() }), z.object({ error: z.literal('CHAINB_ERROR'), message: z.string() })])
+    .optional(),
 });
 export const attestationIdParams = z.object({ id: z.uuid('must be an attestation id') });
 export const listQuery = z.object({ limit: queryInteger(1, 100).default(20), cursor: z.string().max(1000).optional() });
@@ -157,7 +163,7 @@ export async function issue(subjectId: string, input: IssueInput) {
   const proofEvent = { type: 'attestation' as const, circuit: schema.circuit, proof: input.proof, publicSignals: input.publicSignals };
   if (!valid) {
     await recordGroth16(subjectId, { ...proofEvent, action: 'verified', valid: false });
-    throw errors.invalidProof('the proof does not verify against the schema\'s verification key');
+    throw errors.invalidProof("the proof does not verify against the schema's verification key");
   }
   // 3. Sign, then take the nullifier and write the attestation in one transaction: 409 for a second one.
   const id = randomUUID();
@@ -239,7 +245,10 @@ export async function revoke(userId: string | undefined, id: string, input: z.in
 /** The revocation list with its root: a depth-20 Poseidon tree over the revoked attestations' hashes, in revocation order. */
 export async function revocations() {
   const list = await listRevoked();
-  const root = rootOf(await poseidonHash2(), list.map((r) => BigInt(r.hash)));
+  const root = rootOf(
+    await poseidonHash2(),
+    list.map((r) => BigInt(r.hash)),
+  );
   return { root: root.toString(), size: list.length, depth: TREE_DEPTH, revoked: list };
 }
 
@@ -274,7 +283,7 @@ export async function verifyAttestation(a: PresentedAttestation) {
     else signatureOk = true;
   }
   // The key id is not signed: it must be this issuer's, as written in every attestation it issues.
-  if (a.issuer.keyId !== us.keyId) reasons.push('issuer.keyId is not this issuer\'s key id');
+  if (a.issuer.keyId !== us.keyId) reasons.push("issuer.keyId is not this issuer's key id");
   const stored = isCanonicalUuid(a.id) ? await getAttestation(a.id) : undefined;
   if (!stored) reasons.push('unknown attestation');
   else {

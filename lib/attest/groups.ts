@@ -84,16 +84,19 @@ export async function addMember(userId: string, groupId: string, commitment: str
   const leaf = BigInt(commitment);
   if (leaf === 0n || leaf >= SNARK_FIELD_ORDER) throw errors.invalidInput('commitment: must be a non-zero field element (Poseidon(secret))');
   const canonical = leaf.toString();
-  return retryOnConflict(async () => {
-    const g = await groupOr404(groupId);
-    if (g.ownerId !== userId) throw errors.notFound('no such group');
-    const { root, filled } = appendLeaf(await poseidonHash2(), { size: g.size, root: BigInt(g.root), filled: g.filled.map(BigInt) }, leaf);
-    const next: GroupRecord = { ...g, size: g.size + 1, root: root.toString(), filled: filled.map(String), rootSeq: g.rootSeq + 1 };
-    const outcome = await appendMember(g, next, canonical);
-    if (outcome === 'duplicate') throw errors.conflict('this commitment is already in the group');
-    if (outcome === 'added') return { index: g.size, commitment: canonical, root: next.root, size: next.size };
-    return CONFLICT;
-  }, { attempts: 8, exhausted: () => errors.conflict('the group changed too often while adding; retry') });
+  return retryOnConflict(
+    async () => {
+      const g = await groupOr404(groupId);
+      if (g.ownerId !== userId) throw errors.notFound('no such group');
+      const { root, filled } = appendLeaf(await poseidonHash2(), { size: g.size, root: BigInt(g.root), filled: g.filled.map(BigInt) }, leaf);
+      const next: GroupRecord = { ...g, size: g.size + 1, root: root.toString(), filled: filled.map(String), rootSeq: g.rootSeq + 1 };
+      const outcome = await appendMember(g, next, canonical);
+      if (outcome === 'duplicate') throw errors.conflict('this commitment is already in the group');
+      if (outcome === 'added') return { index: g.size, commitment: canonical, root: next.root, size: next.size };
+      return CONFLICT;
+    },
+    { attempts: 8, exhausted: () => errors.conflict('the group changed too often while adding; retry') },
+  );
 }
 
 /** A membership proof's root must be one of the group's latest roots, and not the empty tree's. */

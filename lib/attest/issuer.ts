@@ -47,7 +47,9 @@ async function kmsKey(ciphertext: string): Promise<Buffer> {
 const issuerKey = once(async () => {
   const c = attestConfig;
   if (!c.ATTEST_ISSUER_KEY_CIPHERTEXT && !c.DATA_DIR) {
-    throw new Error('invalid configuration: ATTEST_ISSUER_KEY_CIPHERTEXT: the issuer key needs ATTEST_ISSUER_KEY_CIPHERTEXT (AWS) or DATA_DIR (the local key file)');
+    throw new Error(
+      'invalid configuration: ATTEST_ISSUER_KEY_CIPHERTEXT: the issuer key needs ATTEST_ISSUER_KEY_CIPHERTEXT (AWS) or DATA_DIR (the local key file)',
+    );
   }
   const privateKey = c.ATTEST_ISSUER_KEY_CIPHERTEXT ? await kmsKey(c.ATTEST_ISSUER_KEY_CIPHERTEXT) : localKey(c.DATA_DIR!);
   const publicKey = await publicKeyOf(privateKey);

@@ -40,7 +40,7 @@ export const SCHEMAS: readonly SchemaDef[] = [
     id: 'age-over-18',
     title: 'Age 18 or over',
     description:
-      'The subject knows an age committed as Poseidon(age, blinding) with 18 <= age <= 150. The bounds are the schema\'s: a proof ' +
+      "The subject knows an age committed as Poseidon(age, blinding) with 18 <= age <= 150. The bounds are the schema's: a proof " +
       'with any other bound is refused (SCHEMA_MISMATCH). The age stays hidden; the commitment is in the claims.',
     circuit: 'range_scoped',
     signals: [
@@ -58,7 +58,7 @@ export const SCHEMAS: readonly SchemaDef[] = [
     title: 'Committed value within bounds',
     description:
       `The subject knows a value committed as Poseidon(value, blinding) with min <= value <= max (unsigned 64-bit, max <= ${MAX_U64}); ` +
-      'min and max are the subject\'s and are stated in the claims. The value stays hidden.',
+      "min and max are the subject's and are stated in the claims. The value stays hidden.",
     circuit: 'range_scoped',
     signals: [
       { name: 'commitment', source: 'subject' },
@@ -74,7 +74,7 @@ export const SCHEMAS: readonly SchemaDef[] = [
     id: 'group-member',
     title: 'Member of a group',
     description:
-      'The subject knows the secret behind an identity commitment Poseidon(secret) in the group\'s Merkle tree (depth 20) at one of ' +
+      "The subject knows the secret behind an identity commitment Poseidon(secret) in the group's Merkle tree (depth 20) at one of " +
       'its latest roots. Which member is hidden; the group and the root are in the claims.',
     circuit: 'membership_scoped',
     signals: [

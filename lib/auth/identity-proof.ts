@@ -75,7 +75,13 @@ export async function submitIdentityProof(input: SubmitProofInput) {
     logger.error('store_proof failed', { error: e as Error });
     throw errors.chainBError('chain B could not store the proof');
   }
-  await recordProof(user.id, { type: 'identity', action: 'accepted', result: 'valid', statement: 'Ed25519 identity proof for a zkId, stored on chain B', links: { txHash, proofId, contractAddress: registry.address, zkId: input.zkId } });
+  await recordProof(user.id, {
+    type: 'identity',
+    action: 'accepted',
+    result: 'valid',
+    statement: 'Ed25519 identity proof for a zkId, stored on chain B',
+    links: { txHash, proofId, contractAddress: registry.address, zkId: input.zkId },
+  });
   return { txHash, contractAddress: registry.address, proofId };
 }
 

@@ -37,10 +37,13 @@ const base64 = (min: number, max: number) =>
     .string()
     .max(Math.ceil(max / 3) * 4)
     .regex(BASE64, 'must be base64')
-    .refine((s) => {
-      const n = Buffer.from(s, 'base64').length;
-      return n >= min && n <= max;
-    }, min === max ? `must decode to ${min} bytes` : `must decode to ${min}–${max} bytes`);
+    .refine(
+      (s) => {
+        const n = Buffer.from(s, 'base64').length;
+        return n >= min && n <= max;
+      },
+      min === max ? `must decode to ${min} bytes` : `must decode to ${min}–${max} bytes`,
+    );
 
 /** The raw 32-byte Ed25519 public key as a KeyObject, or null when it is not one. */
 export function ed25519PublicKey(b64: string) {
@@ -127,8 +130,7 @@ export async function logout(cookie: string | undefined): Promise<string> {
 }
 
 /** The session's user, or undefined when the account is gone. */
-export const sessionUser = (session: Session | null): Promise<User | undefined> =>
-  session ? getUser(session.userId) : Promise.resolve(undefined);
+export const sessionUser = (session: Session | null): Promise<User | undefined> => (session ? getUser(session.userId) : Promise.resolve(undefined));
 
 export async function requireUser(session: Session | null): Promise<User> {
   const user = await sessionUser(session);
@@ -170,10 +172,7 @@ export const publicUserResponse = z.object({ ...userRef, identityPublicKey: z.st
 export const registerResponse = z.object({ message: z.string(), user: publicUserResponse });
 export const loginResponse = z.object({ message: z.string(), user: z.object(userRef) });
 export const messageResponse = z.object({ message: z.string() });
-export const sessionResponse = z.union([
-  z.object({ authenticated: z.literal(true), user: publicUserResponse }),
-  z.object({ authenticated: z.literal(false) }),
-]);
+export const sessionResponse = z.union([z.object({ authenticated: z.literal(true), user: publicUserResponse }), z.object({ authenticated: z.literal(false) })]);
 export const meResponse = z.object({ user: z.object(userRef) });
 export const identityResponse = z.object({
   zkId: z.string(),

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
-import { attachSource, BRIDGE_STATUSES, failBridge, insertBridge, listBridges, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
+import {
+  attachSource,
+  BRIDGE_STATUSES,
+  failBridge,
+  insertBridge,
+  listBridges,
+  readBridge,
+  transitionBridge,
+  type BridgeRecord,
+} from '#lib/data/bridge-transfers.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
@@ -27,7 +36,11 @@ import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
 /** A record waits this long for its source transaction, then it is `expired`. */
 export const SOURCE_WINDOW_MS = 60 * 60 * 1000;
 
-const str = (field: string) => z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty').max(200);
+const str = (field: string) =>
+  z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .min(1, 'must not be empty')
+    .max(200);
 
 export const initiateInput = z.object({
   bridgeType: str('bridgeType'),
@@ -118,7 +131,15 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
   const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
   if (wallet && wallet.chain !== 'a') throw errors.invalidInput('walletId: needs a chain A wallet');
 
-  const record = newRecord(userId, { bridgeType, direction: 'deposit', token: input.token, amount: input.amount, amountUnits: units, destAddress, walletId: wallet?.id ?? null });
+  const record = newRecord(userId, {
+    bridgeType,
+    direction: 'deposit',
+    token: input.token,
+    amount: input.amount,
+    amountUnits: units,
+    destAddress,
+    walletId: wallet?.id ?? null,
+  });
   const answer = (r: BridgeRecord) => ({ transaction: view(r), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(r) });
   // Instructions for the caller (a walletId off chaina-chainb was refused above).
   if (!wallet || !hyperlane) {
@@ -193,10 +214,19 @@ async function initiateWithdraw(userId: string, input: z.infer<typeof initiateIn
   const destAddress = chainAAddress(input.destAddress);
   const units = parseAmount(input.amount, route.decimals, U64_MAX);
   if (input.walletId !== undefined && input.password === undefined) throw errors.invalidInput('password: is required to sign with your chain B wallet');
-  if (input.walletId === undefined && input.password !== undefined) throw errors.invalidInput('password: only a withdrawal from a chain B wallet (walletId) takes a password');
+  if (input.walletId === undefined && input.password !== undefined)
+    throw errors.invalidInput('password: only a withdrawal from a chain B wallet (walletId) takes a password');
   const wallet = input.walletId === undefined ? undefined : await ownedWallet(userId, input.walletId);
   if (wallet && wallet.chain !== 'b') throw errors.invalidInput('walletId: a withdrawal needs a chain B wallet');
-  const record = newRecord(userId, { bridgeType: 'chaina-chainb', direction: 'withdraw', token: input.token, amount: input.amount, amountUnits: units, destAddress, walletId: wallet?.id ?? null });
+  const record = newRecord(userId, {
+    bridgeType: 'chaina-chainb',
+    direction: 'withdraw',
+    token: input.token,
+    amount: input.amount,
+    amountUnits: units,
+    destAddress,
+    walletId: wallet?.id ?? null,
+  });
   // Sent by the service: the record is written once the wallet has accepted the password (withdraw.ts).
   if (!wallet) await insertBridge(record);
   const current = wallet ? await sendWithdraw(record, wallet, input.password!, route) : record;
@@ -242,7 +272,9 @@ function instructions(r: BridgeRecord): { step1: string; step2: string; step3: s
       };
     }
     const escrow = escrowAccount(route).toBase58();
-    const what = route.originMint ? `${r.amountUnits} smallest units of the SPL token ${route.originMint} (TransferChecked, ${route.decimals} decimals)` : `${r.amountUnits} lamports`;
+    const what = route.originMint
+      ? `${r.amountUnits} smallest units of the SPL token ${route.originMint} (TransferChecked, ${route.decimals} decimals)`
+      : `${r.amountUnits} lamports`;
     return {
       step1: `On chain A, in one transaction, send ${what} to ${escrow} (the ${route.warpRouteId} warp route's escrow) with the SPL Memo "${memoOf(r.id)}", before ${r.expiresAt}.`,
       step2: `POST /api/bridge/${r.id}/source-tx {"txHash": "<the transaction signature>"}.`,
@@ -291,7 +323,9 @@ export async function attachSourceTx(userId: string, id: string, input: z.infer<
   if (verdict.kind === 'mismatch') throw errors.invalidInput(`txHash: not this transfer's source transaction: ${verdict.reason}`);
   const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());
   if (outcome === 'source-taken') {
-    throw errors.conflict('txHash: this transaction is already attached to a bridge transfer (if that transfer is not its own, the relayer fails it and releases the transaction: try again in a minute)');
+    throw errors.conflict(
+      'txHash: this transaction is already attached to a bridge transfer (if that transfer is not its own, the relayer fails it and releases the transaction: try again in a minute)',
+    );
   }
   const now = (await readBridge(userId, id))!;
   if (outcome === 'state') throw conflict(now, 'source-tx');

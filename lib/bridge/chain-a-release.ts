@@ -1,5 +1,10 @@
 import { buildAndSignTx } from '@lightprotocol/stateless.js';
-import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
 import { PublicKey, SystemProgram, TransactionInstruction, type Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { ChainA } from '#lib/chains/chain-a/index.ts';
@@ -48,13 +53,26 @@ export async function escrowAddress(chain: ChainA): Promise<PublicKey> {
 }
 
 function releaseInstructions(escrow: PublicKey, route: HyperlaneToken, to: PublicKey, amount: bigint, messageId: string): TransactionInstruction[] {
-  const memo = new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [{ pubkey: escrow, isSigner: true, isWritable: false }], data: Buffer.from(releaseMemo(messageId), 'utf8') });
+  const memo = new TransactionInstruction({
+    programId: MEMO_PROGRAM_ID,
+    keys: [{ pubkey: escrow, isSigner: true, isWritable: false }],
+    data: Buffer.from(releaseMemo(messageId), 'utf8'),
+  });
   if (!route.originMint) return [SystemProgram.transfer({ fromPubkey: escrow, toPubkey: to, lamports: amount }), memo];
   const mint = new PublicKey(route.originMint);
   const destination = getAssociatedTokenAddressSync(mint, to, true);
   return [
     createAssociatedTokenAccountIdempotentInstruction(escrow, destination, to, mint),
-    createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, escrow, true), mint, destination, escrow, amount, route.decimals, [], TOKEN_PROGRAM_ID),
+    createTransferCheckedInstruction(
+      getAssociatedTokenAddressSync(mint, escrow, true),
+      mint,
+      destination,
+      escrow,
+      amount,
+      route.decimals,
+      [],
+      TOKEN_PROGRAM_ID,
+    ),
     memo,
   ];
 }
@@ -67,7 +85,10 @@ function releaseInstructions(escrow: PublicKey, route: HyperlaneToken, to: Publi
  * the chain settled it failed or expired (lib/chains/chain-a/settle.ts: history searched, so a
  * release that landed long ago is never taken for one that never did).
  */
-export async function releaseWithdrawal(chain: ChainA, args: { bridgeId: string; messageId: string; route: HyperlaneToken; to: string; amount: bigint }): Promise<string | undefined> {
+export async function releaseWithdrawal(
+  chain: ChainA,
+  args: { bridgeId: string; messageId: string; route: HyperlaneToken; to: string; amount: bigint },
+): Promise<string | undefined> {
   const prior = await readRelease(args.messageId);
   if (prior) {
     const seen = await settle(chain, { signature: prior.signature, bytes: prior.transaction });

@@ -90,7 +90,7 @@ export async function checkDeposit(chain: ChainA, signature: string, route: Hype
   const ixs: MessageCompiledInstruction[] = message.compiledInstructions;
   const program = (ix: MessageCompiledInstruction) => keys[ix.programIdIndex];
   const hasMemo = ixs.some((ix) => program(ix)?.equals(MEMO_PROGRAM_ID) && Buffer.from(ix.data).toString('utf8') === memoOf(recordId));
-  if (!hasMemo) return { ok: false, missing: false, reason: 'the source transaction does not carry this bridge record\'s memo' };
+  if (!hasMemo) return { ok: false, missing: false, reason: "the source transaction does not carry this bridge record's memo" };
   const escrow = escrowAccount(route);
   const moved = ixs.some((ix) => {
     const accounts = ix.accountKeyIndexes.map((i) => keys[i]!);
@@ -105,6 +105,6 @@ export async function checkDeposit(chain: ChainA, signature: string, route: Hype
     const value = Buffer.from(ix.data).readBigUInt64LE(1);
     return accounts[1]?.toBase58() === route.originMint && accounts[2]?.equals(escrow) === true && value === amount;
   });
-  if (!moved) return { ok: false, missing: false, reason: 'the source transaction does not move the amount into the route\'s escrow' };
+  if (!moved) return { ok: false, missing: false, reason: "the source transaction does not move the amount into the route's escrow" };
   return { ok: true, slot: tx.slot };
 }

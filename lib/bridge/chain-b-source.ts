@@ -19,7 +19,8 @@ const { origin, destination } = bridgeRoutes['chaina-chainb'];
 export const recipientU256 = (chainAAddress: string): bigint => BigInt(`0x${Buffer.from(new PublicKey(chainAAddress).toBytes()).toString('hex')}`);
 
 /** The call a wallet sends on chain B to withdraw `amount` of the route's token to `to` on chain A. */
-export const withdrawCall = (route: HyperlaneToken, to: string, amount: bigint) => transferRemoteCall(route.destinationRouter, origin.domainId, recipientU256(to), amount);
+export const withdrawCall = (route: HyperlaneToken, to: string, amount: bigint) =>
+  transferRemoteCall(route.destinationRouter, origin.domainId, recipientU256(to), amount);
 
 /**
  * On the embedded chain B the warp route's storage exists once its first use enrolls it: the
@@ -47,8 +48,10 @@ const u256 = (lo: string | undefined, hi: string | undefined) => felt(lo) + (fel
 export async function checkWithdraw(txHash: string, route: HyperlaneToken, to: string, amount: bigint, from?: string): Promise<WithdrawCheck> {
   const tx: ChainBTransaction | null = await chainB().getTransaction(txHash);
   if (!tx) return { ok: false, missing: true };
-  if (from !== undefined && BigInt(tx.sender) !== BigInt(from)) return { ok: false, missing: false, reason: "the source transaction was not sent by the record's chain B wallet" };
-  if (tx.status !== 'SUCCEEDED') return { ok: false, missing: false, reason: `the source transaction reverted on chain B${tx.revertReason ? `: ${tx.revertReason}` : ''}` };
+  if (from !== undefined && BigInt(tx.sender) !== BigInt(from))
+    return { ok: false, missing: false, reason: "the source transaction was not sent by the record's chain B wallet" };
+  if (tx.status !== 'SUCCEEDED')
+    return { ok: false, missing: false, reason: `the source transaction reverted on chain B${tx.revertReason ? `: ${tx.revertReason}` : ''}` };
   const router = BigInt(route.destinationRouter);
   const recipient = recipientU256(to);
   const sent = tx.events.findIndex(
@@ -59,12 +62,24 @@ export async function checkWithdraw(txHash: string, route: HyperlaneToken, to: s
       u256(e.keys[2], e.keys[3]) === recipient &&
       u256(e.data[0], e.data[1]) === amount,
   );
-  if (sent < 0) return { ok: false, missing: false, reason: "the source transaction is not a transfer_remote of this record's amount to its destAddress through the route" };
+  if (sent < 0)
+    return {
+      ok: false,
+      missing: false,
+      reason: "the source transaction is not a transfer_remote of this record's amount to its destAddress through the route",
+    };
   // The Dispatch and DispatchId the same call emitted just before its SentTransferRemote.
   const dispatch = tx.events[sent - 2];
   const dispatchId = tx.events[sent - 1];
   const mailbox = BigInt(destination.mailbox);
-  if (!dispatch || !dispatchId || BigInt(dispatch.fromAddress) !== mailbox || BigInt(dispatchId.fromAddress) !== mailbox || felt(dispatch.keys[0]) !== BigInt(WARP_EVENT_KEYS.dispatch) || felt(dispatchId.keys[0]) !== BigInt(WARP_EVENT_KEYS.dispatchId)) {
+  if (
+    !dispatch ||
+    !dispatchId ||
+    BigInt(dispatch.fromAddress) !== mailbox ||
+    BigInt(dispatchId.fromAddress) !== mailbox ||
+    felt(dispatch.keys[0]) !== BigInt(WARP_EVENT_KEYS.dispatch) ||
+    felt(dispatchId.keys[0]) !== BigInt(WARP_EVENT_KEYS.dispatchId)
+  ) {
     return { ok: false, missing: false, reason: 'the source transaction carries no Mailbox dispatch for the transfer' };
   }
   const id = messageId(
@@ -77,6 +92,7 @@ export async function checkWithdraw(txHash: string, route: HyperlaneToken, to: s
       body: tokenMessage(Uint8Array.from(Buffer.from(recipient.toString(16).padStart(64, '0'), 'hex')), amount),
     }),
   );
-  if (BigInt(id) !== u256(dispatchId.keys[1], dispatchId.keys[2])) return { ok: false, missing: false, reason: 'the dispatched message id does not match the transfer' };
+  if (BigInt(id) !== u256(dispatchId.keys[1], dispatchId.keys[2]))
+    return { ok: false, missing: false, reason: 'the dispatched message id does not match the transfer' };
   return { ok: true, messageId: id };
 }

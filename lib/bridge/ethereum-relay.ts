@@ -41,7 +41,13 @@ export async function confirmEthereumSource(r: BridgeRecord, windowMs: number): 
   const route = routeToken('ethereum-chainb', r.token);
   const rpc = watcher();
   if (!route || !rpc || !r.sourceTxHash) return;
-  const check = await checkEthereumDeposit(rpc, r.sourceTxHash, route, { amount: BigInt(r.amountUnits), l2Recipient: r.destAddress }, ethereumConfig.ETHEREUM_CONFIRMATIONS);
+  const check = await checkEthereumDeposit(
+    rpc,
+    r.sourceTxHash,
+    route,
+    { amount: BigInt(r.amountUnits), l2Recipient: r.destAddress },
+    ethereumConfig.ETHEREUM_CONFIRMATIONS,
+  );
   if (check.ok) {
     await transitionBridge(r.userId, r.id, { from: ['submitted'], to: 'source_confirmed', at: at(), set: { messageId: check.deposit.messageHash } });
     return;
@@ -60,7 +66,15 @@ export async function deliverEthereum(r: BridgeRecord): Promise<void> {
   const chain = port instanceof FaultyChainB ? port.inner : port;
   if (!(chain instanceof RpcChainB)) {
     // The local chain B: the sequencer's part, handle_token_deposit on the L2 bridge.
-    const { txHash } = await bridgeMint({ token: route.l2Token, to: r.destAddress, amount: BigInt(r.amountUnits), messageId: r.messageId, symbol: r.token, name: r.token, decimals: route.decimals });
+    const { txHash } = await bridgeMint({
+      token: route.l2Token,
+      to: r.destAddress,
+      amount: BigInt(r.amountUnits),
+      messageId: r.messageId,
+      symbol: r.token,
+      name: r.token,
+      decimals: route.decimals,
+    });
     await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: at(), set: { destTxHash: txHash } });
     return;
   }
@@ -75,7 +89,13 @@ export async function deliverEthereum(r: BridgeRecord): Promise<void> {
     return;
   }
   if (check.deposit.messageHash !== r.messageId) throw new Error(`bridge ${r.id}: the L1 deposit's message hash changed`);
-  const outcome = l1HandlerOutcome(route, { l2Recipient: r.destAddress, amount: BigInt(r.amountUnits) }, check.deposit, await chain.l1MessagesStatus(r.sourceTxHash), readChainBConfig().chainId);
+  const outcome = l1HandlerOutcome(
+    route,
+    { l2Recipient: r.destAddress, amount: BigInt(r.amountUnits) },
+    check.deposit,
+    await chain.l1MessagesStatus(r.sourceTxHash),
+    readChainBConfig().chainId,
+  );
   if (outcome.state === 'waiting') return;
   if (outcome.state === 'failed') {
     await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'failed', at: at(), set: { failureReason: outcome.reason } });
@@ -99,13 +119,24 @@ export function l1HandlerOutcome(
   chainId: constants.StarknetChainId,
 ): L1HandlerOutcome {
   const handler = depositL1HandlerTxHash(
-    { l1Bridge: route.l1Bridge, l2Bridge: route.l2Bridge, l1Token: route.l1Token, depositor: deposit.depositor, l2Recipient: record.l2Recipient, amount: record.amount, l1Nonce: deposit.nonce },
+    {
+      l1Bridge: route.l1Bridge,
+      l2Bridge: route.l2Bridge,
+      l1Token: route.l1Token,
+      depositor: deposit.depositor,
+      l2Recipient: record.l2Recipient,
+      amount: record.amount,
+      l1Nonce: deposit.nonce,
+    },
     chainId,
   );
   const status = statuses.find((m) => BigInt(m.transactionHash) === BigInt(handler));
   if (!status) return { state: 'waiting' };
   if (status.finalityStatus === 'REJECTED' || status.executionStatus === 'REVERTED') {
-    return { state: 'failed', reason: `the L1 handler transaction ${status.transactionHash} failed on chain B${status.failureReason ? `: ${status.failureReason}` : ''} (the deposit can be cancelled and reclaimed on Ethereum)` };
+    return {
+      state: 'failed',
+      reason: `the L1 handler transaction ${status.transactionHash} failed on chain B${status.failureReason ? `: ${status.failureReason}` : ''} (the deposit can be cancelled and reclaimed on Ethereum)`,
+    };
   }
   if (status.finalityStatus === 'RECEIVED' || status.executionStatus === null) return { state: 'waiting' };
   return { state: 'completed', txHash: status.transactionHash };

@@ -75,7 +75,13 @@ export async function extractRoutes() {
   for (const symbol of CHAIN_A_TOKENS) {
     const found = Object.entries(warpRouteConfigs)
       .map(([id, cfg]) => ({ id, tokens: cfg.tokens as WarpToken[] }))
-      .filter(({ tokens }) => tokens.length === 2 && tokens.every((t) => t.symbol.toUpperCase() === symbol) && tokens.some((t) => t.chainName === ORIGIN) && tokens.some((t) => t.chainName === DESTINATION))
+      .filter(
+        ({ tokens }) =>
+          tokens.length === 2 &&
+          tokens.every((t) => t.symbol.toUpperCase() === symbol) &&
+          tokens.some((t) => t.chainName === ORIGIN) &&
+          tokens.some((t) => t.chainName === DESTINATION),
+      )
       .sort((a, b) => (a.id < b.id ? -1 : 1));
     if (found.length === 0) {
       missingA.push(symbol);
@@ -86,7 +92,8 @@ export async function extractRoutes() {
     const o = tokens.find((t) => t.chainName === ORIGIN)!;
     const d = tokens.find((t) => t.chainName === DESTINATION)!;
     if (o.decimals !== d.decimals) throw new Error(`${symbol}: decimals differ across the route (scaling is not handled)`);
-    if (!o.connections?.some((c) => c.token.endsWith(`|${DESTINATION}|${d.addressOrDenom}`))) throw new Error(`${symbol}: origin does not connect to the destination`);
+    if (!o.connections?.some((c) => c.token.endsWith(`|${DESTINATION}|${d.addressOrDenom}`)))
+      throw new Error(`${symbol}: origin does not connect to the destination`);
     hyperlane[symbol] = {
       warpRouteId: id,
       decimals: o.decimals,
@@ -116,7 +123,13 @@ export async function extractRoutes() {
     }
     if (found.length > 1) throw new Error(`${symbol}: several StarkGate bridges`);
     const e = found[0]!;
-    starkgate[symbol] = { decimals: e.decimals, l1Token: e.l1_token_address, l1Bridge: e.l1_bridge_address, l2Bridge: e.l2_bridge_address, l2Token: e.l2_token_address };
+    starkgate[symbol] = {
+      decimals: e.decimals,
+      l1Token: e.l1_token_address,
+      l1Bridge: e.l1_bridge_address,
+      l2Bridge: e.l2_bridge_address,
+      l2Token: e.l2_token_address,
+    };
   }
 
   return {

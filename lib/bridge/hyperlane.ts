@@ -14,4 +14,3 @@ export function starknetBytes32(address: string): Uint8Array {
   if (!/^0x[0-9a-fA-F]{1,64}$/.test(address)) throw new RangeError('not a Starknet address');
   return Uint8Array.from(Buffer.from(address.slice(2).padStart(64, '0'), 'hex'));
 }
-

@@ -26,7 +26,6 @@ export function parseAmount(value: string, decimals: number, max: bigint): bigin
 export const U64_MAX = (1n << 64n) - 1n;
 export const U256_MAX = (1n << 256n) - 1n;
 
-
 /** A source transaction id in its chain's form: a chain A signature (base58, 64 bytes) or an Ethereum hash (lower-cased); else 400. */
 export function sourceTxHash(bridgeType: 'chaina-chainb' | 'ethereum-chainb', txHash: string): string {
   if (bridgeType === 'chaina-chainb') {

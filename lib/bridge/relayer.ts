@@ -69,7 +69,15 @@ async function deliver(r: BridgeRecord): Promise<void> {
   // The first mint of a bridged token registers its metadata on the local ledger (decimals as the
   // route's), and the warp route's storage, so that its holders can send it back (withdrawals).
   if (r.bridgeType === 'chaina-chainb') await ensureWarpRoute(routeToken('chaina-chainb', r.token)!);
-  const { txHash } = await bridgeMint({ token: token.address, to: r.destAddress, amount: BigInt(r.amountUnits), messageId: r.messageId, symbol: r.token, name: r.token, decimals: token.decimals });
+  const { txHash } = await bridgeMint({
+    token: token.address,
+    to: r.destAddress,
+    amount: BigInt(r.amountUnits),
+    messageId: r.messageId,
+    symbol: r.token,
+    name: r.token,
+    decimals: token.decimals,
+  });
   await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: clock.now().toISOString(), set: { destTxHash: txHash } });
 }
 

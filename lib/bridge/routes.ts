@@ -16,7 +16,13 @@ const hyperlaneToken = z.object({
   destinationRouter: z.string(),
   destinationToken: z.string(),
 });
-const starkgateToken = z.object({ decimals: z.number().int().min(0).max(18), l1Token: z.string(), l1Bridge: z.string(), l2Bridge: z.string(), l2Token: z.string() });
+const starkgateToken = z.object({
+  decimals: z.number().int().min(0).max(18),
+  l1Token: z.string(),
+  l1Bridge: z.string(),
+  l2Bridge: z.string(),
+  l2Token: z.string(),
+});
 const chainRef = z.object({ chain: z.string(), domainId: z.number().int(), mailbox: z.string() });
 const schema = z.object({
   'chaina-chainb': z.object({ origin: chainRef, destination: chainRef, tokens: z.record(z.string(), hyperlaneToken), missing: z.array(z.string()) }),

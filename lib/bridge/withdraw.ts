@@ -88,7 +88,11 @@ export async function confirmWithdrawSource(r: BridgeRecord, confirmWindowMs: nu
     // Not on chain B: REJECTED is final (it never ran, nothing was burned); otherwise it may still come, within the window.
     const rejected = check.missing && (await chainB().getTransactionStatus(r.sourceTxHash)) === 'REJECTED';
     if (check.missing && !rejected && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
-    const failureReason = rejected ? 'chain B REJECTED the source transaction (it never ran: nothing was burned)' : check.missing ? 'the source transaction was not found on chain B' : check.reason;
+    const failureReason = rejected
+      ? 'chain B REJECTED the source transaction (it never ran: nothing was burned)'
+      : check.missing
+        ? 'the source transaction was not found on chain B'
+        : check.reason;
     await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });
     return;
   }
@@ -99,7 +103,13 @@ export async function confirmWithdrawSource(r: BridgeRecord, confirmWindowMs: nu
 export async function deliverWithdraw(r: BridgeRecord): Promise<void> {
   const route = routeToken('chaina-chainb', r.token);
   if (!route || !r.messageId) return;
-  const signature = await releaseWithdrawal(await chainA(), { bridgeId: r.id, messageId: r.messageId, route, to: r.destAddress, amount: BigInt(r.amountUnits) });
+  const signature = await releaseWithdrawal(await chainA(), {
+    bridgeId: r.id,
+    messageId: r.messageId,
+    route,
+    to: r.destAddress,
+    amount: BigInt(r.amountUnits),
+  });
   if (!signature) return;
   await transitionBridge(r.userId, r.id, { from: ['source_confirmed'], to: 'completed', at: at(), set: { destTxHash: signature } });
 }

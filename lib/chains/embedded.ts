@@ -23,7 +23,15 @@ export interface EmbeddedChains {
 /** What the bridge's relayer does on the embedded chain B's ledger beyond the wallets' port. */
 export interface EmbeddedLedger {
   /** Mints `amount` of `token` to `to` once per `messageId` (an L1_HANDLER transaction); again, the first hash. */
-  bridgeMint(args: { token: string; to: string; amount: bigint; messageId: string; symbol?: string; name?: string; decimals?: number }): Promise<{ txHash: string }>;
+  bridgeMint(args: {
+    token: string;
+    to: string;
+    amount: bigint;
+    messageId: string;
+    symbol?: string;
+    name?: string;
+    decimals?: number;
+  }): Promise<{ txHash: string }>;
   balanceOf(token: string, address: string): Promise<bigint>;
 }
 
@@ -36,7 +44,9 @@ export function installEmbedded(chains: EmbeddedChains): void {
 
 export function embedded(): EmbeddedChains {
   if (!installed) {
-    throw new Error('invalid configuration: a local chain adapter outside the embedded runtime (lib/local/adapters.ts installs the emulators; on AWS set the rpc adapters)');
+    throw new Error(
+      'invalid configuration: a local chain adapter outside the embedded runtime (lib/local/adapters.ts installs the emulators; on AWS set the rpc adapters)',
+    );
   }
   return installed;
 }
@@ -85,7 +95,10 @@ export class DeferredProofRegistry implements ProofRegistry {
   readonly adapter = 'local' as const;
   readonly address: string;
   readonly accountAddress: string;
-  constructor(keys: LocalKeys, readonly load: () => Promise<ProofRegistry>) {
+  constructor(
+    keys: LocalKeys,
+    readonly load: () => Promise<ProofRegistry>,
+  ) {
     this.address = keys.registryAddress;
     this.accountAddress = keys.accountAddress;
   }

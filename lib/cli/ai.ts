@@ -45,7 +45,10 @@ export const aiCommands: CommandDef[] = [
       const { conversations } = await ctx.client.api.aiConversations();
       return {
         data: conversations,
-        table: { columns: ['id', 'title', 'messages', 'updated'], rows: conversations.map((c) => [c.id, c.title, c.messageCount, c.updatedAt.slice(0, 19).replace('T', ' ')]) },
+        table: {
+          columns: ['id', 'title', 'messages', 'updated'],
+          rows: conversations.map((c) => [c.id, c.title, c.messageCount, c.updatedAt.slice(0, 19).replace('T', ' ')]),
+        },
         empty: 'no conversations yet: `shroud ask "…"`',
       };
     },
@@ -77,7 +80,7 @@ export const aiCommands: CommandDef[] = [
   },
   {
     name: 'feedback',
-    summary: "rate an answer of the assistant: up or down, with a comment if you like",
+    summary: 'rate an answer of the assistant: up or down, with a comment if you like',
     args: [
       { name: 'rating', description: 'up | down' },
       { name: 'conversation', description: 'the conversation id (printed after each answer)' },
@@ -88,7 +91,9 @@ export const aiCommands: CommandDef[] = [
       const rating = need(ctx.args[0], 'rating');
       if (rating !== 'up' && rating !== 'down') throw usage('rating: up or down');
       const comment = str(ctx.opts.comment);
-      const out = await ctx.client.api.aiFeedback({ body: { rating, conversationId: need(ctx.args[1], 'conversation'), messageId: need(ctx.args[2], 'message'), ...(comment ? { comment } : {}) } });
+      const out = await ctx.client.api.aiFeedback({
+        body: { rating, conversationId: need(ctx.args[1], 'conversation'), messageId: need(ctx.args[2], 'message'), ...(comment ? { comment } : {}) },
+      });
       return { data: out, text: `recorded: ${rating}` };
     },
   },

@@ -12,7 +12,10 @@ import { need, newSecret, passwordOption, secret, str, usage } from './shared.ts
 async function loginChoices(ctx: CommandContext): Promise<Output> {
   const { providers } = await ctx.client.api.zkauthProviders();
   const usable = providers.filter((p) => p.enabled);
-  const lines = ['sign in with a password:  shroud login <username>', ...usable.map((p) => `sign in with ${p.name}:`.padEnd(26) + `shroud login --provider ${p.id}`)];
+  const lines = [
+    'sign in with a password:  shroud login <username>',
+    ...usable.map((p) => `sign in with ${p.name}:`.padEnd(26) + `shroud login --provider ${p.id}`),
+  ];
   if (!usable.length) lines.push('(no OAuth provider is configured on this server)');
   return { data: { providers }, text: lines.join('\n') };
 }
@@ -24,12 +27,26 @@ async function oauthLogin(ctx: CommandContext, provider: string): Promise<Output
   const known = providers.find((p) => p.id === provider);
   if (!known?.enabled) {
     const usable = providers.filter((p) => p.enabled).map((p) => p.id);
-    throw usage(`${known ? `provider '${provider}' is not enabled` : `unknown provider '${provider.slice(0, 40)}'`}: ${usable.length ? `use one of ${usable.join(', ')}` : 'none is configured on this server'}`);
+    throw usage(
+      `${known ? `provider '${provider}' is not enabled` : `unknown provider '${provider.slice(0, 40)}'`}: ${usable.length ? `use one of ${usable.join(', ')}` : 'none is configured on this server'}`,
+    );
   }
   const loopback = ctx.io.loopback;
   const openBrowser = ctx.opts.browser !== false && ctx.opts.noBrowser !== true;
-  const out = await loopbackLogin(ctx.client, { provider, hint: ctx.args[0], listener: await loopback.listen(), show: (url) => loopback.show(url, openBrowser) });
-  return { data: out, fields: [['signed in with', known.name], ['user', out.user.username ?? out.user.id], ['zkId', out.user.zkId]] };
+  const out = await loopbackLogin(ctx.client, {
+    provider,
+    hint: ctx.args[0],
+    listener: await loopback.listen(),
+    show: (url) => loopback.show(url, openBrowser),
+  });
+  return {
+    data: out,
+    fields: [
+      ['signed in with', known.name],
+      ['user', out.user.username ?? out.user.id],
+      ['zkId', out.user.zkId],
+    ],
+  };
 }
 
 export const authCommands: CommandDef[] = [
@@ -43,7 +60,14 @@ export const authCommands: CommandDef[] = [
       const password = await newSecret(ctx, 'password', 'account password');
       const identity = await createIdentity(password);
       const out = await ctx.client.api.authRegister({ body: { username, password, ...identity.encrypted } });
-      return { data: out, fields: [['registered', out.user.username], ['zkId', out.user.zkId], ['identity key', out.user.identityPublicKey]] };
+      return {
+        data: out,
+        fields: [
+          ['registered', out.user.username],
+          ['zkId', out.user.zkId],
+          ['identity key', out.user.identityPublicKey],
+        ],
+      };
     },
   },
   {
@@ -62,7 +86,13 @@ export const authCommands: CommandDef[] = [
       if (!username) return loginChoices(ctx);
       const password = await secret(ctx, 'password', `account password for ${username}: `);
       const out = await ctx.client.api.authLogin({ body: { username, password } });
-      return { data: out, fields: [['signed in as', out.user.username], ['zkId', out.user.zkId]] };
+      return {
+        data: out,
+        fields: [
+          ['signed in as', out.user.username],
+          ['zkId', out.user.zkId],
+        ],
+      };
     },
   },
   {
@@ -71,7 +101,14 @@ export const authCommands: CommandDef[] = [
     async run(ctx) {
       const s = await ctx.client.api.authSession();
       if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, `not signed in: ${SIGNED_OUT_HINT}`);
-      return { data: s, fields: [['username', s.user.username], ['id', s.user.id], ['zkId', s.user.zkId]] };
+      return {
+        data: s,
+        fields: [
+          ['username', s.user.username],
+          ['id', s.user.id],
+          ['zkId', s.user.zkId],
+        ],
+      };
     },
   },
   {
@@ -91,7 +128,14 @@ export const authCommands: CommandDef[] = [
       const password = await newSecret(ctx, 'password', 'identity key password');
       const identity = await createIdentity(password);
       const out = await ctx.client.api.authUpgradeLegacy({ body: identity.encrypted });
-      return { data: out, fields: [['upgraded', out.user.username ?? out.user.id], ['zkId', out.user.zkId], ['identity key', out.user.identityPublicKey]] };
+      return {
+        data: out,
+        fields: [
+          ['upgraded', out.user.username ?? out.user.id],
+          ['zkId', out.user.zkId],
+          ['identity key', out.user.identityPublicKey],
+        ],
+      };
     },
   },
 ];

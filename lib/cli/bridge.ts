@@ -17,14 +17,18 @@ export const bridgeCommands: CommandDef[] = [
     summary: 'bridge into chain B (or out of it with --direction withdraw): shroud bridge <chaina-chainb|ethereum-chainb> <amount> <token> --to <address>',
     args: [
       { name: 'route', description: 'chaina-chainb (Hyperlane) or ethereum-chainb (StarkGate)' },
-      { name: 'amount', description: 'whole units, a decimal (at most the token\'s decimals)' },
+      { name: 'amount', description: "whole units, a decimal (at most the token's decimals)" },
       { name: 'token', description: 'SOL, … on chaina-chainb; ETH, USDC, … on ethereum-chainb' },
     ],
     options: [
       { flags: '-t, --to <address>', description: 'the address to credit: chain B (0x…) for a deposit, chain A for a withdrawal' },
-      { flags: '-w, --wallet <wallet>', description: 'chaina-chainb: your wallet (name or id) sends it now — chain A for a deposit, chain B for a withdrawal; without it, the steps to send it yourself' },
+      {
+        flags: '-w, --wallet <wallet>',
+        description:
+          'chaina-chainb: your wallet (name or id) sends it now — chain A for a deposit, chain B for a withdrawal; without it, the steps to send it yourself',
+      },
       { flags: '-d, --direction <direction>', description: 'deposit | withdraw', default: 'deposit' },
-      { flags: '-p, --password <password>', description: 'withdraw with --wallet: the chain B wallet\'s password (asked for when left out)' },
+      { flags: '-p, --password <password>', description: "withdraw with --wallet: the chain B wallet's password (asked for when left out)" },
     ],
     async run(ctx) {
       const [route, amount, token] = ctx.args;
@@ -53,7 +57,13 @@ export const bridgeCommands: CommandDef[] = [
           ['to', t.destAddress],
           ['source tx', t.sourceTxHash],
           ['expires', t.expiresAt],
-          ...(t.status === 'pending' ? ([['step 1', out.instructions.step1], ['step 2', bridgeStepForCli(out.instructions.step2)], ['step 3', bridgeStepForCli(out.instructions.step3)]] as [string, unknown][]) : []),
+          ...(t.status === 'pending'
+            ? ([
+                ['step 1', out.instructions.step1],
+                ['step 2', bridgeStepForCli(out.instructions.step2)],
+                ['step 3', bridgeStepForCli(out.instructions.step3)],
+              ] as [string, unknown][])
+            : []),
           ['follow', `shroud bridge status ${t.id}`],
         ],
       };
@@ -67,7 +77,16 @@ export const bridgeCommands: CommandDef[] = [
       const { transaction: t } = await ctx.client.api.bridgeStatus({ params: { id: need(ctx.args[0], 'id') } });
       return {
         data: t,
-        fields: [['bridge', t.id], ['route', `${t.bridgeType} (${t.direction})`], ['status', t.status], ['amount', `${t.amount} ${t.token}`], ['to', t.destAddress], ['source tx', t.sourceTxHash], ['chain B tx', t.destTxHash], ['updated', t.updatedAt]],
+        fields: [
+          ['bridge', t.id],
+          ['route', `${t.bridgeType} (${t.direction})`],
+          ['status', t.status],
+          ['amount', `${t.amount} ${t.token}`],
+          ['to', t.destAddress],
+          ['source tx', t.sourceTxHash],
+          ['chain B tx', t.destTxHash],
+          ['updated', t.updatedAt],
+        ],
       };
     },
   },
@@ -78,7 +97,10 @@ export const bridgeCommands: CommandDef[] = [
       const { transactions } = await ctx.client.api.bridgeHistory();
       return {
         data: transactions,
-        table: { columns: ['id', 'route', 'amount', 'status', 'created'], rows: transactions.map((t) => [t.id, t.bridgeType, `${t.amount} ${t.token}`, t.status, t.createdAt.slice(0, 19).replace('T', ' ')]) },
+        table: {
+          columns: ['id', 'route', 'amount', 'status', 'created'],
+          rows: transactions.map((t) => [t.id, t.bridgeType, `${t.amount} ${t.token}`, t.status, t.createdAt.slice(0, 19).replace('T', ' ')]),
+        },
         empty: 'no bridge transfers yet: `shroud bridge chaina-chainb <amount> SOL --to <address> --wallet <name>`',
       };
     },
@@ -91,8 +113,19 @@ export const bridgeCommands: CommandDef[] = [
       { name: 'txHash', description: 'the transaction that sent the amount on the source chain' },
     ],
     async run(ctx) {
-      const { transaction: t } = await ctx.client.api.bridgeSourceTx({ params: { id: need(ctx.args[0], 'id') }, body: { txHash: need(ctx.args[1], 'txHash') } });
-      return { data: t, fields: [['bridge', t.id], ['status', t.status], ['source tx', t.sourceTxHash], ['follow', `shroud bridge status ${t.id}`]] };
+      const { transaction: t } = await ctx.client.api.bridgeSourceTx({
+        params: { id: need(ctx.args[0], 'id') },
+        body: { txHash: need(ctx.args[1], 'txHash') },
+      });
+      return {
+        data: t,
+        fields: [
+          ['bridge', t.id],
+          ['status', t.status],
+          ['source tx', t.sourceTxHash],
+          ['follow', `shroud bridge status ${t.id}`],
+        ],
+      };
     },
   },
   {
@@ -101,7 +134,13 @@ export const bridgeCommands: CommandDef[] = [
     args: [{ name: 'id', description: 'the transfer id (`shroud bridge history`)' }],
     async run(ctx) {
       const { transaction: t } = await ctx.client.api.bridgeCancel({ params: { id: need(ctx.args[0], 'id') } });
-      return { data: t, fields: [['bridge', t.id], ['status', t.status]] };
+      return {
+        data: t,
+        fields: [
+          ['bridge', t.id],
+          ['status', t.status],
+        ],
+      };
     },
   },
 ];

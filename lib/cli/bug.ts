@@ -24,9 +24,21 @@ export const bugCommands = [
       if (!(SEVERITIES as readonly string[]).includes(severity)) throw usage(`--severity: one of ${SEVERITIES.join(', ')}`);
       const steps = str(ctx.opts.steps);
       const out = await ctx.client.api.bugReportsCreate({
-        body: { title: need(title, 'title'), description: need(rest.join(' ').trim() || undefined, 'description'), severity: severity as (typeof SEVERITIES)[number], ...(steps ? { steps } : {}), context: { via: 'shroud' } },
+        body: {
+          title: need(title, 'title'),
+          description: need(rest.join(' ').trim() || undefined, 'description'),
+          severity: severity as (typeof SEVERITIES)[number],
+          ...(steps ? { steps } : {}),
+          context: { via: 'shroud' },
+        },
       });
-      return { data: out, fields: [['filed', out.id], ['at', out.createdAt]] as [string, unknown][] };
+      return {
+        data: out,
+        fields: [
+          ['filed', out.id],
+          ['at', out.createdAt],
+        ] as [string, unknown][],
+      };
     },
   },
   {
@@ -34,7 +46,11 @@ export const bugCommands = [
     summary: 'the bug reports you filed',
     async run(ctx: BaseContext) {
       const { reports } = await ctx.client.api.bugReportsList();
-      return { data: reports, table: { columns: ['id', 'severity', 'title', 'filed'], rows: reports.map((r) => [r.id, r.severity, r.title, r.createdAt.slice(0, 19)]) }, empty: 'no bug reports filed: `shroud bug "<title>" "<what happened>"`' };
+      return {
+        data: reports,
+        table: { columns: ['id', 'severity', 'title', 'filed'], rows: reports.map((r) => [r.id, r.severity, r.title, r.createdAt.slice(0, 19)]) },
+        empty: 'no bug reports filed: `shroud bug "<title>" "<what happened>"`',
+      };
     },
   },
 ];

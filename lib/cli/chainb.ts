@@ -13,16 +13,36 @@ import { need, secret, str, STRK_DECIMALS, wholeUnits } from './shared.ts';
 export const chainbCommands: CommandDef[] = [
   {
     name: 'chainb prove',
-    summary: "prove your identity on chain B: your identity key (unlocked here, never sent) signs a fresh statement, the service records it in the registry",
-    options: [{ flags: '-p, --password <password>', description: 'the password your identity key is encrypted with: the account password you registered with (asked for when left out)' }],
+    summary: 'prove your identity on chain B: your identity key (unlocked here, never sent) signs a fresh statement, the service records it in the registry',
+    options: [
+      {
+        flags: '-p, --password <password>',
+        description: 'the password your identity key is encrypted with: the account password you registered with (asked for when left out)',
+      },
+    ],
     async run(ctx) {
       const blob = await ctx.client.api.authIdentity();
       const password = await secret(ctx, 'password', `identity key password for ${blob.zkId} (the account password you registered with): `);
       const privateKey = await unlockIdentity(blob, password).catch(() => {
-        throw new ShroudError('WRONG_PASSWORD', 401, 'that password does not open your identity key: it is the account password you registered with (or chose at `shroud upgrade`)');
+        throw new ShroudError(
+          'WRONG_PASSWORD',
+          401,
+          'that password does not open your identity key: it is the account password you registered with (or chose at `shroud upgrade`)',
+        );
       });
-      const out = await ctx.client.api.chainbSubmitProof({ body: await identityProofRequest(blob.zkId, { privateKey, publicKeyBase64: blob.identityPublicKey }) });
-      return { data: out, fields: [['proof', out.proofId], ['zkId', blob.zkId], ['tx', out.txHash], ['registry', out.contractAddress], ['read it', `shroud chainb proof ${out.proofId}`]] };
+      const out = await ctx.client.api.chainbSubmitProof({
+        body: await identityProofRequest(blob.zkId, { privateKey, publicKeyBase64: blob.identityPublicKey }),
+      });
+      return {
+        data: out,
+        fields: [
+          ['proof', out.proofId],
+          ['zkId', blob.zkId],
+          ['tx', out.txHash],
+          ['registry', out.contractAddress],
+          ['read it', `shroud chainb proof ${out.proofId}`],
+        ],
+      };
     },
   },
   {
@@ -32,7 +52,17 @@ export const chainbCommands: CommandDef[] = [
     async run(ctx) {
       const out = await ctx.client.api.chainbProof({ params: { proofId: need(ctx.args[0], 'proofId') } });
       const p = out.proof;
-      return { data: out, fields: [['proof', out.proofId], ['zkId', p.zk_id], ['hash', p.proof_hash], ['owner', p.owner], ['at', new Date(p.timestamp * 1000).toISOString()], ['registry', out.contractAddress]] };
+      return {
+        data: out,
+        fields: [
+          ['proof', out.proofId],
+          ['zkId', p.zk_id],
+          ['hash', p.proof_hash],
+          ['owner', p.owner],
+          ['at', new Date(p.timestamp * 1000).toISOString()],
+          ['registry', out.contractAddress],
+        ],
+      };
     },
   },
   {
@@ -43,7 +73,16 @@ export const chainbCommands: CommandDef[] = [
       const { transaction: t } = await ctx.client.api.chainbTx({ params: { hash: need(ctx.args[0], 'hash') } });
       return {
         data: t,
-        fields: [['tx', t.hash], ['status', t.revertReason ? `${t.status}: ${t.revertReason}` : t.status], ['type', t.type], ['sender', t.sender], ['nonce', t.nonce], ['fee', `${wholeUnits(t.fee, STRK_DECIMALS)} STRK`], ['block', t.blockNumber], ['events', t.events.length]],
+        fields: [
+          ['tx', t.hash],
+          ['status', t.revertReason ? `${t.status}: ${t.revertReason}` : t.status],
+          ['type', t.type],
+          ['sender', t.sender],
+          ['nonce', t.nonce],
+          ['fee', `${wholeUnits(t.fee, STRK_DECIMALS)} STRK`],
+          ['block', t.blockNumber],
+          ['events', t.events.length],
+        ],
       };
     },
   },
@@ -55,7 +94,14 @@ export const chainbCommands: CommandDef[] = [
     async run(ctx) {
       const token = str(ctx.opts.token);
       const out = await ctx.client.api.chainbBalance({ params: { address: need(ctx.args[0], 'address') }, query: token ? { token } : {} });
-      return { data: out, fields: [['address', out.address], ['balance', `${out.formatted} ${out.symbol}`], ['token', out.token]] };
+      return {
+        data: out,
+        fields: [
+          ['address', out.address],
+          ['balance', `${out.formatted} ${out.symbol}`],
+          ['token', out.token],
+        ],
+      };
     },
   },
 ];

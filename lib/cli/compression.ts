@@ -8,7 +8,9 @@ import { amountOf, NATIVE_DECIMALS, str, submittedFields, usage, walletOf, walle
 async function chainAWalletId(ctx: CommandContext, command: string): Promise<string> {
   const w = await walletOf(ctx);
   if (w.chain !== 'a') {
-    throw usage(`${command}: compression exists on chain A only, and '${w.name}' is a chain B wallet (\`shroud wallets --chain a\` lists your chain A wallets; \`shroud send\` moves tokens on chain B)`);
+    throw usage(
+      `${command}: compression exists on chain A only, and '${w.name}' is a chain B wallet (\`shroud wallets --chain a\` lists your chain A wallets; \`shroud send\` moves tokens on chain B)`,
+    );
   }
   return w.id;
 }
@@ -22,13 +24,28 @@ export const compressionCommands: CommandDef[] = [
     async run(ctx) {
       const mint = str(ctx.opts.token);
       if (mint) {
-        const t = await ctx.client.api.compressionCompressToken({ body: { walletId: await chainAWalletId(ctx, 'compress'), mint, amount: amountOf(ctx.args[0]) } });
+        const t = await ctx.client.api.compressionCompressToken({
+          body: { walletId: await chainAWalletId(ctx, 'compress'), mint, amount: amountOf(ctx.args[0]) },
+        });
         if ('status' in t) return submittedFields(t);
-        return { data: t, fields: [['compressed', wholeUnits(t.compressedAmount, t.decimals)], ['token', t.mint], ['tx', t.txHash]] };
+        return {
+          data: t,
+          fields: [
+            ['compressed', wholeUnits(t.compressedAmount, t.decimals)],
+            ['token', t.mint],
+            ['tx', t.txHash],
+          ],
+        };
       }
       const out = await ctx.client.api.compressionCompressNative({ body: { walletId: await chainAWalletId(ctx, 'compress'), amount: amountOf(ctx.args[0]) } });
       if ('status' in out) return submittedFields(out);
-      return { data: out, fields: [['compressed', wholeUnits(out.compressedAmount, out.decimals)], ['tx', out.txHash]] };
+      return {
+        data: out,
+        fields: [
+          ['compressed', wholeUnits(out.compressedAmount, out.decimals)],
+          ['tx', out.txHash],
+        ],
+      };
     },
   },
   {
@@ -44,11 +61,26 @@ export const compressionCommands: CommandDef[] = [
         if ('status' in t) return submittedFields(t);
         // The answer is in the token's smallest units: its decimals come with the wallet's balance of it.
         const bal = await ctx.client.api.walletsBalance({ params: { id: walletId }, query: { mint } });
-        return { data: t, fields: [['decompressed', wholeUnits(t.decompressedAmount, bal.decimals)], ['token', mint], ['tx', t.txHash]] };
+        return {
+          data: t,
+          fields: [
+            ['decompressed', wholeUnits(t.decompressedAmount, bal.decimals)],
+            ['token', mint],
+            ['tx', t.txHash],
+          ],
+        };
       }
-      const out = await ctx.client.api.compressionDecompressNative({ body: { walletId: await chainAWalletId(ctx, 'decompress'), amount: amountOf(ctx.args[0]) } });
+      const out = await ctx.client.api.compressionDecompressNative({
+        body: { walletId: await chainAWalletId(ctx, 'decompress'), amount: amountOf(ctx.args[0]) },
+      });
       if ('status' in out) return submittedFields(out);
-      return { data: out, fields: [['decompressed', wholeUnits(out.decompressedAmount, NATIVE_DECIMALS)], ['tx', out.txHash]] };
+      return {
+        data: out,
+        fields: [
+          ['decompressed', wholeUnits(out.decompressedAmount, NATIVE_DECIMALS)],
+          ['tx', out.txHash],
+        ],
+      };
     },
   },
 ];

@@ -92,7 +92,12 @@ function progressBar(label: string, enabled: boolean): ProgressBar {
   let bar: SingleBar | undefined;
   void import('cli-progress').then(({ SingleBar, Presets }) => {
     bar = new SingleBar(
-      { format: '{stage} |{bar}| {percentage}% {value}/{total} KiB {speed} KiB/s ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, stream: process.stderr },
+      {
+        format: '{stage} |{bar}| {percentage}% {value}/{total} KiB {speed} KiB/s ETA {eta_formatted}',
+        hideCursor: true,
+        clearOnComplete: false,
+        stream: process.stderr,
+      },
       Presets.shades_classic,
     );
   });
@@ -163,7 +168,9 @@ function nodeIo(showProgress: boolean, json: boolean): Io {
       async show(url, wanted) {
         const opened = wanted && (await openBrowser(url));
         // Always printed: the browser may open on another screen, or not at all.
-        process.stderr.write(`${opened ? 'a browser opened to sign you in; if not, open' : 'open this URL in a browser to sign in'}:\n  ${url}\nwaiting for the browser to come back…\n`);
+        process.stderr.write(
+          `${opened ? 'a browser opened to sign you in; if not, open' : 'open this URL in a browser to sign in'}:\n  ${url}\nwaiting for the browser to come back…\n`,
+        );
       },
     },
   };
@@ -271,7 +278,10 @@ export async function run(argv: string[]): Promise<number> {
     e = withHint(e);
     if (e instanceof ShroudError) {
       if (json) process.stderr.write(`${JSON.stringify({ error: e.code, message: e.message, status: e.status, retryAfter: e.retryAfter })}\n`);
-      else process.stderr.write(`${colour(!!process.stderr.isTTY)('red', 'error')} ${e.code}: ${e.message}${e.retryAfter ? ` (retry after ${e.retryAfter} s)` : ''}\n`);
+      else
+        process.stderr.write(
+          `${colour(!!process.stderr.isTTY)('red', 'error')} ${e.code}: ${e.message}${e.retryAfter ? ` (retry after ${e.retryAfter} s)` : ''}\n`,
+        );
     } else {
       process.stderr.write(`error: ${(e as Error).message}\n`);
     }

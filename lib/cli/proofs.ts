@@ -40,7 +40,10 @@ export const proofCommands: CommandDef[] = [
       const { proofs, nextCursor } = await ctx.client.api.proofsList({ query: { ...filters(ctx.opts), limit } });
       return {
         data: { proofs, nextCursor },
-        table: { columns: ['id', 'type', 'action', 'result', 'circuit', 'at'], rows: proofs.map((p) => [p.id, p.type, p.action, p.result, p.circuit ?? p.statement ?? '', when(p.createdAt)]) },
+        table: {
+          columns: ['id', 'type', 'action', 'result', 'circuit', 'at'],
+          rows: proofs.map((p) => [p.id, p.type, p.action, p.result, p.circuit ?? p.statement ?? '', when(p.createdAt)]),
+        },
         empty: 'no proofs recorded yet',
       };
     },
@@ -75,7 +78,10 @@ export const proofCommands: CommandDef[] = [
     args: [{ name: 'id', description: 'the record id (`shroud proofs history`)' }],
     async run(ctx) {
       const out = await ctx.client.api.proofsVerify({ params: { id: need(ctx.args[0], 'id') } });
-      return { data: out, fields: [['valid', out.valid], ['checked', out.verifiedAt], ...(out.reason ? ([['reason', out.reason]] as [string, unknown][]) : [])] };
+      return {
+        data: out,
+        fields: [['valid', out.valid], ['checked', out.verifiedAt], ...(out.reason ? ([['reason', out.reason]] as [string, unknown][]) : [])],
+      };
     },
   },
   {
@@ -86,7 +92,13 @@ export const proofCommands: CommandDef[] = [
       const types = Object.keys(s.byTypeAndResult);
       return {
         data: s,
-        table: { columns: ['type', 'valid', 'invalid', 'all'], rows: [...types.map((t) => [t, s.byTypeAndResult[t]!.valid ?? 0, s.byTypeAndResult[t]!.invalid ?? 0, s.byType[t] ?? 0]), ['all', s.byResult.valid ?? 0, s.byResult.invalid ?? 0, s.total]] },
+        table: {
+          columns: ['type', 'valid', 'invalid', 'all'],
+          rows: [
+            ...types.map((t) => [t, s.byTypeAndResult[t]!.valid ?? 0, s.byTypeAndResult[t]!.invalid ?? 0, s.byType[t] ?? 0]),
+            ['all', s.byResult.valid ?? 0, s.byResult.invalid ?? 0, s.total],
+          ],
+        },
       };
     },
   },
@@ -98,9 +110,22 @@ export const proofCommands: CommandDef[] = [
     async run(ctx) {
       const ndjson = await ctx.client.api.proofsExport({ query: filters(ctx.opts) });
       const lines = ndjson.split('\n').filter(Boolean).length;
-      if (!ctx.args[0]) return { data: ndjson.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown), text: ndjson.trimEnd() };
+      if (!ctx.args[0])
+        return {
+          data: ndjson
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as unknown),
+          text: ndjson.trimEnd(),
+        };
       const path = await ctx.io.writeFile(ctx.args[0], new TextEncoder().encode(ndjson));
-      return { data: { path, records: lines }, fields: [['saved', path], ['records', lines]] };
+      return {
+        data: { path, records: lines },
+        fields: [
+          ['saved', path],
+          ['records', lines],
+        ],
+      };
     },
   },
   {

@@ -27,7 +27,10 @@ const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024)
 
 /** The sender's file name as a name in this directory: never a path (the name is the sender's to choose). */
 export function safeName(name: string): string {
-  const base = name.split(/[\\/]/).pop()!.replace(/[\x00-\x1f]/g, '_');
+  const base = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\x00-\x1f]/g, '_');
   return base === '' || base === '.' || base === '..' ? 'shared-file' : base;
 }
 
@@ -60,7 +63,14 @@ export const receive = {
         bar.stop();
       }
       const path = await ctx.io.writeFile(ctx.args[1] ?? safeName(out.filename), out.bytes);
-      return { data: { path, filename: out.filename, size: out.bytes.length }, fields: [['saved', path], ['file', out.filename], ['size', size(out.bytes.length)]] as [string, unknown][] };
+      return {
+        data: { path, filename: out.filename, size: out.bytes.length },
+        fields: [
+          ['saved', path],
+          ['file', out.filename],
+          ['size', size(out.bytes.length)],
+        ] as [string, unknown][],
+      };
     } catch (e) {
       throw explained(e);
     }

@@ -8,7 +8,7 @@ import { need, submittedFields, usage, walletOf, wholeUnits, type BaseContext } 
 export const rewardsCommands = [
   {
     name: 'rewards',
-    summary: "your points this epoch, your rank, and what ended epochs owe you (`shroud rewards claim <epoch>`)",
+    summary: 'your points this epoch, your rank, and what ended epochs owe you (`shroud rewards claim <epoch>`)',
     async run(ctx: BaseContext) {
       const [me, program] = await Promise.all([ctx.client.api.rewardsMe(), ctx.client.api.rewardsProgram()]);
       const t = program.rewardToken;
@@ -20,7 +20,10 @@ export const rewardsCommands = [
           ['points', me.points],
           ['rank', me.rank ?? 'not ranked yet'],
           ['pseudonym', me.pseudonym],
-          ['claimable', owed.length ? owed.map((c) => `epoch ${c.epoch}: ${wholeUnits(c.amount, t.decimals)} ${t.symbol} (shroud rewards claim ${c.epoch})`) : null],
+          [
+            'claimable',
+            owed.length ? owed.map((c) => `epoch ${c.epoch}: ${wholeUnits(c.amount, t.decimals)} ${t.symbol} (shroud rewards claim ${c.epoch})`) : null,
+          ],
         ] as [string, unknown][],
       };
     },
@@ -32,7 +35,11 @@ export const rewardsCommands = [
     async run(ctx: BaseContext) {
       const epoch = ctx.opts.epoch === undefined ? undefined : String(ctx.opts.epoch);
       const out = await ctx.client.api.rewardsLeaderboard({ query: epoch ? { epoch } : {} });
-      return { data: out, table: { columns: ['rank', 'pseudonym', 'points'], rows: out.entries.map((e) => [e.rank, e.pseudonym, e.points]) }, empty: `no points in epoch ${out.epoch} yet` };
+      return {
+        data: out,
+        table: { columns: ['rank', 'pseudonym', 'points'], rows: out.entries.map((e) => [e.rank, e.pseudonym, e.points]) },
+        empty: `no points in epoch ${out.epoch} yet`,
+      };
     },
   },
   {
@@ -48,7 +55,16 @@ export const rewardsCommands = [
       const [out, program] = await Promise.all([ctx.client.api.rewardsClaim({ body: { epoch, walletId: w.id } }), ctx.client.api.rewardsProgram()]);
       if ('status' in out) return submittedFields(out);
       const t = program.rewardToken;
-      return { data: out, fields: [['claimed', `${wholeUnits(out.amount, t.decimals)} ${t.symbol}`], ['epoch', out.epoch], ['points', out.points], ['wallet', `${w.name} (${out.address})`], ['tx', out.txHash]] as [string, unknown][] };
+      return {
+        data: out,
+        fields: [
+          ['claimed', `${wholeUnits(out.amount, t.decimals)} ${t.symbol}`],
+          ['epoch', out.epoch],
+          ['points', out.points],
+          ['wallet', `${w.name} (${out.address})`],
+          ['tx', out.txHash],
+        ] as [string, unknown][],
+      };
     },
   },
   {
@@ -58,7 +74,10 @@ export const rewardsCommands = [
       const { entries } = await ctx.client.api.rewardsLedger();
       return {
         data: entries,
-        table: { columns: ['epoch', 'source', 'points', 'basis', 'tx', 'at'], rows: entries.map((e) => [e.epoch, e.source, e.points, e.basis, e.txHash, e.at.slice(0, 19).replace('T', ' ')]) },
+        table: {
+          columns: ['epoch', 'source', 'points', 'basis', 'tx', 'at'],
+          rows: entries.map((e) => [e.epoch, e.source, e.points, e.basis, e.txHash, e.at.slice(0, 19).replace('T', ' ')]),
+        },
         empty: 'no points yet: chain A transactions of yours earn them (`shroud compress`, `shroud swap`, …)',
       };
     },

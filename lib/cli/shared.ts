@@ -19,7 +19,11 @@ export const str = (v: unknown) => (v === undefined ? undefined : String(v));
 /** A 202: sent, and the chain has not settled it yet (the service will; the wallet waits for it). */
 export const submittedFields = (out: { status: 'submitted'; txHash: string; explorerUrl: string }) => ({
   data: out,
-  fields: [['status', 'submitted: not confirmed yet; the wallet sends again once it has landed or expired'], ['tx', out.txHash], ['explorer', out.explorerUrl]] as [string, string][],
+  fields: [
+    ['status', 'submitted: not confirmed yet; the wallet sends again once it has landed or expired'],
+    ['tx', out.txHash],
+    ['explorer', out.explorerUrl],
+  ] as [string, string][],
 });
 export const need = (v: string | undefined, what: string) => {
   if (v === undefined || v === '') throw usage(`${what} is required`);
@@ -31,7 +35,10 @@ export const amountOf = (v: string | undefined) => {
   return n;
 };
 export const passwordOption: OptionDef = { flags: '-p, --password <password>', description: 'the password (asked for when left out)' };
-export const walletOption: OptionDef = { flags: '-w, --wallet <wallet>', description: 'the wallet, by name or id, on chain A or B (default: the active chain A wallet)' };
+export const walletOption: OptionDef = {
+  flags: '-w, --wallet <wallet>',
+  description: 'the wallet, by name or id, on chain A or B (default: the active chain A wallet)',
+};
 
 export const secret = async (ctx: CommandContext, flag: string, question: string) => str(ctx.opts[flag]) ?? (await ctx.io.askSecret(question));
 
@@ -48,7 +55,9 @@ export async function newSecret(ctx: CommandContext, flag: string, what: string)
 
 /** Smallest units → whole coins, exactly ("500000000", 9 → "0.5"); lib/wallets/amounts.ts has the server's twin. */
 export function wholeUnits(units: string | bigint, decimals: number): string {
-  const s = BigInt(units).toString().padStart(decimals + 1, '0');
+  const s = BigInt(units)
+    .toString()
+    .padStart(decimals + 1, '0');
   const frac = decimals ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
   return `${s.slice(0, s.length - decimals)}${frac ? `.${frac}` : ''}`;
 }
@@ -68,7 +77,12 @@ export async function walletByNameOrId(ctx: CommandContext, given: string, chain
   const { wallets } = await ctx.client.api.walletsList({ query: chain ? { chain } : {} });
   const byChain = (list: typeof wallets) => list.find((w) => w.chain === 'a') ?? list[0];
   const found = wallets.find((w) => w.id === given) ?? byChain(wallets.filter((w) => w.name === given));
-  if (!found) throw new ShroudError('WALLET_NOT_FOUND', 404, `no ${chain ? `chain ${chain.toUpperCase()} ` : ''}wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``);
+  if (!found)
+    throw new ShroudError(
+      'WALLET_NOT_FOUND',
+      404,
+      `no ${chain ? `chain ${chain.toUpperCase()} ` : ''}wallet named or numbered '${given.slice(0, 40)}': \`shroud wallets\``,
+    );
   return { id: found.id, chain: found.chain as 'a' | 'b', name: found.name, address: found.address };
 }
 

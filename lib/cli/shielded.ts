@@ -19,7 +19,8 @@ interface ShieldedContext extends BaseContext {
 async function poolOf(ctx: BaseContext, id: string) {
   const { pools } = await ctx.client.api.transferPools();
   const pool = pools.find((p) => p.id === id);
-  if (!pool) throw new ShroudError('POOL_NOT_FOUND', 404, `no pool '${id.slice(0, 64)}': one of ${pools.map((p) => p.id).join(', ')} (\`shroud shielded pools\`)`);
+  if (!pool)
+    throw new ShroudError('POOL_NOT_FOUND', 404, `no pool '${id.slice(0, 64)}': one of ${pools.map((p) => p.id).join(', ')} (\`shroud shielded pools\`)`);
   return pool;
 }
 
@@ -46,7 +47,11 @@ export const shieldedCommands = [
       const out = await ctx.client.api.transferDeposit({ body: { pool: pool.id, walletId: w.id, commitment: await noteCommitment(note) } });
       const text = serializeNote(note);
       // Sent, not settled yet: the note is the caller's all the same (the deposit completes once the chain settles it).
-      if ('status' in out) return { data: { ...out, note: text }, fields: [...submittedFields(out).fields, ['note (keep it secret; it is shown once)', text]] as [string, unknown][] };
+      if ('status' in out)
+        return {
+          data: { ...out, note: text },
+          fields: [...submittedFields(out).fields, ['note (keep it secret; it is shown once)', text]] as [string, unknown][],
+        };
       const { deposit } = out;
       return {
         data: { ...deposit, note: text },
@@ -127,7 +132,17 @@ export const shieldedCommands = [
     async run(ctx: BaseContext) {
       const job = await ctx.client.api.transferJob({ params: { id: need(ctx.args[0], 'id') } });
       const pool = await poolOf(ctx, job.pool);
-      return { data: job, fields: [['job', job.jobId], ['status', job.status], ['paid', `${wholeUnits(job.amount, pool.decimals)} ${pool.token}`], ['to', job.recipient], ['attempts', job.attempts], ['tx', job.txHash]] as [string, unknown][] };
+      return {
+        data: job,
+        fields: [
+          ['job', job.jobId],
+          ['status', job.status],
+          ['paid', `${wholeUnits(job.amount, pool.decimals)} ${pool.token}`],
+          ['to', job.recipient],
+          ['attempts', job.attempts],
+          ['tx', job.txHash],
+        ] as [string, unknown][],
+      };
     },
   },
   {
@@ -135,18 +150,32 @@ export const shieldedCommands = [
     summary: 'your deposits (their commitments, never the notes)',
     async run(ctx: BaseContext) {
       const { deposits } = await ctx.client.api.transferDeposits();
-      return { data: deposits, table: { columns: ['id', 'pool', 'status', 'leaf', 'created'], rows: deposits.map((d) => [d.id, d.pool, d.status, d.leafIndex, d.createdAt.slice(0, 19)]) }, empty: 'no deposits yet: `shroud shielded deposit <pool>`' };
+      return {
+        data: deposits,
+        table: {
+          columns: ['id', 'pool', 'status', 'leaf', 'created'],
+          rows: deposits.map((d) => [d.id, d.pool, d.status, d.leafIndex, d.createdAt.slice(0, 19)]),
+        },
+        empty: 'no deposits yet: `shroud shielded deposit <pool>`',
+      };
     },
   },
   {
     name: 'shielded test-tokens',
-    summary: "localnet and devnet: TEST tokens for the test-… pools, into a chain A wallet",
+    summary: 'localnet and devnet: TEST tokens for the test-… pools, into a chain A wallet',
     args: [{ name: 'amount', description: 'whole tokens' }],
     options: [{ flags: '-w, --wallet <wallet>', description: 'the chain A wallet (default: the active one)' }],
     async run(ctx: BaseContext) {
       const w = await walletOf(ctx);
       const out = await ctx.client.api.transferTestTokens({ body: { walletId: w.id, amount: amountOf(ctx.args[0]) } });
-      return { data: out, fields: [['received', `${wholeUnits(out.amount, out.decimals)} TEST`], ['mint', out.mint], ['tx', out.txHash]] as [string, unknown][] };
+      return {
+        data: out,
+        fields: [
+          ['received', `${wholeUnits(out.amount, out.decimals)} TEST`],
+          ['mint', out.mint],
+          ['tx', out.txHash],
+        ] as [string, unknown][],
+      };
     },
   },
 ];

@@ -27,7 +27,13 @@ const replicaFields = (r: Replica): [string, unknown][] => [
   ['repairs', r.repairs],
   ['last audit', r.lastAudit ? `${r.lastAudit.at} (${r.lastAudit.checked} checked, ${r.lastAudit.repaired} repaired)` : null],
   ['until', r.expiresAt],
-  ...(r.storageProof ? ([['storage proof', r.storageProof], ['challenge', r.challenge], ['proved', r.provedAt]] as [string, unknown][]) : []),
+  ...(r.storageProof
+    ? ([
+        ['storage proof', r.storageProof],
+        ['challenge', r.challenge],
+        ['proved', r.provedAt],
+      ] as [string, unknown][])
+    : []),
 ];
 
 export const replicaCommands: CommandDef[] = [
@@ -51,7 +57,10 @@ export const replicaCommands: CommandDef[] = [
     async run(ctx) {
       const challenge = str(ctx.opts.challenge);
       if (challenge !== undefined && !/^[0-9a-f]{64}$/i.test(challenge)) throw usage('--challenge: 64 hex characters');
-      const out = await ctx.client.api.storageReplicaStatus({ params: { cid: await cidOf(ctx, need(ctx.args[0], 'file')) }, query: challenge ? { challenge } : {} });
+      const out = await ctx.client.api.storageReplicaStatus({
+        params: { cid: await cidOf(ctx, need(ctx.args[0], 'file')) },
+        query: challenge ? { challenge } : {},
+      });
       return { data: out, fields: replicaFields(out) };
     },
   },

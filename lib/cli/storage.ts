@@ -23,7 +23,10 @@ const STAGE_LABEL: Record<Stage, string> = {
 /** Above 4 MiB a ciphertext goes by a presigned PUT (a Lambda request carries 6 MB at most, with the multipart's other parts). */
 const PRESIGNED_ABOVE = 4 * 1024 * 1024;
 
-const filePasswordOption: OptionDef = { flags: '-p, --password <password>', description: "the file's password, the one it was uploaded with (asked for when left out)" };
+const filePasswordOption: OptionDef = {
+  flags: '-p, --password <password>',
+  description: "the file's password, the one it was uploaded with (asked for when left out)",
+};
 
 /** The SHA-256 of bytes as hex (WebCrypto: the same in Node and the browser terminal). */
 async function sha256Of(bytes: Uint8Array): Promise<string> {
@@ -39,7 +42,10 @@ export const storageCommands: CommandDef[] = [
       const files = await listAllFiles(ctx.client);
       return {
         data: files,
-        table: { columns: ['id', 'name', 'size', 'created', 'cid'], rows: files.map((f) => [f.id, f.originalName, kb(f.originalSize), f.createdAt.slice(0, 19).replace('T', ' '), f.cid]) },
+        table: {
+          columns: ['id', 'name', 'size', 'created', 'cid'],
+          rows: files.map((f) => [f.id, f.originalName, kb(f.originalSize), f.createdAt.slice(0, 19).replace('T', ' '), f.cid]),
+        },
         empty: 'no files yet: `shroud upload <file>`',
       };
     },
@@ -49,7 +55,10 @@ export const storageCommands: CommandDef[] = [
     summary: 'encrypt a file here, prove the password (Groth16) and upload the ciphertext',
     args: [{ name: 'file', description: 'the file to upload' }],
     options: [
-      { flags: '-p, --password <password>', description: "the file's own password, which encrypts it (asked for twice when left out; not your account password)" },
+      {
+        flags: '-p, --password <password>',
+        description: "the file's own password, which encrypts it (asked for twice when left out; not your account password)",
+      },
       { flags: '-n, --name <name>', description: 'the name to store (default: the file name)' },
     ],
     async run(ctx) {
@@ -67,7 +76,14 @@ export const storageCommands: CommandDef[] = [
         // The file's own SHA-256 (what `sha256sum` prints for it here); the server keeps the ciphertext's.
         return {
           data: { ...out, sha256: fileSha256, ciphertextChecksum: out.checksum },
-          fields: [['uploaded', out.filename], ['id', out.id], ['cid', out.cid], ['size', kb(out.size)], ['sha-256', fileSha256], ['ciphertext', `${out.checksum} (${kb(out.encryptedSize)} encrypted)`]],
+          fields: [
+            ['uploaded', out.filename],
+            ['id', out.id],
+            ['cid', out.cid],
+            ['size', kb(out.size)],
+            ['sha-256', fileSha256],
+            ['ciphertext', `${out.checksum} (${kb(out.encryptedSize)} encrypted)`],
+          ],
         };
       } finally {
         bar.stop();
@@ -92,13 +108,21 @@ export const storageCommands: CommandDef[] = [
           onProgress: (p) => bar.update(p.loaded, p.total),
         }).catch((e: unknown) => {
           // The proof is of the file password: the server refusing it means the password is not this file's.
-          if (e instanceof ShroudError && e.code === 'INVALID_PROOF') throw new ShroudError('WRONG_FILE_PASSWORD', e.status, `wrong file password for ${id}: it is not the password the file was uploaded with`);
+          if (e instanceof ShroudError && e.code === 'INVALID_PROOF')
+            throw new ShroudError('WRONG_FILE_PASSWORD', e.status, `wrong file password for ${id}: it is not the password the file was uploaded with`);
           throw e;
         });
         bar.stop();
         const path = await ctx.io.writeFile(ctx.args[1] ?? out.filename, out.bytes);
         const sha256 = await sha256Of(out.bytes);
-        return { data: { path, size: out.bytes.length, sha256 }, fields: [['saved', path], ['size', kb(out.bytes.length)], ['sha-256', sha256]] };
+        return {
+          data: { path, size: out.bytes.length, sha256 },
+          fields: [
+            ['saved', path],
+            ['size', kb(out.bytes.length)],
+            ['sha-256', sha256],
+          ],
+        };
       } finally {
         bar.stop();
       }
@@ -108,14 +132,26 @@ export const storageCommands: CommandDef[] = [
     name: 'share',
     summary: 'a share link for a file',
     args: [{ name: 'id', description: 'the file id' }],
-    options: [{ flags: '-e, --expires <time>', description: 'how long the link lives: hours (up to 720), or with a unit: 600s, 10m, 48h, 7d (30 days at most)', default: '24' }],
+    options: [
+      {
+        flags: '-e, --expires <time>',
+        description: 'how long the link lives: hours (up to 720), or with a unit: 600s, 10m, 48h, 7d (30 days at most)',
+        default: '24',
+      },
+    ],
     async run(ctx) {
       const given = String(ctx.opts.expires ?? '24');
       // With a unit the server reads exactly that; a bare number is hours (below 720).
       const expiresIn = /^\d{1,9}[smhd]$/.test(given) ? given : Number(given);
       if (typeof expiresIn === 'number' && !Number.isInteger(expiresIn)) throw usage('--expires: hours, or a number with s, m, h or d (e.g. 7d)');
       const out = await ctx.client.api.storageShare({ body: { fileId: need(ctx.args[0], 'id'), expiresIn } });
-      return { data: out, fields: [['link', out.shareUrl], ['expires', out.expiresAt]] };
+      return {
+        data: out,
+        fields: [
+          ['link', out.shareUrl],
+          ['expires', out.expiresAt],
+        ],
+      };
     },
   },
   {
@@ -126,7 +162,10 @@ export const storageCommands: CommandDef[] = [
       const { shares: links } = await ctx.client.api.storageShares({ query: { limit: String(ctx.opts.limit ?? 20) } });
       return {
         data: links,
-        table: { columns: ['id', 'file', 'status', 'expires', 'opened'], rows: links.map((l) => [l.id, l.filename ?? `${l.fileId} (deleted)`, l.status, l.expiresAt.slice(0, 19).replace('T', ' '), l.accessCount]) },
+        table: {
+          columns: ['id', 'file', 'status', 'expires', 'opened'],
+          rows: links.map((l) => [l.id, l.filename ?? `${l.fileId} (deleted)`, l.status, l.expiresAt.slice(0, 19).replace('T', ' '), l.accessCount]),
+        },
         empty: 'no share links: `shroud share <file id>`',
       };
     },

@@ -18,7 +18,13 @@ export const swapCommands = [
         data: { adapter, pairs },
         table: {
           columns: ['pair', 'base', 'quote', 'fee', 'reserves'],
-          rows: pairs.map((p) => [p.pairId, p.base.symbol, p.quote.symbol, `${p.feeBps / 100}%`, `${wholeUnits(p.reserves.base, p.base.decimals)} ${p.base.symbol} / ${wholeUnits(p.reserves.quote, p.quote.decimals)} ${p.quote.symbol}`]),
+          rows: pairs.map((p) => [
+            p.pairId,
+            p.base.symbol,
+            p.quote.symbol,
+            `${p.feeBps / 100}%`,
+            `${wholeUnits(p.reserves.base, p.base.decimals)} ${p.base.symbol} / ${wholeUnits(p.reserves.quote, p.quote.decimals)} ${p.quote.symbol}`,
+          ]),
         },
         empty: 'no pairs on this server',
       };
@@ -35,7 +41,11 @@ export const swapCommands = [
     options: [
       { flags: '-w, --wallet <wallet>', description: 'the chain A wallet, by name or id (default: the active one)' },
       { flags: '-s, --slippage <bps>', description: 'the most the price may move against you, in basis points', default: '50' },
-      { flags: '-o, --output <output>', description: 'wallet (default) or one-time: a fresh address that does not link the output to your wallet (`shroud swap sweep`)', default: 'wallet' },
+      {
+        flags: '-o, --output <output>',
+        description: 'wallet (default) or one-time: a fresh address that does not link the output to your wallet (`shroud swap sweep`)',
+        default: 'wallet',
+      },
     ],
     async run(ctx: BaseContext) {
       const w = await walletOf(ctx);
@@ -45,7 +55,14 @@ export const swapCommands = [
       const output = str(ctx.opts.output) ?? 'wallet';
       if (!(OUTPUTS as readonly string[]).includes(output)) throw usage(`--output: one of ${OUTPUTS.join(', ')}`);
       const q = await ctx.client.api.swapQuote({
-        body: { walletId: w.id, from: need(ctx.args[0], 'from'), to: need(ctx.args[1], 'to'), amount: amountOf(ctx.args[2]), slippageBps, output: output as (typeof OUTPUTS)[number] },
+        body: {
+          walletId: w.id,
+          from: need(ctx.args[0], 'from'),
+          to: need(ctx.args[1], 'to'),
+          amount: amountOf(ctx.args[2]),
+          slippageBps,
+          output: output as (typeof OUTPUTS)[number],
+        },
       });
       return {
         data: q,
@@ -99,7 +116,10 @@ export const swapCommands = [
       const { orders } = await ctx.client.api.swapOrders();
       return {
         data: orders,
-        table: { columns: ['id', 'status', 'from', 'to', 'output', 'created'], rows: orders.map((o) => [o.id, o.status, o.from, o.to, o.output, o.createdAt.slice(0, 19)]) },
+        table: {
+          columns: ['id', 'status', 'from', 'to', 'output', 'created'],
+          rows: orders.map((o) => [o.id, o.status, o.from, o.to, o.output, o.createdAt.slice(0, 19)]),
+        },
         empty: 'no swaps yet: `shroud swap quote <from> <to> <amount>`',
       };
     },
@@ -109,7 +129,11 @@ export const swapCommands = [
     summary: 'your one-time output addresses (what `swap sweep` empties)',
     async run(ctx: BaseContext) {
       const { addresses } = await ctx.client.api.swapAddresses();
-      return { data: addresses, table: { columns: ['address', 'order', 'created'], rows: addresses.map((a) => [a.address, a.orderId, a.createdAt.slice(0, 19)]) }, empty: 'no one-time addresses: `shroud swap quote … --output one-time`' };
+      return {
+        data: addresses,
+        table: { columns: ['address', 'order', 'created'], rows: addresses.map((a) => [a.address, a.orderId, a.createdAt.slice(0, 19)]) },
+        empty: 'no one-time addresses: `shroud swap quote … --output one-time`',
+      };
     },
   },
   {
@@ -122,7 +146,10 @@ export const swapCommands = [
     ],
     async run(ctx: BaseContext) {
       const given = ctx.args[2];
-      const out = await ctx.client.api.swapSweep({ params: { address: need(ctx.args[0], 'address') }, body: { to: need(ctx.args[1], 'to'), ...(given !== undefined ? { amount: amountOf(given) } : {}) } });
+      const out = await ctx.client.api.swapSweep({
+        params: { address: need(ctx.args[0], 'address') },
+        body: { to: need(ctx.args[1], 'to'), ...(given !== undefined ? { amount: amountOf(given) } : {}) },
+      });
       if ('status' in out) return submittedFields(out);
       const t = out.token;
       return {

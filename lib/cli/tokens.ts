@@ -20,7 +20,16 @@ export const tokenCommands = [
       if (w.chain !== 'a') throw usage(`token create: tokens are made on chain A, and '${w.name}' is a chain B wallet`);
       const out = await ctx.client.api.compressionCreateToken({ body: { walletId: w.id, decimals } });
       if ('status' in out) return submittedFields(out);
-      return { data: out, fields: [['mint', out.mintAddress], ['decimals', decimals], ['authority', `${w.name} (${w.address})`], ['tx', out.txHash], ['next', `shroud token mint ${out.mintAddress} <amount>`]] as [string, unknown][] };
+      return {
+        data: out,
+        fields: [
+          ['mint', out.mintAddress],
+          ['decimals', decimals],
+          ['authority', `${w.name} (${w.address})`],
+          ['tx', out.txHash],
+          ['next', `shroud token mint ${out.mintAddress} <amount>`],
+        ] as [string, unknown][],
+      };
     },
   },
   {
@@ -42,7 +51,15 @@ export const tokenCommands = [
       if ('status' in out) return submittedFields(out);
       // The answer is in the token's smallest units: its decimals come with the wallet's balance of it.
       const bal = await ctx.client.api.walletsBalance({ params: { id: w.id }, query: { mint } });
-      return { data: out, fields: [['minted', wholeUnits(out.mintedAmount, bal.decimals)], ['mint', out.mint], ['to', to ?? `${w.name} (${w.address})`], ['tx', out.txHash]] as [string, unknown][] };
+      return {
+        data: out,
+        fields: [
+          ['minted', wholeUnits(out.mintedAmount, bal.decimals)],
+          ['mint', out.mint],
+          ['to', to ?? `${w.name} (${w.address})`],
+          ['tx', out.txHash],
+        ] as [string, unknown][],
+      };
     },
   },
   {
@@ -61,7 +78,16 @@ export const tokenCommands = [
       const secretKey = await secret(ctx, 'secretKey', `secret key of the wallet to import as ${name}: `);
       const password = chain === 'b' ? await secret(ctx, 'password', `chain B wallet password for ${name}: `) : undefined;
       const { wallet } = await ctx.client.api.walletsImport({ body: { chain, name, secretKey, ...(password ? { password } : {}) } });
-      return { data: wallet, fields: [['imported', wallet.name], ['id', wallet.id], ['chain', wallet.chain], ['address', wallet.address], ['active', wallet.isActive]] as [string, unknown][] };
+      return {
+        data: wallet,
+        fields: [
+          ['imported', wallet.name],
+          ['id', wallet.id],
+          ['chain', wallet.chain],
+          ['address', wallet.address],
+          ['active', wallet.isActive],
+        ] as [string, unknown][],
+      };
     },
   },
 ];

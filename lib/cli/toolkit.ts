@@ -39,7 +39,11 @@ const TOOLKIT: Record<string, Record<string, (c: ShroudClient, a: string[]) => P
 
 const flatFields = (data: unknown, prefix = ''): [string, unknown][] =>
   data && typeof data === 'object' && !Array.isArray(data)
-    ? Object.entries(data).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? flatFields(v, `${prefix}${k}.`) : [[`${prefix}${k}`, Array.isArray(v) ? v.join(', ') : v] as [string, unknown]]))
+    ? Object.entries(data).flatMap(([k, v]) =>
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? flatFields(v, `${prefix}${k}.`)
+          : [[`${prefix}${k}`, Array.isArray(v) ? v.join(', ') : v] as [string, unknown]],
+      )
     : [[prefix || 'value', data]];
 
 export const toolkitCommands: CommandDef[] = [
@@ -68,7 +72,13 @@ export const toolkitCommands: CommandDef[] = [
     async run(ctx) {
       const inputs = Object.fromEntries(ctx.args.map((a) => a.split('=') as [string, string]));
       const out = await ctx.client.api.zkToolkitProofGenerate({ body: { circuit: str(ctx.opts.circuit) ?? 'preimage', inputs } });
-      return { data: out, fields: [['publicSignals', out.publicSignals.join(', ')], ['proof', JSON.stringify(out.proof)]] };
+      return {
+        data: out,
+        fields: [
+          ['publicSignals', out.publicSignals.join(', ')],
+          ['proof', JSON.stringify(out.proof)],
+        ],
+      };
     },
   },
   {
@@ -83,7 +93,9 @@ export const toolkitCommands: CommandDef[] = [
       } catch {
         throw usage('proof: not JSON');
       }
-      const out = await ctx.client.api.zkToolkitProofVerify({ body: { circuit: str(ctx.opts.circuit) ?? 'preimage', proof: given.proof as never, publicSignals: given.publicSignals as never } });
+      const out = await ctx.client.api.zkToolkitProofVerify({
+        body: { circuit: str(ctx.opts.circuit) ?? 'preimage', proof: given.proof as never, publicSignals: given.publicSignals as never },
+      });
       return { data: out, text: out.valid ? 'valid' : 'NOT valid' };
     },
   },
@@ -94,7 +106,16 @@ export const toolkitCommands: CommandDef[] = [
       const out = await ctx.client.api.zkToolkitProofCircuits();
       return {
         data: out,
-        table: { columns: ['circuit', 'private inputs', 'public', 'constraints', 'what it proves'], rows: out.circuits.map((c) => [c.name === out.defaultCircuit ? `${c.name} (default)` : c.name, c.privateInputs.join(', '), [...c.publicInputs, ...c.publicSignals].join(', '), c.constraints, c.description]) },
+        table: {
+          columns: ['circuit', 'private inputs', 'public', 'constraints', 'what it proves'],
+          rows: out.circuits.map((c) => [
+            c.name === out.defaultCircuit ? `${c.name} (default)` : c.name,
+            c.privateInputs.join(', '),
+            [...c.publicInputs, ...c.publicSignals].join(', '),
+            c.constraints,
+            c.description,
+          ]),
+        },
       };
     },
   },

@@ -3,7 +3,20 @@
  * create, airdrop, balance, send. Importing a key is tokens.ts's; compression is compression.ts's.
  */
 import type { CommandContext, CommandDef, OptionDef } from './framework.ts';
-import { amountOf, need, newSecret, secret, str, STRK_DECIMALS, submittedFields, usage, walletByNameOrId, walletOf, walletOption, wholeUnits } from './shared.ts';
+import {
+  amountOf,
+  need,
+  newSecret,
+  secret,
+  str,
+  STRK_DECIMALS,
+  submittedFields,
+  usage,
+  walletByNameOrId,
+  walletOf,
+  walletOption,
+  wholeUnits,
+} from './shared.ts';
 
 const chainOption: OptionDef = { flags: '-c, --chain <chain>', description: 'a or b: which chain, when both have a wallet of that name' };
 function chainOf(ctx: CommandContext): 'a' | 'b' | undefined {
@@ -12,7 +25,14 @@ function chainOf(ctx: CommandContext): 'a' | 'b' | undefined {
   return chain;
 }
 type Wallet = { id: string; chain: 'a' | 'b'; name: string; address: string; isActive: boolean; createdAt: string };
-const walletFields = (w: Wallet): [string, unknown][] => [['wallet', w.name], ['id', w.id], ['chain', w.chain], ['address', w.address], ['active', w.isActive], ['created', w.createdAt]];
+const walletFields = (w: Wallet): [string, unknown][] => [
+  ['wallet', w.name],
+  ['id', w.id],
+  ['chain', w.chain],
+  ['address', w.address],
+  ['active', w.isActive],
+  ['created', w.createdAt],
+];
 
 export const walletCommands: CommandDef[] = [
   {
@@ -33,12 +53,24 @@ export const walletCommands: CommandDef[] = [
     name: 'wallet create',
     summary: 'a new wallet (its key is sealed on the server)',
     args: [{ name: 'name', description: 'a name, unique per chain' }],
-    options: [{ flags: '-c, --chain <chain>', description: 'a or b', default: 'a' }, { flags: '-p, --password <password>', description: "chain B only: the new wallet's key password (asked for twice when left out)" }],
+    options: [
+      { flags: '-c, --chain <chain>', description: 'a or b', default: 'a' },
+      { flags: '-p, --password <password>', description: "chain B only: the new wallet's key password (asked for twice when left out)" },
+    ],
     async run(ctx) {
       const chain = (str(ctx.opts.chain) ?? 'a') as 'a' | 'b';
       const password = chain === 'b' ? await newSecret(ctx, 'password', `chain B wallet password for ${need(ctx.args[0], 'name')}`) : undefined;
       const { wallet } = await ctx.client.api.walletsCreate({ body: { chain, name: need(ctx.args[0], 'name'), ...(password ? { password } : {}) } });
-      return { data: wallet, fields: [['wallet', wallet.name], ['id', wallet.id], ['chain', wallet.chain], ['address', wallet.address], ['active', wallet.isActive]] };
+      return {
+        data: wallet,
+        fields: [
+          ['wallet', wallet.name],
+          ['id', wallet.id],
+          ['chain', wallet.chain],
+          ['address', wallet.address],
+          ['active', wallet.isActive],
+        ],
+      };
     },
   },
   {
@@ -50,8 +82,18 @@ export const walletCommands: CommandDef[] = [
       const w = await walletOf(ctx);
       const token = str(ctx.opts.token);
       if (token !== undefined && w.chain === 'a') throw usage('--token: chain A airdrops give the native coin only');
-      const out = await ctx.client.api.walletsAirdrop({ params: { id: w.id }, body: { amount: amountOf(ctx.args[0]), ...(token ? { token: token as 'STRK' | 'ETH' } : {}) } });
-      return { data: out, fields: [['received', `${out.formatted}${w.chain === 'b' ? ` ${token ?? 'STRK'}` : ''}`], ['wallet', `${w.name} (chain ${w.chain.toUpperCase()})`], ['tx', out.txHash]] };
+      const out = await ctx.client.api.walletsAirdrop({
+        params: { id: w.id },
+        body: { amount: amountOf(ctx.args[0]), ...(token ? { token: token as 'STRK' | 'ETH' } : {}) },
+      });
+      return {
+        data: out,
+        fields: [
+          ['received', `${out.formatted}${w.chain === 'b' ? ` ${token ?? 'STRK'}` : ''}`],
+          ['wallet', `${w.name} (chain ${w.chain.toUpperCase()})`],
+          ['tx', out.txHash],
+        ],
+      };
     },
   },
   {
@@ -63,7 +105,14 @@ export const walletCommands: CommandDef[] = [
       const token = str(ctx.opts.token);
       if (w.chain === 'b') {
         const plain = await ctx.client.api.walletsBalance({ params: { id: w.id }, query: token ? { token } : {} });
-        return { data: plain, fields: [['wallet', `${w.name} (chain B)`], ['address', plain.address], ['balance', `${plain.formatted} ${token ?? 'STRK'}`]] };
+        return {
+          data: plain,
+          fields: [
+            ['wallet', `${w.name} (chain B)`],
+            ['address', plain.address],
+            ['balance', `${plain.formatted} ${token ?? 'STRK'}`],
+          ],
+        };
       }
       const [plain, compressed] = await Promise.all([
         ctx.client.api.walletsBalance({ params: { id: w.id }, query: token ? { mint: token } : {} }),
@@ -71,7 +120,15 @@ export const walletCommands: CommandDef[] = [
           ? ctx.client.api.compressionCompressedTokenBalance({ params: { walletId: w.id, mint: token } })
           : ctx.client.api.compressionCompressedBalance({ params: { walletId: w.id } }),
       ]);
-      return { data: { ...plain, compressed }, fields: [['wallet', `${w.name} (chain A)`], ['address', plain.address], ['balance', plain.formatted], ['compressed', compressed.formatted]] };
+      return {
+        data: { ...plain, compressed },
+        fields: [
+          ['wallet', `${w.name} (chain A)`],
+          ['address', plain.address],
+          ['balance', plain.formatted],
+          ['compressed', compressed.formatted],
+        ],
+      };
     },
   },
   {
@@ -90,15 +147,29 @@ export const walletCommands: CommandDef[] = [
       const amount = amountOf(ctx.args[2]);
       if (w.chain === 'b') {
         const password = await secret(ctx, 'password', `chain B wallet password for ${w.name}: `);
-        const out = await ctx.client.api.chainbTransfer({ body: { walletId: w.id, token, recipientAddress: to, amount: need(ctx.args[2], 'amount'), password } });
-        const fee: [string, unknown][] = 'fee' in out ? [['fee', `${wholeUnits(out.fee, STRK_DECIMALS)} STRK`]] : [['status', `${out.status}: the chain has not confirmed it yet`]];
-        return { data: out, fields: [['sent', `${ctx.args[2]} ${token}`], ['from', `${w.name} (chain B)`], ['to', to], ...fee, ['tx', out.txHash], ['explorer', out.explorerUrl]] };
+        const out = await ctx.client.api.chainbTransfer({
+          body: { walletId: w.id, token, recipientAddress: to, amount: need(ctx.args[2], 'amount'), password },
+        });
+        const fee: [string, unknown][] =
+          'fee' in out ? [['fee', `${wholeUnits(out.fee, STRK_DECIMALS)} STRK`]] : [['status', `${out.status}: the chain has not confirmed it yet`]];
+        return {
+          data: out,
+          fields: [['sent', `${ctx.args[2]} ${token}`], ['from', `${w.name} (chain B)`], ['to', to], ...fee, ['tx', out.txHash], ['explorer', out.explorerUrl]],
+        };
       }
       const out = await ctx.client.api.compressionTransfer({ body: { walletId: w.id, mint: token, to, amount } });
       if ('status' in out) return submittedFields(out);
       // The answer is in the token's smallest units: its decimals come with the wallet's balance of it.
       const left = await ctx.client.api.compressionCompressedTokenBalance({ params: { walletId: w.id, mint: token } });
-      return { data: out, fields: [['sent', wholeUnits(out.amount, left.decimals)], ['to', out.to], ['left (compressed)', left.formatted], ['tx', out.txHash]] };
+      return {
+        data: out,
+        fields: [
+          ['sent', wholeUnits(out.amount, left.decimals)],
+          ['to', out.to],
+          ['left (compressed)', left.formatted],
+          ['tx', out.txHash],
+        ],
+      };
     },
   },
   {
@@ -144,7 +215,10 @@ export const walletCommands: CommandDef[] = [
     options: [chainOption, { flags: '-y, --yes', description: 'yes, delete it and its key for good' }],
     async run(ctx) {
       const w = await walletByNameOrId(ctx, need(ctx.args[0], 'wallet'), chainOf(ctx));
-      if (ctx.opts.yes !== true) throw usage(`wallet delete: the key of '${w.name}' (chain ${w.chain.toUpperCase()}, ${w.address}) is kept nowhere else, and what the wallet holds is lost with it: move it out first (\`shroud send\`), then add --yes`);
+      if (ctx.opts.yes !== true)
+        throw usage(
+          `wallet delete: the key of '${w.name}' (chain ${w.chain.toUpperCase()}, ${w.address}) is kept nowhere else, and what the wallet holds is lost with it: move it out first (\`shroud send\`), then add --yes`,
+        );
       const out = await ctx.client.api.walletsDelete({ params: { id: w.id } });
       return { data: { ...out, id: w.id, name: w.name, chain: w.chain }, text: `deleted ${w.name} (chain ${w.chain.toUpperCase()}, ${w.address})` };
     },

@@ -18,7 +18,16 @@ export const zkauthCommands: CommandDef[] = [
     async run(ctx) {
       const s = await ctx.client.api.zkauthStatus();
       if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, `not signed in: ${SIGNED_OUT_HINT}`);
-      return { data: s, fields: [['provider', s.provider], ['key hash', s.publicKey], ['on chain B', s.starknet.verified], ['contract', s.starknet.contract], ['expires', s.starknet.proofExpiry]] };
+      return {
+        data: s,
+        fields: [
+          ['provider', s.provider],
+          ['key hash', s.publicKey],
+          ['on chain B', s.starknet.verified],
+          ['contract', s.starknet.contract],
+          ['expires', s.starknet.proofExpiry],
+        ],
+      };
     },
   },
   {
@@ -26,7 +35,15 @@ export const zkauthCommands: CommandDef[] = [
     summary: 'prove the session key (STARK) and record the proof on chain B',
     async run(ctx) {
       const out = await ctx.client.api.zkauthProve();
-      return { data: out, fields: [['verified', out.verified], ['tx', out.txHash], ['expires', out.expiresAt], ['proof', `${out.proof.stark_proof.length / 2} bytes`]] };
+      return {
+        data: out,
+        fields: [
+          ['verified', out.verified],
+          ['tx', out.txHash],
+          ['expires', out.expiresAt],
+          ['proof', `${out.proof.stark_proof.length / 2} bytes`],
+        ],
+      };
     },
   },
   {
@@ -34,15 +51,29 @@ export const zkauthCommands: CommandDef[] = [
     summary: "check the session's proof again, and on chain B",
     async run(ctx) {
       const out = await ctx.client.api.zkauthVerify();
-      return { data: out, fields: [['valid', out.valid], ['on chain B', out.starknet.verified], ['expires', out.proofExpiry]] };
+      return {
+        data: out,
+        fields: [
+          ['valid', out.valid],
+          ['on chain B', out.starknet.verified],
+          ['expires', out.proofExpiry],
+        ],
+      };
     },
   },
   {
     name: 'proofs refresh',
-    summary: "a new STARK proof of the session key with a later expiry, recorded on chain B (the old one is superseded)",
+    summary: 'a new STARK proof of the session key with a later expiry, recorded on chain B (the old one is superseded)',
     async run(ctx) {
       const out = await ctx.client.api.zkauthRefresh({ body: {} });
-      return { data: out, fields: [['tx', out.txHash], ['expires', out.expiresAt], ['proof', `${out.proof.stark_proof.length / 2} bytes`]] };
+      return {
+        data: out,
+        fields: [
+          ['tx', out.txHash],
+          ['expires', out.expiresAt],
+          ['proof', `${out.proof.stark_proof.length / 2} bytes`],
+        ],
+      };
     },
   },
   {
@@ -62,8 +93,20 @@ export const zkauthCommands: CommandDef[] = [
       if (!known?.enabled) throw usage(`provider '${provider}' is not enabled on this server`);
       const loopback = ctx.io.loopback;
       const openBrowser = ctx.opts.browser !== false && ctx.opts.noBrowser !== true;
-      const out = await loopbackLink(ctx.client, { provider, hint: ctx.args[1], listener: await loopback.listen(), show: (url) => loopback.show(url, openBrowser) });
-      return { data: out, fields: [['linked', known.name], ['user', out.user.username ?? out.user.id], ['sign in with it', `shroud login --provider ${provider}`]] };
+      const out = await loopbackLink(ctx.client, {
+        provider,
+        hint: ctx.args[1],
+        listener: await loopback.listen(),
+        show: (url) => loopback.show(url, openBrowser),
+      });
+      return {
+        data: out,
+        fields: [
+          ['linked', known.name],
+          ['user', out.user.username ?? out.user.id],
+          ['sign in with it', `shroud login --provider ${provider}`],
+        ],
+      };
     },
   },
   {
@@ -74,7 +117,13 @@ export const zkauthCommands: CommandDef[] = [
       const provider = need(ctx.args[0], 'provider');
       if (!PROVIDERS.includes(provider as Provider)) throw usage(`provider: one of ${PROVIDERS.join(', ')}`);
       const out = await ctx.client.api.zkauthUnlink({ body: { provider: provider as Provider } });
-      return { data: out, fields: [['unlinked', out.provider], ['still linked', out.remainingProviders.length ? out.remainingProviders : null]] };
+      return {
+        data: out,
+        fields: [
+          ['unlinked', out.provider],
+          ['still linked', out.remainingProviders.length ? out.remainingProviders : null],
+        ],
+      };
     },
   },
 ];

@@ -242,7 +242,7 @@ export class ShroudClient {
     }
     const out = new Uint8Array(loaded);
     let at = 0;
-    for (const c of chunks) (out.set(c, at), (at += c.length));
+    for (const c of chunks) out.set(c, at), (at += c.length);
     return out;
   }
 

@@ -59,7 +59,12 @@ export interface AttestProof {
 }
 
 /** The circuit inputs of a schema: schema-fixed signals from the listing, the scope signal, the subject's values. */
-async function inputsOf(client: ShroudClient, schema: SchemaListing, scope: string, s: AttestSecrets): Promise<{ inputs: Record<string, string | string[]>; blinding?: string }> {
+async function inputsOf(
+  client: ShroudClient,
+  schema: SchemaListing,
+  scope: string,
+  s: AttestSecrets,
+): Promise<{ inputs: Record<string, string | string[]>; blinding?: string }> {
   const fixed = Object.fromEntries((schema.publicSignals ?? []).filter((p) => p.source === 'schema' && p.value !== undefined).map((p) => [p.name, p.value!]));
   const scopeInput = (await scopeSignal(schema.id, scope)).toString();
   if (schema.circuit === 'preimage_scoped') return { inputs: { secret: fieldArg(s.secret, '--secret').toString(), scope: scopeInput } };
@@ -82,11 +87,18 @@ async function inputsOf(client: ShroudClient, schema: SchemaListing, scope: stri
     const { commitments } = await client.api.attestGroupMembers({ params: { id: s.group } });
     const leaves = commitments.map(BigInt);
     const index = leaves.indexOf(commitment);
-    if (index < 0) throw new ShroudError('NOT_A_MEMBER', 404, `the identity commitment of this secret (${commitment}) is not in group ${s.group}: its owner adds it with \`shroud group add ${s.group} ${commitment}\``);
+    if (index < 0)
+      throw new ShroudError(
+        'NOT_A_MEMBER',
+        404,
+        `the identity commitment of this secret (${commitment}) is not in group ${s.group}: its owner adds it with \`shroud group add ${s.group} ${commitment}\``,
+      );
     const path = merklePath(await poseidonHash2(), leaves, index);
     return { inputs: { secret: secret.toString(), pathElements: path.pathElements.map(String), pathIndices: path.pathIndices.map(String), scope: scopeInput } };
   }
-  throw usage(`${schema.id}: this client does not make ${schema.circuit} proofs yet${schema.needsGroup ? ' (a group membership needs the group\'s Merkle path)' : ''}`);
+  throw usage(
+    `${schema.id}: this client does not make ${schema.circuit} proofs yet${schema.needsGroup ? " (a group membership needs the group's Merkle path)" : ''}`,
+  );
 }
 
 /** The proof for `POST /api/attest` of `schema` in `scope`; a value outside the bounds cannot be proved (PROOF_FAILED). */
@@ -106,5 +118,9 @@ export async function attestationProof(client: ShroudClient, schemaId: string, s
     throw new ShroudError('PROOF_FAILED', 0, `no proof: the values do not satisfy ${schema.circuit} (${(e as Error).message.split('\n')[0]!.slice(0, 120)})`);
   }
   const { proof, publicSignals } = out;
-  return { proof: { pi_a: proof.pi_a, pi_b: proof.pi_b, pi_c: proof.pi_c, protocol: 'groth16', curve: 'bn128' }, publicSignals, ...(blinding ? { blinding } : {}) };
+  return {
+    proof: { pi_a: proof.pi_a, pi_b: proof.pi_b, pi_c: proof.pi_c, protocol: 'groth16', curve: 'bn128' },
+    publicSignals,
+    ...(blinding ? { blinding } : {}),
+  };
 }

@@ -26,7 +26,8 @@ export function circuitArtifacts(client: ShroudClient, circuit: string): Promise
       const fetchChecked = async (kind: 'wasm' | 'zkey') => {
         const bytes = await client.api.zkToolkitProofArtifact({ params: { name: circuit, artifact: kind } });
         const want = listing.artifacts[kind]?.sha256;
-        if (!want || (await sha256Hex(bytes)) !== want) throw new ShroudError('CHECKSUM_MISMATCH', 422, `the ${kind} artifact of ${circuit} does not match its sha256`);
+        if (!want || (await sha256Hex(bytes)) !== want)
+          throw new ShroudError('CHECKSUM_MISMATCH', 422, `the ${kind} artifact of ${circuit} does not match its sha256`);
         return bytes;
       };
       return { wasm: await fetchChecked('wasm'), zkey: await fetchChecked('zkey') };

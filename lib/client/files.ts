@@ -111,7 +111,8 @@ export async function downloadFile(client: ShroudClient, fileId: string, passwor
   if (answer instanceof Uint8Array) ciphertext = answer;
   else ciphertext = await client.fetchBytes(answer.redirect, o.onProgress);
   o.onStage?.('verifying');
-  if (expected && `sha256:${await sha256Hex(ciphertext)}` !== expected) throw new ShroudError('CHECKSUM_MISMATCH', 422, 'downloaded bytes do not match the checksum');
+  if (expected && `sha256:${await sha256Hex(ciphertext)}` !== expected)
+    throw new ShroudError('CHECKSUM_MISMATCH', 422, 'downloaded bytes do not match the checksum');
   o.onStage?.('decrypting');
   const bytes = await decryptFile({ ciphertext, iv: fromBase64(file.iv), salt }, password);
   return { filename: file.originalName, bytes };

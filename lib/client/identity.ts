@@ -60,13 +60,7 @@ export const newNonce = (): string => toBase64(randomBytes(16)).replace(/\+/g, '
 
 async function wrappingKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveKey']);
-  return crypto.subtle.deriveKey(
-    { name: 'PBKDF2', hash: 'SHA-256', salt, iterations },
-    base,
-    { name: 'AES-GCM', length: 256 },
-    false,
-    ['encrypt', 'decrypt'],
-  );
+  return crypto.subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, base, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
 }
 
 export interface EncryptedIdentity {
@@ -85,10 +79,7 @@ export interface IdentityKeys {
 }
 
 /** A new identity key pair and its password-encrypted form for the server. */
-export async function createIdentity(
-  password: string,
-  iterations = DEFAULT_KDF_ITERATIONS,
-): Promise<{ keys: IdentityKeys; encrypted: EncryptedIdentity }> {
+export async function createIdentity(password: string, iterations = DEFAULT_KDF_ITERATIONS): Promise<{ keys: IdentityKeys; encrypted: EncryptedIdentity }> {
   const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
   const raw = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
   const pkcs8 = new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey));

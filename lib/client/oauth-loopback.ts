@@ -16,7 +16,11 @@ export interface LoopbackListener {
   close(): Promise<void>;
 }
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 /** 32 random bytes as 43 base64url characters (RFC 7636 §4.1). */
 export const newVerifier = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -59,7 +63,12 @@ export async function loopbackLogin(client: ShroudClient, o: LoopbackLoginOption
 async function codeBack(client: ShroudClient, listener: LoopbackListener, verifier: string): Promise<Answer<'zkauthExchange'>> {
   const back = await listener.result;
   const error = back.get('error');
-  if (error) throw new ShroudError(/^[A-Z_]{1,40}$/.test(error) ? error : 'AUTH_FAILED', 401, 'the sign-in did not complete (refused at the provider, or expired): try again');
+  if (error)
+    throw new ShroudError(
+      /^[A-Z_]{1,40}$/.test(error) ? error : 'AUTH_FAILED',
+      401,
+      'the sign-in did not complete (refused at the provider, or expired): try again',
+    );
   const code = back.get('code');
   if (!code) throw new ShroudError('AUTH_FAILED', 401, 'the browser came back without a code');
   return await client.api.zkauthExchange({ body: { code, code_verifier: verifier } });

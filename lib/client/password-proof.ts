@@ -52,10 +52,12 @@ export interface PasswordProof {
 // this module for every command (`shroud whoami` proves nothing).
 let poseidonPromise: Promise<Poseidon> | undefined;
 const poseidon = () =>
-  (poseidonPromise ??= import('circomlibjs').then((m) => m.buildPoseidon()).catch((e: unknown) => {
-    poseidonPromise = undefined; // a failed build is retried by the next call
-    throw e;
-  }));
+  (poseidonPromise ??= import('circomlibjs')
+    .then((m) => m.buildPoseidon())
+    .catch((e: unknown) => {
+      poseidonPromise = undefined; // a failed build is retried by the next call
+      throw e;
+    }));
 
 function checkSalt(salt: bigint): void {
   if (typeof salt !== 'bigint' || salt < 0n) throw errors.invalidInput('salt must be a non-negative integer');

@@ -77,7 +77,8 @@ export async function receiveShared(client: ShroudClient, token: string, info: S
   );
   const ciphertext = answer instanceof Uint8Array ? answer : await client.fetchBytes(answer.redirect, o.onProgress);
   o.onStage?.('verifying');
-  if (expected && `sha256:${await sha256Hex(ciphertext)}` !== expected) throw new ShroudError('CHECKSUM_MISMATCH', 422, 'downloaded bytes do not match the checksum');
+  if (expected && `sha256:${await sha256Hex(ciphertext)}` !== expected)
+    throw new ShroudError('CHECKSUM_MISMATCH', 422, 'downloaded bytes do not match the checksum');
   o.onStage?.('decrypting');
   const bytes = await decryptFile({ ciphertext, iv: fromBase64(iv), salt: saltBytes }, password);
   return { filename: info.file.filename, bytes };

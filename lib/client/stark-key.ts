@@ -12,15 +12,7 @@
  * - `clientProofExpiry(now)`: the expiry both sides compute from their clocks (see below).
  * - `exportSessionKey` / `importSessionKey`: a string form for the client's own storage.
  */
-import {
-  AIR_VERSION,
-  generateSecretKey,
-  publicKeyHash,
-  proveSession,
-  encodeKeyHash,
-  decodeKeyHash,
-  clientProofExpiry,
-} from '#lib/stark/index.ts';
+import { AIR_VERSION, generateSecretKey, publicKeyHash, proveSession, encodeKeyHash, decodeKeyHash, clientProofExpiry } from '#lib/stark/index.ts';
 
 export { clientProofExpiry };
 

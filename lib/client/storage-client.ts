@@ -111,7 +111,10 @@ export class StorageClient {
     const all: T[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await (await this.call('GET', cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path)).json()) as { files: T[]; nextCursor?: string | null };
+      const page = (await (await this.call('GET', cursor ? `${path}?cursor=${encodeURIComponent(cursor)}` : path)).json()) as {
+        files: T[];
+        nextCursor?: string | null;
+      };
       all.push(...page.files);
       // A cursor answered twice would page forever: a server fault, not the end.
       if (page.nextCursor && page.nextCursor === cursor) throw new StorageError(502, 'INTERNAL_ERROR', 'the file list repeated its cursor');
@@ -138,7 +141,8 @@ export class StorageClient {
     const bytesRes = res.status === 302 ? await this.fetch(res.headers.get('location')!) : res;
     if (!bytesRes.ok) throw new StorageError(bytesRes.status, 'DOWNLOAD_FAILED', `download answered ${bytesRes.status}`);
     const ciphertext = new Uint8Array(await bytesRes.arrayBuffer());
-    if (expected && `sha256:${await sha256Hex(ciphertext)}` !== expected) throw new StorageError(422, 'CHECKSUM_MISMATCH', 'downloaded bytes do not match the checksum');
+    if (expected && `sha256:${await sha256Hex(ciphertext)}` !== expected)
+      throw new StorageError(422, 'CHECKSUM_MISMATCH', 'downloaded bytes do not match the checksum');
     return decryptFile({ ciphertext, iv: fromBase64(file.iv), salt }, password);
   }
 

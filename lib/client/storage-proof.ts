@@ -83,7 +83,11 @@ export function encodeStorageProof(p: StorageProof): string {
   const u8 = (n: number) => Uint8Array.of(n);
   const u16 = (n: number) => Uint8Array.of(n >> 8, n & 0xff);
   const u32 = (n: number) => Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
-  const u64 = (n: number) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, BigInt(n)); return b; };
+  const u64 = (n: number) => {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(n));
+    return b;
+  };
   parts.push(u16(p.root.bytes.length), p.root.bytes, u8(p.replicas.length));
   for (const r of p.replicas) {
     const name = utf8.encode(r.name);
@@ -92,7 +96,10 @@ export function encodeStorageProof(p: StorageProof): string {
   }
   const out = new Uint8Array(parts.reduce((s, x) => s + x.length, 0));
   let at = 0;
-  for (const x of parts) { out.set(x, at); at += x.length; }
+  for (const x of parts) {
+    out.set(x, at);
+    at += x.length;
+  }
   return toHex(out);
 }
 
@@ -107,9 +114,18 @@ export function decodeStorageProof(hex: string): StorageProof {
     return s;
   };
   const u8 = () => take(1)[0]!;
-  const u16 = () => { take(2); return view.getUint16(at - 2); };
-  const u32 = () => { take(4); return view.getUint32(at - 4); };
-  const u64 = () => { take(8); return Number(view.getBigUint64(at - 8)); };
+  const u16 = () => {
+    take(2);
+    return view.getUint16(at - 2);
+  };
+  const u32 = () => {
+    take(4);
+    return view.getUint32(at - 4);
+  };
+  const u64 = () => {
+    take(8);
+    return Number(view.getBigUint64(at - 8));
+  };
   if (fromUtf8.decode(take(4)) !== PROOF_MAGIC) throw new Error('not a storage proof (magic)');
   const challenge = take(32);
   const root = CID.decode(take(u16()));

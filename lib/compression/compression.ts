@@ -20,7 +20,10 @@ import { chainAAddress, chainASigner, NATIVE_DECIMALS, ownedWallet } from '#lib/
  * request first checks that the indexer has reached the slot of the wallet's last transaction
  * (503 INDEXER_SYNC otherwise: its view of the wallet would be stale).
  */
-const walletId = z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).min(1).max(64);
+const walletId = z
+  .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+  .min(1)
+  .max(64);
 const address = z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).max(64);
 
 export const nativeInput = z.object({ walletId, amount: amountInput });
@@ -28,7 +31,11 @@ export const tokenInput = z.object({ walletId, mint: address, amount: amountInpu
 export const transferInput = z.object({ walletId, mint: address, to: address, amount: amountInput });
 export const createTokenInput = z.object({
   walletId,
-  decimals: z.number({ error: (i) => (i.input === undefined ? 'is required' : 'must be an integer') }).int('must be an integer').min(0).max(9),
+  decimals: z
+    .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be an integer') })
+    .int('must be an integer')
+    .min(0)
+    .max(9),
 });
 export const mintToInput = z.object({ walletId, mint: address, amount: amountInput, to: address.optional() });
 export const balanceParams = z.object({ walletId });
@@ -151,7 +158,13 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const signer = await chainASigner(w);
   // To one of the user's own wallets: nothing moved to anyone, nothing earned (lib/rewards/rules.ts).
   const own = (await listWallets(userId)).some((x) => x.chain === 'a' && x.address === to.toBase58());
-  const sent = await signing(chain, w, 'transfer', (via) => ops.transferCompressed(chain, signer, mint.key, to, amount, via), own ? undefined : { source: 'compression' });
+  const sent = await signing(
+    chain,
+    w,
+    'transfer',
+    (via) => ops.transferCompressed(chain, signer, mint.key, to, amount, via),
+    own ? undefined : { source: 'compression' },
+  );
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, from: w.address, to: to.toBase58(), amount: amount.toString() };
 }

@@ -43,8 +43,7 @@ const messageDecoder = decoder('ai message', messageSchema);
 const partition = (userId: string) => `AICONV#${userId}`;
 const conversationKey = (userId: string, id: string) => ({ pk: partition(userId), sk: `CONV#${id}` });
 
-export const getConversation = (userId: string, id: string): Promise<Conversation | undefined> =>
-  readItem(conversationKey(userId, id), conversationDecoder);
+export const getConversation = (userId: string, id: string): Promise<Conversation | undefined> => readItem(conversationKey(userId, id), conversationDecoder);
 
 /** The caller's conversations, most recently updated first. */
 export async function listConversations(userId: string): Promise<Conversation[]> {
@@ -64,7 +63,15 @@ export async function touchConversation(userId: string, c: Pick<Conversation, 'i
       Key: conversationKey(userId, c.id),
       UpdateExpression:
         'SET #id = :id, #title = if_not_exists(#title, :title), #backend = :backend, #created = if_not_exists(#created, :now), #updated = :now, #ttl = :ttl ADD #count :one',
-      ExpressionAttributeNames: { '#id': 'id', '#title': 'title', '#backend': 'backend', '#created': 'createdAt', '#updated': 'updatedAt', '#ttl': 'ttl', '#count': 'messageCount' },
+      ExpressionAttributeNames: {
+        '#id': 'id',
+        '#title': 'title',
+        '#backend': 'backend',
+        '#created': 'createdAt',
+        '#updated': 'updatedAt',
+        '#ttl': 'ttl',
+        '#count': 'messageCount',
+      },
       ExpressionAttributeValues: { ':id': c.id, ':title': c.title, ':backend': c.backend, ':now': now, ':ttl': ttlIn(CONVERSATION_TTL_SECONDS), ':one': 1 },
     }),
   );
@@ -88,7 +95,13 @@ export async function deleteConversation(userId: string, id: string): Promise<bo
 }
 
 export async function putFeedback(userId: string, f: { conversationId: string; messageId: string; rating: 'up' | 'down'; comment?: string }): Promise<void> {
-  await putItem({ pk: partition(userId), sk: `FEEDBACK#${f.conversationId}#${f.messageId}`, ...f, createdAt: clock.now().toISOString(), ttl: ttlIn(CONVERSATION_TTL_SECONDS) });
+  await putItem({
+    pk: partition(userId),
+    sk: `FEEDBACK#${f.conversationId}#${f.messageId}`,
+    ...f,
+    createdAt: clock.now().toISOString(),
+    ttl: ttlIn(CONVERSATION_TTL_SECONDS),
+  });
 }
 
 // ---- the daily token budget -----------------------------------------------------------------

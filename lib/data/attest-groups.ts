@@ -61,7 +61,13 @@ export async function appendMember(prev: GroupRecord, next: GroupRecord, commitm
         ExpressionAttributeValues: { ':size': next.size, ':root': next.root, ':filled': next.filled, ':seq': next.rootSeq, ':prevSize': prev.size },
       },
     },
-    { Put: { TableName: tableName, Item: { pk: pk(prev.id), sk: `M#${String(prev.size).padStart(8, '0')}`, index: prev.size, commitment }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { pk: pk(prev.id), sk: `M#${String(prev.size).padStart(8, '0')}`, index: prev.size, commitment },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     { Put: { TableName: tableName, Item: { pk: pk(prev.id), sk: `C#${commitment}`, index: prev.size }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: tableName, Item: rootItem(prev, { root: next.root, seq: next.rootSeq, size: next.size, createdAt: clock.now().toISOString() }) } },
   ]);
@@ -70,8 +76,7 @@ export async function appendMember(prev: GroupRecord, next: GroupRecord, commitm
   return 'stale';
 }
 
-export const getRoot = (groupId: string, root: string): Promise<RootRecord | undefined> =>
-  readItem({ pk: pk(groupId), sk: `R#${root}` }, rootDecoder);
+export const getRoot = (groupId: string, root: string): Promise<RootRecord | undefined> => readItem({ pk: pk(groupId), sk: `R#${root}` }, rootDecoder);
 
 export async function listMembers(groupId: string): Promise<string[]> {
   return (await listPartition(pk(groupId), memberDecoder, { prefix: 'M#' })).map((m) => m.commitment);
@@ -81,4 +86,3 @@ export async function listMembers(groupId: string): Promise<string[]> {
 export async function listRoots(groupId: string): Promise<RootRecord[]> {
   return (await listPartition(pk(groupId), rootDecoder, { prefix: 'R#' })).sort((a, b) => b.seq - a.seq);
 }
-

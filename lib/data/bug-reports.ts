@@ -48,7 +48,12 @@ const partition = (owner: string) => `BUGS#${owner}`;
 
 export async function putBugReport(owner: string, report: BugReport): Promise<void> {
   const { context, ...fields } = report;
-  await putNew({ pk: partition(owner), sk: `${report.createdAt}#${report.id}`, ...fields, contextJson: context === undefined ? undefined : JSON.stringify(context) });
+  await putNew({
+    pk: partition(owner),
+    sk: `${report.createdAt}#${report.id}`,
+    ...fields,
+    contextJson: context === undefined ? undefined : JSON.stringify(context),
+  });
 }
 
 export const listBugReports = (owner: string): Promise<BugReport[]> => listPartition(partition(owner), bugReportDecoder, { newestFirst: true });

@@ -50,7 +50,11 @@ export function mergeUpdates(...updates: Update[]): Update {
 
 /** `SET … REMOVE … ADD …` of an update. */
 export function updateExpression(u: Update): string {
-  return [['SET', u.set], ['REMOVE', u.remove], ['ADD', u.add]]
+  return [
+    ['SET', u.set],
+    ['REMOVE', u.remove],
+    ['ADD', u.add],
+  ]
     .filter((c): c is [string, string[]] => Array.isArray(c[1]) && c[1].length > 0)
     .map(([verb, clauses]) => `${verb} ${clauses.join(', ')}`)
     .join(' ');

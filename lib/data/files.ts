@@ -100,7 +100,8 @@ export async function newestFileWithCid(userId: string, cid: string): Promise<Fi
   // Read only on a miss: a hit (every download) needs no marker.
   const marker = await readItem(indexedMarkerKey(userId), markerDecoder);
   if (!marker) await indexOwnerFiles(userId);
-  else if (clock.nowMs() - Date.parse(marker.at) < SETTLING_MS) await indexRecordsSince(userId, new Date(Date.parse(marker.at) - SETTLING_MARGIN_MS).toISOString());
+  else if (clock.nowMs() - Date.parse(marker.at) < SETTLING_MS)
+    await indexRecordsSince(userId, new Date(Date.parse(marker.at) - SETTLING_MARGIN_MS).toISOString());
   else return undefined;
   return findIndexed(userId, cid);
 }

@@ -32,7 +32,10 @@ const storedResponseSchema = z.object({
   statusCode: z.number(),
   headers: z.record(z.string(), z.string()),
   body: z.string(),
-  isBase64Encoded: z.boolean().optional().transform((b) => b === true),
+  isBase64Encoded: z
+    .boolean()
+    .optional()
+    .transform((b) => b === true),
 });
 
 const idempotencySchema = z.object({
@@ -64,7 +67,10 @@ export async function claim(scope: string, key: string, fingerprint: string, loc
   const claimed = await putIf(
     { ...keyOf(scope, key), status: 'in_progress', fingerprint, lease, lockedUntil: now + lockSeconds, response: null, ttl: now + IDEMPOTENCY_TTL_SECONDS },
     // Absent, expired, or an attempt that died holding the lease (of either shape).
-    anyOf(absentOrExpired(now), allOf(inProgress, embeddedLease.free(nowMs), { ConditionExpression: 'lockedUntil <= :now', ExpressionAttributeValues: { ':now': now } })),
+    anyOf(
+      absentOrExpired(now),
+      allOf(inProgress, embeddedLease.free(nowMs), { ConditionExpression: 'lockedUntil <= :now', ExpressionAttributeValues: { ':now': now } }),
+    ),
   );
   if (claimed) return { kind: 'claimed' };
   const record = await readItem(keyOf(scope, key), idempotencyDecoder);
@@ -75,16 +81,25 @@ export async function claim(scope: string, key: string, fingerprint: string, loc
   return { kind: 'replay', response: record.response };
 }
 
-const inProgress: Condition = { ConditionExpression: '#status = :progress', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':progress': 'in_progress' } };
+const inProgress: Condition = {
+  ConditionExpression: '#status = :progress',
+  ExpressionAttributeNames: { '#status': 'status' },
+  ExpressionAttributeValues: { ':progress': 'in_progress' },
+};
 /** This request's attempt holds the record: in progress, by `fingerprint` (its lease's owner). */
-const heldBy = (fingerprint: string): Condition => allOf(inProgress, { ConditionExpression: 'fingerprint = :fp', ExpressionAttributeValues: { ':fp': fingerprint } });
+const heldBy = (fingerprint: string): Condition =>
+  allOf(inProgress, { ConditionExpression: 'fingerprint = :fp', ExpressionAttributeValues: { ':fp': fingerprint } });
 const expiresAtSeconds = (r: z.infer<typeof idempotencySchema>) => (r.lease ? Math.ceil(r.lease.expiresAt / 1000) : r.lockedUntil);
 
 export async function complete(scope: string, key: string, fingerprint: string, response: StoredResponse): Promise<void> {
   const kept = response.body.length <= MAX_STORED_BODY ? response : null;
   const done = await updateIf(
     keyOf(scope, key),
-    { set: ['#status = :done', '#response = :response', '#ttl = :ttl'], names: { '#response': 'response', '#ttl': 'ttl' }, values: { ':done': 'completed', ':response': kept, ':ttl': clock.nowSeconds() + IDEMPOTENCY_TTL_SECONDS } },
+    {
+      set: ['#status = :done', '#response = :response', '#ttl = :ttl'],
+      names: { '#response': 'response', '#ttl': 'ttl' },
+      values: { ':done': 'completed', ':response': kept, ':ttl': clock.nowSeconds() + IDEMPOTENCY_TTL_SECONDS },
+    },
     heldBy(fingerprint),
   );
   if (!done) throw new ClaimLost();
@@ -111,12 +126,22 @@ export const recordKeyOf = (scope: string, key: string): string => keyOf(scope, 
  * (past any crash of the attempt) and names the transaction, until the journal settles it
  * (`settleBound`). False when the claim is no longer this attempt's.
  */
-export async function bindToTransaction(scope: string, key: string, fingerprint: string, txHash: string, seconds: number, landed: StoredResponse): Promise<boolean> {
+export async function bindToTransaction(
+  scope: string,
+  key: string,
+  fingerprint: string,
+  txHash: string,
+  seconds: number,
+  landed: StoredResponse,
+): Promise<boolean> {
   const lease = leaseFor(fingerprint, seconds);
   return (
     (await updateIf(
       keyOf(scope, key),
-      mergeUpdates(embeddedLease.take(lease), { set: ['txHash = :tx', 'lockedUntil = :until', 'ifLanded = :landed'], values: { ':tx': txHash, ':until': Math.ceil(lease.expiresAt / 1000), ':landed': landed } }),
+      mergeUpdates(embeddedLease.take(lease), {
+        set: ['txHash = :tx', 'lockedUntil = :until', 'ifLanded = :landed'],
+        values: { ':tx': txHash, ':until': Math.ceil(lease.expiresAt / 1000), ':landed': landed },
+      }),
       heldBy(fingerprint),
     )) !== undefined
   );
@@ -132,7 +157,11 @@ export async function settleBound(pk: string, txHash: string, outcome: 'landed' 
   const key = { pk, sk: 'IDEMPOTENCY' };
   const bound: Condition = { ConditionExpression: 'txHash = :tx', ExpressionAttributeValues: { ':tx': txHash } };
   if (outcome === 'landed') {
-    await updateIf(key, { set: ['#status = :done', '#response = ifLanded'], names: { '#response': 'response' }, values: { ':done': 'completed' } }, allOf(inProgress, bound));
+    await updateIf(
+      key,
+      { set: ['#status = :done', '#response = ifLanded'], names: { '#response': 'response' }, values: { ':done': 'completed' } },
+      allOf(inProgress, bound),
+    );
   } else {
     await deleteIf(key, bound);
   }

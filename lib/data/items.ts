@@ -83,10 +83,7 @@ export function anyOf(...conditions: Condition[]): Condition {
 }
 
 /** A condition with the names and values the rest of its command (update expression…) uses. */
-export function withCondition(
-  c: Condition,
-  rest: { names?: Record<string, string>; values?: Record<string, unknown> },
-): Required<Condition> {
+export function withCondition(c: Condition, rest: { names?: Record<string, string>; values?: Record<string, unknown> }): Required<Condition> {
   const names: Record<string, string> = { ...c.ExpressionAttributeNames };
   const values: Record<string, unknown> = { ...c.ExpressionAttributeValues };
   mergeInto(names, rest.names, 'name');

@@ -33,7 +33,6 @@ export const isLive = (lease: Lease | undefined, nowMs = clock.nowMs()): lease i
 
 // ---- a lease as an attribute of the item it guards ------------------------------------------
 
-
 /** The conditions and updates of a lease kept in the attribute `lease` of an entity's item. */
 export const embeddedLease = {
   /** Nobody holds a live lease. */
@@ -62,7 +61,11 @@ export const embeddedLease = {
 // ---- a lease that is an item of its own ------------------------------------------------------
 
 const leaseItem = (key: Key, lease: Lease) => ({ ...key, ...lease, ttl: Math.ceil(lease.expiresAt / 1000 + 60) });
-const ownerIs = (owner: string): Condition => ({ ConditionExpression: '#o = :o', ExpressionAttributeNames: { '#o': 'owner' }, ExpressionAttributeValues: { ':o': owner } });
+const ownerIs = (owner: string): Condition => ({
+  ConditionExpression: '#o = :o',
+  ExpressionAttributeNames: { '#o': 'owner' },
+  ExpressionAttributeValues: { ':o': owner },
+});
 
 /** Takes the lease at `key` for `seconds` when nobody holds a live one; false when it is held. */
 export function acquireLease(key: Key, owner: string, seconds: number): Promise<boolean> {

@@ -33,18 +33,25 @@ export type Reservation = { reserved: true } | { reserved: false; retryAfterSeco
  * this first reservation. Refused: the seconds until the window ends.
  */
 export async function reserveAttempt(username: string, max: number, windowSeconds: number): Promise<Reservation> {
-  return retryOnConflict(async (): Promise<Reservation | Conflict> => {
-    const now = clock.nowSeconds();
-    const counted = await updateIf(key(username), { add: ['#n :one'], names: { '#n': 'count' }, values: { ':one': 1, ':max': max } }, allOf(presentAndLive(now), { ConditionExpression: '#n < :max' }));
-    if (counted) return { reserved: true };
-    // The window is used up, or there was no live window (a concurrent request may have opened one since).
-    const window = await readFailures(username);
-    if (window && window.count >= max) return { reserved: false, retryAfterSeconds: Math.max(1, window.endsAt - now) };
-    if (window) return CONFLICT;
-    if (await putIf({ ...key(username), count: 1, ttl: now + windowSeconds }, absentOrExpired(now))) return { reserved: true };
-    // A concurrent request opened the window first: reserve in it (next round).
-    return CONFLICT;
-  }, { attempts: 8, exhausted: () => new Error('login attempt reservation kept conflicting') });
+  return retryOnConflict(
+    async (): Promise<Reservation | Conflict> => {
+      const now = clock.nowSeconds();
+      const counted = await updateIf(
+        key(username),
+        { add: ['#n :one'], names: { '#n': 'count' }, values: { ':one': 1, ':max': max } },
+        allOf(presentAndLive(now), { ConditionExpression: '#n < :max' }),
+      );
+      if (counted) return { reserved: true };
+      // The window is used up, or there was no live window (a concurrent request may have opened one since).
+      const window = await readFailures(username);
+      if (window && window.count >= max) return { reserved: false, retryAfterSeconds: Math.max(1, window.endsAt - now) };
+      if (window) return CONFLICT;
+      if (await putIf({ ...key(username), count: 1, ttl: now + windowSeconds }, absentOrExpired(now))) return { reserved: true };
+      // A concurrent request opened the window first: reserve in it (next round).
+      return CONFLICT;
+    },
+    { attempts: 8, exhausted: () => new Error('login attempt reservation kept conflicting') },
+  );
 }
 
 export const clearFailures = (username: string): Promise<void> => deleteItem(key(username));

@@ -42,12 +42,7 @@ const countOf = (raw: unknown): number => {
  * (read from the failed condition's item), and again until it fits or nothing remains. Each retry
  * means another instance took tokens meanwhile, so the loop ends.
  */
-export async function takeTokens(
-  key: { pk: string; sk: string },
-  wanted: number,
-  limit: number,
-  ttl: number,
-): Promise<Taken> {
+export async function takeTokens(key: { pk: string; sk: string }, wanted: number, limit: number, ttl: number): Promise<Taken> {
   let n = Math.min(wanted, limit);
   while (n > 0) {
     try {

@@ -146,7 +146,9 @@ export async function saveReplicaPin(pin: ReplicaPin): Promise<boolean> {
 /** Deletes the record if it is still at `version`. */
 export async function deleteReplicaPin(cid: string, version: number): Promise<boolean> {
   try {
-    await db.send(new DeleteCommand({ TableName: tableName, Key: pinKey(cid), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } }));
+    await db.send(
+      new DeleteCommand({ TableName: tableName, Key: pinKey(cid), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': version } }),
+    );
     return true;
   } catch (e) {
     if (isConditionalFailure(e)) return false;

@@ -48,7 +48,13 @@ export async function recordAccrual(a: Accrual): Promise<'recorded' | 'duplicate
 /** The accrual's writes, for a transaction of its own or one that also does something else. */
 export function accrualItems(a: Accrual): TransactItems {
   return [
-    { Put: { TableName: tableName, Item: { pk: `REWARDSRC#${a.source}#${a.txHash}`, sk: 'SRC', userId: a.userId, epoch: a.epoch }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { pk: `REWARDSRC#${a.source}#${a.txHash}`, sk: 'SRC', userId: a.userId, epoch: a.epoch },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     { ConditionCheck: { TableName: tableName, Key: closeKey(a.epoch), ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: tableName, Item: { pk: `REWARDLEDGER#${a.userId}`, sk: `ENTRY#${a.at}#${a.txHash}#${a.source}`, ...a } } },
     {
@@ -63,7 +69,16 @@ export function accrualItems(a: Accrual): TransactItems {
   ];
 }
 
-const accrualSchema = z.object({ userId: z.string(), account: z.string(), epoch: z.number(), source: z.string(), txHash: z.string(), points: z.number(), basis: z.string(), at: z.string() });
+const accrualSchema = z.object({
+  userId: z.string(),
+  account: z.string(),
+  epoch: z.number(),
+  source: z.string(),
+  txHash: z.string(),
+  points: z.number(),
+  basis: z.string(),
+  at: z.string(),
+});
 const asAccrual = decoder('reward accrual', accrualSchema);
 
 export async function ledger(userId: string): Promise<Accrual[]> {
@@ -112,7 +127,14 @@ export async function finishClose(n: number, done: { root: string; accounts: num
   );
 }
 
-const claimSchema = z.object({ epoch: z.number(), account: z.string(), status: z.enum(['paying', 'paid']), walletId: z.string(), txHash: z.string().optional(), at: z.string() });
+const claimSchema = z.object({
+  epoch: z.number(),
+  account: z.string(),
+  status: z.enum(['paying', 'paid']),
+  walletId: z.string(),
+  txHash: z.string().optional(),
+  at: z.string(),
+});
 export type ClaimRecord = z.infer<typeof claimSchema>;
 const asClaim = decoder('reward claim', claimSchema);
 
@@ -135,7 +157,15 @@ export async function markClaimPaid(n: number, account: string, txHash: string):
 
 /** A payment that failed before reaching the chain: the claim may be tried again. */
 export async function releaseClaim(n: number, account: string): Promise<void> {
-  await db.send(new DeleteCommand({ TableName: tableName, Key: claimKey(n, account), ConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': 'paying' } }));
+  await db.send(
+    new DeleteCommand({
+      TableName: tableName,
+      Key: claimKey(n, account),
+      ConditionExpression: '#s = :s',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': 'paying' },
+    }),
+  );
 }
 
 /** The claim's mint `txHash` failed or expired (lib/moves/journal.ts): nothing was paid, the claim may be tried again. */
@@ -165,6 +195,10 @@ export const clearOwed = (source: string, txHash: string): Promise<void> => dele
 
 /** Accruals owed since before `beforeIso`, oldest first. */
 export async function listOwed(beforeIso: string): Promise<OwedAccrual[]> {
-  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before', ExpressionAttributeValues: { ':pk': OWED_OPEN, ':before': beforeIso } });
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+    ExpressionAttributeValues: { ':pk': OWED_OPEN, ':before': beforeIso },
+  });
   return items.map((i) => asOwed.decode(i));
 }

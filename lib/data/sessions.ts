@@ -43,10 +43,7 @@ const sessionSchema = z.object({
 export type Session = z.infer<typeof sessionSchema>;
 export const sessionDecoder = decoder('session', sessionSchema);
 
-export type SessionLookup =
-  | { state: 'none' }
-  | { state: 'expired'; session: Session }
-  | { state: 'active'; session: Session };
+export type SessionLookup = { state: 'none' } | { state: 'expired'; session: Session } | { state: 'active'; session: Session };
 
 const key = (hash: string) => ({ pk: `SESSION#${hash}`, sk: 'SESSION' });
 const ttlOf = (s: Session) => s.absoluteExpiresAt + GRACE_SECONDS;

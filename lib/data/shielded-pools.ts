@@ -93,7 +93,9 @@ export async function createPool(p: PoolRecord): Promise<boolean> {
 export const getPool = (poolId: string): Promise<PoolRecord | undefined> => readItem(poolKey(poolId), poolDecoder);
 
 export async function markPoolFunded(poolId: string): Promise<void> {
-  await db.send(new UpdateCommand({ TableName: tableName, Key: poolKey(poolId), UpdateExpression: 'SET funded = :t', ExpressionAttributeValues: { ':t': true } }));
+  await db.send(
+    new UpdateCommand({ TableName: tableName, Key: poolKey(poolId), UpdateExpression: 'SET funded = :t', ExpressionAttributeValues: { ':t': true } }),
+  );
 }
 
 /** Leaves from index `from`, in order, at most `limit`. */
@@ -157,8 +159,16 @@ export async function commitmentExists(commitment: string, poolIds: string[]): P
  */
 export async function insertPendingDeposit(d: DepositRecord, poolIds: string[]): Promise<void> {
   const failed = await transactWrite([
-    { Put: { TableName: tableName, Item: { ...commitmentKey(d.commitment), depositId: d.id, poolId: d.poolId }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...poolIds.map((id) => ({ ConditionCheck: { TableName: tableName, Key: legacyCommitmentKey(id, d.commitment), ConditionExpression: 'attribute_not_exists(pk)' } })),
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...commitmentKey(d.commitment), depositId: d.id, poolId: d.poolId },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...poolIds.map((id) => ({
+      ConditionCheck: { TableName: tableName, Key: legacyCommitmentKey(id, d.commitment), ConditionExpression: 'attribute_not_exists(pk)' },
+    })),
     {
       Put: {
         TableName: tableName,
@@ -173,9 +183,31 @@ export async function insertPendingDeposit(d: DepositRecord, poolIds: string[]):
 /** The transfer never landed (refused or expired): the deposit and its reservation (either form) go. */
 export async function dropPendingDeposit(d: DepositRecord): Promise<void> {
   await transactWrite([
-    { Delete: { TableName: tableName, Key: depositKey(d.userId, d.id), ConditionExpression: '#s = :p', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':p': 'pending' } } },
-    { Delete: { TableName: tableName, Key: commitmentKey(d.commitment), ConditionExpression: 'attribute_not_exists(pk) OR depositId = :d', ExpressionAttributeValues: { ':d': d.id } } },
-    { Delete: { TableName: tableName, Key: legacyCommitmentKey(d.poolId, d.commitment), ConditionExpression: 'attribute_not_exists(pk) OR depositId = :d', ExpressionAttributeValues: { ':d': d.id } } },
+    {
+      Delete: {
+        TableName: tableName,
+        Key: depositKey(d.userId, d.id),
+        ConditionExpression: '#s = :p',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':p': 'pending' },
+      },
+    },
+    {
+      Delete: {
+        TableName: tableName,
+        Key: commitmentKey(d.commitment),
+        ConditionExpression: 'attribute_not_exists(pk) OR depositId = :d',
+        ExpressionAttributeValues: { ':d': d.id },
+      },
+    },
+    {
+      Delete: {
+        TableName: tableName,
+        Key: legacyCommitmentKey(d.poolId, d.commitment),
+        ConditionExpression: 'attribute_not_exists(pk) OR depositId = :d',
+        ExpressionAttributeValues: { ':d': d.id },
+      },
+    },
   ]);
 }
 
@@ -218,11 +250,7 @@ export type AppendOutcome = 'appended' | 'raced' | 'done';
  * the size that was read), the leaf, and the deposit's completion, one transaction. 'raced' when
  * another append moved the tree first (read again and retry); 'done' when this deposit is already in.
  */
-export async function appendDeposit(
-  pool: PoolRecord,
-  d: DepositRecord,
-  next: { root: string; filled: string[]; roots: string[] },
-): Promise<AppendOutcome> {
+export async function appendDeposit(pool: PoolRecord, d: DepositRecord, next: { root: string; filled: string[]; roots: string[] }): Promise<AppendOutcome> {
   const index = pool.size;
   const failed = await transactWrite([
     {
@@ -235,7 +263,13 @@ export async function appendDeposit(
         ExpressionAttributeValues: { ':n': index, ':n1': index + 1, ':root': next.root, ':filled': next.filled, ':roots': next.roots },
       },
     },
-    { Put: { TableName: tableName, Item: { ...leafKey(pool.id, index), index, commitment: d.commitment, depositId: d.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...leafKey(pool.id, index), index, commitment: d.commitment, depositId: d.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     {
       Update: {
         TableName: tableName,

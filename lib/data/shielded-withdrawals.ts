@@ -99,15 +99,26 @@ export async function leaseJob(jobId: string, owner: string, nowMs: number, unti
   return taken ? jobDecoder.decode(taken) : undefined;
 }
 
-const pending: Condition = { ConditionExpression: '#s = :pending', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':pending': 'pending' } };
-const legacyLeaseFree = (nowMs: number): Condition => ({ ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :legacyNow', ExpressionAttributeValues: { ':legacyNow': nowMs } });
+const pending: Condition = {
+  ConditionExpression: '#s = :pending',
+  ExpressionAttributeNames: { '#s': 'status' },
+  ExpressionAttributeValues: { ':pending': 'pending' },
+};
+const legacyLeaseFree = (nowMs: number): Condition => ({
+  ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :legacyNow',
+  ExpressionAttributeValues: { ':legacyNow': nowMs },
+});
 /** The lease is `owner`'s and the job unpaid. */
 const held = (owner: string): Condition => allOf(embeddedLease.heldBy(owner), pending);
 const dropLease = mergeUpdates(embeddedLease.drop(), { remove: ['leaseUntil'] });
 
 /** Stores the payout transaction about to be sent (while holding the lease); throws when the lease is no longer `owner`'s. */
 export async function recordPayoutTx(jobId: string, owner: string, txHash: string, signedTx: string, lastValidBlockHeight: number): Promise<void> {
-  const stored = await updateIf(jobKey(jobId), { set: ['txHash = :h', 'signedTx = :tx', 'lastValidBlockHeight = :lv'], values: { ':h': txHash, ':tx': signedTx, ':lv': lastValidBlockHeight } }, held(owner));
+  const stored = await updateIf(
+    jobKey(jobId),
+    { set: ['txHash = :h', 'signedTx = :tx', 'lastValidBlockHeight = :lv'], values: { ':h': txHash, ':tx': signedTx, ':lv': lastValidBlockHeight } },
+    held(owner),
+  );
   if (!stored) throw new LeaseLost(jobId);
 }
 
@@ -123,7 +134,15 @@ export class LeaseLost extends Error {
 export async function markJobPaid(jobId: string, txHash: string, slot: number, paidAt: string): Promise<void> {
   await updateIf(
     jobKey(jobId),
-    mergeUpdates({ set: ['#s = :paid', 'slot = :slot', 'paidAt = :at'], remove: ['gsi1pk', 'gsi1sk', 'signedTx', 'lastError'], values: { ':paid': 'paid', ':slot': slot, ':at': paidAt } }, dropLease, { remove: ['leaseOwner'] }),
+    mergeUpdates(
+      {
+        set: ['#s = :paid', 'slot = :slot', 'paidAt = :at'],
+        remove: ['gsi1pk', 'gsi1sk', 'signedTx', 'lastError'],
+        values: { ':paid': 'paid', ':slot': slot, ':at': paidAt },
+      },
+      dropLease,
+      { remove: ['leaseOwner'] },
+    ),
     { ConditionExpression: 'txHash = :h', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':h': txHash } },
   );
 }

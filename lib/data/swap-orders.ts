@@ -113,7 +113,14 @@ export async function markExecuted(
       Key: orderKey(o.userId, o.id),
       UpdateExpression: `SET #s = :s, txHash = :t, executedAmountOut = :a, outputAddress = :o, executedAt = :at${shielded} REMOVE #ttl`,
       ExpressionAttributeNames: { '#s': 'status', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':s': 'executed', ':t': done.txHash, ':a': done.executedAmountOut, ':o': done.outputAddress, ':at': executedAt, ...(done.shielded ? { ':sh': done.shielded } : {}) },
+      ExpressionAttributeValues: {
+        ':s': 'executed',
+        ':t': done.txHash,
+        ':a': done.executedAmountOut,
+        ':o': done.outputAddress,
+        ':at': executedAt,
+        ...(done.shielded ? { ':sh': done.shielded } : {}),
+      },
     }),
   );
   return { ...o, ...done, status: 'executed', executedAt };

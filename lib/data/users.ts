@@ -48,8 +48,7 @@ const userRefDecoder = decoder('user reference', z.object({ userId: z.string() }
 export type UserWithIdentity = User & Identity & { zkId: string };
 export type Profile = { name?: string; email?: string; avatar?: string };
 
-export const hasIdentity = (u: User): u is UserWithIdentity =>
-  typeof u.zkId === 'string' && typeof u.identityPublicKey === 'string';
+export const hasIdentity = (u: User): u is UserWithIdentity => typeof u.zkId === 'string' && typeof u.identityPublicKey === 'string';
 
 const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
 const usernameKey = (username: string) => ({ pk: `USERNAME#${username.toLowerCase()}`, sk: 'USERNAME' });

@@ -158,7 +158,10 @@ const ATTEMPTS = 8;
 
 /** Runs `attempt` with the head as read now; `attempt` answers false when a condition on what it read failed (it is retried). */
 async function serialized(userId: string, chain: Chain, attempt: (head: Head) => Promise<boolean>): Promise<void> {
-  await retryOnConflict(async () => ((await attempt(await readHead(userId, chain))) ? undefined : CONFLICT), { attempts: ATTEMPTS, exhausted: () => new WalletChanged() });
+  await retryOnConflict(async () => ((await attempt(await readHead(userId, chain))) ? undefined : CONFLICT), {
+    attempts: ATTEMPTS,
+    exhausted: () => new WalletChanged(),
+  });
 }
 
 /** The wallet changed under the request too many times (or is gone): the caller re-reads it. */
@@ -215,7 +218,14 @@ export async function renameWallet(w: WalletRecord, name: string): Promise<boole
   const failed = await transactWrite([
     update,
     { Put: { TableName: tableName, Item: { ...nameKey(w.userId, w.chain, name), walletId: w.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Delete: { TableName: tableName, Key: nameKey(w.userId, w.chain, w.name), ConditionExpression: 'walletId = :id', ExpressionAttributeValues: { ':id': w.id } } },
+    {
+      Delete: {
+        TableName: tableName,
+        Key: nameKey(w.userId, w.chain, w.name),
+        ConditionExpression: 'walletId = :id',
+        ExpressionAttributeValues: { ':id': w.id },
+      },
+    },
   ]);
   if (failed === 1) throw new WalletConflict('name');
   return failed === -1;
@@ -230,12 +240,22 @@ export async function renameWallet(w: WalletRecord, name: string): Promise<boole
 export async function deleteWallet(w: WalletRecord): Promise<boolean> {
   let changed = false;
   await serialized(w.userId, w.chain, async (head) => {
-    const others = (await listWallets(w.userId)).filter((o) => o.chain === w.chain && o.id !== w.id).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    const others = (await listWallets(w.userId))
+      .filter((o) => o.chain === w.chain && o.id !== w.id)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
     // The active one stays; deleting it (or a head naming no wallet) hands the role to the oldest left.
     const next = head.walletId !== undefined && head.walletId !== w.id && others.some((o) => o.id === head.walletId) ? head.walletId : others[0]?.id;
     const v = versionIs(w);
     const items: TransactItems = [
-      { Delete: { TableName: tableName, Key: walletKey(w.userId, w.id), ConditionExpression: v.ConditionExpression, ExpressionAttributeNames: v.names, ...(w.version === undefined ? {} : { ExpressionAttributeValues: v.values }) } },
+      {
+        Delete: {
+          TableName: tableName,
+          Key: walletKey(w.userId, w.id),
+          ConditionExpression: v.ConditionExpression,
+          ExpressionAttributeNames: v.names,
+          ...(w.version === undefined ? {} : { ExpressionAttributeValues: v.values }),
+        },
+      },
       { Delete: { TableName: tableName, Key: nameKey(w.userId, w.chain, w.name) } },
       { Delete: { TableName: tableName, Key: addressKey(w.userId, w.chain, w.address) } },
       headUpdate(w.userId, w.chain, head, next),

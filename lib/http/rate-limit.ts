@@ -40,8 +40,7 @@ interface Lease {
  * has itself admitted. A lease never exceeds what remains (takeTokens), so one instance admits
  * exactly the limit.
  */
-const leaseSize = (lease: Lease, limit: number): number =>
-  Math.max(1, Math.min(lease.spent, Math.floor(limit / 8)));
+const leaseSize = (lease: Lease, limit: number): number => Math.max(1, Math.min(lease.spent, Math.floor(limit / 8)));
 
 /**
  * Fixed 60 s window per (group, client), budgeted in DynamoDB so that every Lambda instance draws
@@ -107,8 +106,7 @@ async function refill(group: string, client: string, lease: Lease, limit: number
 const instanceLimiter = new RateLimiter();
 
 /** Count one request of `client` against its group's per-minute limit. */
-export const hit = (group: string, client: string, perMinute: number): Promise<RateLimitState> =>
-  instanceLimiter.hit(group, client, perMinute);
+export const hit = (group: string, client: string, perMinute: number): Promise<RateLimitState> => instanceLimiter.hit(group, client, perMinute);
 
 export const rateLimitHeaders = (s: RateLimitState): Record<string, string> => ({
   'ratelimit-limit': String(s.limit),

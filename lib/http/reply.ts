@@ -22,5 +22,4 @@ export const reply = (status: number, body: unknown, opts: Reply['opts'] = {}) =
 export const binary = (bytes: Buffer, headers: Record<string, string>) =>
   new Reply(200, undefined, { binary: bytes, headers: { 'content-type': 'application/octet-stream', ...headers } });
 
-export const redirect = (location: string, cookies: string[] = []) =>
-  new Reply(302, undefined, { headers: { location }, cookies });
+export const redirect = (location: string, cookies: string[] = []) => new Reply(302, undefined, { headers: { location }, cookies });

@@ -1,9 +1,6 @@
 import type { Route } from './route.ts';
 
-export type Match =
-  | { kind: 'route'; route: Route; params: Record<string, string> }
-  | { kind: 'method'; allow: string[] }
-  | { kind: 'none' };
+export type Match = { kind: 'route'; route: Route; params: Record<string, string> } | { kind: 'method'; allow: string[] } | { kind: 'none' };
 
 const split = (p: string) => p.replace(/\/+$/, '').split('/').slice(1);
 

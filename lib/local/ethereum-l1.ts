@@ -41,21 +41,25 @@ const CHAIN_ID = 1337;
 
 /** What is placed: a change to the contracts or the routes places them again. */
 function placementId(): string {
-  return createHash('sha256').update(JSON.stringify({ CONTRACTS, routes: bridgeRoutes['ethereum-chainb'], core: STARKNET_CORE_CONTRACT })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ CONTRACTS, routes: bridgeRoutes['ethereum-chainb'], core: STARKNET_CORE_CONTRACT }))
+    .digest('hex');
 }
 
 export async function startEthereumL1(dataDir: string): Promise<EthereumL1> {
   const dir = resolve(dataDir, 'ethereum');
   mkdirSync(dir, { recursive: true });
   // ganache is a devDependency, loaded only here (never in a Lambda bundle: cdk/bundling.ts keeps it external).
-  const server = await withoutNotices(() => (createRequire(import.meta.url)('ganache') as { server(options: object): GanacheServer }).server({
-    database: { dbPath: resolve(dir, 'chain') },
-    wallet: { deterministic: true, totalAccounts: 10, defaultBalance: 1000 },
-    chain: { chainId: CHAIN_ID, hardfork: 'shanghai' },
-    miner: { instamine: 'eager' },
-    // Its banner, per-request lines and notices would flood the service's log.
-    logging: { quiet: true, logger: { log: () => {} } },
-  }));
+  const server = await withoutNotices(() =>
+    (createRequire(import.meta.url)('ganache') as { server(options: object): GanacheServer }).server({
+      database: { dbPath: resolve(dir, 'chain') },
+      wallet: { deterministic: true, totalAccounts: 10, defaultBalance: 1000 },
+      chain: { chainId: CHAIN_ID, hardfork: 'shanghai' },
+      miner: { instamine: 'eager' },
+      // Its banner, per-request lines and notices would flood the service's log.
+      logging: { quiet: true, logger: { log: () => {} } },
+    }),
+  );
   const port = await freePort();
   await withoutNotices(() => server.listen(port, '127.0.0.1'));
   const call: Call = (method, params) => server.provider.request({ method, params });

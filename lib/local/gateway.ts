@@ -38,7 +38,12 @@ export function toEvent(req: IncomingMessage, url: URL, body: Buffer, route: Rou
     if (v === undefined || k === 'cookie') continue;
     headers[k] = Array.isArray(v) ? v.join(',') : v;
   }
-  const cookies = req.headers.cookie ? req.headers.cookie.split(';').map((c) => c.trim()).filter(Boolean) : undefined;
+  const cookies = req.headers.cookie
+    ? req.headers.cookie
+        .split(';')
+        .map((c) => c.trim())
+        .filter(Boolean)
+    : undefined;
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
   const method = (req.method ?? 'GET').toUpperCase();
@@ -265,7 +270,10 @@ function memoized(match: (method: string, path: string) => Match) {
  * cdk/start-assets.ts): the route's deployed function (for a `stream` route, its function URL's
  * function), which answers with a payload-2.0 result or the bytes of a response stream.
  */
-export type Integration = (route: Route | undefined, event: APIGatewayProxyEventV2) => Promise<{ kind: 'result'; result: unknown } | { kind: 'stream'; bytes: AsyncIterable<Buffer> }>;
+export type Integration = (
+  route: Route | undefined,
+  event: APIGatewayProxyEventV2,
+) => Promise<{ kind: 'result'; result: unknown } | { kind: 'stream'; bytes: AsyncIterable<Buffer> }>;
 
 /**
  * The API Gateway emulator: HTTP in, payload-2.0 event to the route's handler, its result out.

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './ports.ts';
 
 /** What to install when the emulator is missing (the machine image has it, with Python 3.11). */
-export const MOTO_INSTALL_HINT = "moto_server was not found: install Moto's server with Python 3 (python3 -m pip install 'moto[server]'), or put moto_server on PATH";
+export const MOTO_INSTALL_HINT =
+  "moto_server was not found: install Moto's server with Python 3 (python3 -m pip install 'moto[server]'), or put moto_server on PATH";
 
 export interface Moto {
   /** `http://127.0.0.1:<port>`: the endpoint of every service it emulates (KMS, SQS, Secrets Manager, EventBridge, …). */
@@ -43,7 +44,10 @@ export async function startMoto(opts: { command?: string } = {}): Promise<Moto> 
       await stop();
       throw failed;
     }
-    const up = await fetch(`${endpoint}/moto-api/data.json`).then((r) => r.ok, () => false);
+    const up = await fetch(`${endpoint}/moto-api/data.json`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > deadline) {
       await stop();

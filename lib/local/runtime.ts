@@ -116,7 +116,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
       server.once('error', fail);
       server.listen(opts.port ?? 3000, '127.0.0.1', () => ok());
     });
-    stops.push(() => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }));
+    stops.push(
+      () =>
+        new Promise<void>((ok) => {
+          server.closeAllConnections();
+          server.close(() => ok());
+        }),
+    );
     const port = (server.address() as { port: number }).port;
     const url = `http://localhost:${port}`;
 
@@ -156,7 +162,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     stops.push(startScheduledJobs(opts.jobs));
     stops.push(...(await startReplicaWorker({ ownsServices: !opts.external })));
     if (opts.external) return { url, port, dataDir, stop };
-    const services = { ...(ownDynamo ? { dynamo: ownDynamo } : {}), s3: s3 as S3Local, replicaTargets: replicaTargets.map((t) => t.server), ...(l1 ? { l1 } : {}) };
+    const services = {
+      ...(ownDynamo ? { dynamo: ownDynamo } : {}),
+      s3: s3 as S3Local,
+      replicaTargets: replicaTargets.map((t) => t.server),
+      ...(l1 ? { l1 } : {}),
+    };
     return { url, port, dataDir, services, stop };
   } catch (e) {
     await stop();
@@ -238,7 +249,9 @@ async function startReplicaWorker(opts: { ownsServices: boolean }): Promise<(() 
   // table and queue: one on another's services (`external`) would queue the copies that runtime is
   // running, and with SQS configured the jobs were never in this process (SQS keeps them).
   const requeue = opts.ownsServices && !storageConfig.REPLICA_QUEUE_URL;
-  const requeued = (requeue ? requeueUnfinishedJobs() : Promise.resolve()).catch(async (e: unknown) => (await import('#lib/log.ts')).logger.warn('replica jobs of the last run not queued again', { error: e as Error }));
+  const requeued = (requeue ? requeueUnfinishedJobs() : Promise.resolve()).catch(async (e: unknown) =>
+    (await import('#lib/log.ts')).logger.warn('replica jobs of the last run not queued again', { error: e as Error }),
+  );
   return [
     async () => {
       await requeued;

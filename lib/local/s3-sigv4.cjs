@@ -91,7 +91,10 @@ function checkSigV4(req, secretOf, nowMs) {
     amzDate = param('X-Amz-Date');
     const expires = Number(param('X-Amz-Expires'));
     if (!credential || !signedHeaders || !signature || !amzDate || !Number.isInteger(expires) || expires < 1 || expires > MAX_EXPIRES_SECONDS) {
-      throw new SigV4Error('AuthorizationQueryParametersError', 'Query-string authentication version 4 requires X-Amz-Credential, X-Amz-SignedHeaders, X-Amz-Signature, X-Amz-Date and X-Amz-Expires (1 s to 7 days).');
+      throw new SigV4Error(
+        'AuthorizationQueryParametersError',
+        'Query-string authentication version 4 requires X-Amz-Credential, X-Amz-SignedHeaders, X-Amz-Signature, X-Amz-Date and X-Amz-Expires (1 s to 7 days).',
+      );
     }
     if (nowMs > dateOf(amzDate) + expires * 1000) throw new SigV4Error('AccessDenied', 'Request has expired');
     payloadHash = param('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
@@ -120,7 +123,10 @@ function checkSigV4(req, secretOf, nowMs) {
     .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  const canonicalPath = rawPath.split('/').map((segment) => encode(decode(segment))).join('/');
+  const canonicalPath = rawPath
+    .split('/')
+    .map((segment) => encode(decode(segment)))
+    .join('/');
   const canonicalRequest = [req.method, canonicalPath, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].join('\n');
   const scope = `${date}/${region}/${service}/aws4_request`;
   const stringToSign = [ALGORITHM, amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
@@ -128,7 +134,10 @@ function checkSigV4(req, secretOf, nowMs) {
   const expected = crypto.createHmac('sha256', key).update(stringToSign, 'utf8').digest();
   const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
-    throw new SigV4Error('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
+    throw new SigV4Error(
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    );
   }
   return { accessKeyId };
 }

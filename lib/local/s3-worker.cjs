@@ -29,11 +29,13 @@ const { checkSigV4, SigV4Error } = require('./s3-sigv4.cjs');
 /** A JSON file's content, or undefined when there is none. */
 const readJson = (file) => fs.promises.readFile(file, 'utf8').then(JSON.parse, () => undefined);
 
-const noSuchUpload = () => new S3Error('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.');
+const noSuchUpload = () =>
+  new S3Error('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.');
 /** S3's smallest part but the last. */
 const MIN_PART = 5 * 1024 * 1024;
 
-const preconditionFailed = (condition = 'If-None-Match') => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: condition });
+const preconditionFailed = (condition = 'If-None-Match') =>
+  new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: condition });
 /** S3's bucket naming rules (no escapes: a name cannot leave the store). */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
@@ -194,12 +196,18 @@ class LocalStore extends FilesystemStore {
       fs.promises.readFile(path.join(dir, 'key'), 'utf8'),
       fs.promises.readFile(path.join(dir, 'metadata'), 'utf8').then(JSON.parse),
     ]);
-    if (parts.some((part, i) => i > 0 && part.number <= parts[i - 1].number)) throw new S3Error('InvalidPartOrder', 'The list of parts was not in ascending order. The parts list must be specified in order by part number.');
+    if (parts.some((part, i) => i > 0 && part.number <= parts[i - 1].number))
+      throw new S3Error('InvalidPartOrder', 'The list of parts was not in ascending order. The parts list must be specified in order by part number.');
     const found = [];
     for (const [i, part] of parts.entries()) {
       const stored = await readJson(path.join(dir, `${part.number}.json`));
-      if (!stored || stored.md5 !== part.etag) throw new S3Error('InvalidPart', 'One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part\'s entity tag.');
-      if (i < parts.length - 1 && stored.size < MIN_PART) throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+      if (!stored || stored.md5 !== part.etag)
+        throw new S3Error(
+          'InvalidPart',
+          "One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part's entity tag.",
+        );
+      if (i < parts.length - 1 && stored.size < MIN_PART)
+        throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
       found.push({ ...stored, file: stored.file && path.join(dir, stored.file) });
     }
     const size = found.reduce((sum, p) => sum + p.size, 0);
@@ -214,7 +222,10 @@ class LocalStore extends FilesystemStore {
       await fs.promises.truncate(assembly, size);
       await fs.promises.rename(assembly, target);
     } else await this.concatenate(found, assembly, target);
-    const etag = `${crypto.createHash('md5').update(Buffer.concat(found.map((p) => Buffer.from(p.md5, 'hex')))).digest('hex')}-${found.length}`;
+    const etag = `${crypto
+      .createHash('md5')
+      .update(Buffer.concat(found.map((p) => Buffer.from(p.md5, 'hex'))))
+      .digest('hex')}-${found.length}`;
     await this.putMetadata(bucket, key, metadata, etag);
     this.assemblies.delete(uploadId);
     await fs.promises.rm(dir, { recursive: true, force: true });
@@ -350,11 +361,17 @@ class ObjectBody extends Readable {
   }
 
   _read() {
-    this.readPiece(Buffer.allocUnsafe(Math.max(1, Math.min(PIECE, this.end + 1 - this.at)))).then((piece) => this.push(piece.length ? piece : null), (e) => this.destroy(e));
+    this.readPiece(Buffer.allocUnsafe(Math.max(1, Math.min(PIECE, this.end + 1 - this.at)))).then(
+      (piece) => this.push(piece.length ? piece : null),
+      (e) => this.destroy(e),
+    );
   }
 
   _destroy(error, callback) {
-    this.handle.close().then(() => callback(error), () => callback(error));
+    this.handle.close().then(
+      () => callback(error),
+      () => callback(error),
+    );
   }
 
   /**
@@ -414,7 +431,9 @@ const OBJECT_SUFFIX = '._S3rver_object';
 /** Every key of `bucket` under `prefix` (only the directory the prefix names can hold them), unordered. */
 async function keysUnder(store, bucket, prefix) {
   const base = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
-  const names = await fs.promises.readdir(path.join(store.getBucketPath(bucket), base), { recursive: true }).catch((e) => (e.code === 'ENOENT' ? [] : Promise.reject(e)));
+  const names = await fs.promises
+    .readdir(path.join(store.getBucketPath(bucket), base), { recursive: true })
+    .catch((e) => (e.code === 'ENOENT' ? [] : Promise.reject(e)));
   return names
     .filter((n) => n.endsWith(OBJECT_SUFFIX))
     .map((n) => `${base ? `${base}/` : ''}${n.slice(0, -OBJECT_SUFFIX.length).split(path.sep).join('/')}`)
@@ -438,7 +457,11 @@ async function listObjectsV2(ctx) {
   const delimiter = q.delimiter || '';
   let maxKeys = 1000;
   if (q['max-keys'] !== undefined) {
-    if (!/^\d{1,10}$/.test(q['max-keys'])) throw new S3Error('InvalidArgument', 'Provided max-keys not an integer or within integer range', { ArgumentName: 'max-keys', ArgumentValue: q['max-keys'] });
+    if (!/^\d{1,10}$/.test(q['max-keys']))
+      throw new S3Error('InvalidArgument', 'Provided max-keys not an integer or within integer range', {
+        ArgumentName: 'max-keys',
+        ArgumentValue: q['max-keys'],
+      });
     maxKeys = Math.min(1000, Number(q['max-keys']));
   }
   let after = q['start-after'] || '';
@@ -471,7 +494,9 @@ async function listObjectsV2(ctx) {
   const objects = [];
   for (let i = 0; i < page.length; i += 64) {
     const batch = page.slice(i, i + 64).filter((e) => e.object);
-    const metas = await Promise.all(batch.map((e) => ctx.store.getMetadata(bucket, e.key).catch((err) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)))));
+    const metas = await Promise.all(
+      batch.map((e) => ctx.store.getMetadata(bucket, e.key).catch((err) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)))),
+    );
     // An object deleted since the directory was read is not listed (as s3rver).
     batch.forEach((e, j) => metas[j] && objects.push({ key: e.key, metadata: metas[j] }));
   }
@@ -482,7 +507,9 @@ async function listObjectsV2(ctx) {
       Prefix: prefix,
       StartAfter: q['continuation-token'] === undefined ? q['start-after'] || undefined : undefined,
       ContinuationToken: q['continuation-token'] || undefined,
-      NextContinuationToken: truncated ? Buffer.from(JSON.stringify({ bucket, after: last.object ? last.key : `${last.key}\u{10FFFF}` })).toString('base64') : undefined,
+      NextContinuationToken: truncated
+        ? Buffer.from(JSON.stringify({ bucket, after: last.object ? last.key : `${last.key}\u{10FFFF}` })).toString('base64')
+        : undefined,
       KeyCount: page.length,
       MaxKeys: maxKeys,
       Delimiter: delimiter || undefined,

@@ -42,8 +42,6 @@ export class MoveUnsettled extends Error {
   }
 }
 
-
-
 export interface MoveOf {
   userId: string;
   purpose: MovePurpose;
@@ -68,7 +66,7 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     const txHash = bs58.encode(tx.signatures[0]!);
     const claim = requestIdempotency.getStore();
     if (m.lease && !(await holdWalletLeaseFor(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS))) {
-      throw errors.walletLocked('this request lost the wallet\'s lease before it could send; retry');
+      throw errors.walletLocked("this request lost the wallet's lease before it could send; retry");
     }
     await recordMove({
       txHash,
@@ -84,7 +82,11 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     if (m.recorded) m.recorded.done = true;
     if (claim) {
       // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
-      const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, m.answer?.(txHash) ?? submitted(chain, txHash))) };
+      const answer = {
+        statusCode: 202,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(envelope(claim.envelope, m.answer?.(txHash) ?? submitted(chain, txHash))),
+      };
       await bindToTransaction(claim.scope, claim.key, claim.fingerprint, txHash, MOVE_HOLD_SECONDS, answer);
     }
     let sent: SentTransaction;

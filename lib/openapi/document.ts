@@ -17,7 +17,10 @@ export interface RouteSpec {
   route: Route;
   spec: Spec<z.ZodType, z.ZodType, z.ZodType>;
 }
-export type OpenApiDocument = JsonSchema & { paths: Record<string, Record<string, JsonSchema>>; components: { schemas: Record<string, JsonSchema> } & JsonSchema };
+export type OpenApiDocument = JsonSchema & {
+  paths: Record<string, Record<string, JsonSchema>>;
+  components: { schemas: Record<string, JsonSchema> } & JsonSchema;
+};
 
 export const SESSION_COOKIE_NAME = 'shroud_session';
 
@@ -158,9 +161,24 @@ const SIGN_IN: Record<Route['auth'], string> = {
 };
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 302: 'Found', 304: 'Not Modified', 400: 'Bad request', 401: 'Not signed in, or the credentials or proof were refused',
-  403: 'Forbidden', 404: 'Not found', 405: 'Method not allowed', 409: 'Conflict', 410: 'Gone', 413: 'Too large', 415: 'Unsupported media type',
-  422: 'Refused', 429: 'Rate limited', 500: 'Internal error', 502: 'An upstream service failed', 503: 'A dependency is unavailable; retry later',
+  200: 'OK',
+  201: 'Created',
+  302: 'Found',
+  304: 'Not Modified',
+  400: 'Bad request',
+  401: 'Not signed in, or the credentials or proof were refused',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Too large',
+  415: 'Unsupported media type',
+  422: 'Refused',
+  429: 'Rate limited',
+  500: 'Internal error',
+  502: 'An upstream service failed',
+  503: 'A dependency is unavailable; retry later',
 };
 
 /** One declared answer of a route as an OpenAPI response object. */
@@ -243,7 +261,11 @@ export function errorComponents(): { schemas: Record<string, JsonSchema>; respon
     };
   }
   schemas.Error = errorBody([...new Set(all)].sort());
-  responses.Error = { description: 'Any other error', headers: retryHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  responses.Error = {
+    description: 'Any other error',
+    headers: retryHeaders,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   return { schemas, responses };
 }
 
@@ -271,12 +293,16 @@ export function openApiDocument(entries: readonly RouteSpec[], info: { title: st
       version: info.version,
       description:
         (info.description ? `${info.description}\n\n` : '') +
-        'Generated from the route table and the handlers\' zod schemas. Every error body is `{error, message}`; ' +
+        "Generated from the route table and the handlers' zod schemas. Every error body is `{error, message}`; " +
         'every route is rate limited per client in a 60 s window (`RateLimit-*` headers; over the limit `429` with `Retry-After`).',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/' }],
-    tags: groupNames.map((g) => ({ name: g, description: `${GROUP_TEXT[g] ?? ''} (\`${g === 'docs' ? '/api/docs' : `/api/${g}`}\`: ${groups[g].envelope} envelope, ${groups[g].rateLimit} requests per minute.)`.trim() })),
+    tags: groupNames.map((g) => ({
+      name: g,
+      description:
+        `${GROUP_TEXT[g] ?? ''} (\`${g === 'docs' ? '/api/docs' : `/api/${g}`}\`: ${groups[g].envelope} envelope, ${groups[g].rateLimit} requests per minute.)`.trim(),
+    })),
     paths,
     components: {
       schemas,

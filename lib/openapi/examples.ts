@@ -10,7 +10,11 @@ export type JsonSchema = Record<string, unknown>;
  */
 const PROOF = {
   pi_a: ['1', '2', '1'],
-  pi_b: [['1', '2'], ['3', '4'], ['1', '0']],
+  pi_b: [
+    ['1', '2'],
+    ['3', '4'],
+    ['1', '0'],
+  ],
   pi_c: ['1', '2', '1'],
   protocol: 'groth16',
   curve: 'bn128',
@@ -56,7 +60,12 @@ export const BODY_EXAMPLES: Record<string, unknown> = {
   'POST /api/wallets/import': { chain: 'a', name: 'imported', secretKey: '<the base58 secret key>' },
   'POST /api/bug-reports': { title: 'Download stops at 99 %', description: 'A 40 MB file stops downloading at 99 % in Firefox 128.' },
   'POST /api/ai/chat': { message: 'what is my balance?' },
-  'POST /api/zk-toolkit/shamir/combine': { shares: [{ x: '1', y: '4242' }, { x: '2', y: '8442' }] },
+  'POST /api/zk-toolkit/shamir/combine': {
+    shares: [
+      { x: '1', y: '4242' },
+      { x: '2', y: '8442' },
+    ],
+  },
   'POST /api/zk-toolkit/proof/generate': { circuit: 'preimage', inputs: { secret: '5' } },
   'POST /api/zk-toolkit/hash/pedersen': { input: 'hello', encoding: 'utf8' },
   'POST /api/storage/download': { fileId: UUID, proof: PROOF, publicSignals: ['1', '2'] },
@@ -119,7 +128,15 @@ function stringSample(schema: JsonSchema, name: string): string {
   if (format === 'uri' || format === 'url') return 'https://example.com/';
   const pattern = schema.pattern as string | undefined;
   const min = Number(schema.minLength ?? 1);
-  let value = /address|^to$|recipient|mint/i.test(name) ? SOL_ADDRESS : /id$/i.test(name) ? UUID : /hash/i.test(name) ? `0x${'1'.repeat(64)}` : /^\^?\[0-9\]|\\d/.test(pattern ?? '') ? '1' : name || 'text';
+  let value = /address|^to$|recipient|mint/i.test(name)
+    ? SOL_ADDRESS
+    : /id$/i.test(name)
+      ? UUID
+      : /hash/i.test(name)
+        ? `0x${'1'.repeat(64)}`
+        : /^\^?\[0-9\]|\\d/.test(pattern ?? '')
+          ? '1'
+          : name || 'text';
   if (pattern) {
     for (const candidate of [value, '1', '0x1', 'abc', UUID, `0x${'1'.repeat(64)}`, SOL_ADDRESS, 'a'.repeat(Math.max(min, 3))]) {
       if (new RegExp(pattern, 'u').test(candidate)) return candidate;
@@ -134,7 +151,9 @@ export function bodyExample(key: string, schema: JsonSchema, body: z.ZodType): u
   const example = key in BODY_EXAMPLES ? BODY_EXAMPLES[key] : sample(schema, '', (schema.$defs as Record<string, JsonSchema> | undefined) ?? {});
   const parsed = body.safeParse(example);
   if (!parsed.success) {
-    throw new Error(`lib/openapi/examples.ts: the example of ${key} is refused by its schema (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): ${JSON.stringify(example).slice(0, 300)}`);
+    throw new Error(
+      `lib/openapi/examples.ts: the example of ${key} is refused by its schema (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): ${JSON.stringify(example).slice(0, 300)}`,
+    );
   }
   return example;
 }

@@ -22,8 +22,7 @@ const META_KEY = 'x-shroud-response';
 export const bare = <S extends z.ZodType>(schema: S): S => schema.meta({ [META_KEY]: { bare: true } }) as S;
 
 /** An answer of raw bytes (or text) of `mediaType`. */
-export const bytesResponse = (mediaType: string, description: string) =>
-  z.string().meta({ [META_KEY]: { mediaType, description } });
+export const bytesResponse = (mediaType: string, description: string) => z.string().meta({ [META_KEY]: { mediaType, description } });
 
 /** A 302 to `Location` (no body). */
 export const redirectResponse = (description: string) => z.null().meta({ [META_KEY]: { redirect: true, description } });

@@ -51,7 +51,9 @@ export function groth16Fields(circuit: string, proof: unknown, publicSignals: un
     circuit,
     vkHash: vkHashOf(circuit),
     publicSignals: signals.success ? signals.data : undefined,
-    proof: p.success ? { pi_a: [...p.data.pi_a], pi_b: p.data.pi_b.map((x) => [...x]), pi_c: [...p.data.pi_c], protocol: 'groth16', curve: 'bn128' } : undefined,
+    proof: p.success
+      ? { pi_a: [...p.data.pi_a], pi_b: p.data.pi_b.map((x) => [...x]), pi_c: [...p.data.pi_c], protocol: 'groth16', curve: 'bn128' }
+      : undefined,
   };
 }
 

@@ -49,7 +49,10 @@ export const proofRecordSchema = z.object({
   statement: z.string().optional(),
   vkHash: z.string().optional(),
   publicSignals: z.array(z.string()).optional(),
-  proof: z.object({ pi_a: z.array(z.string()), pi_b: z.array(z.array(z.string())), pi_c: z.array(z.string()) }).loose().optional(),
+  proof: z
+    .object({ pi_a: z.array(z.string()), pi_b: z.array(z.array(z.string())), pi_c: z.array(z.string()) })
+    .loose()
+    .optional(),
   links: proofLinksSchema,
   expiresAt: z.string().optional(),
   createdAt: z.string(),

@@ -13,7 +13,12 @@ export async function generateFor(userId: string | undefined, circuit: string = 
   return out;
 }
 
-export async function verifyFor(userId: string | undefined, circuit: string = DEFAULT_CIRCUIT, proof: unknown, publicSignals: unknown): Promise<{ valid: boolean }> {
+export async function verifyFor(
+  userId: string | undefined,
+  circuit: string = DEFAULT_CIRCUIT,
+  proof: unknown,
+  publicSignals: unknown,
+): Promise<{ valid: boolean }> {
   const valid = await verifyProof(circuit, proof, publicSignals);
   if (userId) await recordGroth16(userId, { type: 'toolkit', action: 'verified', circuit, proof, publicSignals, valid });
   return { valid };

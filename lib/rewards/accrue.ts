@@ -143,7 +143,11 @@ export async function retryAccrualsOnce(): Promise<AccrualRetryReport> {
       else report.duplicates++;
     } catch (e) {
       report.failures++;
-      logger.warn('owed reward accrual not recorded; next pass', { source: owed.source, txHash: owed.txHash, error: e instanceof Error ? e.message : String(e) });
+      logger.warn('owed reward accrual not recorded; next pass', {
+        source: owed.source,
+        txHash: owed.txHash,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
   return report;

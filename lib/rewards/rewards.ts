@@ -21,8 +21,14 @@ import { accountOf, closable, epochEnd, epochOf, epochStart, pseudonymOf, REWARD
  */
 export const leaderboardQuery = z.object({ epoch: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() });
 export const claimInput = z.object({
-  epoch: z.number({ error: (i) => (i.input === undefined ? 'is required' : 'must be an integer') }).int('must be an integer').min(0),
-  walletId: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).min(1).max(64),
+  epoch: z
+    .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be an integer') })
+    .int('must be an integer')
+    .min(0),
+  walletId: z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .min(1)
+    .max(64),
 });
 
 const epochView = z.object({
@@ -50,7 +56,9 @@ export const meView = z.object({
   rank: z.number().nullable(),
   claimable: z.array(z.object({ epoch: z.number(), points: z.number(), amount: z.string(), claimed: z.boolean() })),
 });
-export const ledgerView = z.object({ entries: z.array(z.object({ epoch: z.number(), source: z.string(), txHash: z.string(), points: z.number(), basis: z.string(), at: z.string() })) });
+export const ledgerView = z.object({
+  entries: z.array(z.object({ epoch: z.number(), source: z.string(), txHash: z.string(), points: z.number(), basis: z.string(), at: z.string() })),
+});
 export const leaderboardView = z.object({ epoch: z.number(), entries: z.array(z.object({ rank: z.number(), pseudonym: z.string(), points: z.number() })) });
 export const claimView = z.object({
   epoch: z.number(),
@@ -91,7 +99,12 @@ export async function closeEpoch(n: number): Promise<z.infer<typeof epochView>> 
   if (current?.status === 'closed') return epochStatus(n);
   await repo.startClose(n);
   const { accounts, tree } = await treeOf(n);
-  await repo.finishClose(n, { root: tree.root, accounts: accounts.length, totalPoints: accounts.reduce((s, a) => s + a.points, 0), closedAt: clock.now().toISOString() });
+  await repo.finishClose(n, {
+    root: tree.root,
+    accounts: accounts.length,
+    totalPoints: accounts.reduce((s, a) => s + a.points, 0),
+    closedAt: clock.now().toISOString(),
+  });
   return epochStatus(n);
 }
 
@@ -116,8 +129,14 @@ export async function program(): Promise<z.infer<typeof programView>> {
     genesis: rewardsConfig.REWARDS_GENESIS,
     currentEpoch: epochOf(clock.nowMs()),
     rules: SOURCES.map((s) => ({ ...s })),
-    rewardToken: { symbol: REWARD_TOKEN.symbol, decimals: REWARD_TOKEN.decimals, perPoint: REWARD_TOKEN.perPoint.toString(), ...(treasury ? { mint: treasury } : {}) },
-    merkle: 'leaf = SHA-256(0x00 ‖ account (32 bytes) ‖ points (u64 big-endian)); node = SHA-256(0x01 ‖ min(a,b) ‖ max(a,b)); leaves in account order; an odd last node moves up unchanged',
+    rewardToken: {
+      symbol: REWARD_TOKEN.symbol,
+      decimals: REWARD_TOKEN.decimals,
+      perPoint: REWARD_TOKEN.perPoint.toString(),
+      ...(treasury ? { mint: treasury } : {}),
+    },
+    merkle:
+      'leaf = SHA-256(0x00 ‖ account (32 bytes) ‖ points (u64 big-endian)); node = SHA-256(0x01 ‖ min(a,b) ‖ max(a,b)); leaves in account order; an odd last node moves up unchanged',
     epochs: await Promise.all([...epochs].sort((a, b) => b - a).map(epochStatus)),
   };
 }
@@ -138,13 +157,20 @@ export async function me(userId: string): Promise<z.infer<typeof meView>> {
   for (const e of mine) {
     const a = await repo.epochAccount(e, account);
     if (!a || a.points <= 0) continue;
-    claimable.push({ epoch: e, points: a.points, amount: (BigInt(a.points) * REWARD_TOKEN.perPoint).toString(), claimed: (await repo.getClaim(e, account))?.status === 'paid' });
+    claimable.push({
+      epoch: e,
+      points: a.points,
+      amount: (BigInt(a.points) * REWARD_TOKEN.perPoint).toString(),
+      claimed: (await repo.getClaim(e, account))?.status === 'paid',
+    });
   }
   return { epoch: n, pseudonym: pseudonymOf(account), points: i >= 0 ? board[i]!.points : 0, rank: i >= 0 ? i + 1 : null, claimable };
 }
 
 export async function ledger(userId: string): Promise<z.infer<typeof ledgerView>> {
-  return { entries: (await repo.ledger(userId)).map((e) => ({ epoch: e.epoch, source: e.source, txHash: e.txHash, points: e.points, basis: e.basis, at: e.at })) };
+  return {
+    entries: (await repo.ledger(userId)).map((e) => ({ epoch: e.epoch, source: e.source, txHash: e.txHash, points: e.points, basis: e.basis, at: e.at })),
+  };
 }
 
 // ---- the claim --------------------------------------------------------------------------------
@@ -186,7 +212,8 @@ export async function claim(userId: string, input: z.infer<typeof claimInput>): 
   const i = accounts.findIndex((a) => a.account === account);
   if (i < 0) throw errors.notFound(`no reward in epoch ${input.epoch}`);
   const points = accounts[i]!.points;
-  if (!(await repo.reserveClaim({ epoch: input.epoch, account, status: 'paying', walletId: w.id, at: clock.now().toISOString() }))) throw errors.alreadyClaimed();
+  if (!(await repo.reserveClaim({ epoch: input.epoch, account, status: 'paying', walletId: w.id, at: clock.now().toISOString() })))
+    throw errors.alreadyClaimed();
   const amount = BigInt(points) * REWARD_TOKEN.perPoint;
   const chain = await chainA();
   let sent;

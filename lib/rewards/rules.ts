@@ -18,7 +18,11 @@ import { readConfig } from '#lib/config.ts';
  * pays 1 SHRD (6 decimals) on chain A when claimed.
  */
 const schema = z.object({
-  REWARDS_EPOCH_SECONDS: z.coerce.number().int().min(60).default(7 * 24 * 3600),
+  REWARDS_EPOCH_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(7 * 24 * 3600),
   REWARDS_GENESIS: z.iso.datetime().default('2026-01-05T00:00:00Z'),
 });
 export const rewardsConfig = readConfig(schema);
@@ -39,7 +43,8 @@ export const REWARD_TOKEN = { symbol: 'SHRD', decimals: 6, perPoint: 1_000_000n 
 
 export type Source = 'swap' | 'compression' | 'shielded-deposit';
 
-const FEE_RULE = "1 point per 1,000 lamports of the transaction's fee, when the user's own chain A wallet paid it (rounded down); the amount moved does not count";
+const FEE_RULE =
+  "1 point per 1,000 lamports of the transaction's fee, when the user's own chain A wallet paid it (rounded down); the amount moved does not count";
 export const SOURCES = [
   { source: 'swap', rule: `a completed swap: ${FEE_RULE}` },
   { source: 'compression', rule: `a compress, decompress or compressed transfer: ${FEE_RULE}; a transfer to one of the user's own wallets earns nothing` },

@@ -11,7 +11,20 @@
 import { P as MODULUS, rootOfUnity, pow } from './field.ts';
 import { type Fp3, eMul, eSub, eAdd, eBatchInv, eFrom, ePow, E_ZERO } from './ext.ts';
 import { intt, evalBase, evalBaseAtExt } from './poly.ts';
-import { WIDTH, ROUNDS, MDS_FIRST_ROW, ARK1, ARK2, RATE_START, DIGEST_START, DIGEST_SIZE, KEY_FELTS, initialState, keyHashInput, permutationStates } from './rpo.ts';
+import {
+  WIDTH,
+  ROUNDS,
+  MDS_FIRST_ROW,
+  ARK1,
+  ARK2,
+  RATE_START,
+  DIGEST_START,
+  DIGEST_SIZE,
+  KEY_FELTS,
+  initialState,
+  keyHashInput,
+  permutationStates,
+} from './rpo.ts';
 
 // A module-local copy: hot loops read it as a plain constant, not through an import binding.
 const P = MODULUS;
@@ -75,10 +88,9 @@ export function buildTrace(secretKey: readonly bigint[], n: number, rand: () => 
 // transition is enforced): c(x) = c~(x^(n/8)) with c~ of degree < 8 interpolated over the 8th roots
 // of unity, so the verifier evaluates 24 tiny polynomials instead of interpolating over the trace.
 const column = (ark: bigint[][], lane: number) => Array.from({ length: PERIOD }, (_, r) => (r < ROUNDS ? ark[r][lane] : 0n));
-const PERIODIC: bigint[][] = [
-  ...Array.from({ length: WIDTH }, (_, k) => column(ARK1, k)),
-  ...Array.from({ length: WIDTH }, (_, k) => column(ARK2, k)),
-].map((vals) => intt(vals));
+const PERIODIC: bigint[][] = [...Array.from({ length: WIDTH }, (_, k) => column(ARK1, k)), ...Array.from({ length: WIDTH }, (_, k) => column(ARK2, k))].map(
+  (vals) => intt(vals),
+);
 /** [ark1 lanes..., ark2 lanes...] at a base point y = x^(n/PERIOD). */
 export function periodicAtBase(y: bigint): bigint[] {
   return PERIODIC.map((c) => evalBase(c, y));
@@ -116,7 +128,7 @@ export function transitionBase(cur: readonly bigint[], next: readonly bigint[], 
     const x2 = (x * x) % P;
     const x3 = (x2 * x) % P;
     const x6 = (x3 * x3) % P;
-    out[k] = ((x6 * x) % P - (acc % P) + P) % P;
+    out[k] = (((x6 * x) % P) - (acc % P) + P) % P;
   }
 }
 

@@ -53,9 +53,15 @@ export function ePow(a: Fp3, e: bigint): Fp3 {
  */
 export function eInv(a: Fp3): Fp3 {
   const [a0, a1, a2] = a;
-  const m00 = a0, m01 = a2, m02 = a1;
-  const m10 = a1, m11 = (a0 + a2) % P, m12 = (a1 + a2) % P;
-  const m20 = a2, m21 = a1, m22 = (a0 + a2) % P;
+  const m00 = a0,
+    m01 = a2,
+    m02 = a1;
+  const m10 = a1,
+    m11 = (a0 + a2) % P,
+    m12 = (a1 + a2) % P;
+  const m20 = a2,
+    m21 = a1,
+    m22 = (a0 + a2) % P;
   const c0 = (((m11 * m22 - m12 * m21) % P) + P) % P;
   const c1 = (((m12 * m20 - m10 * m22) % P) + P) % P;
   const c2 = (((m10 * m21 - m11 * m20) % P) + P) % P;

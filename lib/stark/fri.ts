@@ -74,9 +74,18 @@ export function friCommit(evals0: readonly Fp3[], c: FriConfig, transcript: Tran
   }
   // An honest last layer has degree < remainderDegree; the first coefficients are sent as-is
   // (a dishonest, high-degree layer is truncated here and then fails the remainder check).
-  const c0 = cosetInterpolate(cur.map((v) => v[0]), offset);
-  const c1 = cosetInterpolate(cur.map((v) => v[1]), offset);
-  const c2 = cosetInterpolate(cur.map((v) => v[2]), offset);
+  const c0 = cosetInterpolate(
+    cur.map((v) => v[0]),
+    offset,
+  );
+  const c1 = cosetInterpolate(
+    cur.map((v) => v[1]),
+    offset,
+  );
+  const c2 = cosetInterpolate(
+    cur.map((v) => v[2]),
+    offset,
+  );
   const remainder: Fp3[] = Array.from({ length: c.remainderDegree }, (_, i) => [c0[i], c1[i], c2[i]] as Fp3);
   transcript.absorbExts(remainder);
   return { layers, remainder };
@@ -149,7 +158,15 @@ export function friVerify(
     const leaves = layerLeafIndices(positions, i, N);
     const op = openings[i - 1];
     if (op.pairs.length !== leaves.length) return 'fri-shape';
-    if (!verifyMany(roots[i - 1], Math.log2(half), leaves, op.pairs.map(([a, b]) => pairLeaf(a, b)), op.nodes)) {
+    if (
+      !verifyMany(
+        roots[i - 1],
+        Math.log2(half),
+        leaves,
+        op.pairs.map(([a, b]) => pairLeaf(a, b)),
+        op.nodes,
+      )
+    ) {
       return 'fri-merkle';
     }
     const byLeaf = new Map(leaves.map((j, k) => [j, op.pairs[k]]));

@@ -83,13 +83,7 @@ export function multiProofLength(depth: number, indices: readonly number[]): num
 }
 
 /** Recomputes the root from leaf data and exactly the sibling hashes openMany produced. */
-export function verifyMany(
-  root: Uint8Array,
-  depth: number,
-  indices: readonly number[],
-  leaves: readonly Uint8Array[],
-  nodes: readonly Uint8Array[],
-): boolean {
+export function verifyMany(root: Uint8Array, depth: number, indices: readonly number[], leaves: readonly Uint8Array[], nodes: readonly Uint8Array[]): boolean {
   if (indices.length !== leaves.length) return false;
   let cur = indices.slice();
   let hashes: Uint8Array[] = leaves.map(hashLeaf);

@@ -214,4 +214,3 @@ export function securityTable(params: StarkParams = DEFAULT_PARAMS): string {
   ];
   return ['| Parameter | Value |', '| --- | --- |', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n');
 }
-

@@ -106,7 +106,12 @@ export function deepAt(
   k: { az: Fp3; bz: Fp3 },
   c: DeepCoeffs,
 ): Fp3 {
-  let a0 = 0n, a1 = 0n, a2 = 0n, b0 = 0n, b1 = 0n, b2 = 0n;
+  let a0 = 0n,
+    a1 = 0n,
+    a2 = 0n,
+    b0 = 0n,
+    b1 = 0n,
+    b2 = 0n;
   for (let i = 0; i < c.gammaZ.length; i++) {
     const v = traceRow[traceOffset + i];
     const g = c.gammaZ[i];
@@ -119,20 +124,23 @@ export function deepAt(
     b2 += h[2] * v;
   }
   // sum_j d_j · H'_j(x) in F_{p^3}: coefficients of degree 0..4, folded with x^3 = x + 1, x^4 = x^2 + x.
-  let c3 = 0n, c4 = 0n;
+  let c3 = 0n,
+    c4 = 0n;
   const D = EXT_DEGREE;
   for (let j = 0; j < segments; j++) {
     const [d0, d1, d2] = c.delta[j];
     const o = compOffset + D * j;
-    const h0 = compRow[o], h1 = compRow[o + 1], h2 = compRow[o + 2];
+    const h0 = compRow[o],
+      h1 = compRow[o + 1],
+      h2 = compRow[o + 2];
     a0 += d0 * h0;
     a1 += d0 * h1 + d1 * h0;
     a2 += d0 * h2 + d1 * h1 + d2 * h0;
     c3 += d1 * h2 + d2 * h1;
     c4 += d2 * h2;
   }
-  const A: Fp3 = [((a0 + c3) % P - k.az[0] + P) % P, ((a1 + c3 + c4) % P - k.az[1] + P) % P, ((a2 + c4) % P - k.az[2] + P) % P];
-  const B: Fp3 = [(b0 % P - k.bz[0] + P) % P, (b1 % P - k.bz[1] + P) % P, (b2 % P - k.bz[2] + P) % P];
+  const A: Fp3 = [(((a0 + c3) % P) - k.az[0] + P) % P, (((a1 + c3 + c4) % P) - k.az[1] + P) % P, (((a2 + c4) % P) - k.az[2] + P) % P];
+  const B: Fp3 = [((b0 % P) - k.bz[0] + P) % P, ((b1 % P) - k.bz[1] + P) % P, ((b2 % P) - k.bz[2] + P) % P];
   const o = compOffset + D * segments;
   const r: Fp3 = [compRow[o], compRow[o + 1], compRow[o + 2]];
   return eAdd(eAdd(eMul(A, invXz), eMul(B, invXgz)), eMul(c.eps, r));

@@ -236,7 +236,11 @@ export function oodStep(ts: TraceStep, cs: CompositionStep): OodFrame {
 
 /** sum_j d_j · h_j over F_{p^3} with h_j given by coordinates: 5 unreduced accumulators, one fold. */
 function dotExt(ds: readonly Fp3[], cols: readonly bigint[][], i: number, base0: number): Fp3 {
-  let c0 = 0n, c1 = 0n, c2 = 0n, c3 = 0n, c4 = 0n;
+  let c0 = 0n,
+    c1 = 0n,
+    c2 = 0n,
+    c3 = 0n,
+    c4 = 0n;
   for (let j = 0; j < ds.length; j++) {
     const [d0, d1, d2] = ds[j];
     const o = base0 + EXT_DEGREE * j;
@@ -276,7 +280,12 @@ export function finishProof(ts: TraceStep, cs: CompositionStep, frame: OodFrame)
   const invGz = eBatchInv(xs.map((x) => [(x - gz[0] + P) % P, (P - gz[1]) % P, (P - gz[2]) % P] as Fp3));
   const f0 = new Array<Fp3>(N);
   for (let i = 0; i < N; i++) {
-    let a0 = 0n, a1 = 0n, a2 = 0n, b0 = 0n, b1 = 0n, b2 = 0n;
+    let a0 = 0n,
+      a1 = 0n,
+      a2 = 0n,
+      b0 = 0n,
+      b1 = 0n,
+      b2 = 0n;
     for (let c = 0; c < WIDTH; c++) {
       const v = traceLde[c][i];
       const gzc = dc.gammaZ[c];
@@ -289,8 +298,8 @@ export function finishProof(ts: TraceStep, cs: CompositionStep, frame: OodFrame)
       b2 += ggc[2] * v;
     }
     const hd = dotExt(dc.delta, compLde, i, 0);
-    const A: Fp3 = [((a0 + hd[0]) % P - az[0] + P) % P, ((a1 + hd[1]) % P - az[1] + P) % P, ((a2 + hd[2]) % P - az[2] + P) % P];
-    const B: Fp3 = [(b0 % P - bz[0] + P) % P, (b1 % P - bz[1] + P) % P, (b2 % P - bz[2] + P) % P];
+    const A: Fp3 = [(((a0 + hd[0]) % P) - az[0] + P) % P, (((a1 + hd[1]) % P) - az[1] + P) % P, (((a2 + hd[2]) % P) - az[2] + P) % P];
+    const B: Fp3 = [((b0 % P) - bz[0] + P) % P, ((b1 % P) - bz[1] + P) % P, ((b2 % P) - bz[2] + P) % P];
     const R = dotExt([dc.eps], compLde, i, EXT_DEGREE * k);
     f0[i] = eAdd(eAdd(eMul(A, invZ[i]), eMul(B, invGz[i])), R);
   }

@@ -24,9 +24,7 @@ import { ByteReader, readHeader, readBody, leafBytes, type ProofHeader, type Pro
 // A module-local copy: hot loops read it as a plain constant, not through an import binding.
 const P = MODULUS;
 
-export type VerifyResult =
-  | { ok: true; header: ProofHeader; body: ProofBody; positions: number[] }
-  | { ok: false; reason: string };
+export type VerifyResult = { ok: true; header: ProofHeader; body: ProofBody; positions: number[] } | { ok: false; reason: string };
 
 export function verifyStatement(proof: Uint8Array, publicFelts: readonly bigint[], params: StarkParams): VerifyResult {
   try {
@@ -89,10 +87,26 @@ function verifyInner(proof: Uint8Array, publicFelts: readonly bigint[], params: 
   });
   r.end();
 
-  if (!verifyMany(header.traceRoot, depth, positions, body.traceRows.map((row, q) => leafBytes(body.traceSalts[q], row)), body.traceNodes)) {
+  if (
+    !verifyMany(
+      header.traceRoot,
+      depth,
+      positions,
+      body.traceRows.map((row, q) => leafBytes(body.traceSalts[q], row)),
+      body.traceNodes,
+    )
+  ) {
     return { ok: false, reason: 'trace-merkle' };
   }
-  if (!verifyMany(header.compRoot, depth, positions, body.compRows.map((row, q) => leafBytes(body.compSalts[q], row)), body.compNodes)) {
+  if (
+    !verifyMany(
+      header.compRoot,
+      depth,
+      positions,
+      body.compRows.map((row, q) => leafBytes(body.compSalts[q], row)),
+      body.compNodes,
+    )
+  ) {
     return { ok: false, reason: 'composition-merkle' };
   }
   const w = rootOfUnity(N);

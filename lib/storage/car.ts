@@ -18,12 +18,15 @@ export function carHeader(root: CID): Uint8Array {
   const link = Uint8Array.of(0, ...root.bytes); // tag 42: the identity multibase prefix, then the CID
   const cbor = Uint8Array.of(
     0xa2, // map(2)
-    0x65, ...new TextEncoder().encode('roots'),
+    0x65,
+    ...new TextEncoder().encode('roots'),
     0x81, // array(1)
-    0xd8, 0x2a, // tag(42)
+    0xd8,
+    0x2a, // tag(42)
     ...(link.length < 24 ? [0x40 + link.length] : [0x58, link.length]),
     ...link,
-    0x67, ...new TextEncoder().encode('version'),
+    0x67,
+    ...new TextEncoder().encode('version'),
     0x01,
   );
   return Uint8Array.from([...varint(cbor.length), ...cbor]);

@@ -23,9 +23,7 @@ export const s3TargetSchema = z.object({
    * variables; `{secretArn}` a secret holding JSON `{"accessKeyId", "secretAccessKey"}`. Absent:
    * the function's own role (AWS buckets), or the local S3's fixed keys on loopback.
    */
-  credentials: z
-    .union([z.strictObject({ accessKeyIdEnv: envName, secretAccessKeyEnv: envName }), z.strictObject({ secretArn })])
-    .optional(),
+  credentials: z.union([z.strictObject({ accessKeyIdEnv: envName, secretAccessKeyEnv: envName }), z.strictObject({ secretArn })]).optional(),
 });
 
 /** The Pinata adapter: a CAR per pin through Pinata's v3 API, blocks read back from its gateway (replica-target-pinata.ts). */
@@ -70,7 +68,11 @@ const schema = z
      * Downloads larger than this answer 302 to a presigned GET. 4 MiB, not 5 MB: Lambda's 6 MB
      * response cap applies to the base64 body, and 5 MB of bytes is 6.7 MB of base64.
      */
-    DOWNLOAD_REDIRECT_BYTES: z.coerce.number().int().nonnegative().default(4 * 1024 * 1024),
+    DOWNLOAD_REDIRECT_BYTES: z.coerce
+      .number()
+      .int()
+      .nonnegative()
+      .default(4 * 1024 * 1024),
     /** Lifetime of presigned URLs (upload PUT and download GET), seconds. */
     PRESIGN_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
     /**

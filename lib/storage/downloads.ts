@@ -53,7 +53,17 @@ export async function download(lookup: Promise<FileRecord>, proof: unknown, publ
   found.catch(() => undefined);
   if (file.zkEnabled) await check.require(file.commitment!);
   // Best effort (a failed write is logged, never thrown), so it runs beside the answer's own work.
-  const recorded = file.zkEnabled && recordGroth16(file.userId, { type: 'storage', action: 'accepted', circuit: PASSWORD_CIRCUIT, proof, publicSignals, valid: true, links: { fileId: file.id, cid: file.cid } });
+  const recorded =
+    file.zkEnabled &&
+    recordGroth16(file.userId, {
+      type: 'storage',
+      action: 'accepted',
+      circuit: PASSWORD_CIRCUIT,
+      proof,
+      publicSignals,
+      valid: true,
+      links: { fileId: file.id, cid: file.cid },
+    });
   try {
     const { pin, copyEtag } = await found;
     return large ? await redirectTo(file, pin, copyEtag) : await readWhole(file, pin);
@@ -77,7 +87,8 @@ async function readWhole(file: FileRecord, pin: Pin): Promise<Download> {
     }
   } catch (e) {
     const mapped = mapReadError(e);
-    if ((mapped as { code?: string }).code === 'CHECKSUM_MISMATCH') logger.error('download integrity check failed', { fileId: file.id, cid: file.cid, where: 'block' });
+    if ((mapped as { code?: string }).code === 'CHECKSUM_MISMATCH')
+      logger.error('download integrity check failed', { fileId: file.id, cid: file.cid, where: 'block' });
     throw mapped;
   }
   const got = hash.digest('hex');

@@ -75,7 +75,9 @@ export class S3Pinning implements PinningAdapter {
     const shards = new ShardWriter(this.client, this.bucket, meta.uploadId, copied);
     try {
       // The file's bytes go from the request straight into their place in the data object (one copy); blocks are put one at a time.
-      const { cid, size } = await pinningCall('import', () => importContent(source, shards, { chunker: shards.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 }));
+      const { cid, size } = await pinningCall('import', () =>
+        importContent(source, shards, { chunker: shards.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 }),
+      );
       const index = await pinningCall('import', () => shards.finish(cid));
       const copy = index.data && index.data.size === size ? { copy: { key: dataKey(meta.uploadId), etag: index.data.etag } } : {};
       return { cid: cid.toString(), size, ref: { owner: meta.uploadId, shards: shards.shards, ...copy } };

@@ -89,16 +89,19 @@ class LocalQueue {
         }
         logger.warn('replica job failed; redelivering', { ...next.job, receives: next.receives, error: e as Error });
         this.delayed++;
-        const t = setTimeout(() => {
-          this.timers.delete(t);
-          this.delayed--;
-          // Unless the same job was queued again meanwhile: that one goes instead.
-          if (!this.waiting.has(next.key)) {
-            this.waiting.add(next.key);
-            this.ready.push(next);
-          }
-          this.pump();
-        }, 200 * 2 ** next.receives);
+        const t = setTimeout(
+          () => {
+            this.timers.delete(t);
+            this.delayed--;
+            // Unless the same job was queued again meanwhile: that one goes instead.
+            if (!this.waiting.has(next.key)) {
+              this.waiting.add(next.key);
+              this.ready.push(next);
+            }
+            this.pump();
+          },
+          200 * 2 ** next.receives,
+        );
         t.unref();
         this.timers.add(t);
       })

@@ -198,7 +198,8 @@ export class PinataReplicaTarget implements ReplicaTarget {
         },
       });
       const data = ((await res.json().catch(() => undefined)) as { data?: { id?: unknown; cid?: unknown } } | undefined)?.data;
-      if (typeof data?.id !== 'string' || typeof data.cid !== 'string') throw new TargetFailure(this.name, 'failed', 'pinata upload answered no file id or CID');
+      if (typeof data?.id !== 'string' || typeof data.cid !== 'string')
+        throw new TargetFailure(this.name, 'failed', 'pinata upload answered no file id or CID');
       if (!sameCid(data.cid, root)) {
         // Pinata did not import our DAG (it chunked the CAR as a file, or lost blocks): not a replica.
         await this.deleteFile(data.id).catch(() => undefined);
@@ -260,7 +261,9 @@ export class PinataReplicaTarget implements ReplicaTarget {
     for (let page = 0; page < 100; page++) {
       const q = new URLSearchParams({ cid: root, limit: '100', ...(token ? { pageToken: token } : {}) });
       const res = await this.send({ what: 'list', url: `${this.apiUrl}/files/public?${q}`, auth: true, timeoutMs: 30_000, init: () => ({ method: 'GET' }) });
-      const data = ((await res.json().catch(() => undefined)) as { data?: { files?: { id?: unknown; cid?: unknown }[]; next_page_token?: unknown } } | undefined)?.data;
+      const data = (
+        (await res.json().catch(() => undefined)) as { data?: { files?: { id?: unknown; cid?: unknown }[]; next_page_token?: unknown } } | undefined
+      )?.data;
       const files = data?.files ?? [];
       // Only files of this very CID, whatever else the filter lets through.
       for (const f of files) if (typeof f.id === 'string' && typeof f.cid === 'string' && sameCid(f.cid, root)) ids.push(f.id);
@@ -271,7 +274,14 @@ export class PinataReplicaTarget implements ReplicaTarget {
   }
 
   private async deleteFile(id: string): Promise<void> {
-    const res = await this.send({ what: 'delete', url: `${this.apiUrl}/files/public/${encodeURIComponent(id)}`, auth: true, timeoutMs: 30_000, pass: [404], init: () => ({ method: 'DELETE' }) });
+    const res = await this.send({
+      what: 'delete',
+      url: `${this.apiUrl}/files/public/${encodeURIComponent(id)}`,
+      auth: true,
+      timeoutMs: 30_000,
+      pass: [404],
+      init: () => ({ method: 'DELETE' }),
+    });
     await res.body?.cancel();
   }
 }

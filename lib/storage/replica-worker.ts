@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { CID } from 'multiformats/cid';
-import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import {
   copiedCount,
@@ -257,7 +256,8 @@ async function auditPin(pin: ReplicaPin): Promise<PinAudit> {
   const result: PinAudit = { checked: 0, repaired: 0, released: false, requeued: false };
   const now = clock.nowMs();
   if (pin.status === 'releasing' || pin.expiresAtMs <= now) {
-    if (pin.status !== 'releasing') await updatePin(pin.cid, (p) => (p.expiresAtMs <= now ? { ...p, status: 'releasing', reason: 'its term ended' } : undefined));
+    if (pin.status !== 'releasing')
+      await updatePin(pin.cid, (p) => (p.expiresAtMs <= now ? { ...p, status: 'releasing', reason: 'its term ended' } : undefined));
     await releaseReplicas(pin.cid);
     return { ...result, released: true };
   }

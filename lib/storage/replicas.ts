@@ -4,12 +4,7 @@ import * as z from 'zod';
 import { encodeStorageProof, fromHex, linkChoice, linksOf, toHex, type ReplicaAnswer } from '#lib/client/storage-proof.ts';
 import { clock } from '#lib/clock.ts';
 import { getPin } from '#lib/data/pins.ts';
-import {
-  getReplicaPin,
-  replicaStatuses,
-  saveReplicaPin,
-  type ReplicaPin,
-} from '#lib/data/replica-pins.ts';
+import { getReplicaPin, replicaStatuses, saveReplicaPin, type ReplicaPin } from '#lib/data/replica-pins.ts';
 import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
@@ -45,7 +40,10 @@ export const replicaPinInput = z.object({
 export const replicaStatusParams = z.object({ cid: z.string().min(1).max(200) });
 export const replicaStatusQuery = z.object({
   /** The verifier's own fresh challenge (32 bytes, hex); without it the server draws one. */
-  challenge: z.string().regex(/^[0-9a-fA-F]{64}$/, '32 bytes as hex').optional(),
+  challenge: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, '32 bytes as hex')
+    .optional(),
 });
 
 const targetStateView = z.object({ name: z.string(), state: z.enum(['pending', 'ok', 'unreachable', 'failed']), reason: z.string().optional() });
@@ -76,13 +74,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function checkBounds(replicas: number): void {
   const max = replicaTargets.length;
   if (max < MIN_REPLICAS) throw errors.invalidInput(`replicas: replicated pinning needs at least ${MIN_REPLICAS} storage targets; ${max} configured`);
-  if (replicas < MIN_REPLICAS || replicas > max) throw errors.invalidInput(`replicas: must be between ${MIN_REPLICAS} and ${max} (the number of storage targets)`);
+  if (replicas < MIN_REPLICAS || replicas > max)
+    throw errors.invalidInput(`replicas: must be between ${MIN_REPLICAS} and ${max} (the number of storage targets)`);
 }
 
 /** Rendezvous hashing: the same CID always lands on the same targets, spread over all of them. */
 function placementsFor(cid: string, n: number, existing: string[] = []): string[] {
   const rank = (name: string) => createHash('sha256').update(`${cid}\0${name}`).digest('hex');
-  const others = replicaTargets.map((t) => t.name).filter((n) => !existing.includes(n)).sort((a, b) => rank(a).localeCompare(rank(b)));
+  const others = replicaTargets
+    .map((t) => t.name)
+    .filter((n) => !existing.includes(n))
+    .sort((a, b) => rank(a).localeCompare(rank(b)));
   return [...existing, ...others].slice(0, Math.max(n, existing.length));
 }
 

@@ -123,7 +123,10 @@ export class ShardedBlockstore {
       }
     } finally {
       // Stopped early (a bad block, the reader gone): drop the range already requested.
-      next?.then((o) => (o.Body as { destroy?: () => void } | undefined)?.destroy?.(), () => undefined);
+      next?.then(
+        (o) => (o.Body as { destroy?: () => void } | undefined)?.destroy?.(),
+        () => undefined,
+      );
     }
   }
 }

@@ -8,7 +8,18 @@ import {
 } from '@aws-sdk/client-s3';
 import { close, createWriter, headerLength } from '@ipld/car/buffer-writer';
 import { CID } from 'multiformats/cid';
-import { CAR_CONTENT_TYPE, DATA, DATA_CONTENT_TYPE, dataKey, deleteShards, SHARD_BYTES, shardIndexKey, shardKey, type BlockLocation, type ShardIndex } from './shards.ts';
+import {
+  CAR_CONTENT_TYPE,
+  DATA,
+  DATA_CONTENT_TYPE,
+  dataKey,
+  deleteShards,
+  SHARD_BYTES,
+  shardIndexKey,
+  shardKey,
+  type BlockLocation,
+  type ShardIndex,
+} from './shards.ts';
 
 /** The upload side of the shard layout (shards.ts): the data object's multipart writer and the CAR shards. */
 const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
@@ -210,7 +221,11 @@ export class ShardWriter {
       this.locations.set(cid.toString(), [n, data, bytes.length]);
       at = data + bytes.length;
     }
-    this.carSent = this.track(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: shardKey(this.uploadId, n), Body: body, ContentLength: body.length, ContentType: CAR_CONTENT_TYPE })));
+    this.carSent = this.track(
+      this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: shardKey(this.uploadId, n), Body: body, ContentLength: body.length, ContentType: CAR_CONTENT_TYPE }),
+      ),
+    );
   }
 
   private async partBuffer(size: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -231,10 +246,14 @@ export class ShardWriter {
     this.partAt = 0;
     this.sealedBytes += size;
     const Key = dataKey(this.uploadId);
-    this.multipart ??= this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key, ContentType: DATA_CONTENT_TYPE })).then((o) => o.UploadId!);
+    this.multipart ??= this.client
+      .send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key, ContentType: DATA_CONTENT_TYPE }))
+      .then((o) => o.UploadId!);
     const PartNumber = this.parts.length + 1;
     const sent = this.multipart.then(async (UploadId) => {
-      const out = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key, UploadId, PartNumber, Body: buffer.subarray(0, size), ContentLength: size }));
+      const out = await this.client.send(
+        new UploadPartCommand({ Bucket: this.bucket, Key, UploadId, PartNumber, Body: buffer.subarray(0, size), ContentLength: size }),
+      );
       return { ETag: out.ETag!, PartNumber };
     });
     this.parts.push(sent);
@@ -264,7 +283,13 @@ export class ShardWriter {
     const index: ShardIndex = { version: 2, root: root.toString(), shards: this.count, ...(data ? { data } : {}), blocks: Object.fromEntries(this.locations) };
     const body = JSON.stringify(index);
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: shardIndexKey(this.uploadId), Body: body, ContentLength: Buffer.byteLength(body), ContentType: 'application/json' }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: shardIndexKey(this.uploadId),
+        Body: body,
+        ContentLength: Buffer.byteLength(body),
+        ContentType: 'application/json',
+      }),
     );
     return index;
   }
@@ -275,7 +300,9 @@ export class ShardWriter {
     if (!this.multipart) {
       // All of it in one part: one PUT.
       const body = this.part!.subarray(0, this.partAt);
-      const out = await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.length, ContentType: DATA_CONTENT_TYPE }));
+      const out = await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.length, ContentType: DATA_CONTENT_TYPE }),
+      );
       return { size, etag: out.ETag! };
     }
     if (this.partAt) this.sealPart();

@@ -57,7 +57,8 @@ export type ShardIndex = z.infer<typeof shardIndexSchema>;
 export const parseShardIndex = (json: string): ShardIndex => shardIndexSchema.parse(JSON.parse(json));
 
 /** The key of the object a location names. */
-export const objectKey = (uploadId: string, version: ShardIndex['version'], n: number) => (version === 2 && n === DATA ? dataKey(uploadId) : shardKey(uploadId, n));
+export const objectKey = (uploadId: string, version: ShardIndex['version'], n: number) =>
+  version === 2 && n === DATA ? dataKey(uploadId) : shardKey(uploadId, n);
 
 /** Deletes every object of an upload's shards (its index included). */
 export async function deleteShards(client: S3Client, bucket: string, uploadId: string): Promise<void> {

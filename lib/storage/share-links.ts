@@ -137,4 +137,3 @@ export async function revokeMine(userId: string, id: string) {
   if (!(await revokeShareLink(userId, id))) throw errors.notFound('no such share link');
   return { id, revoked: true as const };
 }
-

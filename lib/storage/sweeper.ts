@@ -1,5 +1,13 @@
 import { entriesOf, removeBlockEntries } from '#lib/data/block-index.ts';
-import { closeJournal, type FullSweepState, markSwept, openJournalsBefore, readFullSweepState, readJournal, saveFullSweepState } from '#lib/data/upload-journal.ts';
+import {
+  closeJournal,
+  type FullSweepState,
+  markSwept,
+  openJournalsBefore,
+  readFullSweepState,
+  readJournal,
+  saveFullSweepState,
+} from '#lib/data/upload-journal.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
 import { pinning } from './pinning.ts';
@@ -59,7 +67,15 @@ export interface SweepReport {
   failures: number;
 }
 
-const emptyReport = (): SweepReport => ({ blocksSeen: 0, blocksDeleted: 0, shardSetsSeen: 0, shardSetsDeleted: 0, entriesRemoved: 0, journalsClosed: 0, failures: 0 });
+const emptyReport = (): SweepReport => ({
+  blocksSeen: 0,
+  blocksDeleted: 0,
+  shardSetsSeen: 0,
+  shardSetsDeleted: 0,
+  entriesRemoved: 0,
+  journalsClosed: 0,
+  failures: 0,
+});
 
 export interface SweepOptions {
   /** Test hook: runs between the look at a block's entries and its delete. */
@@ -100,7 +116,10 @@ async function fullPass(options: FullPassOptions): Promise<{ report: SweepReport
     let v = verdicts.get(uploadId);
     if (!v) {
       v = judge(uploadId, nowSeconds, report);
-      v.then((verdict) => verdict === 'dead' && dead.add(uploadId), () => undefined);
+      v.then(
+        (verdict) => verdict === 'dead' && dead.add(uploadId),
+        () => undefined,
+      );
       verdicts.set(uploadId, v);
     }
     return v;
@@ -122,30 +141,40 @@ async function fullPass(options: FullPassOptions): Promise<{ report: SweepReport
 
   let next =
     from.phase === 'blocks'
-      ? await throughPages('blocks', adapter.store.listPages(listing('blocks')), (b) => b.cid, async ({ cid: block, lastModifiedMs }) => {
-          report.blocksSeen++;
-          try {
-            await sweepBlock(adapter, block, lastModifiedMs, verdictOf, report, options);
-          } catch (e) {
-            // One block's failure (a dependency timing out) must not end the pass; nothing was lost.
-            report.failures++;
-            logger.warn('orphan sweep: block left for the next pass', { block, error: e as Error });
-          }
-        })
+      ? await throughPages(
+          'blocks',
+          adapter.store.listPages(listing('blocks')),
+          (b) => b.cid,
+          async ({ cid: block, lastModifiedMs }) => {
+            report.blocksSeen++;
+            try {
+              await sweepBlock(adapter, block, lastModifiedMs, verdictOf, report, options);
+            } catch (e) {
+              // One block's failure (a dependency timing out) must not end the pass; nothing was lost.
+              report.failures++;
+              logger.warn('orphan sweep: block left for the next pass', { block, error: e as Error });
+            }
+          },
+        )
       : undefined;
-  next ??= await throughPages('shards', adapter.shardUploads(listing('shards')), (id) => id, async (uploadId) => {
-    report.shardSetsSeen++;
-    try {
-      // Shards belong to their upload alone: they live and die with its verdict.
-      if ((await verdictOf(uploadId)) === 'dead') {
-        await adapter.dropShards(uploadId);
-        report.shardSetsDeleted++;
+  next ??= await throughPages(
+    'shards',
+    adapter.shardUploads(listing('shards')),
+    (id) => id,
+    async (uploadId) => {
+      report.shardSetsSeen++;
+      try {
+        // Shards belong to their upload alone: they live and die with its verdict.
+        if ((await verdictOf(uploadId)) === 'dead') {
+          await adapter.dropShards(uploadId);
+          report.shardSetsDeleted++;
+        }
+      } catch (e) {
+        report.failures++;
+        logger.warn('orphan sweep: shards left for the next pass', { uploadId, error: e as Error });
       }
-    } catch (e) {
-      report.failures++;
-      logger.warn('orphan sweep: shards left for the next pass', { uploadId, error: e as Error });
-    }
-  });
+    },
+  );
   // Judged dead: off the open list, so the regular pass does not judge them again (a next full
   // pass still finds anything of theirs that this one failed to delete).
   await mapLimit([...dead], 16, async (uploadId) => {

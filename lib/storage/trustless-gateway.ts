@@ -82,7 +82,12 @@ export async function trustlessCar(cidParam: string, q: z.infer<typeof ipfsQuery
   }
   const url = await getSignedUrl(
     s3,
-    new GetObjectCommand({ Bucket: bucket, Key: carKey(file.cid), ResponseContentType: headers['content-type'], ResponseContentDisposition: headers['content-disposition'] }),
+    new GetObjectCommand({
+      Bucket: bucket,
+      Key: carKey(file.cid),
+      ResponseContentType: headers['content-type'],
+      ResponseContentDisposition: headers['content-disposition'],
+    }),
     { expiresIn: storageConfig.PRESIGN_SECONDS },
   );
   return redirect(url);

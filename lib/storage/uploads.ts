@@ -26,7 +26,10 @@ import { recordGroth16 } from '#lib/proofs/history.ts';
 import { bucket, s3 } from './s3.ts';
 import { s3BodyChunks } from './streams.ts';
 
-const base64 = z.string().max(4096).regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'base64');
+const base64 = z
+  .string()
+  .max(4096)
+  .regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'base64');
 const checksumSchema = z
   .string()
   .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'SHA-256 hex, optionally prefixed with sha256:')
@@ -55,7 +58,10 @@ export interface UploadAnswer {
 const variantOf = (f: Fields): 'A' | 'B' => (f.checksum !== undefined ? 'A' : 'B');
 
 const cleanName = (name: string | undefined) =>
-  (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').replace(/^.*[\\/]/, '').slice(0, 255) || 'file';
+  (name ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/^.*[\\/]/, '')
+    .slice(0, 255) || 'file';
 
 /** The proof guard of an upload: A always has one; B may upload without (zkEnabled false). */
 async function checkUploadProof(f: Fields, variant: 'A' | 'B'): Promise<boolean> {
@@ -167,7 +173,16 @@ async function settle(
       }
     }
     committed = true;
-    if (meta.zkEnabled) await recordGroth16(userId, { type: 'storage', action: 'accepted', circuit: PASSWORD_CIRCUIT, proof: parseJsonField('proof', meta.fields.proof), publicSignals: parseJsonField('publicSignals', meta.fields.publicSignals), valid: true, links: { fileId: record.id, cid: added.cid } });
+    if (meta.zkEnabled)
+      await recordGroth16(userId, {
+        type: 'storage',
+        action: 'accepted',
+        circuit: PASSWORD_CIRCUIT,
+        proof: parseJsonField('proof', meta.fields.proof),
+        publicSignals: parseJsonField('publicSignals', meta.fields.publicSignals),
+        valid: true,
+        links: { fileId: record.id, cid: added.cid },
+      });
     if (result.created) {
       // A concurrent unpin of shared blocks may have removed some after we wrote them.
       if (!(await adapter.present(added.cid, result.pin.ref))) {
@@ -258,7 +273,9 @@ export async function upload(userId: string, contentType: string | undefined, re
   const body = requestBody();
   const maxFieldBytes = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 4; // base64 `encryptedData` of a full-size file
   const uploadId = randomUUID();
-  let filePart: { filename: string; early?: NonNullable<Awaited<ReturnType<typeof authorisedSoFar>>> & { staged: Staged }; spooled?: { path: string; dir: string } } | undefined;
+  let filePart:
+    | { filename: string; early?: NonNullable<Awaited<ReturnType<typeof authorisedSoFar>>> & { staged: Staged }; spooled?: { path: string; dir: string } }
+    | undefined;
   let settled = false;
   try {
     const all = await parseMultipart(contentType, body, {
@@ -275,7 +292,8 @@ export async function upload(userId: string, contentType: string | undefined, re
     });
     const fields = parseWith(fieldsSchema, all.fields, 'body');
     const variant = variantOf(fields);
-    if (variant === 'A' && (fields.encryptedData !== undefined)) throw errors.invalidInput('encryptedData: a variant B part; variant A sends the ciphertext as `file`');
+    if (variant === 'A' && fields.encryptedData !== undefined)
+      throw errors.invalidInput('encryptedData: a variant B part; variant A sends the ciphertext as `file`');
     const early = filePart?.early;
     const zkEnabled = early && sameFields(early.fields, fields) ? early.zkEnabled : await checkUploadProof(fields, variant);
 
@@ -289,7 +307,13 @@ export async function upload(userId: string, contentType: string | undefined, re
       const bytes = Buffer.from(fields.encryptedData, 'base64');
       if (bytes.length > MAX_FILE_BYTES) throw errors.fileTooLarge();
       const filename = cleanName(fields.filename ?? filePart?.filename);
-      const { record } = await ingest(userId, (async function* () { yield bytes; })(), { filename, variant, fields, zkEnabled, uploadId });
+      const { record } = await ingest(
+        userId,
+        (async function* () {
+          yield bytes;
+        })(),
+        { filename, variant, fields, zkEnabled, uploadId },
+      );
       return { variant, record };
     }
     if (!filePart) throw errors.invalidInput('file: missing file part');

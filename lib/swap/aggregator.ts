@@ -50,7 +50,11 @@ async function aggregator<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function quoteViaJupiter(userId: string, w: WalletRecord, input: { from: string; to: string; amount: number; slippageBps: number; output: 'wallet' | 'one-time' }) {
+export async function quoteViaJupiter(
+  userId: string,
+  w: WalletRecord,
+  input: { from: string; to: string; amount: number; slippageBps: number; output: 'wallet' | 'one-time' },
+) {
   if (input.output === 'one-time') throw errors.invalidInput('output: one-time addresses are offered by the local pools only');
   const [tokenIn, tokenOut] = await Promise.all([token(input.from), token(input.to)]);
   if (tokenIn.mint.equals(tokenOut.mint)) throw errors.unsupportedPair('from and to are the same token');
@@ -98,7 +102,8 @@ export async function executeViaJupiter(order: OrderRecord, user: Keypair) {
   try {
     sent = await chain.sendAndConfirm(tx);
   } catch (e) {
-    if (e instanceof ChainRejected && e.customCode === JUPITER_SLIPPAGE_EXCEEDED) throw errors.slippageExceeded('the route gave less than the quote\'s minimum at execution; ask for a new quote');
+    if (e instanceof ChainRejected && e.customCode === JUPITER_SLIPPAGE_EXCEEDED)
+      throw errors.slippageExceeded("the route gave less than the quote's minimum at execution; ask for a new quote");
     return onChainA(() => Promise.reject(e));
   }
   // Native SOL output: the fee and rent moves blur the lamport balance; the quote's amount stands.

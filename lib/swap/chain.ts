@@ -99,7 +99,7 @@ export async function checkInput(chain: ChainA, l: { owner: PublicKey; fromMint:
  * signature is journalled first).
  */
 export async function signedSwap(chain: ChainA, l: SwapLegs): Promise<SignedSwap> {
-  if (l.deposit && !l.recipient.publicKey.equals(l.user.publicKey)) throw new Error('a swap deposit is paid from the user\'s own output');
+  if (l.deposit && !l.recipient.publicKey.equals(l.user.publicKey)) throw new Error("a swap deposit is paid from the user's own output");
   const user = l.user.publicKey;
   const pool = l.pool.publicKey;
   const recipient = l.recipient.publicKey;

@@ -17,7 +17,14 @@ import * as z from 'zod';
  * else is refused, whatever the aggregator sends.
  */
 export const JUPITER_PROGRAM_ID = new PublicKey('JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4');
-const ALLOWED_PROGRAMS = [ComputeBudgetProgram.programId, SystemProgram.programId, TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, ASSOCIATED_TOKEN_PROGRAM_ID, JUPITER_PROGRAM_ID];
+const ALLOWED_PROGRAMS = [
+  ComputeBudgetProgram.programId,
+  SystemProgram.programId,
+  TOKEN_PROGRAM_ID,
+  TOKEN_2022_PROGRAM_ID,
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  JUPITER_PROGRAM_ID,
+];
 
 const units = z.string().regex(/^\d+$/);
 export const jupiterQuoteSchema = z
@@ -32,7 +39,16 @@ export const jupiterQuoteSchema = z
     priceImpactPct: z.union([z.string(), z.number()]),
     routePlan: z.array(
       z.looseObject({
-        swapInfo: z.looseObject({ ammKey: z.string(), label: z.string().optional(), inputMint: z.string(), outputMint: z.string(), inAmount: units, outAmount: units, feeAmount: units.optional(), feeMint: z.string().optional() }),
+        swapInfo: z.looseObject({
+          ammKey: z.string(),
+          label: z.string().optional(),
+          inputMint: z.string(),
+          outputMint: z.string(),
+          inAmount: units,
+          outAmount: units,
+          feeAmount: units.optional(),
+          feeMint: z.string().optional(),
+        }),
         percent: z.number(),
       }),
     ),
@@ -148,7 +164,8 @@ export function checkSwapTransaction(tx: VersionedTransaction, user: PublicKey):
   if (m.header.numRequiredSignatures !== 1) throw new UnsafeTransaction('the transaction needs signers other than the user');
   const programs = m.compiledInstructions.map((i) => m.staticAccountKeys[i.programIdIndex]);
   for (const p of programs) {
-    if (!p || !ALLOWED_PROGRAMS.some((a) => a.equals(p))) throw new UnsafeTransaction(`the transaction runs a program a Jupiter swap does not: ${p?.toBase58() ?? '?'}`);
+    if (!p || !ALLOWED_PROGRAMS.some((a) => a.equals(p)))
+      throw new UnsafeTransaction(`the transaction runs a program a Jupiter swap does not: ${p?.toBase58() ?? '?'}`);
   }
   if (!programs.some((p) => p?.equals(JUPITER_PROGRAM_ID))) throw new UnsafeTransaction('the transaction does not call Jupiter');
 }
@@ -168,6 +185,14 @@ export function quoteTerms(q: JupiterQuote) {
     amountOut: BigInt(q.outAmount),
     minAmountOut: BigInt(q.otherAmountThreshold),
     priceImpactBps: Number.isFinite(pct) ? Math.ceil(Math.abs(pct) * 10_000) : 0,
-    route: q.routePlan.map((r) => ({ amm: r.swapInfo.ammKey, label: r.swapInfo.label ?? '', inputMint: r.swapInfo.inputMint, outputMint: r.swapInfo.outputMint, percent: r.percent, fee: r.swapInfo.feeAmount ?? '0', feeMint: r.swapInfo.feeMint ?? '' })),
+    route: q.routePlan.map((r) => ({
+      amm: r.swapInfo.ammKey,
+      label: r.swapInfo.label ?? '',
+      inputMint: r.swapInfo.inputMint,
+      outputMint: r.swapInfo.outputMint,
+      percent: r.percent,
+      fee: r.swapInfo.feeAmount ?? '0',
+      feeMint: r.swapInfo.feeMint ?? '',
+    })),
   };
 }

@@ -64,7 +64,11 @@ let pairsOnce: Promise<Pair[]> | undefined;
 export function localPairs(): Promise<Pair[]> {
   pairsOnce ??= (async () => {
     const chain = await chainA();
-    const pool = await serviceKey(POOL_NAME, (r) => mintExists(chain, r.mints.sUSD), (kp) => seedPool(chain, kp));
+    const pool = await serviceKey(
+      POOL_NAME,
+      (r) => mintExists(chain, r.mints.sUSD),
+      (kp) => seedPool(chain, kp),
+    );
     return [
       {
         pairId: 'SOL-sUSD',
@@ -104,7 +108,11 @@ export function priceOrRefuse(r: { reserveIn: bigint; reserveOut: bigint }, amou
   } catch (e) {
     if (e instanceof PricingError) {
       throw errors.insufficientLiquidity(
-        e.reason === 'too-large' ? 'the amount is larger than the pool\'s reserve of that token' : e.reason === 'empty-pool' ? 'the pool is empty' : 'the amount is too small to buy anything from this pool',
+        e.reason === 'too-large'
+          ? "the amount is larger than the pool's reserve of that token"
+          : e.reason === 'empty-pool'
+            ? 'the pool is empty'
+            : 'the amount is too small to buy anything from this pool',
       );
     }
     throw e;
@@ -158,16 +166,19 @@ export interface ShieldedLeg {
  */
 export async function executeLocal(x: Execution) {
   const { pair, tokenIn, tokenOut } = await findPair(x.from, x.to);
-  if (pair.pairId !== x.pairId) throw errors.unsupportedPair('the quote\'s pool is gone');
+  if (pair.pairId !== x.pairId) throw errors.unsupportedPair("the quote's pool is gone");
   const chain = await chainA();
   return withPoolLease(pair.pairId, async () => {
     const r = await reserves(pair, tokenIn, tokenOut);
     const priced = priceOrRefuse(r, x.amountIn, pair.feeBps);
     if (priced.amountOut < x.minAmountOut) {
-      throw errors.slippageExceeded(`the pool now gives ${priced.amountOut}, below the quote's minimum ${x.minAmountOut} (smallest units); ask for a new quote`);
+      throw errors.slippageExceeded(
+        `the pool now gives ${priced.amountOut}, below the quote's minimum ${x.minAmountOut} (smallest units); ask for a new quote`,
+      );
     }
     await checkInput(chain, { owner: x.user.publicKey, fromMint: tokenIn.mint, amountIn: x.amountIn });
-    if (x.shielded && priced.amountOut < x.shielded.units) throw errors.slippageExceeded('the pool now gives less than the deposit\'s denomination; ask for a new quote');
+    if (x.shielded && priced.amountOut < x.shielded.units)
+      throw errors.slippageExceeded("the pool now gives less than the deposit's denomination; ask for a new quote");
     const signed = await signedSwap(chain, {
       user: x.user,
       pool: await pair.pool.signer(),

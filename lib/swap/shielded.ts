@@ -50,12 +50,17 @@ export async function checkShieldedQuote(
   const options = (await listPools()).pools.filter((p) => poolToken(p) === out);
   const named = options.length ? options.map((p) => `${p.id} (${p.formatted} ${q.tokenOut.symbol})`).join(', ') : 'none';
   if (poolToken(pool) !== out) {
-    throw errors.denominationMismatch(`output.pool: pool ${pool.id} holds ${pool.token}, the swap pays ${q.tokenOut.symbol}; the pools of ${q.tokenOut.symbol}: ${named}`);
+    throw errors.denominationMismatch(
+      `output.pool: pool ${pool.id} holds ${pool.token}, the swap pays ${q.tokenOut.symbol}; the pools of ${q.tokenOut.symbol}: ${named}`,
+    );
   }
   const denomination = BigInt(pool.denomination);
   if (q.minAmountOut < denomination) {
     const need = inputForMinOut(q.reserves, denomination, BigInt(q.feeBps), q.slippageBps);
-    const hint = need === undefined ? 'the pool cannot give that much' : `at the current reserves and this slippage, at least ${formatUnits(need, q.tokenIn.decimals)} ${q.tokenIn.symbol} in reaches it`;
+    const hint =
+      need === undefined
+        ? 'the pool cannot give that much'
+        : `at the current reserves and this slippage, at least ${formatUnits(need, q.tokenIn.decimals)} ${q.tokenIn.symbol} in reaches it`;
     throw errors.denominationMismatch(
       `amount: the swap gives at least ${formatUnits(q.minAmountOut, q.tokenOut.decimals)} ${q.tokenOut.symbol} after slippage, below pool ${pool.id}'s denomination of ${formatUnits(denomination, q.tokenOut.decimals)}; ${hint} (the surplus above the denomination stays in your wallet); the pools of ${q.tokenOut.symbol}: ${named}`,
     );
@@ -72,7 +77,16 @@ export async function shieldedLeg(o: OrderRecord): Promise<{ leg: ShieldedLeg; p
     to: new PublicKey(pool.address),
     units: BigInt(pool.denomination),
     async record(signature) {
-      record = { id: randomUUID(), userId: o.userId, poolId: pool.id, walletId: o.walletId, commitment: s.commitment, status: 'pending', txHash: signature, createdAt: clock.now().toISOString() };
+      record = {
+        id: randomUUID(),
+        userId: o.userId,
+        poolId: pool.id,
+        walletId: o.walletId,
+        commitment: s.commitment,
+        status: 'pending',
+        txHash: signature,
+        createdAt: clock.now().toISOString(),
+      };
       await reserveDeposit(pool, record);
     },
     async refused() {

@@ -94,7 +94,19 @@ export const quoteView = z.object({
     pool: z.string().optional(),
     reserveIn: units.optional(),
     reserveOut: units.optional(),
-    hops: z.array(z.object({ amm: z.string(), label: z.string(), inputMint: z.string(), outputMint: z.string(), percent: z.number(), fee: z.string(), feeMint: z.string() })).optional(),
+    hops: z
+      .array(
+        z.object({
+          amm: z.string(),
+          label: z.string(),
+          inputMint: z.string(),
+          outputMint: z.string(),
+          percent: z.number(),
+          fee: z.string(),
+          feeMint: z.string(),
+        }),
+      )
+      .optional(),
   }),
   expiresAt: z.string(),
   privacy: privacyView,
@@ -122,7 +134,16 @@ export const orderView = z.object({
   priceImpactBps: z.number(),
   output: z.enum(['wallet', 'one-time', 'shielded']),
   outputAddress: z.string().optional(),
-  deposit: z.object({ pool: z.string(), commitment: z.string(), denomination: units, id: z.string().optional(), leafIndex: z.number().optional(), root: z.string().optional() }).optional(),
+  deposit: z
+    .object({
+      pool: z.string(),
+      commitment: z.string(),
+      denomination: units,
+      id: z.string().optional(),
+      leafIndex: z.number().optional(),
+      root: z.string().optional(),
+    })
+    .optional(),
   txHash: z.string().optional(),
   failure: z.string().optional(),
   createdAt: z.string(),
@@ -132,7 +153,16 @@ export const ordersView = z.object({ orders: z.array(orderView) });
 export const orderOneView = z.object({ order: orderView });
 export const pairsView = z.object({
   adapter: z.string(),
-  pairs: z.array(z.object({ pairId: z.string(), base: tokenView, quote: tokenView, feeBps: z.number(), pool: z.string(), reserves: z.object({ base: units, quote: units }) })),
+  pairs: z.array(
+    z.object({
+      pairId: z.string(),
+      base: tokenView,
+      quote: tokenView,
+      feeBps: z.number(),
+      pool: z.string(),
+      reserves: z.object({ base: units, quote: units }),
+    }),
+  ),
 });
 export const addressesView = z.object({ addresses: z.array(z.object({ address: z.string(), orderId: z.string(), createdAt: z.string() })) });
 
@@ -146,14 +176,14 @@ export function privacyOf(output: OutputKind): z.infer<typeof privacyView> {
     return {
       output,
       hides: [
-        'Who later receives the output: exactly the pool\'s denomination goes into the shielded pool in this same transaction and your commitment joins the pool\'s tree; a withdrawal proves with a zero-knowledge proof that it spends one of the pool\'s notes without saying which, so it is not linked to this swap or your wallet.',
-        'The note\'s secret: only its commitment reaches the service, which therefore cannot tell which withdrawal is yours.',
+        "Who later receives the output: exactly the pool's denomination goes into the shielded pool in this same transaction and your commitment joins the pool's tree; a withdrawal proves with a zero-knowledge proof that it spends one of the pool's notes without saying which, so it is not linked to this swap or your wallet.",
+        "The note's secret: only its commitment reaches the service, which therefore cannot tell which withdrawal is yours.",
       ],
       doesNotHide: [
         ...common,
         'That your wallet deposited into this pool at this time: the deposit is public and tied to your address, like a direct deposit.',
         'The surplus above the denomination: it is paid to your wallet address in this transaction.',
-        'Your withdrawal hides among the pool\'s deposits of this denomination only: in a pool with few deposits, or withdrawing soon after, to an address tied to you, or with an unusual fee, links them again.',
+        "Your withdrawal hides among the pool's deposits of this denomination only: in a pool with few deposits, or withdrawing soon after, to an address tied to you, or with an unusual fee, links them again.",
       ],
     };
   }
@@ -163,7 +193,7 @@ export function privacyOf(output: OutputKind): z.infer<typeof privacyView> {
   return {
     output,
     hides: [
-      'The output is paid to a fresh address made for this swap alone: it holds nothing else and is not reused, so what you later do with the output from that address is not tied to your wallet\'s other activity by address reuse.',
+      "The output is paid to a fresh address made for this swap alone: it holds nothing else and is not reused, so what you later do with the output from that address is not tied to your wallet's other activity by address reuse.",
     ],
     doesNotHide: [
       ...common,
@@ -189,7 +219,14 @@ export async function pairs() {
       list.map(async (p) => {
         const r = await onChainA(() => reserves(p, p.base, p.quote));
         const token = (t: typeof p.base) => ({ symbol: t.symbol, mint: t.mint.toBase58(), decimals: t.decimals });
-        return { pairId: p.pairId, base: token(p.base), quote: token(p.quote), feeBps: p.feeBps, pool: p.pool.record.address, reserves: { base: r.reserveIn.toString(), quote: r.reserveOut.toString() } };
+        return {
+          pairId: p.pairId,
+          base: token(p.base),
+          quote: token(p.quote),
+          feeBps: p.feeBps,
+          pool: p.pool.record.address,
+          reserves: { base: r.reserveIn.toString(), quote: r.reserveOut.toString() },
+        };
       }),
     ),
   };
@@ -238,7 +275,13 @@ export async function quote(userId: string, input: z.infer<typeof quoteInput>): 
     expiresAt: clock.nowMs() + swapConfig.SWAP_QUOTE_SECONDS * 1000,
   };
   await orders.insertQuote(record);
-  const route = { adapter: 'local' as const, pairId: pair.pairId, pool: pair.pool.record.address, reserveIn: r.reserveIn.toString(), reserveOut: r.reserveOut.toString() };
+  const route = {
+    adapter: 'local' as const,
+    pairId: pair.pairId,
+    pool: pair.pool.record.address,
+    reserveIn: r.reserveIn.toString(),
+    reserveOut: r.reserveOut.toString(),
+  };
   return quoteAnswer(record, tokenIn, tokenOut, route);
 }
 
@@ -281,7 +324,14 @@ async function oneTimeRecipient(userId: string, orderId: string): Promise<Keypai
   const kp = Keypair.generate();
   const id = randomUUID();
   const address = kp.publicKey.toBase58();
-  await orders.insertOneTimeAddress({ id, userId, address, orderId, sealedKey: await sealKey(keyVault(), id, address, kp.secretKey), createdAt: clock.now().toISOString() });
+  await orders.insertOneTimeAddress({
+    id,
+    userId,
+    address,
+    orderId,
+    sealedKey: await sealKey(keyVault(), id, address, kp.secretKey),
+    createdAt: clock.now().toISOString(),
+  });
   return kp;
 }
 
@@ -364,7 +414,13 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
       executedAmountOut: sent.amountOut.toString(),
       outputAddress,
       ...(deposit
-        ? { shielded: { ...order.shielded!, depositId: deposit.id, ...(deposit.leafIndex !== undefined ? { leafIndex: deposit.leafIndex, root: deposit.root! } : {}) } }
+        ? {
+            shielded: {
+              ...order.shielded!,
+              depositId: deposit.id,
+              ...(deposit.leafIndex !== undefined ? { leafIndex: deposit.leafIndex, root: deposit.root! } : {}),
+            },
+          }
         : {}),
     }),
     accrueAfter(swapAccrual(userId, order, sent.signature, sent.amountOut)),
@@ -390,7 +446,12 @@ async function finishShielded(o: OrderRecord, d: DepositRecord): Promise<z.infer
   const base = { id: d.id, pool: d.poolId, commitment: d.commitment, denomination: o.shielded!.denomination };
   try {
     const done = await completeDeposit(d);
-    return { ...base, status: 'complete', ...(done.leafIndex !== undefined ? { leafIndex: done.leafIndex } : {}), ...(done.root !== undefined ? { root: done.root } : {}) };
+    return {
+      ...base,
+      status: 'complete',
+      ...(done.leafIndex !== undefined ? { leafIndex: done.leafIndex } : {}),
+      ...(done.root !== undefined ? { root: done.root } : {}),
+    };
   } catch (e) {
     logger.warn('swap deposit landed, its append is left to the transfer retry job', { depositId: d.id, error: e instanceof Error ? e.message : String(e) });
     return { ...base, status: 'transferred' };

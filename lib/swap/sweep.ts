@@ -32,7 +32,10 @@ export const SIGNATURE_FEE = 5_000n;
 
 export const sweepParams = z.object({ address: z.string().min(1).max(64) });
 export const sweepInput = z.object({
-  to: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a chain A address') }).min(1).max(64),
+  to: z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a chain A address') })
+    .min(1)
+    .max(64),
   /** Whole units of the token (9 decimals for SOL); left out: everything there. */
   amount: amountInput.optional(),
 });
@@ -66,7 +69,11 @@ const ata = (mint: PublicKey, owner: PublicKey) => getAssociatedTokenAddressSync
  * chain has not settled in time answers 202 `submitted`, the request's Idempotency-Key (and, when
  * the wallet pays the fee, its lease) bound to it until the chain settles it.
  */
-export async function sweep(userId: string, address: string, input: z.infer<typeof sweepInput>): Promise<z.infer<typeof sweepView> | ReturnType<typeof submitted>> {
+export async function sweep(
+  userId: string,
+  address: string,
+  input: z.infer<typeof sweepInput>,
+): Promise<z.infer<typeof sweepView> | ReturnType<typeof submitted>> {
   try {
     return await sweepOnce(userId, address, input);
   } catch (e) {
@@ -92,11 +99,17 @@ async function sweepOnce(userId: string, address: string, input: z.infer<typeof 
   if (native) {
     const amount = input.amount !== undefined ? toUnits(input.amount, 9) : lamports - SIGNATURE_FEE;
     if (lamports <= SIGNATURE_FEE) throw errors.nothingToSweep(`the address holds ${lamports} lamports, not more than the ${SIGNATURE_FEE} fee`);
-    if (amount + SIGNATURE_FEE > lamports) throw errors.insufficientBalance(`insufficient balance: the address holds ${explain(lamports)}; ${explain(amount)} and the ${SIGNATURE_FEE} lamport fee it pays need ${amount + SIGNATURE_FEE}`);
+    if (amount + SIGNATURE_FEE > lamports)
+      throw errors.insufficientBalance(
+        `insufficient balance: the address holds ${explain(lamports)}; ${explain(amount)} and the ${SIGNATURE_FEE} lamport fee it pays need ${amount + SIGNATURE_FEE}`,
+      );
     // The chain refuses to leave an account with a balance below its rent-exempt minimum: all, or enough to stay.
     const left = lamports - amount - SIGNATURE_FEE;
     const minimum = BigInt(await onChainA(() => chain.rpc.getMinimumBalanceForRentExemption(0)));
-    if (left > 0n && left < minimum) throw errors.insufficientBalance(`insufficient balance: ${left} lamports would be left, below the ${minimum} an account must keep; sweep all (leave out amount) or less`);
+    if (left > 0n && left < minimum)
+      throw errors.insufficientBalance(
+        `insufficient balance: ${left} lamports would be left, below the ${minimum} an account must keep; sweep all (leave out amount) or less`,
+      );
     const sent = await send(owner, [SystemProgram.transfer({ fromPubkey: owner.publicKey, toPubkey: to, lamports: amount })], []);
     return answer(sent, { amount, remaining: left, fee: SIGNATURE_FEE, feePayer: { kind: 'one-time', address: record.address } });
   }
@@ -120,7 +133,10 @@ async function sweepOnce(userId: string, address: string, input: z.infer<typeof 
   const payer = await chainASigner(w);
   const sent = await withWalletLock(w, async (leaseOwner) => {
     const have = await onChainA(() => nativeBalance(chain, payer.publicKey));
-    if (have < 2n * SIGNATURE_FEE + rent) throw errors.insufficientBalance(`insufficient balance: wallet ${w.address} pays the sweep's fee (${2n * SIGNATURE_FEE + rent} lamports with the recipient's token account) and holds ${have}`);
+    if (have < 2n * SIGNATURE_FEE + rent)
+      throw errors.insufficientBalance(
+        `insufficient balance: wallet ${w.address} pays the sweep's fee (${2n * SIGNATURE_FEE + rent} lamports with the recipient's token account) and holds ${have}`,
+      );
     return send(payer, ixs(payer.publicKey), [owner], { walletId: w.id, owner: leaseOwner, seconds: walletConfig.WALLET_LOCK_SECONDS });
   });
   return answer(sent, { ...rest, fee: 2n * SIGNATURE_FEE, feePayer: { kind: 'wallet', address: w.address } });
@@ -130,7 +146,10 @@ async function sweepOnce(userId: string, address: string, input: z.infer<typeof 
     const via = journaled(chain, { userId, purpose: { kind: 'wallet-send', operation: 'sweep', ref: record!.address }, ...(lease ? { lease } : {}) });
     return onChainA(() => via(buildAndSignTx(list, payer, blockhash, others), lastValidBlockHeight));
   }
-  function answer(sent: { signature: string }, r: { amount: bigint; remaining: bigint; fee: bigint; feePayer: z.infer<typeof sweepView>['feePayer'] }): z.infer<typeof sweepView> {
+  function answer(
+    sent: { signature: string },
+    r: { amount: bigint; remaining: bigint; fee: bigint; feePayer: z.infer<typeof sweepView>['feePayer'] },
+  ): z.infer<typeof sweepView> {
     return {
       address: record!.address,
       to: to.toBase58(),

@@ -109,7 +109,8 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
       const lamports = await onChainA(() => nativeBalance(chain, signer.publicKey));
       if (asset.mint) {
         const tokens = await onChainA(() => tokenBalance(chain, signer.publicKey, asset.mint));
-        if (tokens < denomination) throw errors.insufficientBalance(`insufficient balance: ${tokens} of the pool's token (smallest units), the deposit needs ${denomination}`);
+        if (tokens < denomination)
+          throw errors.insufficientBalance(`insufficient balance: ${tokens} of the pool's token (smallest units), the deposit needs ${denomination}`);
         if (lamports < SIGNATURE_FEE) throw errors.insufficientBalance('insufficient balance: the wallet cannot pay the fee');
       } else if (lamports < denomination + SIGNATURE_FEE) {
         throw errors.insufficientBalance(`insufficient balance: ${lamports} lamports, the deposit needs ${denomination} plus the fee`);

@@ -20,7 +20,10 @@ export const withdrawInput = z.object({
   root: decimal,
   nullifierHash: decimal,
   recipient: address,
-  relayerFee: z.string(required('a string')).regex(/^\d{1,20}$/, 'must be a decimal string of smallest units').optional(),
+  relayerFee: z
+    .string(required('a string'))
+    .regex(/^\d{1,20}$/, 'must be a decimal string of smallest units')
+    .optional(),
 });
 export const jobParams = z.object({ id: z.string().min(1).max(64) });
 export const nullifierParams = z.object({ hash: decimal });

@@ -27,28 +27,31 @@ const accrueDeposit = (pool: PoolRecord, d: DepositRecord) => accrueAfter(deposi
 
 export async function appendToTree(d: DepositRecord): Promise<{ leafIndex: number; root: string }> {
   const h = await poseidonHash2();
-  return retryOnConflict(async () => {
-    const pool = await repo.getPool(d.poolId);
-    if (!pool) throw new Error(`pool ${d.poolId} of deposit ${d.id} is gone`);
-    const next = appendLeaf(h, { size: pool.size, root: BigInt(pool.root), filled: pool.filled.map(BigInt) }, BigInt(d.commitment));
-    const root = next.root.toString();
-    const outcome = await repo.appendDeposit(pool, d, {
-      root,
-      filled: next.filled.map(String),
-      roots: [...pool.roots, root].slice(-transferConfig.TRANSFER_ROOT_HISTORY),
-    });
-    if (outcome === 'appended') {
-      await accrueDeposit(pool, d);
-      return { leafIndex: pool.size, root };
-    }
-    if (outcome === 'done') {
-      const done = await repo.getDeposit(d.userId, d.id);
-      if (done?.status === 'complete') {
-        await accrueDeposit(pool, d); // a retry after a crash between the append and the accrual
-        return { leafIndex: done.leafIndex!, root: done.root! };
+  return retryOnConflict(
+    async () => {
+      const pool = await repo.getPool(d.poolId);
+      if (!pool) throw new Error(`pool ${d.poolId} of deposit ${d.id} is gone`);
+      const next = appendLeaf(h, { size: pool.size, root: BigInt(pool.root), filled: pool.filled.map(BigInt) }, BigInt(d.commitment));
+      const root = next.root.toString();
+      const outcome = await repo.appendDeposit(pool, d, {
+        root,
+        filled: next.filled.map(String),
+        roots: [...pool.roots, root].slice(-transferConfig.TRANSFER_ROOT_HISTORY),
+      });
+      if (outcome === 'appended') {
+        await accrueDeposit(pool, d);
+        return { leafIndex: pool.size, root };
       }
-      throw new Error(`deposit ${d.id} is not ready for its append (${done?.status ?? 'gone'})`);
-    }
-    return CONFLICT;
-  }, { attempts: MAX_ATTEMPTS, exhausted: () => errors.serviceUnavailable(1, 'the pool is busy; the deposit is recorded and will be added to the tree') });
+      if (outcome === 'done') {
+        const done = await repo.getDeposit(d.userId, d.id);
+        if (done?.status === 'complete') {
+          await accrueDeposit(pool, d); // a retry after a crash between the append and the accrual
+          return { leafIndex: done.leafIndex!, root: done.root! };
+        }
+        throw new Error(`deposit ${d.id} is not ready for its append (${done?.status ?? 'gone'})`);
+      }
+      return CONFLICT;
+    },
+    { attempts: MAX_ATTEMPTS, exhausted: () => errors.serviceUnavailable(1, 'the pool is busy; the deposit is recorded and will be added to the tree') },
+  );
 }

@@ -27,7 +27,10 @@ export async function withdraw(input: z.infer<typeof withdrawInput>): Promise<{ 
   const denomination = BigInt(pool.denomination);
   const fee = BigInt(input.relayerFee ?? '0');
   if (fee * MAX_FEE_SHARE > denomination) throw errors.invalidInput(`relayerFee: at most ${denomination / MAX_FEE_SHARE} (a tenth of the denomination)`);
-  for (const [name, v] of [['root', input.root], ['nullifierHash', input.nullifierHash]] as const) {
+  for (const [name, v] of [
+    ['root', input.root],
+    ['nullifierHash', input.nullifierHash],
+  ] as const) {
     if (!isFieldElement(v)) throw errors.fieldOverflow(`${name}: not below the BN254 scalar field order`);
   }
   const root = BigInt(input.root).toString();

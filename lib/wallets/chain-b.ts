@@ -74,7 +74,14 @@ export const transferSubmittedOutput = z.object({
 
 export const balanceParams = z.object({ address: z.string().min(1).max(66) });
 export const balanceQuery = z.object({ token: tokenField });
-export const balanceOutput = z.object({ address: z.string(), token: z.string(), symbol: z.string(), balance: z.string(), formatted: z.string(), decimals: z.number().int() });
+export const balanceOutput = z.object({
+  address: z.string(),
+  token: z.string(),
+  symbol: z.string(),
+  balance: z.string(),
+  formatted: z.string(),
+  decimals: z.number().int(),
+});
 
 export const txParams = z.object({ hash: z.string().min(1).max(66) });
 const eventSchema = z.object({ fromAddress: z.string(), keys: z.array(z.string()), data: z.array(z.string()) });
@@ -161,7 +168,11 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'b') throw errors.walletNotFound();
   const out = await executeFromWallet(w, input.password, { token: t, amount }, [transferCall(t.address, to, amount)]);
-  const sent = { txHash: out.txHash, explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL), ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}) };
+  const sent = {
+    txHash: out.txHash,
+    explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL),
+    ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}),
+  };
   // Handed to chain B, not confirmed (the route answers 202). The hash tells (GET /api/chainb/tx/:hash); a retry
   // with the same Idempotency-Key gets this answer again instead of a second transfer.
   if ('unsettled' in out) return { status: 'submitted', ...sent } satisfies z.infer<typeof transferSubmittedOutput>;
@@ -263,7 +274,9 @@ async function preflight(from: string, t: TokenInfo, amount: bigint): Promise<vo
   const fees = maxFees.invoke + (deployed ? 0n : maxFees.deployAccount);
   const strk = t.address === FEE_TOKEN.address ? balance - amount : await chain.balanceOf(FEE_TOKEN.address, from);
   if (strk < fees) {
-    throw errors.insufficientFeeBalance(`the fee needs up to ${formatUnits(fees, FEE_TOKEN.decimals)} STRK${deployed ? '' : ' (this first transfer also deploys the account)'}; ${formatUnits(strk, FEE_TOKEN.decimals)} STRK left for it`);
+    throw errors.insufficientFeeBalance(
+      `the fee needs up to ${formatUnits(fees, FEE_TOKEN.decimals)} STRK${deployed ? '' : ' (this first transfer also deploys the account)'}; ${formatUnits(strk, FEE_TOKEN.decimals)} STRK left for it`,
+    );
   }
 }
 

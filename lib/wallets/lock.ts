@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { acquireWalletLease, endWalletLeaseHold, releaseWalletLease, releaseWalletLeaseRecordingSlot, walletLeaseHeldFor, type WalletRecord } from '#lib/data/wallets.ts';
+import {
+  acquireWalletLease,
+  endWalletLeaseHold,
+  releaseWalletLease,
+  releaseWalletLeaseRecordingSlot,
+  walletLeaseHeldFor,
+  type WalletRecord,
+} from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { walletConfig } from './config.ts';
 
@@ -35,7 +42,9 @@ async function takeLease(w: WalletRecord, owner: string): Promise<void> {
     const { resolveMove } = await import('#lib/moves/journal.ts');
     const outcome = await resolveMove(pending).catch(() => 'pending' as const);
     if (outcome === 'pending') {
-      throw errors.walletLocked(`transaction ${pending} from this wallet was sent and the chain has not settled it yet; the wallet signs again once it has landed or expired`);
+      throw errors.walletLocked(
+        `transaction ${pending} from this wallet was sent and the chain has not settled it yet; the wallet signs again once it has landed or expired`,
+      );
     }
     // Settled (the hold ended with it), or not a chain A move of the journal (a chain B hold is settled by its own check).
     if (outcome === 'unknown') await endWalletLeaseHold(w.id, pending).catch(() => undefined);

@@ -14,7 +14,14 @@ export const walletAnswer = z.object({ wallet: walletView });
 export const walletsAnswer = z.object({ wallets: z.array(walletView) });
 export const walletDeletedAnswer = z.object({ deleted: z.literal(true) });
 /** Chain A answers name the `mint` when asked for a token; chain B answers name the `token` (its address). */
-export const balanceAnswer = z.object({ address: z.string(), balance: amount, formatted: z.string(), decimals: z.number().int(), mint: z.string().optional(), token: z.string().optional() });
+export const balanceAnswer = z.object({
+  address: z.string(),
+  balance: amount,
+  formatted: z.string(),
+  decimals: z.number().int(),
+  mint: z.string().optional(),
+  token: z.string().optional(),
+});
 export const airdropAnswer = z.object({
   txHash: z.string(),
   address: z.string(),

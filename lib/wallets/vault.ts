@@ -41,17 +41,14 @@ export class KmsVault implements KeyVault {
   }
 
   async unwrapDataKey(wrapped: string, context: Record<string, string>): Promise<Buffer> {
-    const out = await this.client.send(
-      new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: Buffer.from(wrapped, 'base64'), EncryptionContext: context }),
-    );
+    const out = await this.client.send(new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: Buffer.from(wrapped, 'base64'), EncryptionContext: context }));
     if (!out.Plaintext) throw new Error('KMS Decrypt returned no key');
     return Buffer.from(out.Plaintext);
   }
 }
 
 /** The context is bound as associated data, as KMS binds its encryption context. */
-const contextAad = (context: Record<string, string>) =>
-  Buffer.from(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b))));
+const contextAad = (context: Record<string, string>) => Buffer.from(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b))));
 
 export class LocalVault implements KeyVault {
   readonly id = 'local';

@@ -44,7 +44,10 @@ export const importWalletInput = z
 export const listWalletsQuery = z.object({ chain: chainField.optional() });
 export const walletIdParams = z.object({ id: z.string().min(1).max(64) });
 export const updateWalletInput = z
-  .object({ name: nameField.optional(), isActive: z.literal(true, { error: 'only true is accepted: activate another wallet to deactivate this one' }).optional() })
+  .object({
+    name: nameField.optional(),
+    isActive: z.literal(true, { error: 'only true is accepted: activate another wallet to deactivate this one' }).optional(),
+  })
   .refine((x) => x.name !== undefined || x.isActive !== undefined, 'give name and/or isActive');
 export const balanceQuery = z.object({ mint: z.string().min(32).max(44).optional() });
 export const airdropInput = z.object({ amount: amountInput });
@@ -82,7 +85,12 @@ async function store(userId: string, chain: Chain, name: string, key: ChainKey, 
   try {
     await onChange(() => repo.insertWallet(record));
   } catch (e) {
-    if (e instanceof repo.WalletConflict) throw errors.conflict(e.reason === 'name' ? `name: a ${chain === 'a' ? 'chain A' : 'chain B'} wallet named "${name}" exists` : 'secretKey: this key is already one of your wallets');
+    if (e instanceof repo.WalletConflict)
+      throw errors.conflict(
+        e.reason === 'name'
+          ? `name: a ${chain === 'a' ? 'chain A' : 'chain B'} wallet named "${name}" exists`
+          : 'secretKey: this key is already one of your wallets',
+      );
     throw e;
   }
   const active = await repo.activeWalletIds(userId);

@@ -51,10 +51,10 @@ export function wrapLine(line: string, cols: number, indent = 0): string[] {
     if (/^ +$/.test(token)) {
       // Spaces at a break are dropped; inside a line they stay (alignment).
       if (width + w <= cols) (current += token), (width += w);
-      else (out.push(current), (current = pad), (width = pad.length));
+      else out.push(current), (current = pad), (width = pad.length);
       continue;
     }
-    if (width + w > cols && width > pad.length) (out.push(current.trimEnd()), (current = pad), (width = pad.length));
+    if (width + w > cols && width > pad.length) out.push(current.trimEnd()), (current = pad), (width = pad.length);
     let word = token;
     while (width + visible(word) > cols) {
       const [head, rest] = cutAt(word, cols - width);

@@ -90,7 +90,6 @@ async function receive(token: string, info: SharedInfo) {
   save.disabled = false;
   password.disabled = false;
   if (status.dataset.state === 'error') password.select(); // another password may be tried
-
 }
 
 void open();

@@ -86,7 +86,11 @@ export function helpText(defs: CommandDef[], name?: string): string {
     return lines.join('\n');
   }
   const width = Math.max(...defs.map((d) => d.name.length)) + 2;
-  return ['commands (help <command> for more):', ...defs.map((d) => `  ${d.name.padEnd(width)}${d.summary}`), `  ${'clear'.padEnd(width)}clear the screen`].join('\n');
+  return [
+    'commands (help <command> for more):',
+    ...defs.map((d) => `  ${d.name.padEnd(width)}${d.summary}`),
+    `  ${'clear'.padEnd(width)}clear the screen`,
+  ].join('\n');
 }
 
 const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -128,7 +132,13 @@ function tableLines(rows: string[][], widths: number[]): string[] {
   for (const row of rows) {
     const cells = row.map((c, i) => wrapLine(c, widths[i]!));
     const height = Math.max(...cells.map((c) => c.length));
-    for (let l = 0; l < height; l++) out.push(cells.map((c, i) => (c[l] ?? '').padEnd(widths[i]!)).join('  ').trimEnd());
+    for (let l = 0; l < height; l++)
+      out.push(
+        cells
+          .map((c, i) => (c[l] ?? '').padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      );
   }
   return out;
 }

@@ -21,7 +21,8 @@ term.open(box);
 
 /** xterm's cell in CSS pixels (its renderer's measure; what xterm's fit add-on reads too). */
 const cellSize = () =>
-  (term as Terminal & { _core?: { _renderService?: { dimensions?: { css: { cell: { width: number; height: number } } } } } })._core?._renderService?.dimensions?.css.cell ?? { width: 0, height: 0 };
+  (term as Terminal & { _core?: { _renderService?: { dimensions?: { css: { cell: { width: number; height: number } } } } } })._core?._renderService?.dimensions
+    ?.css.cell ?? { width: 0, height: 0 };
 /** The viewport's scrollbar takes this many pixels of the width. */
 const SCROLLBAR = 14;
 function fit() {
@@ -155,7 +156,20 @@ async function showReturn() {
   if (returned.error) throw new ShroudError(returned.error, 0, returnError(returned));
   const s = await client.api.zkauthStatus();
   if (!s.authenticated) throw new ShroudError('UNAUTHENTICATED', 401, 'the sign-in did not leave a session in this browser (are cookies blocked?)');
-  term.write(`${renderOutput({ data: s, fields: [['signed in with', s.provider], ['name', s.name], ['email', s.email]] }, false, term.cols)}\n`);
+  term.write(
+    `${renderOutput(
+      {
+        data: s,
+        fields: [
+          ['signed in with', s.provider],
+          ['name', s.name],
+          ['email', s.email],
+        ],
+      },
+      false,
+      term.cols,
+    )}\n`,
+  );
   await runLine('whoami');
 }
 
@@ -166,7 +180,18 @@ async function runLine(text: string) {
   if (w.length === 1 && w[0] === 'login') return term.write(`${fitted(loginChoices((await client.api.zkauthProviders()).providers))}\n`);
   if (w[0] === 'help' || w[0] === '--help') return term.write(`${fitted(helpText(commands, w.slice(1).join(' ') || undefined))}\n`);
   if (w[0] === 'clear') return term.clear();
-  if (w.includes('--help')) return term.write(`${fitted(helpText(commands, w.filter((x) => x !== '--help').slice(0, 2).join(' ')))}\n`);
+  if (w.includes('--help'))
+    return term.write(
+      `${fitted(
+        helpText(
+          commands,
+          w
+            .filter((x) => x !== '--help')
+            .slice(0, 2)
+            .join(' '),
+        ),
+      )}\n`,
+    );
   const parsed = parseLine(text, commands);
   if (!parsed) return;
   streamed = null;

@@ -9,16 +9,34 @@ const MASK = (1n << 64n) - 1n;
 
 /** The first 16 64-bit words of the fractional part of π. */
 const U = [
-  0x243f6a8885a308d3n, 0x13198a2e03707344n, 0xa4093822299f31d0n, 0x082efa98ec4e6c89n,
-  0x452821e638d01377n, 0xbe5466cf34e90c6cn, 0xc0ac29b7c97c50ddn, 0x3f84d5b5b5470917n,
-  0x9216d5d98979fb1bn, 0xd1310ba698dfb5acn, 0x2ffd72dbd01adfb7n, 0xb8e1afed6a267e96n,
-  0xba7c9045f12c7f99n, 0x24a19947b3916cf7n, 0x0801f2e2858efc16n, 0x636920d871574e69n,
+  0x243f6a8885a308d3n,
+  0x13198a2e03707344n,
+  0xa4093822299f31d0n,
+  0x082efa98ec4e6c89n,
+  0x452821e638d01377n,
+  0xbe5466cf34e90c6cn,
+  0xc0ac29b7c97c50ddn,
+  0x3f84d5b5b5470917n,
+  0x9216d5d98979fb1bn,
+  0xd1310ba698dfb5acn,
+  0x2ffd72dbd01adfb7n,
+  0xb8e1afed6a267e96n,
+  0xba7c9045f12c7f99n,
+  0x24a19947b3916cf7n,
+  0x0801f2e2858efc16n,
+  0x636920d871574e69n,
 ];
 
 /** SHA-512's initial value. */
 const IV = [
-  0x6a09e667f3bcc908n, 0xbb67ae8584caa73bn, 0x3c6ef372fe94f82bn, 0xa54ff53a5f1d36f1n,
-  0x510e527fade682d1n, 0x9b05688c2b3e6c1fn, 0x1f83d9abfb41bd6bn, 0x5be0cd19137e2179n,
+  0x6a09e667f3bcc908n,
+  0xbb67ae8584caa73bn,
+  0x3c6ef372fe94f82bn,
+  0xa54ff53a5f1d36f1n,
+  0x510e527fade682d1n,
+  0x9b05688c2b3e6c1fn,
+  0x1f83d9abfb41bd6bn,
+  0x5be0cd19137e2179n,
 ];
 
 const SIGMA = [

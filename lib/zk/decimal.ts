@@ -24,17 +24,13 @@ const DECIMAL_RE = /^[0-9]{1,78}$/;
 export const DECIMAL_MESSAGE = 'must be a decimal string of digits (0-9, at most 78)';
 
 /** zod `error` callback: "is required" for a missing field, else the given sentence. */
-const typeError = (message: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? 'is required' : message;
+const typeError = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message);
 
 /** A decimal string of digits, 1–78 long. */
 export const decimalString = z.string({ error: typeError(DECIMAL_MESSAGE) }).regex(DECIMAL_RE, DECIMAL_MESSAGE);
 
 /** A Baby JubJub point as sent over HTTP. */
-export const pointSchema = z.object(
-  { x: decimalString, y: decimalString },
-  { error: typeError('must be an object {x, y} of decimal strings') },
-);
+export const pointSchema = z.object({ x: decimalString, y: decimalString }, { error: typeError('must be an object {x, y} of decimal strings') });
 
 /** An integer in [min, max] sent as a JSON number (not a string). */
 export const integerIn = (min: number, max: number) =>

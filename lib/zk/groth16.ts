@@ -237,7 +237,8 @@ function verifyingKey(c: Curve, e: Loaded): VerifyingKey {
     delta: c.G2.fromObject(bigints(vk.vk_delta_2)),
     ic: vk.IC.map((p) => c.G1.fromObject(bigints(p))),
   };
-  if (key.ic.length !== e.manifest.publicSignals.length + 1) throw new Error(`${e.manifest.name}: the verification key has ${key.ic.length - 1} public inputs, the manifest ${e.manifest.publicSignals.length}`);
+  if (key.ic.length !== e.manifest.publicSignals.length + 1)
+    throw new Error(`${e.manifest.name}: the verification key has ${key.ic.length - 1} public inputs, the manifest ${e.manifest.publicSignals.length}`);
   return (e.key = key);
 }
 

@@ -21,9 +21,7 @@ export async function poseidon(inputs: readonly bigint[]): Promise<bigint> {
 // ---- request level: validated request fields in, the response `data` out ----
 
 export type PoseidonRequest = { input?: string; inputs?: string[] };
-export type PoseidonData =
-  | { algorithm: 'poseidon'; hash: string; input: string }
-  | { algorithm: 'poseidon'; hash: string; inputs: string[] };
+export type PoseidonData = { algorithm: 'poseidon'; hash: string; input: string } | { algorithm: 'poseidon'; hash: string; inputs: string[] };
 
 export async function hashPoseidon(req: PoseidonRequest): Promise<PoseidonData> {
   if ((req.input === undefined) === (req.inputs === undefined)) {

@@ -28,7 +28,8 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000)); // a fresh rate-limit window per test
 
-const ask = (c: HttpClient, message: string, conversationId?: string) => c.post('/api/ai/chat', { message, ...(conversationId ? { conversationId } : {}) }, { headers: { accept: 'application/json' } });
+const ask = (c: HttpClient, message: string, conversationId?: string) =>
+  c.post('/api/ai/chat', { message, ...(conversationId ? { conversationId } : {}) }, { headers: { accept: 'application/json' } });
 
 /** The raw SSE frames of one answer. */
 async function askStream(c: HttpClient, message: string) {
@@ -58,7 +59,7 @@ async function uploadNamed(c: HttpClient, name: string) {
 }
 
 describe('POST /api/ai/chat', () => {
-  it('answers a task with the command filled in from the message and the caller\'s own wallet, citing the documentation', async () => {
+  it("answers a task with the command filled in from the message and the caller's own wallet, citing the documentation", async () => {
     const w = await alice.post('/api/wallets', { chain: 'a', name: 'savings' });
     expect(w.status, JSON.stringify(w.json)).toBe(201);
     const res = await ask(alice, 'how do I compress 2.5 SOL from my savings wallet?');
@@ -112,14 +113,18 @@ describe('POST /api/ai/chat', () => {
 });
 
 describe('conversations', () => {
-  it('keeps the history, lists and deletes only the caller\'s own; someone else\'s answers as an unknown one', async () => {
+  it("keeps the history, lists and deletes only the caller's own; someone else's answers as an unknown one", async () => {
     const first = await ask(alice, 'how do I create a wallet named travel?');
     const id = first.json.conversationId as string;
     const second = await ask(alice, 'and how do I airdrop 5 to it?', id);
     expect(second.json.conversationId).toBe(id);
 
     const list = await alice.get('/api/ai/conversations');
-    expect(list.json.conversations.find((c: { id: string }) => c.id === id)).toMatchObject({ messageCount: 2, backend: 'retrieval', title: 'how do I create a wallet named travel?' });
+    expect(list.json.conversations.find((c: { id: string }) => c.id === id)).toMatchObject({
+      messageCount: 2,
+      backend: 'retrieval',
+      title: 'how do I create a wallet named travel?',
+    });
     const got = await alice.get(`/api/ai/conversations/${id}`);
     expect(got.status).toBe(200);
     expect(got.json.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
@@ -135,24 +140,41 @@ describe('conversations', () => {
     expect((await bob.post('/api/ai/feedback', { conversationId: id, messageId: second.json.messageId, rating: 'down' })).status).toBe(404);
     expect((await bob.delete(`/api/ai/conversations/${id}`)).status).toBe(404);
 
-    expect((await alice.post('/api/ai/feedback', { conversationId: id, messageId: second.json.messageId, rating: 'up', comment: 'right command' })).json).toEqual({ success: true, recorded: true });
+    expect(
+      (await alice.post('/api/ai/feedback', { conversationId: id, messageId: second.json.messageId, rating: 'up', comment: 'right command' })).json,
+    ).toEqual({ success: true, recorded: true });
     expect((await alice.post('/api/ai/feedback', { conversationId: id, messageId: crypto.randomUUID(), rating: 'up' })).status).toBe(404);
     expect((await alice.post('/api/ai/feedback', { conversationId: id, messageId: second.json.messageId, rating: 'meh' })).status).toBe(400);
 
     expect((await alice.delete(`/api/ai/conversations/${id}`)).json).toEqual({ success: true, deleted: true });
     expect((await alice.get(`/api/ai/conversations/${id}`)).status).toBe(404);
   });
-
 });
 
 /** A bridge record as the bridge group writes it (seeded: sending a real deposit is the bridge tests' job). */
 async function seedBridge(userId: string, over: Partial<BridgeRecord> = {}) {
   const now = clock.now();
   const r: BridgeRecord = {
-    id: randomUUID(), userId, bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '1.5', amountUnits: '1500000000',
-    destAddress: '0x' + '1'.repeat(64), status: 'submitted', sourceTxHash: 'srcTx' + randomUUID().slice(0, 8), destTxHash: null, messageId: null, failureReason: null,
-    walletId: null, createdAt: now.toISOString(), updatedAt: now.toISOString(), expiresAt: new Date(now.getTime() + 3_600_000).toISOString(), submittedAt: now.toISOString(),
-    history: [{ status: 'submitted', at: now.toISOString() }], ...over,
+    id: randomUUID(),
+    userId,
+    bridgeType: 'chaina-chainb',
+    direction: 'deposit',
+    token: 'SOL',
+    amount: '1.5',
+    amountUnits: '1500000000',
+    destAddress: '0x' + '1'.repeat(64),
+    status: 'submitted',
+    sourceTxHash: 'srcTx' + randomUUID().slice(0, 8),
+    destTxHash: null,
+    messageId: null,
+    failureReason: null,
+    walletId: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + 3_600_000).toISOString(),
+    submittedAt: now.toISOString(),
+    history: [{ status: 'submitted', at: now.toISOString() }],
+    ...over,
   };
   await insertBridge(r);
   return r;
@@ -162,16 +184,26 @@ async function seedBridge(userId: string, over: Partial<BridgeRecord> = {}) {
 async function seedAttestation(subjectId: string, claims: Record<string, string>) {
   const now = clock.now();
   const a: AttestationRecord = {
-    id: randomUUID(), subjectId, schema: 'age-over-18', claims, nullifier: String(BigInt('0x' + randomUUID().replace(/-/g, ''))), scope: 'default', scopeSignal: '1',
-    issuedAt: now.toISOString(), expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
-    issuer: { algorithm: 'eddsa-poseidon-babyjubjub', publicKey: { x: '1', y: '2' }, keyId: 'k' }, signature: { R8: { x: '1', y: '2' }, S: '3' }, hash: '4', revoked: false,
+    id: randomUUID(),
+    subjectId,
+    schema: 'age-over-18',
+    claims,
+    nullifier: String(BigInt('0x' + randomUUID().replace(/-/g, ''))),
+    scope: 'default',
+    scopeSignal: '1',
+    issuedAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+    issuer: { algorithm: 'eddsa-poseidon-babyjubjub', publicKey: { x: '1', y: '2' }, keyId: 'k' },
+    signature: { R8: { x: '1', y: '2' }, S: '3' },
+    hash: '4',
+    revoked: false,
   };
   expect(await insertAttestation(a)).toBe(true);
   return a;
 }
 
 describe('bridge transfers and attestations through the tools', () => {
-  it('never returns another user\'s bridge record or attestation, whatever the arguments', async () => {
+  it("never returns another user's bridge record or attestation, whatever the arguments", async () => {
     const dave = await signedIn(rt);
     const erin = await signedIn(rt);
     const mine = await seedBridge(dave.userId);
@@ -187,10 +219,16 @@ describe('bridge transfers and attestations through the tools', () => {
     expect((await callTool({ userId: dave.userId }, 'bridge_transfers', { userId: erin.userId })).data).toMatchObject({ error: 'INVALID_ARGUMENTS' });
 
     const atts = await callTool({ userId: dave.userId }, 'list_attestations', {});
-    expect(atts.data).toEqual([{ id: myAtt.id, schema: 'age-over-18', claims: { minAge: '18' }, issuedAt: myAtt.issuedAt, expiresAt: myAtt.expiresAt, revoked: false }]);
+    expect(atts.data).toEqual([
+      { id: myAtt.id, schema: 'age-over-18', claims: { minAge: '18' }, issuedAt: myAtt.issuedAt, expiresAt: myAtt.expiresAt, revoked: false },
+    ]);
     expect((await callTool({ userId: dave.userId }, 'list_attestations', { subjectId: erin.userId })).data).toMatchObject({ error: 'INVALID_ARGUMENTS' });
 
-    for (const message of [`what is my bridge transfer ${theirs.id} doing?`, `what is the status of the bridge of user ${erin.userId}?`, 'what is my bridge transfer doing?']) {
+    for (const message of [
+      `what is my bridge transfer ${theirs.id} doing?`,
+      `what is the status of the bridge of user ${erin.userId}?`,
+      'what is my bridge transfer doing?',
+    ]) {
       const a = await ask(dave, message);
       expect(a.status, message).toBe(200);
       const seen = JSON.stringify(a.json);
@@ -238,8 +276,8 @@ describe('bridge transfers and attestations through the tools', () => {
   });
 });
 
-describe('tools see only the caller\'s records', () => {
-  it('never returns another user\'s files or wallets, whatever the message says', async () => {
+describe("tools see only the caller's records", () => {
+  it("never returns another user's files or wallets, whatever the message says", async () => {
     const bobFile = await uploadNamed(bob, 'bob-secret-plans.enc');
     const bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'bobs-wallet' })).json.wallet.id as string;
     for (const message of [
@@ -307,7 +345,14 @@ describe('limits', () => {
   });
 
   it('GET /api/ai/status names the backend and model', async () => {
-    expect((await (await signedIn(rt)).get('/api/ai/status')).json).toEqual({ success: true, backend: 'retrieval', model: 'bm25-minisearch', available: true, dailyTokens: 8000, maxMessageChars: 4000 });
+    expect((await (await signedIn(rt)).get('/api/ai/status')).json).toEqual({
+      success: true,
+      backend: 'retrieval',
+      model: 'bm25-minisearch',
+      available: true,
+      dailyTokens: 8000,
+      maxMessageChars: 4000,
+    });
   });
 });
 

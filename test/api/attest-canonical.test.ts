@@ -55,7 +55,8 @@ beforeAll(async () => {
     max: '150',
     scope: scopeSignal('age-over-18', 'canon').toString(),
   });
-  age = (await alice.post('/api/attest', { schema: 'age-over-18', scope: 'canon', proof: ageProof.proof, publicSignals: ageProof.publicSignals })).json.attestation;
+  age = (await alice.post('/api/attest', { schema: 'age-over-18', scope: 'canon', proof: ageProof.proof, publicSignals: ageProof.publicSignals })).json
+    .attestation;
 
   const pre = await generateProof('preimage_scoped', { secret: rand().toString(), scope: scopeSignal('preimage', 'canon').toString() });
   preimage = (await alice.post('/api/attest', { schema: 'preimage', scope: 'canon', proof: pre.proof, publicSignals: pre.publicSignals })).json.attestation;
@@ -71,7 +72,8 @@ beforeAll(async () => {
     pathIndices: path.pathIndices.map(String),
     scope: scopeSignal('group-member', 'canon').toString(),
   });
-  member = (await alice.post('/api/attest', { schema: 'group-member', group: group.id, scope: 'canon', proof: mp.proof, publicSignals: mp.publicSignals })).json.attestation;
+  member = (await alice.post('/api/attest', { schema: 'group-member', group: group.id, scope: 'canon', proof: mp.proof, publicSignals: mp.publicSignals })).json
+    .attestation;
 }, 300_000);
 afterAll(async () => {
   await rt?.stop();
@@ -178,7 +180,14 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
     const time = (v: string) =>
       fc.oneof(
         fc.integer({ min: 1, max: 999 }).map((ms) => v.replace('.000Z', `.${String(ms).padStart(3, '0')}Z`)),
-        fc.constantFrom(v.replace('.000Z', 'Z'), v.replace('.000Z', '.0Z'), v.replace('.000Z', '.000000Z'), v.replace('.000Z', '.000+00:00'), v.replace('Z', 'z'), v.replace('T', ' ')),
+        fc.constantFrom(
+          v.replace('.000Z', 'Z'),
+          v.replace('.000Z', '.0Z'),
+          v.replace('.000Z', '.000000Z'),
+          v.replace('.000Z', '.000+00:00'),
+          v.replace('Z', 'z'),
+          v.replace('T', ' '),
+        ),
         // another time, canonically written (before 1970 included)
         fc.integer({ min: -62_167_219_200, max: 253_402_300_799 }).map((s) => new Date(s * 1000).toISOString()),
       );
@@ -198,8 +207,16 @@ describe('POST /api/attest/verify: one canonical form per value', () => {
       .constantFrom(...bases.keys())
       .chain((b) => {
         const a = bases[b]!;
-        const claimFields = Object.keys(a.claims as Json).map((name): [string, (v: string) => fc.Arbitrary<string>] => [`claims.${name}`, name === 'group' ? uuid : decimal]);
-        const all = [...fields, ...claimFields, ['scope', () => fc.string({ maxLength: 40 })] as [string, (v: string) => fc.Arbitrary<string>], ['issuer.keyId', () => fc.string({ maxLength: 40 })] as [string, (v: string) => fc.Arbitrary<string>]];
+        const claimFields = Object.keys(a.claims as Json).map((name): [string, (v: string) => fc.Arbitrary<string>] => [
+          `claims.${name}`,
+          name === 'group' ? uuid : decimal,
+        ]);
+        const all = [
+          ...fields,
+          ...claimFields,
+          ['scope', () => fc.string({ maxLength: 40 })] as [string, (v: string) => fc.Arbitrary<string>],
+          ['issuer.keyId', () => fc.string({ maxLength: 40 })] as [string, (v: string) => fc.Arbitrary<string>],
+        ];
         return fc.constantFrom(...all).chain(([path, gen]) =>
           // a re-encoding of the value, or any other string in its place
           fc.oneof(gen(fieldAt(a, path)), fc.string({ maxLength: 90 })).map((value) => ({ a, path, value })),
@@ -225,26 +242,44 @@ describe('POST /api/attest: values the issuer signs are taken only in their cano
       schema: 'group-member',
       group: group.toUpperCase(),
       scope: 'canon-2',
-      proof: { pi_a: ['1', '2', '1'], pi_b: [['1', '2'], ['3', '4'], ['1', '0']], pi_c: ['1', '2', '1'], protocol: 'groth16', curve: 'bn128' },
+      proof: {
+        pi_a: ['1', '2', '1'],
+        pi_b: [
+          ['1', '2'],
+          ['3', '4'],
+          ['1', '0'],
+        ],
+        pi_c: ['1', '2', '1'],
+        protocol: 'groth16',
+        curve: 'bn128',
+      },
       publicSignals: ['1', '2', '3'],
     });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ error: 'INVALID_INPUT', message: expect.stringContaining('group') });
 
     const p = await generateProof('preimage_scoped', { secret: rand().toString(), scope: scopeSignal('preimage', 'canon-2').toString() });
-    const padded = await alice.post('/api/attest', { schema: 'preimage', scope: 'canon-2', proof: p.proof, publicSignals: [`0${p.publicSignals[0]}`, ...p.publicSignals.slice(1)] });
+    const padded = await alice.post('/api/attest', {
+      schema: 'preimage',
+      scope: 'canon-2',
+      proof: p.proof,
+      publicSignals: [`0${p.publicSignals[0]}`, ...p.publicSignals.slice(1)],
+    });
     expect(padded.status).toBe(400);
     expect(padded.json).toEqual({ error: expect.any(String), message: expect.stringContaining('canonical') });
   });
 });
 
 // Last: it revokes the preimage attestation.
-describe('POST /api/attest/:id/revoke: the issuer\'s signature is taken in its canonical form only', () => {
+describe("POST /api/attest/:id/revoke: the issuer's signature is taken in its canonical form only", () => {
   it('a revocation signature with a leading zero is 400 and revokes nothing; the canonical one revokes', async () => {
     const id = fieldAt(preimage, 'id');
     const key = Buffer.from(readFileSync(join(rt.dataDir, 'keys', 'attest-issuer.key'), 'utf8').trim(), 'base64');
     const sig = await signPoseidon(key, await revocationMessage(id));
-    for (const bad of [{ ...sig, S: `0${sig.S}` }, { ...sig, R8: { ...sig.R8, x: `0${sig.R8.x}` } }]) {
+    for (const bad of [
+      { ...sig, S: `0${sig.S}` },
+      { ...sig, R8: { ...sig.R8, x: `0${sig.R8.x}` } },
+    ]) {
       const res = await anonymous.post(`/api/attest/${id}/revoke`, { issuerSignature: bad });
       expect(res.status).toBe(400);
       expect(res.json).toEqual({ error: 'INVALID_INPUT', message: expect.stringContaining('canonical decimal') });

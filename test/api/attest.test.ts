@@ -58,7 +58,11 @@ describe('schemas and issuer (public)', () => {
     expect(Object.keys(byId).sort()).toEqual(['age-over-18', 'group-member', 'preimage', 'range']);
     const age = byId['age-over-18'];
     expect(age.circuit).toBe('range_scoped');
-    expect(age.vkHash).toBe(createHash('sha256').update(readFileSync(artifactPath('range_scoped', 'vkey'))).digest('hex'));
+    expect(age.vkHash).toBe(
+      createHash('sha256')
+        .update(readFileSync(artifactPath('range_scoped', 'vkey')))
+        .digest('hex'),
+    );
     expect(age.publicSignals).toEqual([
       { index: 0, name: 'commitment', source: 'subject' },
       { index: 1, name: 'nullifier', source: 'nullifier' },
@@ -74,7 +78,11 @@ describe('schemas and issuer (public)', () => {
     const a = await anonymous.get('/api/attest/issuer');
     const b = await anonymous.get('/api/attest/issuer');
     expect(a.status).toBe(200);
-    expect(a.json).toMatchObject({ success: true, algorithm: 'eddsa-poseidon-babyjubjub', publicKey: { x: expect.stringMatching(/^[0-9]+$/), y: expect.stringMatching(/^[0-9]+$/) } });
+    expect(a.json).toMatchObject({
+      success: true,
+      algorithm: 'eddsa-poseidon-babyjubjub',
+      publicKey: { x: expect.stringMatching(/^[0-9]+$/), y: expect.stringMatching(/^[0-9]+$/) },
+    });
     expect(b.json.publicKey).toEqual(a.json.publicKey);
     const key = readFileSync(join(rt.dataDir, 'keys', 'attest-issuer.key'), 'utf8').trim();
     expect(JSON.stringify(a.json)).not.toContain(key);
@@ -119,7 +127,11 @@ describe('POST /api/attest: age ≥ 18 from a real range proof', () => {
     const otherScope = await attest(alice, { schema: 'age-over-18', proof: p.proof, publicSignals: p.publicSignals, scope: 'elsewhere' });
     expect(otherScope.json.error).toBe('SCHEMA_MISMATCH');
     // Signals edited to the schema's bound after proving: the proof no longer verifies.
-    const forged = await attest(alice, { schema: 'age-over-18', proof: p17.proof, publicSignals: [...p17.publicSignals.slice(0, 2), '18', ...p17.publicSignals.slice(3)] });
+    const forged = await attest(alice, {
+      schema: 'age-over-18',
+      proof: p17.proof,
+      publicSignals: [...p17.publicSignals.slice(0, 2), '18', ...p17.publicSignals.slice(3)],
+    });
     expect(forged.status).toBe(401);
     expect(forged.json.error).toBe('INVALID_PROOF');
     // Another circuit's proof under this schema: the signal count does not match.
@@ -145,7 +157,7 @@ describe('POST /api/attest: age ≥ 18 from a real range proof', () => {
     expect((await attest(alice, { ...body, scope: 'concurrency-2', proof: other.proof, publicSignals: other.publicSignals })).status).toBe(201);
   });
 
-  it('a range claim with the subject\'s bounds, and a preimage claim', async () => {
+  it("a range claim with the subject's bounds, and a preimage claim", async () => {
     const r = await ageProof(5000, { min: '1000', max: '9999', schema: 'range' });
     const res = await attest(alice, { schema: 'range', proof: r.proof, publicSignals: r.publicSignals });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -159,7 +171,7 @@ describe('POST /api/attest: age ≥ 18 from a real range proof', () => {
     expect(JSON.stringify(pr.json)).not.toContain(secret.toString());
   });
 
-  it('anchor: true stores the attestation hash in chain B\'s proof registry and returns its txHash', async () => {
+  it("anchor: true stores the attestation hash in chain B's proof registry and returns its txHash", async () => {
     const p = await ageProof(33, { scope: 'anchored' });
     const res = await attest(alice, { schema: 'age-over-18', proof: p.proof, publicSignals: p.publicSignals, scope: 'anchored', anchor: true });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -216,7 +228,9 @@ describe('groups and membership attestations', () => {
     await alice.post(`/api/attest/groups/${group.id}/members`, { commitment: (await poseidon([rand()])).toString() });
     expect((await anonymous.get(`/api/attest/groups/${group.id}`)).json.recentRoots).toContain(g.json.root);
     const late = await prove('poll-2');
-    expect((await attest(bob, { schema: 'group-member', group: group.id, scope: 'poll-2', proof: late.proof, publicSignals: late.publicSignals })).status).toBe(201);
+    expect((await attest(bob, { schema: 'group-member', group: group.id, scope: 'poll-2', proof: late.proof, publicSignals: late.publicSignals })).status).toBe(
+      201,
+    );
 
     // Another group's id with this root: not one of its roots.
     const other = (await alice.post('/api/attest/groups', { name: 'other' })).json.group;
@@ -242,7 +256,7 @@ describe('listing, revocation, tampering and expiry', () => {
     }
   }, 300_000);
 
-  it('GET /api/attest pages through the caller\'s attestations, newest first', async () => {
+  it("GET /api/attest pages through the caller's attestations, newest first", async () => {
     const first = await lister.get('/api/attest?limit=2');
     expect(first.json.attestations.map((a: { id: string }) => a.id)).toEqual([issued[2]!.id, issued[1]!.id]);
     expect(first.json.nextCursor).toEqual(expect.any(String));
@@ -255,7 +269,9 @@ describe('listing, revocation, tampering and expiry', () => {
 
   it('a tampered signature, claim or issuer key is refused by verify', async () => {
     const a = issued[0]! as { signature: { S: string; R8: { x: string; y: string } }; claims: Record<string, string>; issuer: { publicKey: { x: string } } };
-    const badSig = await anonymous.post('/api/attest/verify', { attestation: { ...a, signature: { ...a.signature, S: (BigInt(a.signature.S) + 1n).toString() } } });
+    const badSig = await anonymous.post('/api/attest/verify', {
+      attestation: { ...a, signature: { ...a.signature, S: (BigInt(a.signature.S) + 1n).toString() } },
+    });
     expect(badSig.json).toMatchObject({ valid: false, reasons: ['signature does not verify'] });
     const badClaim = await anonymous.post('/api/attest/verify', { attestation: { ...a, claims: { ...a.claims, min: '17' } } });
     expect(badClaim.json.valid).toBe(false);

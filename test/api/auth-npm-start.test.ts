@@ -47,7 +47,11 @@ describe('npm start: the identity story', () => {
 
     const proof = await client.post('/api/chainb/submit-proof', await identityProofRequest(zkId, { privateKey, publicKeyBase64: blob.json.identityPublicKey }));
     expect(proof.status).toBe(200);
-    expect(proof.json).toMatchObject({ success: true, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), contractAddress: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(proof.json).toMatchObject({
+      success: true,
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      contractAddress: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
 
     expect((await client.post('/api/auth/logout')).status).toBe(200);
     expect((await client.get('/api/auth/me')).status).toBe(401);

@@ -79,9 +79,7 @@ describe('POST /api/auth/register', () => {
     const name = uniqueName('race');
     const { encrypted } = await newIdentity();
     const variants = [name, name.toUpperCase(), name, name.toLowerCase(), name, name.toUpperCase()];
-    const results = await Promise.all(
-      variants.map((username) => rt.client().post('/api/auth/register', { username, password: PASSWORD, ...encrypted })),
-    );
+    const results = await Promise.all(variants.map((username) => rt.client().post('/api/auth/register', { username, password: PASSWORD, ...encrypted })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 400, 400, 400, 400, 400]);
     for (const r of results.filter((x) => x.status === 400)) expect(r.json.error).toBe('USERNAME_EXISTS');

@@ -47,17 +47,29 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
 
-const deposit = (extra: Record<string, unknown> = {}) => ({ bridgeType: 'ethereum-chainb', direction: 'deposit', token: 'ETH', amount: '0.25', destAddress: DEST, ...extra });
+const deposit = (extra: Record<string, unknown> = {}) => ({
+  bridgeType: 'ethereum-chainb',
+  direction: 'deposit',
+  token: 'ETH',
+  amount: '0.25',
+  destAddress: DEST,
+  ...extra,
+});
 
 async function rpc(method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(l1.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(l1.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
 }
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 /** eth_sendTransaction from an unlocked account of the L1; the mined transaction's hash (a reverted one too). */
-const send = (from: string, to: string, data: string, value = 0n): Promise<string> => rpc('eth_sendTransaction', [{ from, to, data, value: hex(value), gas: hex(500_000n) }]);
+const send = (from: string, to: string, data: string, value = 0n): Promise<string> =>
+  rpc('eth_sendTransaction', [{ from, to, data, value: hex(value), gas: hex(500_000n) }]);
 const receiptStatus = async (hash: string) => (await rpc('eth_getTransactionReceipt', [hash])).status as string;
 
 describe('ETH through StarkGate', () => {
@@ -74,7 +86,10 @@ describe('ETH through StarkGate', () => {
 
     const txHash = await send(l1.accounts[1]!, eth.l1Bridge, encodeCall('deposit(address,uint256,uint256)', [ETH_TOKEN, amount, DEST]), amount + FEE);
     expect(await receiptStatus(txHash)).toBe('0x1');
-    expect(ok(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash })).transaction).toMatchObject({ status: 'submitted', sourceTxHash: txHash });
+    expect(ok(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash })).transaction).toMatchObject({
+      status: 'submitted',
+      sourceTxHash: txHash,
+    });
     const done = await settled(alice, res.transaction.id);
     expect(done.status).toBe('completed');
     expect(done.destTxHash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -111,7 +126,7 @@ describe('ETH through StarkGate', () => {
   });
 });
 
-describe('front-running (issue 36, 4): another user attaches the victim\'s deposit hash', () => {
+describe("front-running (issue 36, 4): another user attaches the victim's deposit hash", () => {
   it('the thief gets 400 with the reason and nothing is reserved; the victim attaches it and is credited', async () => {
     const eth = routeToken('ethereum-chainb', 'ETH')!;
     const THIEF_DEST = DEST.replace('e7e7', 'c0c0');
@@ -160,11 +175,24 @@ describe('ERC-20 through StarkGate (USDC)', () => {
   });
 });
 
-describe('deposits that are not the record\'s → refused at source-tx with the reason (400, nothing reserved), nothing credited', () => {
+describe("deposits that are not the record's → refused at source-tx with the reason (400, nothing reserved), nothing credited", () => {
   const cases: [string, (eth: { l1Bridge: string }, usdc: { l1Bridge: string; l1Token: string }) => Promise<string>, RegExp][] = [
-    ['a different amount', (eth) => send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [10n ** 17n, DEST]), 10n ** 17n + FEE), /smallest units/],
-    ['a different recipient', (eth) => send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [5n * 10n ** 16n, DEST.replace('e7e7', 'e7e8')]), 5n * 10n ** 16n + FEE), /l2Recipient/],
-    ['a deposit that reverted (value below the amount)', (eth) => send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [5n * 10n ** 16n, DEST]), 10n ** 16n), /reverted on Ethereum/],
+    [
+      'a different amount',
+      (eth) => send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [10n ** 17n, DEST]), 10n ** 17n + FEE),
+      /smallest units/,
+    ],
+    [
+      'a different recipient',
+      (eth) =>
+        send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [5n * 10n ** 16n, DEST.replace('e7e7', 'e7e8')]), 5n * 10n ** 16n + FEE),
+      /l2Recipient/,
+    ],
+    [
+      'a deposit that reverted (value below the amount)',
+      (eth) => send(l1.accounts[4]!, eth.l1Bridge, encodeCall('deposit(uint256,uint256)', [5n * 10n ** 16n, DEST]), 10n ** 16n),
+      /reverted on Ethereum/,
+    ],
     ['a plain ETH transfer (no StarkGate Deposit)', (eth) => send(l1.accounts[4]!, l1.accounts[5]!, '0x', 5n * 10n ** 16n), /no StarkGate Deposit/],
   ];
   for (const [what, make, reason] of cases) {

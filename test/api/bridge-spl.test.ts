@@ -66,12 +66,21 @@ async function amountIn(account: PublicKey): Promise<bigint> {
 }
 
 describe('an SPL collateral route (DREAMS) on the local chains', () => {
-  it('deposit from the caller\'s chain A wallet: the tokens locked in the warp route\'s escrow, the synthetic minted on chain B', async () => {
+  it("deposit from the caller's chain A wallet: the tokens locked in the warp route's escrow, the synthetic minted on chain B", async () => {
     await giveTokens(walletA.address, 10_000_000n); // 10 DREAMS
     const escrow = escrowAccount(DREAMS);
     const lockedBefore = await amountIn(escrow);
 
-    const res = ok(await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'DREAMS', amount: '2.5', destAddress: walletB.address, walletId: walletA.id }));
+    const res = ok(
+      await alice.post('/api/bridge/initiate', {
+        bridgeType: 'chaina-chainb',
+        direction: 'deposit',
+        token: 'DREAMS',
+        amount: '2.5',
+        destAddress: walletB.address,
+        walletId: walletA.id,
+      }),
+    );
     expect(res.transaction).toMatchObject({ token: 'DREAMS', amount: '2.5', status: 'submitted' });
     expect(await held(walletA.address)).toBe(7_500_000n);
     expect((await amountIn(escrow)) - lockedBefore).toBe(2_500_000n);
@@ -84,17 +93,34 @@ describe('an SPL collateral route (DREAMS) on the local chains', () => {
   it('more than the wallet holds: 422 INSUFFICIENT_BALANCE, nothing moved, no record', async () => {
     const before = await held(walletA.address);
     const records = (await alice.get('/api/bridge/history')).json.transactions.length;
-    const res = await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'DREAMS', amount: '500', destAddress: walletB.address, walletId: walletA.id });
+    const res = await alice.post('/api/bridge/initiate', {
+      bridgeType: 'chaina-chainb',
+      direction: 'deposit',
+      token: 'DREAMS',
+      amount: '500',
+      destAddress: walletB.address,
+      walletId: walletA.id,
+    });
     expect(res.status, JSON.stringify(res.json)).toBe(422);
     expect(res.json.error).toBe('INSUFFICIENT_BALANCE');
     expect(await held(walletA.address)).toBe(before);
     expect((await alice.get('/api/bridge/history')).json.transactions).toHaveLength(records); // refused before sending
   });
 
-  it('withdraw back to chain A: the synthetic burned on chain B, the tokens released to the recipient\'s token account', async () => {
+  it("withdraw back to chain A: the synthetic burned on chain B, the tokens released to the recipient's token account", async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const before = await synthetic(walletB.address);
-    const res = ok(await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'withdraw', token: 'DREAMS', amount: '1.2', destAddress: dest, walletId: walletB.id, password: PASS }));
+    const res = ok(
+      await alice.post('/api/bridge/initiate', {
+        bridgeType: 'chaina-chainb',
+        direction: 'withdraw',
+        token: 'DREAMS',
+        amount: '1.2',
+        destAddress: dest,
+        walletId: walletB.id,
+        password: PASS,
+      }),
+    );
     expect(res.transaction.status).toBe('submitted');
     expect(before - (await synthetic(walletB.address))).toBe(1_200_000n);
     const releaseEscrow = spl.getAssociatedTokenAddressSync(mint(), await escrowAddress(await chainA()), true);
@@ -110,7 +136,7 @@ describe('an SPL collateral route (DREAMS) on the local chains', () => {
     expect(collateralBefore + credited - (await amountIn(releaseEscrow))).toBe(1_200_000n);
   });
 
-  it('the local mint is the registry\'s: 6 decimals, at the mainnet address; other decimals are refused', async () => {
+  it("the local mint is the registry's: 6 decimals, at the mainnet address; other decimals are refused", async () => {
     const chain = await chainA();
     const m = await spl.getMint(chain.rpc, mint());
     expect(m).toMatchObject({ decimals: 6, mintAuthority: null, freezeAuthority: null, isInitialized: true });

@@ -60,18 +60,34 @@ beforeAll(async () => {
   ok(await alice.post(`/api/wallets/${walletA.id}/airdrop`, { amount: 10 }));
   ok(await alice.post(`/api/wallets/${walletB.id}/airdrop`, { amount: 10 })); // STRK for the fees
   // The deposit that funds the chain B wallet with synthetic SOL.
-  const d = ok(await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '5', destAddress: walletB.address, walletId: walletA.id }));
+  const d = ok(
+    await alice.post('/api/bridge/initiate', {
+      bridgeType: 'chaina-chainb',
+      direction: 'deposit',
+      token: 'SOL',
+      amount: '5',
+      destAddress: walletB.address,
+      walletId: walletA.id,
+    }),
+  );
   expect((await settled(alice, d.transaction.id)).status).toBe('completed');
 }, 120_000);
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
 
-const withdraw = (extra: Record<string, unknown> = {}) => ({ bridgeType: 'chaina-chainb', direction: 'withdraw', token: 'SOL', amount: '0.4', destAddress: Keypair.generate().publicKey.toBase58(), ...extra });
+const withdraw = (extra: Record<string, unknown> = {}) => ({
+  bridgeType: 'chaina-chainb',
+  direction: 'withdraw',
+  token: 'SOL',
+  amount: '0.4',
+  destAddress: Keypair.generate().publicKey.toBase58(),
+  ...extra,
+});
 
 const synthetic = (holder: string) => chainb.balanceOf(SOL.destinationToken, holder);
 const lamports = async (address: string) => BigInt(await (await chainA()).rpc.getBalance(new (await import('@solana/web3.js')).PublicKey(address)));
 
-describe('withdraw from the caller\'s chain B wallet', () => {
+describe("withdraw from the caller's chain B wallet", () => {
   it('burns on chain B, the relayer releases on chain A: exact balances on both chains and total supply', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const chain = await chainA();
@@ -141,7 +157,12 @@ describe('withdraw from the caller\'s chain B wallet', () => {
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: bobB.id, password: PASS })), 404, 'WALLET_NOT_FOUND');
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletA.id, password: PASS })), 400, 'INVALID_INPUT', /chain B wallet/);
     fails(await alice.post('/api/bridge/initiate', withdraw({ password: PASS })), 400, 'INVALID_INPUT', /^password/);
-    fails(await alice.post('/api/bridge/initiate', { ...withdraw(), direction: 'deposit', destAddress: walletB.address, password: PASS }), 400, 'INVALID_INPUT', /^password/);
+    fails(
+      await alice.post('/api/bridge/initiate', { ...withdraw(), direction: 'deposit', destAddress: walletB.address, password: PASS }),
+      400,
+      'INVALID_INPUT',
+      /^password/,
+    );
     expect(await synthetic(walletB.address)).toBe(before);
   });
 
@@ -153,11 +174,15 @@ describe('withdraw from the caller\'s chain B wallet', () => {
     expect(await synthetic(walletB.address)).toBe(before);
   });
 
-  it('sent, outcome unknown, and it landed: submitted with the transaction\'s hash; the relayer completes it; exact balances', async () => {
+  it("sent, outcome unknown, and it landed: submitted with the transaction's hash; the relayer completes it; exact balances", async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
     const supply = await embeddedLedger().totalSupply(SOL.destinationToken);
-    const t = ok(await withLostChainBAnswer(true, () => alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
+    const t = ok(
+      await withLostChainBAnswer(true, () =>
+        alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })),
+      ),
+    ).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     // The hash the record took before the send is the transaction's on chain B.
     expect(ok(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', type: 'INVOKE', sender: walletB.address });
@@ -171,7 +196,9 @@ describe('withdraw from the caller\'s chain B wallet', () => {
   it('sent, outcome unknown, and it never landed: submitted, then failed after the confirmation window; nothing burned or released', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
-    const t = ok(await withLostChainBAnswer(false, () => alice.post('/api/bridge/initiate', withdraw({ destAddress: dest, walletId: walletB.id, password: PASS })))).transaction;
+    const t = ok(
+      await withLostChainBAnswer(false, () => alice.post('/api/bridge/initiate', withdraw({ destAddress: dest, walletId: walletB.id, password: PASS }))),
+    ).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     fails(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`), 404, 'TX_NOT_FOUND');
     await new Promise((r) => setTimeout(r, 1500));
@@ -238,7 +265,10 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
     expect(await synthetic(o.address)).toBe(0n);
     expect(supply - (await embeddedLedger().totalSupply(SOL.destinationToken))).toBe(300_000_000n);
     fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: bs58.encode(Keypair.generate().secretKey) }), 400, 'INVALID_INPUT');
-    expect(ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: sent.txHash })).transaction).toMatchObject({ status: 'submitted', sourceTxHash: sent.txHash });
+    expect(ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: sent.txHash })).transaction).toMatchObject({
+      status: 'submitted',
+      sourceTxHash: sent.txHash,
+    });
     expect((await settled(alice, t.id)).status).toBe('completed');
     expect(await lamports(dest)).toBe(300_000_000n);
 
@@ -255,7 +285,11 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
     const elsewhere = await o.chain.execute({ privateKey: o.pk, calls: [withdrawCall(SOL, Keypair.generate().publicKey.toBase58(), 100_000_000n)] });
     const smaller = await o.chain.execute({ privateKey: o.pk, calls: [withdrawCall(SOL, dest, 50_000_000n)] });
     const plain = await o.chain.transfer({ privateKey: o.pk, token: SOL.destinationToken, to: walletB.address, amount: 1n });
-    for (const [txHash, amount] of [[elsewhere.txHash, '0.1'], [smaller.txHash, '0.1'], [plain.txHash, '0.000000001']] as const) {
+    for (const [txHash, amount] of [
+      [elsewhere.txHash, '0.1'],
+      [smaller.txHash, '0.1'],
+      [plain.txHash, '0.000000001'],
+    ] as const) {
       const t = ok(await alice.post('/api/bridge/initiate', withdraw({ amount, destAddress: dest }))).transaction;
       fails(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash }), 400, 'INVALID_INPUT', /transfer_remote/);
       ok(await alice.post(`/api/bridge/${t.id}/cancel`));
@@ -279,8 +313,9 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
 });
 
 describe('the wrong-password lock', () => {
-  it('five wrong passwords lock the wallet\'s withdrawals (429 TOO_MANY_ATTEMPTS), even with the right one', async () => {
-    for (let i = 0; i < 5; i++) fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: `wrong-${i}` })), 401, 'INVALID_PASSWORD');
+  it("five wrong passwords lock the wallet's withdrawals (429 TOO_MANY_ATTEMPTS), even with the right one", async () => {
+    for (let i = 0; i < 5; i++)
+      fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: `wrong-${i}` })), 401, 'INVALID_PASSWORD');
     fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: PASS })), 429, 'TOO_MANY_ATTEMPTS');
   });
 });
@@ -316,13 +351,30 @@ describe('the chain A release, exactly once', () => {
     const { SystemProgram } = await import('@solana/web3.js');
     const { buildAndSignTx } = await import('@lightprotocol/stateless.js');
     await escrowAddress(chain); // set up by the earlier releases already
-    const escrow = await (await serviceKey(ESCROW_KEY_NAME, async () => true, async () => ({}))).signer();
+    const escrow = await (
+      await serviceKey(
+        ESCROW_KEY_NAME,
+        async () => true,
+        async () => ({}),
+      )
+    ).signer();
     const to = Keypair.generate().publicKey;
     const args = { bridgeId: 'expiry-test', messageId: messageId(), route: SOL, to: to.toBase58(), amount: 20_000_000n };
     // What a relayer recorded before dying, built on a blockhash the chain has since forgotten.
-    const stale = buildAndSignTx([SystemProgram.transfer({ fromPubkey: escrow.publicKey, toPubkey: to, lamports: 20_000_000n })], escrow, bs58.encode(crypto.getRandomValues(new Uint8Array(32))));
+    const stale = buildAndSignTx(
+      [SystemProgram.transfer({ fromPubkey: escrow.publicKey, toPubkey: to, lamports: 20_000_000n })],
+      escrow,
+      bs58.encode(crypto.getRandomValues(new Uint8Array(32))),
+    );
     const staleSignature = bs58.encode(stale.signatures[0]!);
-    expect(await claimRelease(args.messageId, { bridgeId: 'expiry-test', signature: staleSignature, transaction: Buffer.from(stale.serialize()).toString('base64'), at: new Date().toISOString() })).toBe(true);
+    expect(
+      await claimRelease(args.messageId, {
+        bridgeId: 'expiry-test',
+        signature: staleSignature,
+        transaction: Buffer.from(stale.serialize()).toString('base64'),
+        at: new Date().toISOString(),
+      }),
+    ).toBe(true);
     const signature = await releaseWithdrawal(chain, args);
     expect(signature).not.toBe(staleSignature);
     expect((await readRelease(args.messageId))!.signature).toBe(signature);

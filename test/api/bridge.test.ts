@@ -56,11 +56,18 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
 
-const deposit = (extra: Record<string, unknown> = {}) => ({ bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '1.5', destAddress: DEST, ...extra });
+const deposit = (extra: Record<string, unknown> = {}) => ({
+  bridgeType: 'chaina-chainb',
+  direction: 'deposit',
+  token: 'SOL',
+  amount: '1.5',
+  destAddress: DEST,
+  ...extra,
+});
 
 const lamports = async (c: HttpClient, id: string) => BigInt((await c.get(`/api/wallets/${id}/balance`)).json.balance);
 
-describe('deposit from the caller\'s chain A wallet', () => {
+describe("deposit from the caller's chain A wallet", () => {
   it('sends the source transaction, the relayer completes it, chain B credits the destination exactly', async () => {
     const chain = await chainA();
     const escrow = escrowAccount(SOL);
@@ -108,7 +115,7 @@ describe('deposit from the caller\'s chain A wallet', () => {
     expect(stored.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
     expect(stored.history.every((h, i) => i === 0 || h.at >= stored.history[i - 1]!.at)).toBe(true);
     // The message id is the one @hyperlane-xyz/utils computes for this transfer (some nonce of the local mailbox).
-    const body = `0x${DEST64.slice(2)}${(1_500_000_000n).toString(16).padStart(64, '0')}`;
+    const body = `0x${DEST64.slice(2)}${1_500_000_000n.toString(16).padStart(64, '0')}`;
     const reference = Array.from({ length: 50 }, (_, nonce) =>
       hlMessageId(hlFormatMessage(3, nonce, 1399811149, addressToBytes32(SOL.originRouter), 358974494, addressToBytes32(SOL.destinationRouter), body)),
     );
@@ -220,7 +227,7 @@ describe('deposit from the caller\'s chain A wallet', () => {
     expect(await balanceOf(SOL.destinationToken, DEST64)).toBe(destBefore);
   });
 
-  it('the service\'s own deposit is attached before it is sent: a record racing for its signature at the send gets 409, the deposit completes', async () => {
+  it("the service's own deposit is attached before it is sent: a record racing for its signature at the send gets 409, the deposit completes", async () => {
     const chain = await chainA();
     const dave = rt.client();
     await signedInUser(dave);
@@ -245,7 +252,7 @@ describe('deposit from the caller\'s chain A wallet', () => {
     ok(await dave.post(`/api/bridge/${theirs.id}/cancel`));
   });
 
-  it('another user\'s wallet is WALLET_NOT_FOUND; a wallet on the ethereum route is refused', async () => {
+  it("another user's wallet is WALLET_NOT_FOUND; a wallet on the ethereum route is refused", async () => {
     fails(await alice.post('/api/bridge/initiate', deposit({ walletId: bobWallet.id })), 404, 'WALLET_NOT_FOUND');
     fails(await alice.post('/api/bridge/initiate', deposit({ bridgeType: 'ethereum-chainb', token: 'ETH', walletId: aliceWallet.id })), 400, 'INVALID_INPUT');
   });
@@ -293,7 +300,7 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
   });
 
-  it('a transaction that is not this record\'s deposit (another record\'s memo) is refused before it is reserved; nothing is minted', async () => {
+  it("a transaction that is not this record's deposit (another record's memo) is refused before it is reserved; nothing is minted", async () => {
     const a = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.1' }))).transaction;
     const b = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.1' }))).transaction;
     const chain = await chainA();
@@ -309,7 +316,7 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     ok(await alice.post(`/api/bridge/${b.id}/cancel`));
   });
 
-  it('front-running (issue 36, 4): another user\'s record takes the signature before it lands; that record fails, the signature is released, the owner is credited', async () => {
+  it("front-running (issue 36, 4): another user's record takes the signature before it lands; that record fails, the signature is released, the owner is credited", async () => {
     const mine = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.11' }))).transaction;
     const carol = rt.client();
     const carolId = (await signedInUser(carol)).user.id;
@@ -349,14 +356,17 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     expect(res.instructions.step1).toContain('12500000'); // 6 decimals
     const hash = `0x${'ab'.repeat(32)}`;
     fails(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: 'nothex' }), 400, 'INVALID_INPUT');
-    expect(ok(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: hash })).transaction).toMatchObject({ status: 'submitted', sourceTxHash: hash });
+    expect(ok(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: hash })).transaction).toMatchObject({
+      status: 'submitted',
+      sourceTxHash: hash,
+    });
     fails(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: hash }), 409, 'BRIDGE_STATE_CONFLICT');
     fails(await alice.post(`/api/bridge/${res.transaction.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
   });
 });
 
 describe('status, history, cancel, ownership', () => {
-  it('history is the caller\'s only, newest first; someone else\'s or an unknown id is BRIDGE_NOT_FOUND', async () => {
+  it("history is the caller's only, newest first; someone else's or an unknown id is BRIDGE_NOT_FOUND", async () => {
     const first = ok(await bob.post('/api/bridge/initiate', deposit({ token: 'JUP', amount: '3' }))).transaction;
     const second = ok(await bob.post('/api/bridge/initiate', deposit({ bridgeType: 'ethereum-chainb', token: 'WBTC', amount: '0.00000001' }))).transaction;
     const history = ok(await bob.get('/api/bridge/history')).transactions;

@@ -56,7 +56,7 @@ describe('POST /api/bug-reports with a hostile context', () => {
   it.each([
     ['an empty key', '{"":1}'],
     ['an empty key deeper down', '{"a":{"":1}}'],
-    ['a number beyond DynamoDB\'s range', '{"a":1e100}'],
+    ["a number beyond DynamoDB's range", '{"a":1e100}'],
     ['a tiny number', '{"a":1e-200}'],
     ['a 41-digit integer', '{"a":12345678901234567890123456789012345678901}'],
   ])('stores %s exactly as JSON reads it, never a 500 (found by the fuzzer)', async (_name, context) => {

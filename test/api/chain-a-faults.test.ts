@@ -48,7 +48,7 @@ const retry = async () => {
 };
 
 describe('the status cache forgets, the history does not', () => {
-  it('the fault layer: a landed transaction\'s status is gone from the cache after 150 slots, found with searchTransactionHistory', async () => {
+  it("the fault layer: a landed transaction's status is gone from the cache after 150 slots, found with searchTransactionHistory", async () => {
     const payer = Keypair.generate();
     await chain.airdrop(payer.publicKey, 1_000_000_000n);
     const { signedTransfer } = await import('#lib/transfer/chain.ts'); // after the runtime set the environment

@@ -89,7 +89,7 @@ describe('chain B transfers under faults', () => {
     expect(await strk(a.address)).toBe(sender - E18 / 2n - E18 / 4n - 2n * INVOKE_FEE());
   });
 
-  it('pending past the wallet\'s hold: a new send takes the same nonce, so only one of the two ever lands', async () => {
+  it("pending past the wallet's hold: a new send takes the same nonce, so only one of the two ever lands", async () => {
     const { a, b, sender, recipient } = await pair();
     chain.inject('pending');
     const first = await send(a.id, b.address, '0.5');
@@ -156,8 +156,18 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
   let readBridge: typeof import('#lib/data/bridge-transfers.ts').readBridge;
   let aliceId: string;
   const synthetic = (holder: string) => chainb.balanceOf(SOL.destinationToken, holder);
-  const lamports = async (address: string) => BigInt(await (await (await import('#lib/chains/chain-a/index.ts')).chainA()).rpc.getBalance(new PublicKey(address)));
-  const withdraw = (dest: string) => alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'withdraw', token: 'SOL', amount: '0.4', destAddress: dest, walletId: walletB.id, password: PASS });
+  const lamports = async (address: string) =>
+    BigInt(await (await (await import('#lib/chains/chain-a/index.ts')).chainA()).rpc.getBalance(new PublicKey(address)));
+  const withdraw = (dest: string) =>
+    alice.post('/api/bridge/initiate', {
+      bridgeType: 'chaina-chainb',
+      direction: 'withdraw',
+      token: 'SOL',
+      amount: '0.4',
+      destAddress: dest,
+      walletId: walletB.id,
+      password: PASS,
+    });
 
   beforeAll(async () => {
     SOL = (await import('#lib/bridge/routes.ts')).routeToken('chaina-chainb', 'SOL')!;
@@ -167,7 +177,16 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
     walletB = await newWallet(alice);
     ok(await alice.post(`/api/wallets/${walletA.id}/airdrop`, { amount: 10 }));
     ok(await alice.post(`/api/wallets/${walletB.id}/airdrop`, { amount: 10 })); // STRK for the fees
-    const d = ok(await alice.post('/api/bridge/initiate', { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '5', destAddress: walletB.address, walletId: walletA.id }));
+    const d = ok(
+      await alice.post('/api/bridge/initiate', {
+        bridgeType: 'chaina-chainb',
+        direction: 'deposit',
+        token: 'SOL',
+        amount: '5',
+        destAddress: walletB.address,
+        walletId: walletA.id,
+      }),
+    );
     expect((await settled(alice, d.transaction.id)).status).toBe('completed');
   }, 120_000);
 
@@ -202,7 +221,10 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
   });
 
   it('REVERTED with a reason, or its nonce taken: the documented error at once, the record failed, nothing burned or released', async () => {
-    for (const [fault, status, error] of [['reverted', 422, 'TRANSACTION_REVERTED'], ['nonce-used', 409, 'NONCE_CONFLICT']] as const) {
+    for (const [fault, status, error] of [
+      ['reverted', 422, 'TRANSACTION_REVERTED'],
+      ['nonce-used', 409, 'NONCE_CONFLICT'],
+    ] as const) {
       advanceClock(61_000);
       const dest = Keypair.generate().publicKey.toBase58();
       const held = await synthetic(walletB.address);

@@ -30,7 +30,12 @@ describe('npm start keeps chain B across a restart', () => {
     const from = (await http.post('/api/wallets', { chain: 'b', name: 'from', password: 'wallet-pass-1' })).json.wallet;
     const to = (await http.post('/api/wallets', { chain: 'b', name: 'to', password: 'wallet-pass-2' })).json.wallet;
     expect((await http.post(`/api/wallets/${from.id}/airdrop`, { amount: '2.5' })).status).toBe(200);
-    const t1 = await http.post('/api/chainb/transfer', { walletId: from.id, password: 'wallet-pass-1', amount: '1.000000000000000003', recipientAddress: to.address });
+    const t1 = await http.post('/api/chainb/transfer', {
+      walletId: from.id,
+      password: 'wallet-pass-1',
+      amount: '1.000000000000000003',
+      recipientAddress: to.address,
+    });
     expect(t1.status, JSON.stringify(t1.json)).toBe(200);
     const read = async () => ({
       from: (await http.get(`/api/chainb/balance/${from.address}`)).json.balance,

@@ -53,7 +53,7 @@ const balance = async (c: HttpClient, address: string, token = 'STRK') => {
 const send = (c: HttpClient, walletId: string, body: Record<string, unknown>) => c.post('/api/chainb/transfer', { walletId, password: PASS, ...body });
 
 describe('chain B wallets', () => {
-  it('lists only the caller\'s chain B wallets, in API.md\'s shape', async () => {
+  it("lists only the caller's chain B wallets, in API.md's shape", async () => {
     const c = rt.client();
     await signedInUser(c);
     await c.post('/api/wallets', { chain: 'a', name: 'a-one' });
@@ -67,13 +67,25 @@ describe('chain B wallets', () => {
     const a = await newWallet(alice);
     const b = await newWallet(bob);
     const drop = await airdrop(alice, a.id, '10');
-    expect(drop).toMatchObject({ success: true, address: a.address, amount: (10n * E18).toString(), formatted: '10', decimals: 18, explorerUrl: expect.stringContaining(`/api/chainb/tx/${drop.txHash}`) });
+    expect(drop).toMatchObject({
+      success: true,
+      address: a.address,
+      amount: (10n * E18).toString(),
+      formatted: '10',
+      decimals: 18,
+      explorerUrl: expect.stringContaining(`/api/chainb/tx/${drop.txHash}`),
+    });
     await airdrop(alice, a.id, 1, 'ETH');
     expect((await alice.get(`/api/wallets/${a.id}/balance`)).json).toMatchObject({ balance: (10n * E18).toString(), formatted: '10', decimals: 18 });
 
     const t1 = await send(alice, a.id, { amount: '1.500000000000000001', recipientAddress: b.address });
     expect(t1.status, JSON.stringify(t1.json)).toBe(200);
-    expect(t1.json).toMatchObject({ success: true, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), deployTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), explorerUrl: expect.stringContaining(t1.json.txHash) });
+    expect(t1.json).toMatchObject({
+      success: true,
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      deployTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      explorerUrl: expect.stringContaining(t1.json.txHash),
+    });
     const deployFee = fees.feeOf(fees.LOCAL_GAS_USE.deployAccount);
     const invokeFee = fees.feeOf(fees.LOCAL_GAS_USE.invoke);
     expect(BigInt(t1.json.fee)).toBe(deployFee + invokeFee);
@@ -83,8 +95,20 @@ describe('chain B wallets', () => {
     const deploy = (await alice.get(`/api/chainb/tx/${t1.json.deployTxHash}`)).json.transaction;
     expect(deploy).toMatchObject({ type: 'DEPLOY_ACCOUNT', status: 'SUCCEEDED', sender: a.address, nonce: '0x0', fee: deployFee.toString() });
     const tx = (await bob.get(`/api/chainb/tx/${t1.json.txHash}`)).json.transaction; // transactions are public
-    expect(tx).toMatchObject({ hash: t1.json.txHash, type: 'INVOKE', status: 'SUCCEEDED', sender: a.address, nonce: '0x1', fee: invokeFee.toString(), blockNumber: expect.any(Number) });
-    expect(tx.events[0]).toEqual({ fromAddress: chainb.STRK.address, keys: [TRANSFER_KEY, `0x${BigInt(a.address).toString(16)}`, `0x${BigInt(b.address).toString(16)}`], data: ['0x14d1120d7b160001', '0x0'] });
+    expect(tx).toMatchObject({
+      hash: t1.json.txHash,
+      type: 'INVOKE',
+      status: 'SUCCEEDED',
+      sender: a.address,
+      nonce: '0x1',
+      fee: invokeFee.toString(),
+      blockNumber: expect.any(Number),
+    });
+    expect(tx.events[0]).toEqual({
+      fromAddress: chainb.STRK.address,
+      keys: [TRANSFER_KEY, `0x${BigInt(a.address).toString(16)}`, `0x${BigInt(b.address).toString(16)}`],
+      data: ['0x14d1120d7b160001', '0x0'],
+    });
     expect(tx.events[1].keys[0]).toBe(TRANSFER_KEY); // the fee, to the sequencer
 
     // ETH: no second deployment; the fee is still STRK.
@@ -94,7 +118,12 @@ describe('chain B wallets', () => {
     expect(await balance(bob, b.address, 'ETH')).toBe(E18 / 4n);
     expect(await balance(alice, a.address, 'ETH')).toBe((3n * E18) / 4n);
     expect(await balance(alice, a.address)).toBe(10n * E18 - 1_500_000_000_000_000_001n - deployFee - 2n * invokeFee);
-    expect((await alice.get(`/api/chainb/balance/${a.address}?token=${chainb.ETH.address}`)).json).toMatchObject({ token: chainb.ETH.address, symbol: 'ETH', formatted: '0.75', decimals: 18 });
+    expect((await alice.get(`/api/chainb/balance/${a.address}?token=${chainb.ETH.address}`)).json).toMatchObject({
+      token: chainb.ETH.address,
+      symbol: 'ETH',
+      formatted: '0.75',
+      decimals: 18,
+    });
   });
 
   it('answers every error with its code, moving nothing', async () => {
@@ -149,7 +178,11 @@ describe('chain B wallets', () => {
     expect(r.status, JSON.stringify(r.json)).toBe(422);
     expect(r.json).toEqual({ error: 'TRANSACTION_REVERTED', message: expect.stringContaining('u256_add Overflow') });
     const txHash = /0x[0-9a-f]{64}/.exec(r.json.message)![0];
-    expect((await alice.get(`/api/chainb/tx/${txHash}`)).json.transaction).toMatchObject({ status: 'REVERTED', revertReason: 'u256_add Overflow', nonce: '0x1' });
+    expect((await alice.get(`/api/chainb/tx/${txHash}`)).json.transaction).toMatchObject({
+      status: 'REVERTED',
+      revertReason: 'u256_add Overflow',
+      nonce: '0x1',
+    });
     expect(await balance(alice, a.address, token)).toBe(5n);
     const feesPaid = fees.feeOf(fees.LOCAL_GAS_USE.deployAccount) + fees.feeOf(fees.LOCAL_GAS_USE.invoke);
     expect(await balance(alice, a.address)).toBe(E18 - feesPaid);
@@ -165,7 +198,12 @@ describe('chain B wallets', () => {
     const body = { walletId: a.id, password: PASS, amount: '0.5', recipientAddress: b.address };
     const r = await withLostChainBAnswer(true, () => alice.post('/api/chainb/transfer', body, { headers }));
     expect(r.status, JSON.stringify(r.json)).toBe(202);
-    expect(r.json).toEqual({ success: true, status: 'submitted', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), explorerUrl: expect.stringContaining(r.json.txHash) });
+    expect(r.json).toEqual({
+      success: true,
+      status: 'submitted',
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      explorerUrl: expect.stringContaining(r.json.txHash),
+    });
     const tx = (await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json.transaction;
     expect(tx).toMatchObject({ hash: r.json.txHash, type: 'INVOKE', status: 'SUCCEEDED', sender: a.address, nonce: '0x2' });
     const invokeFee = fees.feeOf(fees.LOCAL_GAS_USE.invoke);
@@ -222,7 +260,7 @@ describe('chain B wallets', () => {
     expect(await balance(alice, a.address)).toBe(before);
   });
 
-  it('5 wrong passwords lock the wallet\'s transfers for 15 minutes (429 TOO_MANY_ATTEMPTS), even for the right one', async () => {
+  it("5 wrong passwords lock the wallet's transfers for 15 minutes (429 TOO_MANY_ATTEMPTS), even for the right one", async () => {
     const a = await newWallet(alice);
     const b = await newWallet(bob);
     await airdrop(alice, a.id, 2);
@@ -269,7 +307,7 @@ describe('chain B wallets', () => {
     expect(left >= 0n).toBe(true);
   });
 
-  it('the same key in two users\' wallets: parallel transfers from the one account still take one nonce each', async () => {
+  it("the same key in two users' wallets: parallel transfers from the one account still take one nonce each", async () => {
     const { ec } = await import('starknet');
     const secretKey = `0x${Buffer.from(ec.starkCurve.utils.randomPrivateKey()).toString('hex')}`;
     const wa = (await alice.post('/api/wallets/import', { chain: 'b', name: `imp-${n++}`, secretKey, password: PASS })).json.wallet;
@@ -279,7 +317,9 @@ describe('chain B wallets', () => {
     await airdrop(alice, wa.id, 3);
     expect((await send(alice, wa.id, { amount: '0.01', recipientAddress: sink.address })).status).toBe(200);
     const start = await balance(alice, wa.address);
-    const results = await Promise.all([0, 1, 2, 3].map((i) => send(i % 2 ? bob : alice, i % 2 ? wb.id : wa.id, { amount: '0.1', recipientAddress: sink.address })));
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((i) => send(i % 2 ? bob : alice, i % 2 ? wb.id : wa.id, { amount: '0.1', recipientAddress: sink.address })),
+    );
     for (const r of results) expect([200, 409], JSON.stringify(r.json)).toContain(r.status);
     const ok = results.filter((r) => r.status === 200);
     const nonces = await Promise.all(ok.map(async (r) => (await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json.transaction.nonce));

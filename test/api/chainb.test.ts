@@ -122,7 +122,7 @@ describe('POST /api/chainb/submit-proof', () => {
     expect((await submit(body)).status).toBe(200);
   });
 
-  it('a key that is not the zkId\'s is 401, even with a valid signature by that key', async () => {
+  it("a key that is not the zkId's is 401, even with a valid signature by that key", async () => {
     const other = await newIdentity();
     const forged = await identityProofRequest(account.user.zkId, other.keys);
     const res = await submit(forged);
@@ -163,13 +163,20 @@ describe('POST /api/chainb/submit-proof', () => {
     }
   });
 
-  it('needs no session: the signature is the credential (the proof goes to the zkId owner\'s history)', async () => {
+  it("needs no session: the signature is the credential (the proof goes to the zkId owner's history)", async () => {
     const fields = { zkId: account.user.zkId, nonce: newNonce(), timestamp: Date.now() };
     const body = { ...fields, publicKey: keys.publicKeyBase64, signature: await signIdentityProof(fields, keys.privateKey) };
-    expect(nodeVerify(null, Buffer.from(`shroud-identity-proof:v1\n${fields.zkId}\n${fields.nonce}\n${fields.timestamp}`), {
-      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(fromBase64(keys.publicKeyBase64)).toString('base64url') },
-      format: 'jwk',
-    }, Buffer.from(fromBase64(body.signature)))).toBe(true);
+    expect(
+      nodeVerify(
+        null,
+        Buffer.from(`shroud-identity-proof:v1\n${fields.zkId}\n${fields.nonce}\n${fields.timestamp}`),
+        {
+          key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(fromBase64(keys.publicKeyBase64)).toString('base64url') },
+          format: 'jwk',
+        },
+        Buffer.from(fromBase64(body.signature)),
+      ),
+    ).toBe(true);
     const res = await submit(body, rt.client());
     expect(res.status).toBe(200);
   });

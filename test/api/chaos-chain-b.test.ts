@@ -48,7 +48,11 @@ afterAll(async () => {
 });
 
 function send(amount: string, key: string) {
-  return alice.post('/api/chainb/transfer', { walletId: wallet.id, password: PASS, amount, recipientAddress: recipient.address }, { headers: { 'idempotency-key': key } });
+  return alice.post(
+    '/api/chainb/transfer',
+    { walletId: wallet.id, password: PASS, amount, recipientAddress: recipient.address },
+    { headers: { 'idempotency-key': key } },
+  );
 }
 
 /** The answers the README documents for POST /api/chainb/transfer (the body's code for the errors). */

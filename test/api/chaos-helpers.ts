@@ -87,6 +87,8 @@ export function printReport(report: Report): void {
   if (!process.env.CHAOS_REPORT) return;
   for (const [name, r] of Object.entries(report)) {
     const faults = Object.values(r.faults).reduce((a, b) => a + b, 0);
-    console.log(`chaos ${name}: ${r.schedules} schedules, ${r.requests} requests, ${faults} faults injected ${JSON.stringify(r.faults)}, ${(r.ms / 1000).toFixed(1)} s`);
+    console.log(
+      `chaos ${name}: ${r.schedules} schedules, ${r.requests} requests, ${faults} faults injected ${JSON.stringify(r.faults)}, ${(r.ms / 1000).toFixed(1)} s`,
+    );
   }
 }

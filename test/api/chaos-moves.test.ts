@@ -115,7 +115,7 @@ const MOVES: Record<string, Move> = {
       expect(x.status, JSON.stringify(x.json)).toBe(200);
       const to = Keypair.generate().publicKey;
       // Half of it, not all: a second sweep would then find enough to move, and be seen.
-      const half = (await tokens(x.json.outputAddress)) / 2n / 1000n * 1000n;
+      const half = ((await tokens(x.json.outputAddress)) / 2n / 1000n) * 1000n;
       const body = { to: to.toBase58(), amount: Number(half / 1000n) / 1000 };
       return { path: `/api/swap/addresses/${x.json.outputAddress}/sweep`, body, measure: () => tokens(to), per: async () => half };
     },

@@ -38,7 +38,9 @@ describe('per-address rate limits behind CloudFront', () => {
 
     // Forged: a fresh address per request with a wrong or no secret. All count against the
     // connection's own address (the "edge"), so the 21st is refused whatever address it claims.
-    const forged = await statuses(21, (i) => (i % 2 ? viaCloudFront(`198.51.100.${i}`, 'guessed-secret') : { headers: { [VIEWER_ADDRESS_HEADER]: `198.51.100.${i}` } }));
+    const forged = await statuses(21, (i) =>
+      i % 2 ? viaCloudFront(`198.51.100.${i}`, 'guessed-secret') : { headers: { [VIEWER_ADDRESS_HEADER]: `198.51.100.${i}` } },
+    );
     expect(forged).toEqual([...Array(20).fill(200), 429]);
     // And the edge's own address is spent: a request without any header is refused too.
     expect((await rt.client().get('/api/auth/session')).status).toBe(429);

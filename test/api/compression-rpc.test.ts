@@ -16,7 +16,10 @@ import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedInUser } from './identity-helpers.ts';
 
-interface Call { method: string; params: unknown }
+interface Call {
+  method: string;
+  params: unknown;
+}
 
 /** The cluster's state as the recorded answers give it. */
 const cluster = {
@@ -56,7 +59,18 @@ function answer(method: string, params: unknown[]): { result?: unknown; error?: 
       return { result: bs58.encode(tx.signatures[0]!) };
     }
     case 'getSignatureStatuses':
-      return { result: { context, value: (params[0] as string[]).map(() => ({ slot: cluster.slot, confirmations: 0, err: null, status: { Ok: null }, confirmationStatus: 'confirmed' })) } };
+      return {
+        result: {
+          context,
+          value: (params[0] as string[]).map(() => ({
+            slot: cluster.slot,
+            confirmations: 0,
+            err: null,
+            status: { Ok: null },
+            confirmationStatus: 'confirmed',
+          })),
+        },
+      };
     case 'getBalance':
       return { result: { context, value: cluster.balance } };
     case 'getIndexerSlot':
@@ -115,7 +129,7 @@ describe('chain A over RPC (devnet, recorded answers)', () => {
     expect(r.json.explorerUrl).toBe(`https://explorer.solana.com/tx/${r.json.txHash}?cluster=devnet`);
   });
 
-  it('INDEXER_SYNC (503, Retry-After) while the indexer is behind the wallet\'s last transaction', async () => {
+  it("INDEXER_SYNC (503, Retry-After) while the indexer is behind the wallet's last transaction", async () => {
     cluster.indexerLag = 3;
     const behind = await alice.get(`/api/compression/compressed-balance/${wallet.id}`);
     expect(behind.status).toBe(503);
@@ -158,7 +172,10 @@ describe('chain A over RPC (devnet, recorded answers)', () => {
     cluster.refuseNext = {
       code: -32002,
       message: 'Transaction simulation failed: Error processing Instruction 1: custom program error: 0x37e3',
-      data: { err: { InstructionError: [1, { Custom: 14307 }] }, logs: ['Program SySTEM1eSU2p4BGQfQpimFEWWSC1XDFeun3Nqzz3rT7 failed: custom program error: 0x37e3'] },
+      data: {
+        err: { InstructionError: [1, { Custom: 14307 }] },
+        logs: ['Program SySTEM1eSU2p4BGQfQpimFEWWSC1XDFeun3Nqzz3rT7 failed: custom program error: 0x37e3'],
+      },
     };
     const refused = await alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: 0.1 });
     expect(refused.status).toBe(422);

@@ -39,7 +39,12 @@ describe('compression of the native coin', () => {
     const before = await lamports(alice, aliceWallet.id);
     const c = ok(await alice.post('/api/compression/compress-native', { walletId: aliceWallet.id, amount: 1.5 }));
     expect(c).toEqual({ success: true, txHash: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/), compressedAmount: '1500000000', decimals: 9 });
-    expect(ok(await alice.get(`/api/compression/compressed-balance/${aliceWallet.id}`))).toEqual({ success: true, balance: '1500000000', formatted: '1.5', decimals: 9 });
+    expect(ok(await alice.get(`/api/compression/compressed-balance/${aliceWallet.id}`))).toEqual({
+      success: true,
+      balance: '1500000000',
+      formatted: '1.5',
+      decimals: 9,
+    });
     const afterCompress = await lamports(alice, aliceWallet.id);
     expect(before - afterCompress - 1_500_000_000n).toBeGreaterThan(0n); // the fee
     expect(before - afterCompress - 1_500_000_000n).toBeLessThan(100_000n);
@@ -80,15 +85,27 @@ describe('compressed tokens', () => {
     expect(t).toEqual({ success: true, mintAddress: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/), txHash: expect.any(String) });
     mint = t.mintAddress;
 
-    expect(ok(await alice.post('/api/compression/mint-to', { walletId: aliceWallet.id, mint, amount: 100 }))).toMatchObject({ mint, mintedAmount: '100000000' });
+    expect(ok(await alice.post('/api/compression/mint-to', { walletId: aliceWallet.id, mint, amount: 100 }))).toMatchObject({
+      mint,
+      mintedAmount: '100000000',
+    });
     expect(ok(await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${mint}`))).toEqual({
-      success: true, address: aliceWallet.address, balance: '100000000', formatted: '100', decimals: 6, mint,
+      success: true,
+      address: aliceWallet.address,
+      balance: '100000000',
+      formatted: '100',
+      decimals: 6,
+      mint,
     });
 
     const c = ok(await alice.post('/api/compression/compress-token', { walletId: aliceWallet.id, mint, amount: 40.5 }));
     expect(c).toEqual({ success: true, txHash: expect.any(String), mint, compressedAmount: '40500000', decimals: 6 });
     expect(ok(await alice.get(`/api/compression/compressed-token-balance/${aliceWallet.id}/${mint}`))).toEqual({
-      success: true, mint, balance: '40500000', formatted: '40.5', decimals: 6,
+      success: true,
+      mint,
+      balance: '40500000',
+      formatted: '40.5',
+      decimals: 6,
     });
 
     const tr = ok(await alice.post('/api/compression/transfer', { walletId: aliceWallet.id, mint, to: bobWallet.address, amount: 12.25 }));
@@ -110,7 +127,9 @@ describe('compressed tokens', () => {
       expect((await alice.get(`/api/compression/compressed-token-balance/${aliceWallet.id}/${bad}`)).json.error).toBe('INVALID_MINT');
     }
     expect((await alice.post('/api/compression/compress-token', { walletId: aliceWallet.id, mint, amount: 0.0000001 })).json.error).toBe('INVALID_INPUT');
-    expect((await alice.post('/api/compression/transfer', { walletId: aliceWallet.id, mint, to: bobWallet.address, amount: 1000 })).json.error).toBe('INSUFFICIENT_BALANCE');
+    expect((await alice.post('/api/compression/transfer', { walletId: aliceWallet.id, mint, to: bobWallet.address, amount: 1000 })).json.error).toBe(
+      'INSUFFICIENT_BALANCE',
+    );
     expect((await alice.post('/api/compression/transfer', { walletId: aliceWallet.id, mint, to: 'nobody', amount: 1 })).json.error).toBe('INVALID_INPUT');
     expect((await alice.post('/api/compression/compress-token', { walletId: aliceWallet.id, mint, amount: 1000 })).json.error).toBe('INSUFFICIENT_BALANCE');
     // bob is not the mint authority
@@ -143,9 +162,7 @@ describe('the per-wallet lock', () => {
   it('parallel requests on one wallet: each succeeds or answers WALLET_LOCKED; the balance is the sum of the successes', async () => {
     const w = (await alice.post('/api/wallets', { chain: 'a', name: 'busy' })).json.wallet;
     ok(await alice.post(`/api/wallets/${w.id}/airdrop`, { amount: 5 }));
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => alice.post('/api/compression/compress-native', { walletId: w.id, amount: 0.01 })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, () => alice.post('/api/compression/compress-native', { walletId: w.id, amount: 0.01 })));
     const succeeded = results.filter((r) => r.status === 200);
     const locked = results.filter((r) => r.status === 409);
     expect(succeeded.length + locked.length).toBe(results.length);

@@ -115,7 +115,9 @@ describe('SIGKILL during uploads and share creation', () => {
     // Every share in the table, acknowledged or cut off, points at a live file of its owner.
     const { db, tableName } = await import('#lib/data/client.ts');
     const { getFile } = await import('#lib/data/files.ts');
-    const scanned = await db.send(new ScanCommand({ TableName: tableName, FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': 'SHARE#' } }));
+    const scanned = await db.send(
+      new ScanCommand({ TableName: tableName, FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': 'SHARE#' } }),
+    );
     expect(scanned.Items?.length ?? 0).toBeGreaterThanOrEqual(outcomes.filter((x) => x.kind === 'share' && x.status === 200).length);
     for (const item of scanned.Items ?? []) {
       const file = await getFile(item.fileId as string);
@@ -139,10 +141,22 @@ describe('SIGKILL during uploads and share creation', () => {
     const report = await sweepOnce();
     expect(report.failures).toBe(0);
     const blocksAfter = await objectKeys('blocks/');
-    expect(blocksAfter.filter((k) => !reachable.has(k)), 'orphan blocks left after the sweep').toEqual([]);
-    expect([...reachable].filter((k) => !blocksAfter.includes(k)), 'referenced blocks the sweep deleted').toEqual([]);
+    expect(
+      blocksAfter.filter((k) => !reachable.has(k)),
+      'orphan blocks left after the sweep',
+    ).toEqual([]);
+    expect(
+      [...reachable].filter((k) => !blocksAfter.includes(k)),
+      'referenced blocks the sweep deleted',
+    ).toEqual([]);
     const shardsAfter = await objectKeys('shards/');
-    expect(shardsAfter.filter((k) => ![...liveShards].some((p) => k.startsWith(p))), 'orphan shards left after the sweep').toEqual([]);
-    expect([...liveShards].filter((p) => !shardsAfter.includes(`${p}index.json`)), 'referenced shards the sweep deleted').toEqual([]);
+    expect(
+      shardsAfter.filter((k) => ![...liveShards].some((p) => k.startsWith(p))),
+      'orphan shards left after the sweep',
+    ).toEqual([]);
+    expect(
+      [...liveShards].filter((p) => !shardsAfter.includes(`${p}index.json`)),
+      'referenced shards the sweep deleted',
+    ).toEqual([]);
   });
 });

@@ -44,7 +44,10 @@ describe('DynamoDB Local dies', () => {
     expect(down.json).toEqual({ error: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
     expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    const back = await until(() => alice.get('/api/bug-reports'), (r) => r.status === 200);
+    const back = await until(
+      () => alice.get('/api/bug-reports'),
+      (r) => r.status === 200,
+    );
     expect(back.status).toBe(200);
     expect(dynamo.restarts()).toBe(before + 1);
     const titles = (back.json as { reports: { title: string }[] }).reports.map((r) => r.title);

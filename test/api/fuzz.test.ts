@@ -55,7 +55,13 @@ beforeAll(async () => {
     'POST /api/auth/register body': [{ username: 'fuzz_user', password: 'correct horse battery', ...encrypted }],
     'POST /api/auth/upgrade-legacy body': [{ ...encrypted }],
     'POST /api/chainb/submit-proof body': [
-      { zkId: 'did:zk:0123456789abcdef', publicKey: Buffer.from(ed, 'base64url').toString('base64'), signature: Buffer.alloc(64, 7).toString('base64'), nonce: 'AAAAAAAAAAAAAAAA', timestamp: Date.now() },
+      {
+        zkId: 'did:zk:0123456789abcdef',
+        publicKey: Buffer.from(ed, 'base64url').toString('base64'),
+        signature: Buffer.alloc(64, 7).toString('base64'),
+        nonce: 'AAAAAAAAAAAAAAAA',
+        timestamp: Date.now(),
+      },
     ],
     'POST /api/storage/download body': [{ fileId: up.json.fileId }],
     'POST /api/storage/share body': [{ fileId: up.json.fileId, expiresIn: 1 }],
@@ -65,13 +71,25 @@ beforeAll(async () => {
     'GET /share/:token params': [{ token: share.json.shareToken }],
     'GET /api/zk-toolkit/proof/circuits/:name/:artifact params': [{ name: 'preimage', artifact: 'verification_key.json' }],
     // Canonical values only (lib/attest/canonical.ts): what a generator of the JSON Schema rarely makes.
-    'POST /api/attest body': [{
-      schema: 'age-over-18',
-      proof: { pi_a: ['1', '2', '1'], pi_b: [['1', '2'], ['3', '4'], ['1', '0']], pi_c: ['1', '2', '1'], protocol: 'groth16', curve: 'bn128' },
-      publicSignals: ['1', '2', '18', '150', '7'],
-      scope: 'default',
-      group: '00000000-0000-4000-8000-000000000000',
-    }],
+    'POST /api/attest body': [
+      {
+        schema: 'age-over-18',
+        proof: {
+          pi_a: ['1', '2', '1'],
+          pi_b: [
+            ['1', '2'],
+            ['3', '4'],
+            ['1', '0'],
+          ],
+          pi_c: ['1', '2', '1'],
+          protocol: 'groth16',
+          curve: 'bn128',
+        },
+        publicSignals: ['1', '2', '18', '150', '7'],
+        scope: 'default',
+        group: '00000000-0000-4000-8000-000000000000',
+      },
+    ],
     'POST /api/attest/:id/revoke body': [{ issuerSignature: { R8: { x: '1', y: '2' }, S: '3' } }],
   });
 });
@@ -93,7 +111,10 @@ function valueFor(schema: JsonSchema, key: string): fc.Arbitrary<unknown> {
 /** Query and path parameters arrive as strings: whatever was generated, as text. */
 const asStrings = (v: unknown): Record<string, string> | undefined => {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return v === undefined ? undefined : { value: String(v) };
-  return ownKeys(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x) ?? '']), {}) as Record<string, string>;
+  return ownKeys(
+    Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : (JSON.stringify(x) ?? '')]),
+    {},
+  ) as Record<string, string>;
 };
 const extraStrings = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), anyString(12)), anyString(40)), { maxLength: 2 });
 
@@ -102,12 +123,31 @@ const multipart = fc
   .tuple(
     fc.array(
       fc.tuple(
-        fc.constantFrom('file', 'encryptedData', 'iv', 'salt', 'filename', 'proof', 'publicSignals', 'commitment', 'checksum', 'uploadId', '__proto__', 'constructor'),
+        fc.constantFrom(
+          'file',
+          'encryptedData',
+          'iv',
+          'salt',
+          'filename',
+          'proof',
+          'publicSignals',
+          'commitment',
+          'checksum',
+          'uploadId',
+          '__proto__',
+          'constructor',
+        ),
         fc.oneof(anyString(60), fc.constantFrom('aXY=', 'c2FsdA==', Buffer.from('hello').toString('base64'), '{}', '[]', 'x'.repeat(70_000))),
       ),
       { maxLength: 8 },
     ),
-    fc.constantFrom('multipart/form-data; boundary=XyZ', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=other', 'application/octet-stream'),
+    fc.constantFrom(
+      'multipart/form-data; boundary=XyZ',
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/form-data; boundary=other',
+      'application/octet-stream',
+    ),
     fc.boolean(),
   )
   .map(([parts, contentType, truncated]) => {
@@ -124,11 +164,15 @@ function bodyFor(route: Route, handler: Endpoint): fc.Arbitrary<{ body?: string;
   const key = `${route.method} ${route.path}`;
   const json = (a: fc.Arbitrary<unknown>) => a.map((v) => ({ body: JSON.stringify(v), base64: false, contentType: 'application/json' }));
   const raw = (a: fc.Arbitrary<string>) =>
-    fc.tuple(a, fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/vnd.x+json')).map(([body, contentType]) => ({ body, base64: false, contentType }));
+    fc
+      .tuple(a, fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/vnd.x+json'))
+      .map(([body, contentType]) => ({ body, base64: false, contentType }));
   const none = fc.constant({ base64: false });
   if (key === 'POST /api/storage/upload') return fc.oneof({ weight: 4, arbitrary: multipart }, raw(hostileBodyText(undefined)), none);
   if (!handler.spec.body) {
-    return route.method === 'GET' ? fc.oneof({ weight: 4, arbitrary: none }, raw(anyString(100))) : fc.oneof(none, json(fc.jsonValue({ maxDepth: 3 })), raw(hostileBodyText(undefined)));
+    return route.method === 'GET'
+      ? fc.oneof({ weight: 4, arbitrary: none }, raw(anyString(100)))
+      : fc.oneof(none, json(fc.jsonValue({ maxDepth: 3 })), raw(hostileBodyText(undefined)));
   }
   const schema = jsonSchemaOf(handler.spec.body);
   return fc.oneof({ weight: 6, arbitrary: json(valueFor(schema, `${key} body`)) }, { weight: 2, arbitrary: raw(hostileBodyText(schema)) }, none);
@@ -136,13 +180,13 @@ function bodyFor(route: Route, handler: Endpoint): fc.Arbitrary<{ body?: string;
 
 function paramsFor(route: Route, handler: Endpoint, part: 'query' | 'params'): fc.Arbitrary<Record<string, string> | undefined> {
   const spec = handler.spec[part];
-  const generic = fc.option(extraStrings.map((e) => ownKeys(e) as Record<string, string>), { nil: undefined });
+  const generic = fc.option(
+    extraStrings.map((e) => ownKeys(e) as Record<string, string>),
+    { nil: undefined },
+  );
   if (!spec) return generic;
   const schema = jsonSchemaOf(spec);
-  return fc.oneof(
-    { weight: 5, arbitrary: valueFor(schema, `${route.method} ${route.path} ${part}`).map(asStrings) },
-    { weight: 1, arbitrary: generic },
-  );
+  return fc.oneof({ weight: 5, arbitrary: valueFor(schema, `${route.method} ${route.path} ${part}`).map(asStrings) }, { weight: 1, arbitrary: generic });
 }
 
 function eventFor(route: Route, handler: Endpoint): fc.Arbitrary<Event> {
@@ -163,7 +207,12 @@ function eventFor(route: Route, handler: Endpoint): fc.Arbitrary<Event> {
       if (r.body.contentType) headers['content-type'] = r.body.contentType;
       if (r.origin !== undefined) headers.origin = r.origin === 'same' ? rt.url : r.origin;
       if (r.idempotencyKey !== undefined) headers['idempotency-key'] = r.idempotencyKey;
-      const cookies = { live: [`shroud_session=${session}`], none: undefined, unknown: ['shroud_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], hostile: [r.hostileCookie, `shroud_session=${r.hostileCookie}`] }[r.session];
+      const cookies = {
+        live: [`shroud_session=${session}`],
+        none: undefined,
+        unknown: ['shroud_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+        hostile: [r.hostileCookie, `shroud_session=${r.hostileCookie}`],
+      }[r.session];
       const e = eventOf({ method: route.method, path, headers, cookies, query: r.query, params: r.params, body: r.body.body });
       e.isBase64Encoded = r.body.base64;
       e.rawQueryString = new URLSearchParams(r.query ?? {}).toString();
@@ -172,7 +221,15 @@ function eventFor(route: Route, handler: Endpoint): fc.Arbitrary<Event> {
 }
 
 /** What the fuzzer sent, short enough to read in a failure. (A lone surrogate cannot be in a URL: it goes as U+FFFD, as a client would send it.) */
-const describeEvent = (e: Event) => JSON.stringify({ path: e.rawPath, headers: e.headers, cookies: e.cookies, query: e.queryStringParameters, params: e.pathParameters, body: e.body?.slice(0, 600) });
+const describeEvent = (e: Event) =>
+  JSON.stringify({
+    path: e.rawPath,
+    headers: e.headers,
+    cookies: e.cookies,
+    query: e.queryStringParameters,
+    params: e.pathParameters,
+    body: e.body?.slice(0, 600),
+  });
 
 describe('every route under generated requests', () => {
   for (const route of routes) {

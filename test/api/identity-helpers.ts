@@ -16,8 +16,7 @@ let shared: Promise<{ keys: IdentityKeys; encrypted: EncryptedIdentity }> | unde
 
 /** Registers; accounts of the default password share one identity key (tests that care make their own). */
 export async function registerUser(client: HttpClient, username = uniqueName(), password = PASSWORD, iterations = 100_000) {
-  const identity =
-    password === PASSWORD && iterations === 100_000 ? await (shared ??= newIdentity()) : await newIdentity(password, iterations);
+  const identity = password === PASSWORD && iterations === 100_000 ? await (shared ??= newIdentity()) : await newIdentity(password, iterations);
   const res = await client.post('/api/auth/register', { username, password, ...identity.encrypted });
   return { res, username, password, identity };
 }

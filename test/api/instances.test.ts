@@ -76,6 +76,10 @@ describe('two instances on shared data', () => {
     const share = await viaTwo.post('/api/storage/share', { fileId: up.json.fileId, expiresIn: 1 });
     expect(share.status).toBe(200);
     const resolved = await one.client().get(`/api/storage/shared/${share.json.shareToken}`);
-    expect(resolved.json).toMatchObject({ success: true, file: { cid: up.json.cid, filename: 'twin.enc', size: bytes.length }, expiresAt: share.json.expiresAt });
+    expect(resolved.json).toMatchObject({
+      success: true,
+      file: { cid: up.json.cid, filename: 'twin.enc', size: bytes.length },
+      expiresAt: share.json.expiresAt,
+    });
   });
 });

@@ -47,7 +47,11 @@ beforeEach(() => {
 });
 
 async function rpc(method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(l1.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(l1.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -57,8 +61,18 @@ const hex = (x: bigint) => `0x${x.toString(16)}`;
 /** A record, its deposit sent on the L1 (straight to the node, as a wallet would) and attached; the record's id, tx hash and recipient. */
 async function depositAttached() {
   const dest = `0x0${(0xe7e700n + BigInt(n++)).toString(16).padStart(63, '4')}`;
-  const r = ok(await alice.post('/api/bridge/initiate', { bridgeType: 'ethereum-chainb', direction: 'deposit', token: 'ETH', amount: '0.25', destAddress: dest }));
-  const txHash: string = await rpc('eth_sendTransaction', [{ from: l1.accounts[2]!, to: l1Bridge, data: encodeCall('deposit(address,uint256,uint256)', [ETH_TOKEN, AMOUNT, dest]), value: hex(AMOUNT + FEE), gas: hex(500_000n) }]);
+  const r = ok(
+    await alice.post('/api/bridge/initiate', { bridgeType: 'ethereum-chainb', direction: 'deposit', token: 'ETH', amount: '0.25', destAddress: dest }),
+  );
+  const txHash: string = await rpc('eth_sendTransaction', [
+    {
+      from: l1.accounts[2]!,
+      to: l1Bridge,
+      data: encodeCall('deposit(address,uint256,uint256)', [ETH_TOKEN, AMOUNT, dest]),
+      value: hex(AMOUNT + FEE),
+      gas: hex(500_000n),
+    },
+  ]);
   expect((await rpc('eth_getTransactionReceipt', [txHash])).status).toBe('0x1');
   const attached = ok(await alice.post(`/api/bridge/${r.transaction.id}/source-tx`, { txHash })).transaction;
   expect(attached.status).toBe('submitted');

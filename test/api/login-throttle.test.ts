@@ -16,9 +16,7 @@ afterAll(async () => {
 describe('login throttling under concurrency', () => {
   it('fifteen parallel wrong passwords: five evaluated (401), never more; the other ten 429 with Retry-After', async () => {
     const { username } = await registerUser(rt.client());
-    const answers = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => rt.client().post('/api/auth/login', { username, password: `wrong-password-${i}` })),
-    );
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => rt.client().post('/api/auth/login', { username, password: `wrong-password-${i}` })));
     const statuses = answers.map((a) => a.status);
     const evaluated = statuses.filter((s) => s === 401).length;
     expect(evaluated, statuses.join(',')).toBe(5); // exactly the window's five: none lost to the race either
@@ -40,9 +38,9 @@ describe('login throttling under concurrency', () => {
 
   it('an unknown username is throttled the same way (a lock says nothing about existence)', async () => {
     const username = `nobody-${Date.now().toString(36)}`;
-    const statuses = (
-      await Promise.all(Array.from({ length: 15 }, () => rt.client().post('/api/auth/login', { username, password: 'wrong-password' })))
-    ).map((a) => a.status);
+    const statuses = (await Promise.all(Array.from({ length: 15 }, () => rt.client().post('/api/auth/login', { username, password: 'wrong-password' })))).map(
+      (a) => a.status,
+    );
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
   });

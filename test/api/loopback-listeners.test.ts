@@ -21,7 +21,10 @@ describe('embedded servers', () => {
     const ports = new Set(found.map((l) => l.port));
     // The gateway, DynamoDB Local, four S3 servers, the L1 and the OpenID provider at least.
     expect(ports.has(Number(new URL(rt.url).port))).toBe(true);
-    expect(found.some((l) => l.command.startsWith('java')), JSON.stringify(found)).toBe(true);
+    expect(
+      found.some((l) => l.command.startsWith('java')),
+      JSON.stringify(found),
+    ).toBe(true);
     expect(ports.size, JSON.stringify(found)).toBeGreaterThanOrEqual(8);
     expect(found.filter((l) => !isLoopback(l.address))).toEqual([]);
   });

@@ -26,7 +26,10 @@ let report: { current: boolean; missing: string[] };
 let rt: TestRuntime;
 let c: HttpClient;
 beforeAll(async () => {
-  const run = promisify(execFile)(new URL('node_modules/.bin/tsx', root).pathname, ['functions/openapi.ts', '--report'], { cwd: root.pathname, timeout: 120_000 });
+  const run = promisify(execFile)(new URL('node_modules/.bin/tsx', root).pathname, ['functions/openapi.ts', '--report'], {
+    cwd: root.pathname,
+    timeout: 120_000,
+  });
   rt = await startTestRuntime();
   c = rt.client();
   report = JSON.parse((await run).stdout.trim().split('\n').pop()!);
@@ -51,7 +54,9 @@ describe('the OpenAPI document', () => {
 
   it('has every route of the table, the session cookie scheme, rate-limit headers and Idempotency-Key where taken', () => {
     for (const r of routes) {
-      const op = committed.paths[openApiPath(r.path)]?.[r.method.toLowerCase()] as ({ responses: Record<string, unknown> } & Record<string, unknown>) | undefined;
+      const op = committed.paths[openApiPath(r.path)]?.[r.method.toLowerCase()] as
+        | ({ responses: Record<string, unknown> } & Record<string, unknown>)
+        | undefined;
       expect(op, `${r.method} ${r.path}`).toBeDefined();
       const params = JSON.stringify(op!.parameters);
       expect(params.includes('IdempotencyKey'), `${r.method} ${r.path} Idempotency-Key`).toBe(!!r.idempotent);
@@ -105,13 +110,15 @@ describe('the response check', () => {
     await expect(checkResponse('POST', url('/api/zk-toolkit/field/add'), 200, 'application/json', { success: true, data: { result: 3 } })).rejects.toThrow(
       /POST \/api\/zk-toolkit\/field\/add → 200.*\/data\/result must be string/,
     );
-    await expect(checkResponse('GET', url('/api/auth/me'), 200, 'application/json', { user: { id: 'u', zkId: null, username: 'x', extra: 1 } })).rejects.toThrow(
-      /must NOT have additional properties 'extra'/,
-    );
+    await expect(
+      checkResponse('GET', url('/api/auth/me'), 200, 'application/json', { user: { id: 'u', zkId: null, username: 'x', extra: 1 } }),
+    ).rejects.toThrow(/must NOT have additional properties 'extra'/);
   });
 
   it('refuses an undeclared success status, an error code of another status, and an error that is not {error, message}', async () => {
-    await expect(checkResponse('POST', url('/api/zk-toolkit/field/add'), 201, 'application/json', { success: true, data: { result: '3' } })).rejects.toThrow(/not among the declared/);
+    await expect(checkResponse('POST', url('/api/zk-toolkit/field/add'), 201, 'application/json', { success: true, data: { result: '3' } })).rejects.toThrow(
+      /not among the declared/,
+    );
     await expect(checkResponse('GET', url('/api/auth/me'), 401, 'application/json', { error: 'NOT_FOUND', message: 'x' })).rejects.toThrow(/Error401/);
     await expect(checkResponse('GET', url('/api/auth/me'), 401, 'application/json', { error: 'UNAUTHENTICATED' })).rejects.toThrow(/message/);
     await expect(checkResponse('GET', url('/api/auth/me'), 418, 'application/json', { error: 'TEAPOT', message: 'x' })).rejects.toThrow(/no error code/);

@@ -45,7 +45,13 @@ beforeAll(async () => {
   if (idp.status !== 200) throw new Error(`identity proof: ${JSON.stringify(idp.json)}`);
 
   advanceClock(61_000);
-  const age = await generateProof('range_scoped', { value: '30', blinding: '99', min: '18', max: '150', scope: scopeSignal('age-over-18', 'default').toString() });
+  const age = await generateProof('range_scoped', {
+    value: '30',
+    blinding: '99',
+    min: '18',
+    max: '150',
+    scope: scopeSignal('age-over-18', 'default').toString(),
+  });
   const at = await carol.post('/api/attest', { schema: 'age-over-18', proof: age.proof, publicSignals: age.publicSignals });
   if (at.status !== 201) throw new Error(`attest: ${JSON.stringify(at.json)}`);
 }, 600_000);
@@ -55,7 +61,17 @@ afterAll(async () => {
 });
 beforeEach(() => advanceClock(61_000));
 
-type Rec = { id: string; type: string; action: string; result: string; circuit?: string; vkHash?: string; publicSignals?: string[]; links: Record<string, string>; createdAt: string };
+type Rec = {
+  id: string;
+  type: string;
+  action: string;
+  result: string;
+  circuit?: string;
+  vkHash?: string;
+  publicSignals?: string[];
+  links: Record<string, string>;
+  createdAt: string;
+};
 const all = async (c: HttpClient, query = ''): Promise<Rec[]> => {
   const out: Rec[] = [];
   let cursor: string | null = null;
@@ -82,7 +98,11 @@ describe('the recorder, across groups', () => {
       'toolkit:generated:valid',
     ]);
     const [attestation, identity, download, uploaded, , , , first] = records;
-    expect(attestation).toMatchObject({ circuit: 'range_scoped', vkHash: expect.stringMatching(/^[0-9a-f]{64}$/), links: { attestationId: expect.any(String) } });
+    expect(attestation).toMatchObject({
+      circuit: 'range_scoped',
+      vkHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      links: { attestationId: expect.any(String) },
+    });
     expect(identity!.links).toMatchObject({ txHash: expect.stringMatching(/^0x/), proofId: expect.any(String) });
     expect(download!.links.fileId).toBe(uploaded!.links.fileId);
     expect(uploaded).toMatchObject({ circuit: 'password', publicSignals: [expect.any(String)] });
@@ -135,7 +155,10 @@ describe('the recorder, across groups', () => {
     const res = await exported(carol);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-    const lines = (await res.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual(await all(carol));
     const storage = await exported(carol, '?type=storage');
     expect((await storage.text()).trimEnd().split('\n')).toHaveLength(2);
@@ -153,7 +176,7 @@ describe('the recorder, across groups', () => {
     });
   });
 
-  it('deletes the owner\'s record only', async () => {
+  it("deletes the owner's record only", async () => {
     const [r] = await all(carol, '&type=toolkit');
     expect((await bob.delete(`/api/proofs/${r!.id}`)).status).toBe(404);
     expect((await carol.delete(`/api/proofs/${r!.id}`)).json).toEqual({ success: true, deleted: true });

@@ -27,7 +27,10 @@ beforeAll(async () => {
   await signedInUser(bob);
   aliceWallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
-  for (const [c, w] of [[alice, aliceWallet], [bob, bobWallet]] as const) {
+  for (const [c, w] of [
+    [alice, aliceWallet],
+    [bob, bobWallet],
+  ] as const) {
     expect((await c.post(`/api/wallets/${w.id}/airdrop`, { amount: 5 })).status).toBe(200);
     expect((await c.post('/api/compression/compress-native', { walletId: w.id, amount: 1 })).status).toBe(200);
   }

@@ -106,7 +106,12 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     expect(mine).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ source: 'swap', txHash: swapTx, points: (await feeOf(swapTx)).points, basis: (await feeOf(swapTx)).fee.toString() }),
-        expect.objectContaining({ source: 'shielded-deposit', txHash: depositTx, points: (await feeOf(depositTx)).points, basis: (await feeOf(depositTx)).fee.toString() }),
+        expect.objectContaining({
+          source: 'shielded-deposit',
+          txHash: depositTx,
+          points: (await feeOf(depositTx)).points,
+          basis: (await feeOf(depositTx)).fee.toString(),
+        }),
       ]),
     );
     // nothing is owed any more: a later pass finds nothing, and the ledger stays as it is
@@ -128,7 +133,9 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     const { retryAccrualsOnce, ACCRUAL_RETRY_AFTER_MS } = await import('#lib/rewards/accrue.ts');
     advanceClock(ACCRUAL_RETRY_AFTER_MS + 1_000);
     await Promise.all([retryAccrualsOnce(), retryAccrualsOnce()]);
-    expect((await ledger()).filter((e) => e.txHash === x.txHash)).toEqual([expect.objectContaining({ source: 'swap', points: (await feeOf(x.txHash)).points, basis: (await feeOf(x.txHash)).fee.toString() })]);
+    expect((await ledger()).filter((e) => e.txHash === x.txHash)).toEqual([
+      expect.objectContaining({ source: 'swap', points: (await feeOf(x.txHash)).points, basis: (await feeOf(x.txHash)).fee.toString() }),
+    ]);
   });
 
   it('a noted transaction the chain never saw earns nothing: kept a while, then dropped', async () => {
@@ -152,12 +159,12 @@ describe('an accrual killed after a confirmed swap and a confirmed deposit', () 
     const body = { pool: 'sol-0.1', walletId: wallet.id, commitment: await noteCommitment(createNote('sol-0.1')) };
     const [a, b] = [ok(await alice.post('/api/transfer/deposit', body, key)), ok(await alice.post('/api/transfer/deposit', body, key))];
     expect(b.deposit.txHash).toBe(a.deposit.txHash);
-    const again = await Promise.all([
-      ...[1, 2, 3].map(() => accrue({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash })),
-    ]);
+    const again = await Promise.all([...[1, 2, 3].map(() => accrue({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash }))]);
     expect(again.filter((r) => r.recorded)).toHaveLength(0);
     await accrueAfter({ userId: aliceUserId, source: 'shielded-deposit', txHash: a.deposit.txHash });
-    expect((await ledger()).filter((e) => e.txHash === a.deposit.txHash)).toEqual([expect.objectContaining({ source: 'shielded-deposit', points: (await feeOf(a.deposit.txHash)).points })]);
+    expect((await ledger()).filter((e) => e.txHash === a.deposit.txHash)).toEqual([
+      expect.objectContaining({ source: 'shielded-deposit', points: (await feeOf(a.deposit.txHash)).points }),
+    ]);
     expect(ok(await alice.get('/api/rewards/me')).points).toBe((await ledger()).reduce((n, e) => n + e.points, 0));
   });
 });

@@ -45,14 +45,15 @@ describe('points count the fees the user paid', () => {
     const entries = (await ledger()).filter((e) => txs.includes(e.txHash));
     const points = entries.reduce((sum, e) => sum + e.points, 0);
     // Each entry is its own transaction's fee, 1 point per 1,000 lamports.
-    for (const e of entries) expect(e).toMatchObject({ source: 'compression', basis: fees[txs.indexOf(e.txHash)]!.fee.toString(), points: fees[txs.indexOf(e.txHash)]!.points });
+    for (const e of entries)
+      expect(e).toMatchObject({ source: 'compression', basis: fees[txs.indexOf(e.txHash)]!.fee.toString(), points: fees[txs.indexOf(e.txHash)]!.points });
     expect(paid).toBeGreaterThan(0n);
     expect(points).toBeGreaterThan(0);
     expect(BigInt(points) * 1000n).toBeLessThanOrEqual(paid);
     expect(points).toBeLessThan(100); // was 294,000
   });
 
-  it('compressing 1 lamport earns its fee\'s worth, not a point for the lamport', async () => {
+  it("compressing 1 lamport earns its fee's worth, not a point for the lamport", async () => {
     const before = ok(await alice.get('/api/rewards/me')).points as number;
     const tx = ok(await alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: 0.000000001 })).txHash;
     const { fee, points } = await feeOf(tx);
@@ -62,7 +63,7 @@ describe('points count the fees the user paid', () => {
     expect(BigInt(points) * 1000n).toBeLessThanOrEqual(fee);
   });
 
-  it('a compressed transfer to oneself earns nothing; to someone else, its fee\'s worth', async () => {
+  it("a compressed transfer to oneself earns nothing; to someone else, its fee's worth", async () => {
     const mint = ok(await alice.post('/api/compression/create-token', { walletId: wallet.id, decimals: 6 })).mintAddress as string;
     ok(await alice.post('/api/compression/mint-to', { walletId: wallet.id, mint, amount: 100 }));
     ok(await alice.post('/api/compression/compress-token', { walletId: wallet.id, mint, amount: 10 }));

@@ -50,7 +50,11 @@ beforeAll(async () => {
   await signedInUser(bob);
   aliceWallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
-  for (const [c, w] of [[alice, aliceWallet], [bob, bobWallet]] as const) ok(await c.post(`/api/wallets/${w.id}/airdrop`, { amount: 20 }));
+  for (const [c, w] of [
+    [alice, aliceWallet],
+    [bob, bobWallet],
+  ] as const)
+    ok(await c.post(`/api/wallets/${w.id}/airdrop`, { amount: 20 }));
 }, 120_000);
 afterAll(async () => rt?.stop());
 
@@ -99,7 +103,9 @@ describe('accrual', () => {
     // 1.5 SOL compressed earns its fee's worth, not 1,500 points; bob's 500 lamports the same as any compress
     expect(fc1.points).toBeGreaterThan(0);
     expect(fc1.points).toBeLessThan(100);
-    expect(ok(await bob.get('/api/rewards/ledger')).entries).toEqual([{ epoch, source: 'compression', txHash: b.txHash, points: fb.points, basis: fb.fee.toString(), at: expect.any(String) }]);
+    expect(ok(await bob.get('/api/rewards/ledger')).entries).toEqual([
+      { epoch, source: 'compression', txHash: b.txHash, points: fb.points, basis: fb.fee.toString(), at: expect.any(String) },
+    ]);
     alicePoints = fc1.points + 2 * fs.points;
     bobPoints = fb.points;
     expect(alicePoints).toBeGreaterThan(bobPoints);

@@ -150,7 +150,7 @@ describe('the caller\u2019s newest file by CID', () => {
     expect(await lookupKeys(user)).not.toContain(keyOf(gone));
   });
 
-  it('a record written without a lookup item in the hour after the marker (a deploy\'s old instance) is still found; after that hour a miss is two reads', async () => {
+  it("a record written without a lookup item in the hour after the marker (a deploy's old instance) is still found; after that hour a miss is two reads", async () => {
     const user = randomUUID();
     const first = await stored(recordOf(user, newCid(), clock.now().toISOString()));
     await expect(storage.ownedFileByCid(user, newCid())).rejects.toMatchObject(notFound); // sets the marker

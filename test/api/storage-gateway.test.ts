@@ -60,7 +60,13 @@ function readCar(car: Uint8Array) {
 }
 
 async function contentOf(root: string, blocks: Map<string, Uint8Array>) {
-  const store = { async *get(c: CID) { const b = blocks.get(c.toString()); if (!b) throw new Error(`missing ${c}`); yield b; } };
+  const store = {
+    async *get(c: CID) {
+      const b = blocks.get(c.toString());
+      if (!b) throw new Error(`missing ${c}`);
+      yield b;
+    },
+  };
   const parts: Uint8Array[] = [];
   for await (const p of exportContent(root, store)) parts.push(p);
   return Buffer.concat(parts);
@@ -69,7 +75,12 @@ async function contentOf(root: string, blocks: Map<string, Uint8Array>) {
 describe('share expiresIn with a unit', () => {
   it('"600s", "10m", "48h", "7d" are exactly that; a bad unit or range is 400', async () => {
     const up = await upload(alice, { file: { bytes: randomBytesOf(1000, 3) }, fields: ivSalt });
-    for (const [given, seconds] of [['600s', 600], ['10m', 600], ['48h', 172_800], ['7d', 604_800]] as const) {
+    for (const [given, seconds] of [
+      ['600s', 600],
+      ['10m', 600],
+      ['48h', 172_800],
+      ['7d', 604_800],
+    ] as const) {
       const res = await alice.post('/api/storage/share', { fileId: up.json.fileId, expiresIn: given });
       expect(res.status, given).toBe(200);
       expect(Math.abs(Date.parse(res.json.expiresAt) - clock.nowMs() - seconds * 1000)).toBeLessThan(10_000);
@@ -86,7 +97,10 @@ describe('trustless gateway GET /api/storage/ipfs/:cid', () => {
   it('answers a CAR of the whole DAG for a file shared by link, with Accept or ?format=car', async () => {
     const bytes = randomBytesOf(2_600_000, 21);
     const { cid, token } = await sharedFile(bytes);
-    for (const ask of [{ q: '&format=car', h: {} as Record<string, string> }, { q: '', h: { accept: 'application/vnd.ipld.car' } }]) {
+    for (const ask of [
+      { q: '&format=car', h: {} as Record<string, string> },
+      { q: '', h: { accept: 'application/vnd.ipld.car' } },
+    ]) {
       const res = await anon.get(`/api/storage/ipfs/${cid}?token=${token}${ask.q}`, { headers: ask.h });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/vnd\.ipld\.car/);

@@ -66,7 +66,13 @@ describe('storage file lists in pages', () => {
     // Variant B keeps its bare shape, one field more; A its envelope.
     const b = await alice.get('/api/storage/files?limit=1');
     expect(Object.keys(b.json).sort()).toEqual(['files', 'nextCursor']);
-    expect(b.json.files[0]).toMatchObject({ id: seeded[0]!.id, originalName: seeded[0]!.filename, originalSize: seeded[0]!.size, iv: 'aXY=', salt: 'c2FsdA==' });
+    expect(b.json.files[0]).toMatchObject({
+      id: seeded[0]!.id,
+      originalName: seeded[0]!.filename,
+      originalSize: seeded[0]!.size,
+      iv: 'aXY=',
+      salt: 'c2FsdA==',
+    });
     const a = await alice.get('/api/storage/list?limit=1');
     expect(a.json).toMatchObject({ success: true, files: [{ id: seeded[0]!.id, filename: seeded[0]!.filename }] });
   });
@@ -76,7 +82,9 @@ describe('storage file lists in pages', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { json: { files: { id: string }[]; nextCursor: string | null } } = await alice.get(`/api/storage/list?limit=300${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: { json: { files: { id: string }[]; nextCursor: string | null } } = await alice.get(
+        `/api/storage/list?limit=300${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       got.push(...ids(res.json.files));
       cursor = res.json.nextCursor;
       pages++;

@@ -56,7 +56,11 @@ describe('npm start serves encrypted storage end to end', () => {
       expect(share.shareUrl).toBe(`${url}/share/${share.shareToken}`);
       const anonymous = new HttpClient(url);
       const resolved = await anonymous.get(`/api/storage/shared/${share.shareToken}`);
-      expect(resolved.json).toEqual({ success: true, file: { cid: up.cid, filename: `story-${size}.bin`, size: size + 16, iv: expect.any(String), salt: expect.any(String) }, expiresAt: share.expiresAt });
+      expect(resolved.json).toEqual({
+        success: true,
+        file: { cid: up.cid, filename: `story-${size}.bin`, size: size + 16, iv: expect.any(String), salt: expect.any(String) },
+        expiresAt: share.expiresAt,
+      });
       // The link itself is a page (lib/web/share.ts decrypts in it); the site has its icon.
       const page = await fetch(share.shareUrl);
       expect(page.status).toBe(200);

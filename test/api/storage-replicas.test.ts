@@ -316,7 +316,14 @@ describe('replicated pinning on three local targets', () => {
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     /** Puts a pin record's index entry back in the partition it had before the split. */
     const updateItem = (cid: string, partition: string) =>
-      db.send(new UpdateCommand({ TableName: tableName, Key: { pk: `REPLICA#${cid}`, sk: 'PIN' }, UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': partition } }));
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: `REPLICA#${cid}`, sk: 'PIN' },
+          UpdateExpression: 'SET gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': partition },
+        }),
+      );
     const listAll = async (pageSize: number) => {
       const cids: string[] = [];
       let cursor: string | undefined;
@@ -336,7 +343,19 @@ describe('replicated pinning on three local targets', () => {
     const now = Date.now();
     const fresh = Array.from({ length: 24 }, (_, i) => `bafyfresh-${i}`);
     for (const cid of fresh) {
-      const saved = await saveReplicaPin({ cid, owners: [], replicas: 3, status: 'pinned', placements: [], targets: {}, expiresAtMs: now + 3_600_000, createdAtMs: now, updatedAtMs: now, repairs: 0, version: 1 });
+      const saved = await saveReplicaPin({
+        cid,
+        owners: [],
+        replicas: 3,
+        status: 'pinned',
+        placements: [],
+        targets: {},
+        expiresAtMs: now + 3_600_000,
+        createdAtMs: now,
+        updatedAtMs: now,
+        repairs: 0,
+        version: 1,
+      });
       expect(saved).toBe(true);
     }
     try {

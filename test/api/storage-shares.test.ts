@@ -31,8 +31,8 @@ async function uploadA(client: HttpClient, bytes: Uint8Array, name: string) {
   return res.json as { id: string; cid: string };
 }
 
-describe('a share link\'s recipient', () => {
-  it('reads the file\'s name, size, iv and salt, downloads the ciphertext with a proof of the file password, without a session', async () => {
+describe("a share link's recipient", () => {
+  it("reads the file's name, size, iv and salt, downloads the ciphertext with a proof of the file password, without a session", async () => {
     const carol = await signedIn(rt); // her own links, apart from the listing tests'
     const bytes = randomBytesOf(900, 81);
     const fields = await partsB('pw-share', 777n);
@@ -42,7 +42,11 @@ describe('a share link\'s recipient', () => {
     const anon = rt.client();
 
     const info = await anon.get(`/api/storage/shared/${share.shareToken}`);
-    expect(info.json).toEqual({ success: true, file: { cid: res.json.cid, filename: 'cipher.bin', size: 900, iv: fields.iv, salt: fields.salt }, expiresAt: share.expiresAt });
+    expect(info.json).toEqual({
+      success: true,
+      file: { cid: res.json.cid, filename: 'cipher.bin', size: 900, iv: fields.iv, salt: fields.salt },
+      expiresAt: share.expiresAt,
+    });
 
     const right = await proofOf('pw-share', 777n);
     const got = await anon.post(`/api/storage/shared/${share.shareToken}/download`, { proof: right.proof, publicSignals: right.publicSignals });
@@ -60,7 +64,10 @@ describe('a share link\'s recipient', () => {
     // revoked: both the page's read and the download say so
     const link = (await carol.get('/api/storage/shares')).json.shares.find((s: { fileId: string }) => s.fileId === res.json.fileId);
     await carol.delete(`/api/storage/shares/${link.id}`);
-    for (const after of [await anon.get(`/api/storage/shared/${share.shareToken}`), await anon.post(`/api/storage/shared/${share.shareToken}/download`, { proof: right.proof, publicSignals: right.publicSignals })]) {
+    for (const after of [
+      await anon.get(`/api/storage/shared/${share.shareToken}`),
+      await anon.post(`/api/storage/shared/${share.shareToken}/download`, { proof: right.proof, publicSignals: right.publicSignals }),
+    ]) {
       expect(after.status).toBe(410);
       expect(after.json.error).toBe('SHARE_REVOKED');
     }
@@ -74,7 +81,7 @@ describe('a share link\'s recipient', () => {
 });
 
 describe('share links of their owner', () => {
-  it('lists the caller\'s links newest first with their file, pages them, revokes one, and never shows a token', async () => {
+  it("lists the caller's links newest first with their file, pages them, revokes one, and never shows a token", async () => {
     const report = await uploadA(alice, randomBytesOf(600, 71), 'report.pdf');
     const photo = await uploadA(alice, randomBytesOf(700, 72), 'photo.jpg');
     const first = (await alice.post('/api/storage/share', { fileId: report.id, expiresIn: '2h' })).json;
@@ -129,7 +136,7 @@ describe('share links of their owner', () => {
     expect((await rt.client().get('/api/storage/shares')).status).toBe(401);
   });
 
-  it('the assistant answers from the caller\'s own links only, whatever the message asks', async () => {
+  it("the assistant answers from the caller's own links only, whatever the message asks", async () => {
     const file = await uploadA(bob, randomBytesOf(400, 74), 'bob-notes.md');
     expect((await bob.post('/api/storage/share', { fileId: file.id, expiresIn: '3h' })).status).toBe(200);
     const ask = (c: HttpClient, message: string) => c.post('/api/ai/chat', { message }, { headers: { accept: 'application/json' } });

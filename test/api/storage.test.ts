@@ -18,7 +18,12 @@ beforeAll(async () => {
   alice = await signedIn(rt);
   bob = await signedIn(rt);
   bucketName = (await import('#lib/config.ts')).config.BUCKET_NAME;
-  s3 = new S3Client({ region: 'us-east-1', endpoint: process.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  s3 = new S3Client({
+    region: 'us-east-1',
+    endpoint: process.env.S3_ENDPOINT,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
 });
 afterAll(async () => {
   s3?.destroy();
@@ -45,7 +50,9 @@ async function leafLocation(cid: string, nth = 0) {
   const owner = (await getPin(cid))!.ref.owner!;
   const { objectKey } = await import('#lib/storage/shards.ts');
   const index = JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: `shards/${owner}/index.json` }))).Body!.transformToString());
-  const [leaf, [object, offset, length]] = Object.entries(index.blocks as Record<string, [number, number, number]>).filter(([b]) => b.startsWith('bafkrei'))[nth]!;
+  const [leaf, [object, offset, length]] = Object.entries(index.blocks as Record<string, [number, number, number]>).filter(([b]) => b.startsWith('bafkrei'))[
+    nth
+  ]!;
   return { owner, leaf, key: objectKey(owner, index.version, object), offset, length };
 }
 
@@ -95,10 +102,25 @@ describe('round trips', () => {
     });
 
     const listA = await alice.get('/api/storage/list');
-    expect(listA.json).toEqual({ success: true, files: [expect.objectContaining({ id: up.id, cid: up.cid, filename: 'report.pdf.enc', size: bytes.length, checksum: up.checksum, createdAt: expect.any(String) })], nextCursor: null });
+    expect(listA.json).toEqual({
+      success: true,
+      files: [
+        expect.objectContaining({
+          id: up.id,
+          cid: up.cid,
+          filename: 'report.pdf.enc',
+          size: bytes.length,
+          checksum: up.checksum,
+          createdAt: expect.any(String),
+        }),
+      ],
+      nextCursor: null,
+    });
     const listB = await alice.get('/api/storage/files');
     expect(listB.json.success).toBeUndefined();
-    expect(listB.json.files).toEqual([{ id: up.id, cid: up.cid, originalName: 'report.pdf.enc', originalSize: bytes.length, zkEnabled: true, createdAt: listA.json.files[0].createdAt }]);
+    expect(listB.json.files).toEqual([
+      { id: up.id, cid: up.cid, originalName: 'report.pdf.enc', originalSize: bytes.length, zkEnabled: true, createdAt: listA.json.files[0].createdAt },
+    ]);
 
     const dl = await alice.get(`/api/storage/download/${up.cid}`, { headers: await proofHeaders() });
     expect(dl.status).toBe(200);
@@ -116,7 +138,14 @@ describe('round trips', () => {
   it('variant B: upload keeps iv and salt, download by POST, delete', async () => {
     const bytes = randomBytesOf(50_000, 12);
     const up = await uploadB(alice, bytes, 'notes.enc');
-    expect(up).toEqual({ success: true, cid: expect.any(String), fileId: expect.any(String), originalName: 'notes.enc', originalSize: bytes.length, zkEnabled: true });
+    expect(up).toEqual({
+      success: true,
+      cid: expect.any(String),
+      fileId: expect.any(String),
+      originalName: 'notes.enc',
+      originalSize: bytes.length,
+      zkEnabled: true,
+    });
     const listed = (await alice.get('/api/storage/files')).json.files.find((f: { id: string }) => f.id === up.fileId);
     expect(listed).toMatchObject({ iv: Buffer.from('0123456789ab').toString('base64'), salt: Buffer.from('saltsaltsaltsalt').toString('base64') });
 
@@ -284,7 +313,9 @@ describe('errors', () => {
     const malformed = await alice.post('/api/storage/download', { fileId: up.id, proof: { pi_a: 'x' }, publicSignals: right.publicSignals });
     expect(malformed.status).toBe(400);
     expect(malformed.json.error).toBe('INVALID_INPUT');
-    const notJson = await alice.get(`/api/storage/download/${up.cid}`, { headers: { 'x-zk-proof': '{not json', 'x-zk-public-signals': JSON.stringify(right.publicSignals) } });
+    const notJson = await alice.get(`/api/storage/download/${up.cid}`, {
+      headers: { 'x-zk-proof': '{not json', 'x-zk-public-signals': JSON.stringify(right.publicSignals) },
+    });
     expect([notJson.status, notJson.json.error]).toEqual([400, 'INVALID_INPUT']);
     const upWrong = await upload(alice, { file: { bytes }, fields: { ...(await partsA(bytes)), proof: JSON.stringify(wrong.proof) } });
     expect(upWrong.json.error).toBe('INVALID_PROOF');
@@ -323,7 +354,9 @@ describe('errors', () => {
     const malformed = await alice.post('/api/storage/download', { fileId: 'nope', proof: { pi_a: 'x' }, publicSignals: ['1'] });
     expect([malformed.status, malformed.json.error]).toEqual([404, 'CID_NOT_FOUND']);
     expect((await alice.post('/api/storage/download', { fileId: 'nope' })).json.error).toBe('CID_NOT_FOUND');
-    const notJson = await alice.get('/api/storage/download/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', { headers: { 'x-zk-proof': '{not json', 'x-zk-public-signals': '[' } });
+    const notJson = await alice.get('/api/storage/download/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', {
+      headers: { 'x-zk-proof': '{not json', 'x-zk-public-signals': '[' },
+    });
     expect([notJson.status, notJson.json.error]).toEqual([404, 'CID_NOT_FOUND']);
     expect((await alice.delete('/api/storage/files/nope')).json.error).toBe('CID_NOT_FOUND');
     const anon = rt.client();
@@ -467,7 +500,14 @@ describe('errors', () => {
   it('PINNING_ERROR when the pinning service fails', async () => {
     const { setPinning } = await import('#lib/storage/pinning.ts');
     const { PinataPinning } = await import('#lib/storage/pinning-pinata.ts');
-    setPinning(new PinataPinning({ PINATA_JWT: 'jwt', PINATA_GATEWAY: 'http://127.0.0.1:9', PINATA_API_URL: 'http://127.0.0.1:9/v3', PINATA_UPLOAD_URL: 'http://127.0.0.1:9/v3' }));
+    setPinning(
+      new PinataPinning({
+        PINATA_JWT: 'jwt',
+        PINATA_GATEWAY: 'http://127.0.0.1:9',
+        PINATA_API_URL: 'http://127.0.0.1:9/v3',
+        PINATA_UPLOAD_URL: 'http://127.0.0.1:9/v3',
+      }),
+    );
     try {
       const bytes = randomBytesOf(1000, 36);
       const res = await upload(alice, { file: { bytes }, fields: await partsA(bytes) });
@@ -520,7 +560,12 @@ describe('share links', () => {
     const now = Date.now();
     const hours = await alice.post('/api/storage/share', { fileId: up.id, expiresIn: 48 });
     expect(hours.status).toBe(200);
-    expect(hours.json).toEqual({ success: true, shareToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), shareUrl: expect.any(String), expiresAt: expect.any(String) });
+    expect(hours.json).toEqual({
+      success: true,
+      shareToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      shareUrl: expect.any(String),
+      expiresAt: expect.any(String),
+    });
     expect(hours.json.shareUrl).toBe(`${rt.url}/share/${hours.json.shareToken}`);
     const { clock } = await import('#lib/clock.ts');
     const at = (r: { json: { expiresAt: string } }) => Date.parse(r.json.expiresAt) - clock.nowMs();
@@ -656,7 +701,9 @@ describe('presigned upload and redirected download (local S3)', () => {
     const u = await alice.post('/api/storage/upload-url', { size: bytes.length });
     await fetch(u.json.url, { method: 'PUT', body: bytes, headers: u.json.headers });
     const blocksBefore = await storedObjects();
-    const fin = await alice.request('POST', '/api/storage/upload', { body: form({ fields: { ...(await partsA(bytes)), checksum: sha256(new Uint8Array(3)), uploadId: u.json.uploadId } }) });
+    const fin = await alice.request('POST', '/api/storage/upload', {
+      body: form({ fields: { ...(await partsA(bytes)), checksum: sha256(new Uint8Array(3)), uploadId: u.json.uploadId } }),
+    });
     expect(fin.status).toBe(422);
     expect(await objectKeys(`uploads/${u.json.uploadId}`)).toEqual([]);
     expect(await storedObjects()).toEqual(blocksBefore);
@@ -692,7 +739,8 @@ describe('presigned upload and redirected download (local S3)', () => {
     const { s3: apiS3 } = await import('#lib/storage/s3.ts');
     apiS3.middlewareStack.add(
       (next) => async (args) => {
-        if ((args.request as { method?: string }).method === 'HEAD') throw Object.assign(new Error('service unavailable'), { name: 'ServiceUnavailable', $metadata: { httpStatusCode: 503 } });
+        if ((args.request as { method?: string }).method === 'HEAD')
+          throw Object.assign(new Error('service unavailable'), { name: 'ServiceUnavailable', $metadata: { httpStatusCode: 503 } });
         return next(args);
       },
       { step: 'finalizeRequest', name: 'headFails' },

@@ -27,11 +27,21 @@ let malicious = false;
 
 function rekeyed(user: PublicKey): string {
   const m = VersionedTransaction.deserialize(Buffer.from(SWAP.swapTransaction, 'base64')).message as MessageV0;
-  const copy = new MessageV0({ header: m.header, staticAccountKeys: [user, ...m.staticAccountKeys.slice(1)], recentBlockhash: m.recentBlockhash, compiledInstructions: m.compiledInstructions, addressTableLookups: m.addressTableLookups });
+  const copy = new MessageV0({
+    header: m.header,
+    staticAccountKeys: [user, ...m.staticAccountKeys.slice(1)],
+    recentBlockhash: m.recentBlockhash,
+    compiledInstructions: m.compiledInstructions,
+    addressTableLookups: m.addressTableLookups,
+  });
   return Buffer.from(new VersionedTransaction(copy).serialize()).toString('base64');
 }
 function drain(user: PublicKey): string {
-  const msg = new TransactionMessage({ payerKey: user, recentBlockhash: '11111111111111111111111111111111', instructions: [SystemProgram.transfer({ fromPubkey: user, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000_000 })] }).compileToV0Message();
+  const msg = new TransactionMessage({
+    payerKey: user,
+    recentBlockhash: '11111111111111111111111111111111',
+    instructions: [SystemProgram.transfer({ fromPubkey: user, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000_000 })],
+  }).compileToV0Message();
   return Buffer.from(new VersionedTransaction(msg).serialize()).toString('base64');
 }
 
@@ -48,7 +58,8 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       if (req.url!.startsWith('/swap/v1/quote')) {
         const amount = new URL(req.url!, 'http://x').searchParams.get('amount');
-        if (amount !== QUOTE.inAmount) return res.writeHead(400).end(JSON.stringify({ error: 'Could not find any routes for the given input and output mints' }));
+        if (amount !== QUOTE.inAmount)
+          return res.writeHead(400).end(JSON.stringify({ error: 'Could not find any routes for the given input and output mints' }));
         return res.end(JSON.stringify(QUOTE));
       }
       const b = JSON.parse(body);
@@ -83,11 +94,16 @@ describe('swap through Jupiter (recorded responses)', () => {
       to: { symbol: 'USDC', mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6 },
       route: { adapter: 'jupiter', pairId: 'SOL-USDC', hops: [expect.objectContaining({ label: 'Stabble Weighted Swap', percent: 100 })] },
     });
-    expect(ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'USDC', amount: 0.001, slippageBps: 100 }), 400).error).toBe('UNSUPPORTED_PAIR');
-    expect(ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'USDC', amount: 0.0000001, slippageBps: 100, output: 'one-time' }), 400).error).toBe('INVALID_INPUT');
+    expect(ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'USDC', amount: 0.001, slippageBps: 100 }), 400).error).toBe(
+      'UNSUPPORTED_PAIR',
+    );
+    expect(
+      ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'USDC', amount: 0.0000001, slippageBps: 100, output: 'one-time' }), 400)
+        .error,
+    ).toBe('INVALID_INPUT');
   });
 
-  it('executes: the stored quote goes back verbatim, the wallet signs Jupiter\'s transaction, the chain decides', async () => {
+  it("executes: the stored quote goes back verbatim, the wallet signs Jupiter's transaction, the chain decides", async () => {
     const q = ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'USDC', amount: 0.0000001, slippageBps: 100 }));
     const x = await alice.post('/api/swap/execute', { quoteId: q.quoteId });
     expect(posted.at(-1)).toEqual({ quoteResponse: QUOTE, userPublicKey: wallet.address, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true });

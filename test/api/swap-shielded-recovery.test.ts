@@ -56,7 +56,11 @@ beforeAll(async () => {
     if (warm.status !== 503 || attempt === 4) throw new Error(`pools: ${warm.status} ${JSON.stringify(warm.json)}`);
     await new Promise((wait) => setTimeout(wait, 2_000));
   }
-  ok(await alice.post('/api/swap/execute', { quoteId: ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 100 })).quoteId }));
+  ok(
+    await alice.post('/api/swap/execute', {
+      quoteId: ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 100 })).quoteId,
+    }),
+  );
 }, 120_000);
 afterAll(async () => {
   faults.markTransferred = 0;
@@ -67,7 +71,16 @@ beforeEach(() => advanceClock(61_000));
 
 async function swapIntoPool(fault: 'markTransferred' | 'append') {
   const commitment = await noteCommitment(createNote(POOL));
-  const q = ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'sUSD', to: 'SOL', amount: 16, slippageBps: 100, output: { type: 'shielded', pool: POOL, commitment } }));
+  const q = ok(
+    await alice.post('/api/swap/quote', {
+      walletId: wallet.id,
+      from: 'sUSD',
+      to: 'SOL',
+      amount: 16,
+      slippageBps: 100,
+      output: { type: 'shielded', pool: POOL, commitment },
+    }),
+  );
   faults[fault] = 1;
   const x = ok(await alice.post('/api/swap/execute', { quoteId: q.quoteId }));
   expect(faults[fault]).toBe(0); // the write was attempted, and killed
@@ -97,12 +110,24 @@ describe('the swap landed, its deposit bookkeeping did not', () => {
     // the order shows the deposit where it is now
     for (const d of [a, b]) {
       const leafIndex = now.indexOf(d.commitment);
-      expect(ok(await alice.get(`/api/swap/orders/${d.orderId}`)).order.deposit).toEqual({ id: d.depositId, pool: POOL, commitment: d.commitment, denomination: '100000000', leafIndex, root: expect.any(String) });
+      expect(ok(await alice.get(`/api/swap/orders/${d.orderId}`)).order.deposit).toEqual({
+        id: d.depositId,
+        pool: POOL,
+        commitment: d.commitment,
+        denomination: '100000000',
+        leafIndex,
+        root: expect.any(String),
+      });
     }
 
     const ledger = ok(await alice.get('/api/rewards/ledger')).entries as { source: string; txHash: string }[];
     for (const d of [a, b]) {
-      expect(ledger.filter((e) => e.txHash === d.txHash).map((e) => e.source).sort()).toEqual(['shielded-deposit', 'swap']);
+      expect(
+        ledger
+          .filter((e) => e.txHash === d.txHash)
+          .map((e) => e.source)
+          .sort(),
+      ).toEqual(['shielded-deposit', 'swap']);
     }
     // a later pass has nothing left to do
     advanceClock(61_000);
@@ -114,14 +139,23 @@ describe('the swap landed, its deposit bookkeeping did not', () => {
     const bob = rt.client();
     const bobId = (await signedInUser(bob)).user.id;
     const bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
-    const x = ok(await alice.post('/api/swap/execute', { quoteId: ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100, output: 'one-time' })).quoteId }));
+    const x = ok(
+      await alice.post('/api/swap/execute', {
+        quoteId: ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100, output: 'one-time' }))
+          .quoteId,
+      }),
+    );
     ok(await alice.post(`/api/swap/addresses/${x.outputAddress}/sweep`, { to: bobWallet.address }));
 
     const commitment = await noteCommitment(createNote(POOL));
     const body = { walletId: bobWallet.id, from: 'sUSD', to: 'SOL', amount: 16, slippageBps: 100, output: { type: 'shielded', pool: POOL, commitment } };
     const refused = await bob.post('/api/swap/execute', { quoteId: ok(await bob.post('/api/swap/quote', body)).quoteId });
     // refused by the chain itself (signed, journalled and sent: the fee payer has no lamports)
-    expect([refused.status, refused.json.error, refused.json.message]).toEqual([422, 'INSUFFICIENT_BALANCE', 'insufficient balance to cover the amount and its fees']);
+    expect([refused.status, refused.json.error, refused.json.message]).toEqual([
+      422,
+      'INSUFFICIENT_BALANCE',
+      'insufficient balance to cover the amount and its fees',
+    ]);
     expect((await bob.get('/api/transfer/deposits')).json.deposits).toEqual([]);
     const { listOwed } = await import('#lib/data/rewards-ledger.ts');
     expect((await listOwed(new Date(Date.now() + 86_400_000 * 365).toISOString())).filter((o) => o.userId === bobId)).toEqual([]);

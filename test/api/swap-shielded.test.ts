@@ -76,7 +76,17 @@ const shielded = async (note: Note) => ({ type: 'shielded', pool: note.pool, com
 
 describe('quote into a shielded deposit', () => {
   it('refuses an amount whose minimum output is below the denomination, naming the denominations and the input that reaches it', async () => {
-    const res = ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'sUSD', to: 'SOL', amount: 100, slippageBps: 100, output: await shielded(createNote(POOL)) }), 400);
+    const res = ok(
+      await alice.post('/api/swap/quote', {
+        walletId: wallet.id,
+        from: 'sUSD',
+        to: 'SOL',
+        amount: 100,
+        slippageBps: 100,
+        output: await shielded(createNote(POOL)),
+      }),
+      400,
+    );
     expect(res.error).toBe('DENOMINATION_MISMATCH');
     for (const d of ['sol-0.1 (0.1 SOL)', 'sol-1 (1 SOL)', 'sol-10 (10 SOL)']) expect(res.message).toContain(d);
     const need = /at least ([\d.]+) sUSD in reaches it/.exec(res.message as string);
@@ -90,7 +100,17 @@ describe('quote into a shielded deposit', () => {
   });
 
   it('refuses a pool of another token, an unknown pool, a bad commitment, and shielded output on the other leg', async () => {
-    const intoSUSD = ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 100, output: await shielded(createNote(POOL)) }), 400);
+    const intoSUSD = ok(
+      await alice.post('/api/swap/quote', {
+        walletId: wallet.id,
+        from: 'SOL',
+        to: 'sUSD',
+        amount: 1,
+        slippageBps: 100,
+        output: await shielded(createNote(POOL)),
+      }),
+      400,
+    );
     expect(intoSUSD.error).toBe('DENOMINATION_MISMATCH');
     expect(intoSUSD.message).toContain('the pools of sUSD: none');
     const body = (output: unknown) => ({ walletId: wallet.id, from: 'sUSD', to: 'SOL', amount: 200, slippageBps: 100, output });
@@ -114,10 +134,18 @@ describe('swap into a shielded deposit, then withdraw the note', () => {
     const walletBefore = await lamports(wallet.address);
     const usdBefore = BigInt(ok(await alice.get(`/api/wallets/${wallet.id}/balance?mint=${sUSD}`)).balance);
 
-    const q = ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'sUSD', to: 'SOL', amount: 160, slippageBps: 100, output: await shielded(note) }));
+    const q = ok(
+      await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'sUSD', to: 'SOL', amount: 160, slippageBps: 100, output: await shielded(note) }),
+    );
     const e = expected(r.usd, r.sol, 160_000_000n);
     expect(q.amountOut).toBe(e.amountOut.toString());
-    expect(q.deposit).toEqual({ pool: POOL, commitment, denomination: DENOMINATION.toString(), surplus: (e.amountOut - DENOMINATION).toString(), minSurplus: (BigInt(q.minAmountOut) - DENOMINATION).toString() });
+    expect(q.deposit).toEqual({
+      pool: POOL,
+      commitment,
+      denomination: DENOMINATION.toString(),
+      surplus: (e.amountOut - DENOMINATION).toString(),
+      minSurplus: (BigInt(q.minAmountOut) - DENOMINATION).toString(),
+    });
     expect(q.privacy.output).toBe('shielded');
     expect(q.privacy.hides.join(' ')).toMatch(/zero-knowledge proof/);
     expect(q.privacy.doesNotHide.join(' ')).toMatch(/deposited into this pool/);
@@ -126,7 +154,15 @@ describe('swap into a shielded deposit, then withdraw the note', () => {
     const x = ok(await alice.post('/api/swap/execute', { quoteId: q.quoteId }));
     txHash = x.txHash;
     expect(x).toMatchObject({ amountIn: '160000000', amountOut: e.amountOut.toString(), outputAddress: pool.address });
-    expect(x.deposit).toEqual({ id: expect.any(String), pool: POOL, commitment, denomination: DENOMINATION.toString(), status: 'complete', leafIndex: pool.size, root: expect.any(String) });
+    expect(x.deposit).toEqual({
+      id: expect.any(String),
+      pool: POOL,
+      commitment,
+      denomination: DENOMINATION.toString(),
+      status: 'complete',
+      leafIndex: pool.size,
+      root: expect.any(String),
+    });
 
     // exact balances: the pool +denomination; the wallet +surplus − two signature fees (the user's and the swap pool's)
     expect((await lamports(pool.address)) - poolBefore).toBe(DENOMINATION);
@@ -151,7 +187,12 @@ describe('swap into a shielded deposit, then withdraw the note', () => {
     });
     expect(ok(await alice.post('/api/swap/execute', { quoteId: q.quoteId }), 409).error).toBe('QUOTE_USED');
     // the commitment is taken now: quoting it again is refused
-    expect(ok(await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'sUSD', to: 'SOL', amount: 160, slippageBps: 100, output: await shielded(note) }), 400).error).toBe('INVALID_COMMITMENT');
+    expect(
+      ok(
+        await alice.post('/api/swap/quote', { walletId: wallet.id, from: 'sUSD', to: 'SOL', amount: 160, slippageBps: 100, output: await shielded(note) }),
+        400,
+      ).error,
+    ).toBe('INVALID_COMMITMENT');
   });
 
   it('a withdrawal with a real Groth16 proof of that note pays a fresh address exactly the denomination', async () => {

@@ -53,7 +53,7 @@ describe('sweep a token output', () => {
   let address: string;
   let held: bigint;
 
-  it('the address holds the tokens and no lamports; another user\'s or an unknown address is 404', async () => {
+  it("the address holds the tokens and no lamports; another user's or an unknown address is 404", async () => {
     const x = await swapToOneTime('SOL', 'sUSD', 1);
     address = x.outputAddress;
     held = await tokens(address);
@@ -73,11 +73,19 @@ describe('sweep a token output', () => {
     expect(await tokens(address)).toBe(held);
   });
 
-  it('a part to a fresh address: exact amounts; the swap\'s wallet pays the fee and the new token account', async () => {
+  it("a part to a fresh address: exact amounts; the swap's wallet pays the fee and the new token account", async () => {
     const fresh = Keypair.generate().publicKey.toBase58();
     const walletBefore = await lamports(wallet.address);
     const s = ok(await alice.post(`/api/swap/addresses/${address}/sweep`, { to: fresh, amount: 10 }));
-    expect(s).toMatchObject({ address, to: fresh, amount: '10000000', remaining: (held - 10_000_000n).toString(), fee: '10000', feePayer: { kind: 'wallet', address: wallet.address }, token: { symbol: 'sUSD', mint: sUSD.toBase58(), decimals: 6 } });
+    expect(s).toMatchObject({
+      address,
+      to: fresh,
+      amount: '10000000',
+      remaining: (held - 10_000_000n).toString(),
+      fee: '10000',
+      feePayer: { kind: 'wallet', address: wallet.address },
+      token: { symbol: 'sUSD', mint: sUSD.toBase58(), decimals: 6 },
+    });
     expect(await tokens(fresh)).toBe(10_000_000n);
     expect(await tokens(address)).toBe(held - 10_000_000n);
     expect(walletBefore - (await lamports(wallet.address))).toBe(10_000n + TOKEN_ACCOUNT_RENT);
@@ -109,7 +117,13 @@ describe('sweep a native-coin output', () => {
     expect(await lamports(x.outputAddress)).toBe(held);
     const walletBefore = await lamports(wallet.address);
     const s = ok(await alice.post(`/api/swap/addresses/${x.outputAddress}/sweep`, { to: fresh }));
-    expect(s).toMatchObject({ amount: (held - 5_000n).toString(), remaining: '0', fee: '5000', feePayer: { kind: 'one-time', address: x.outputAddress }, token: { symbol: 'SOL' } });
+    expect(s).toMatchObject({
+      amount: (held - 5_000n).toString(),
+      remaining: '0',
+      fee: '5000',
+      feePayer: { kind: 'one-time', address: x.outputAddress },
+      token: { symbol: 'SOL' },
+    });
     expect(await lamports(fresh)).toBe(held - 5_000n);
     expect(await lamports(x.outputAddress)).toBe(0n);
     expect(await lamports(wallet.address)).toBe(walletBefore);

@@ -41,7 +41,10 @@ beforeAll(async () => {
   await signedInUser(bob);
   aliceWallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
-  for (const [c, w] of [[alice, aliceWallet], [bob, bobWallet]] as const) {
+  for (const [c, w] of [
+    [alice, aliceWallet],
+    [bob, bobWallet],
+  ] as const) {
     const drop = await c.post(`/api/wallets/${w.id}/airdrop`, { amount: 50 });
     if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
   }
@@ -84,14 +87,30 @@ describe('pairs and quotes', () => {
     expect(p.privacy.doesNotHide.join(' ')).toMatch(/same transaction/);
   });
 
-  it('refuses unknown pairs, too-large amounts, other users\' wallets and bad input', async () => {
-    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'DOGE', amount: 1, slippageBps: 50 }), 400).error).toBe('UNSUPPORTED_PAIR');
-    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'SOL', amount: 1, slippageBps: 50 }), 400).error).toBe('UNSUPPORTED_PAIR');
-    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'sUSD', to: 'SOL', amount: 10_000_000, slippageBps: 50 }), 422).error).toBe('INSUFFICIENT_LIQUIDITY');
-    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.000000001, slippageBps: 50 }), 422).error).toBe('INSUFFICIENT_LIQUIDITY');
-    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 500, slippageBps: 50 }), 422).error).toBe('INSUFFICIENT_BALANCE');
-    expect(ok(await bob.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 50 }), 404).error).toBe('WALLET_NOT_FOUND');
-    for (const body of [{ walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 5001 }, { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: -1, slippageBps: 5 }, { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1 }]) {
+  it("refuses unknown pairs, too-large amounts, other users' wallets and bad input", async () => {
+    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'DOGE', amount: 1, slippageBps: 50 }), 400).error).toBe(
+      'UNSUPPORTED_PAIR',
+    );
+    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'SOL', amount: 1, slippageBps: 50 }), 400).error).toBe(
+      'UNSUPPORTED_PAIR',
+    );
+    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'sUSD', to: 'SOL', amount: 10_000_000, slippageBps: 50 }), 422).error).toBe(
+      'INSUFFICIENT_LIQUIDITY',
+    );
+    expect(
+      ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.000000001, slippageBps: 50 }), 422).error,
+    ).toBe('INSUFFICIENT_LIQUIDITY');
+    expect(ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 500, slippageBps: 50 }), 422).error).toBe(
+      'INSUFFICIENT_BALANCE',
+    );
+    expect(ok(await bob.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 50 }), 404).error).toBe(
+      'WALLET_NOT_FOUND',
+    );
+    for (const body of [
+      { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 5001 },
+      { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: -1, slippageBps: 5 },
+      { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1 },
+    ]) {
       expect(ok(await alice.post('/api/swap/quote', body), 400).error).toBe('INVALID_INPUT');
     }
   });
@@ -103,7 +122,13 @@ describe('execution', () => {
     const q = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 3, slippageBps: 50 }));
     const e = expected(r.sol, r.usd, 3_000_000_000n);
     const x = ok(await alice.post('/api/swap/execute', { quoteId: q.quoteId }));
-    expect(x).toMatchObject({ success: true, txHash: expect.any(String), amountIn: '3000000000', amountOut: e.amountOut.toString(), outputAddress: aliceWallet.address });
+    expect(x).toMatchObject({
+      success: true,
+      txHash: expect.any(String),
+      amountIn: '3000000000',
+      amountOut: e.amountOut.toString(),
+      outputAddress: aliceWallet.address,
+    });
     const after = await reservesOf(alice);
     expect(after.sol).toBe(r.sol + 3_000_000_000n);
     expect(after.usd).toBe(r.usd - e.amountOut);
@@ -124,7 +149,11 @@ describe('execution', () => {
 
     const orders = ok(await alice.get('/api/swap/orders')).orders;
     expect(orders.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining([q.quoteId, back.quoteId]));
-    expect(ok(await alice.get(`/api/swap/orders/${q.quoteId}`)).order).toMatchObject({ status: 'executed', txHash: x.txHash, amountOut: e.amountOut.toString() });
+    expect(ok(await alice.get(`/api/swap/orders/${q.quoteId}`)).order).toMatchObject({
+      status: 'executed',
+      txHash: x.txHash,
+      amountOut: e.amountOut.toString(),
+    });
     expect(ok(await bob.get(`/api/swap/orders/${q.quoteId}`), 404).error).toBe('NOT_FOUND');
   });
 
@@ -143,7 +172,7 @@ describe('execution', () => {
     expect(ok(await alice.post('/api/swap/execute', { quoteId: 'nope' }), 404).error).toBe('QUOTE_NOT_FOUND');
   });
 
-  it('a swap that moved the price past a quote\'s minimum makes it 409 SLIPPAGE_EXCEEDED; within slippage it is re-priced', async () => {
+  it("a swap that moved the price past a quote's minimum makes it 409 SLIPPAGE_EXCEEDED; within slippage it is re-priced", async () => {
     const tight = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 0 }));
     const loose = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 1, slippageBps: 500 }));
     const big = ok(await bob.post('/api/swap/quote', { walletId: bobWallet.id, from: 'SOL', to: 'sUSD', amount: 5, slippageBps: 50 }));
@@ -161,7 +190,12 @@ describe('execution', () => {
   it('parallel swaps on one pool: each priced from the reserves it met, k never decreases, none below its minimum', async () => {
     const start = await reservesOf(alice);
     const quotes = [];
-    for (const [c, w] of [[alice, aliceWallet], [bob, bobWallet], [alice, aliceWallet], [bob, bobWallet]] as const) {
+    for (const [c, w] of [
+      [alice, aliceWallet],
+      [bob, bobWallet],
+      [alice, aliceWallet],
+      [bob, bobWallet],
+    ] as const) {
       quotes.push({ c, q: ok(await c.post('/api/swap/quote', { walletId: w.id, from: 'SOL', to: 'sUSD', amount: 0.7, slippageBps: 200 })) });
     }
     const results = await Promise.all(quotes.map(({ c, q }) => c.post('/api/swap/execute', { quoteId: q.quoteId })));
@@ -184,7 +218,8 @@ describe('execution', () => {
     // gives the end reserves, and k rises at every step
     const end = await reservesOf(alice);
     const outs = results.filter((r) => r.status === 200).map((r) => BigInt(r.json.amountOut));
-    const permutations = (xs: bigint[]): bigint[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
+    const permutations = (xs: bigint[]): bigint[][] =>
+      xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
     const consistent = permutations(outs).some((order) => {
       let [s, u] = [sol, usd];
       for (const out of order) {
@@ -201,7 +236,9 @@ describe('execution', () => {
 
   it('one-time output: the tokens land on a fresh address listed for the user, not on the wallet', async () => {
     const before = BigInt(ok(await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${sUSD}`)).balance);
-    const q = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.25, slippageBps: 100, output: 'one-time' }));
+    const q = ok(
+      await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.25, slippageBps: 100, output: 'one-time' }),
+    );
     const x = ok(await alice.post('/api/swap/execute', { quoteId: q.quoteId }));
     expect(x.outputAddress).not.toBe(aliceWallet.address);
     expect(ok(await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${sUSD}`)).balance).toBe(before.toString());
@@ -209,7 +246,9 @@ describe('execution', () => {
     expect(listed).toContainEqual({ address: x.outputAddress, orderId: q.quoteId, createdAt: expect.any(String) });
     expect(ok(await bob.get('/api/swap/addresses')).addresses.map((a: { address: string }) => a.address)).not.toContain(x.outputAddress);
     // a second private swap gets another address
-    const q2 = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.25, slippageBps: 100, output: 'one-time' }));
+    const q2 = ok(
+      await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.25, slippageBps: 100, output: 'one-time' }),
+    );
     const x2 = ok(await alice.post('/api/swap/execute', { quoteId: q2.quoteId }));
     expect(x2.outputAddress).not.toBe(x.outputAddress);
     // the chain holds the output at the fresh address (read through the runtime's chain)

@@ -60,7 +60,12 @@ const has = async (block: string) => (await adapter()).store.has(block);
 async function crashedUpload(bytes: Uint8Array) {
   const uploadId = randomUUID();
   await storage.journal.openJournal(uploadId);
-  const added = await (await adapter()).add((async function* () { yield bytes; })(), { uploadId });
+  const added = await (await adapter()).add(
+    (async function* () {
+      yield bytes;
+    })(),
+    { uploadId },
+  );
   return { uploadId, added, blocks: added.ref.blocks! };
 }
 
@@ -68,8 +73,21 @@ async function crashedUpload(bytes: Uint8Array) {
 async function crashedAfterCommit(bytes: Uint8Array) {
   const uploadId = randomUUID();
   await storage.journal.openJournal(uploadId);
-  const added = await (await adapter()).add((async function* () { yield bytes; })(), { uploadId });
-  const record = storage.files.newFileRecord({ userId: bob.userId, cid: added.cid, filename: 'late.bin', size: bytes.length, checksum: sha256(bytes), zkEnabled: false, variant: 'B' });
+  const added = await (await adapter()).add(
+    (async function* () {
+      yield bytes;
+    })(),
+    { uploadId },
+  );
+  const record = storage.files.newFileRecord({
+    userId: bob.userId,
+    cid: added.cid,
+    filename: 'late.bin',
+    size: bytes.length,
+    checksum: sha256(bytes),
+    zkEnabled: false,
+    variant: 'B',
+  });
   await storage.pins.commitRecord(record, added, uploadId, 's3');
   return { uploadId, record };
 }
@@ -134,8 +152,21 @@ describe('referenced blocks', () => {
     const late = randomBytesOf(300_000, 514);
     const lateId = randomUUID();
     await storage.journal.openJournal(lateId);
-    const added = await (await adapter()).add((async function* () { yield late; })(), { uploadId: lateId });
-    const record = storage.files.newFileRecord({ userId: bob.userId, cid: added.cid, filename: 'late.bin', size: late.length, checksum: sha256(late), zkEnabled: false, variant: 'B' });
+    const added = await (await adapter()).add(
+      (async function* () {
+        yield late;
+      })(),
+      { uploadId: lateId },
+    );
+    const record = storage.files.newFileRecord({
+      userId: bob.userId,
+      cid: added.cid,
+      filename: 'late.bin',
+      size: late.length,
+      checksum: sha256(late),
+      zkEnabled: false,
+      variant: 'B',
+    });
     await storage.pins.commitRecord(record, added, lateId, 's3');
 
     advanceClock(2 * HOUR);
@@ -223,7 +254,11 @@ describe('CAR shards', () => {
 
     const crashed = await crashedUpload(randomBytesOf(MiB + 500, 552));
     expect(crashed.added.ref.shards).toBe(1);
-    expect(await shardKeys(crashed.uploadId)).toEqual([`shards/${crashed.uploadId}/1.car`, `shards/${crashed.uploadId}/data`, `shards/${crashed.uploadId}/index.json`]);
+    expect(await shardKeys(crashed.uploadId)).toEqual([
+      `shards/${crashed.uploadId}/1.car`,
+      `shards/${crashed.uploadId}/data`,
+      `shards/${crashed.uploadId}/index.json`,
+    ]);
 
     const late = randomBytesOf(300_000, 553);
     const { uploadId: lateId, record } = await crashedAfterCommit(late);
@@ -242,7 +277,7 @@ describe('CAR shards', () => {
     expect(sha256(await download(bob, record.id))).toBe(sha256(late));
   });
 
-  it('the regular pass reads only the open journals: a crashed upload\'s shards go an hour on, one that crashed after its commit is closed, and the bucket is never listed', async () => {
+  it("the regular pass reads only the open journals: a crashed upload's shards go an hour on, one that crashed after its commit is closed, and the bucket is never listed", async () => {
     const a = await adapter();
     const { s3 } = await import('#lib/storage/s3.ts');
     const { putItem } = await import('#lib/data/items.ts');
@@ -256,7 +291,12 @@ describe('CAR shards', () => {
     // A crash from before the open list: its journal has no list attributes; only the full pass finds it.
     const legacyId = randomUUID();
     await putItem({ ...storage.journal.journalKey(legacyId), startedAt: clock.nowSeconds() });
-    await a.add((async function* () { yield randomBytesOf(50_000, 564); })(), { uploadId: legacyId });
+    await a.add(
+      (async function* () {
+        yield randomBytesOf(50_000, 564);
+      })(),
+      { uploadId: legacyId },
+    );
 
     const bucketListings = () =>
       send.mock.calls.filter(([c]) => c.constructor.name === 'ListObjectsV2Command' && (c.input as { Prefix?: string }).Prefix === 'shards/').length;
@@ -305,7 +345,12 @@ describe('CAR shards', () => {
     for (let i = 0; i < 3; i++) {
       const id = randomUUID();
       await putItem({ ...storage.journal.journalKey(id), startedAt: clock.nowSeconds() });
-      await a.add((async function* () { yield randomBytesOf(40_000, 572 + i); })(), { uploadId: id });
+      await a.add(
+        (async function* () {
+          yield randomBytesOf(40_000, 572 + i);
+        })(),
+        { uploadId: id },
+      );
       legacy.push(id);
     }
     advanceClock(HOUR + 60_000);

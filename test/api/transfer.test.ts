@@ -107,7 +107,7 @@ describe('deposit and withdraw', () => {
   let request: WithdrawRequest;
   let recipient: string;
 
-  it('A deposits 0.1: the wallet pays it to the pool account, the commitment is leaf 0, the root is circomlibjs\'s', async () => {
+  it("A deposits 0.1: the wallet pays it to the pool account, the commitment is leaf 0, the root is circomlibjs's", async () => {
     const pool = ok(await anonymous.get(`/api/transfer/pools/${POOL}`));
     const [walletBefore, poolBefore] = [await balance(wallet.address), await balance(pool.address)];
     note = await depositNote();
@@ -128,7 +128,16 @@ describe('deposit and withdraw', () => {
     const res = ok(await anonymous.post('/api/transfer/withdraw', request));
     expect(res).toEqual({ success: true, jobId: expect.any(String), status: 'paid' });
     const job = await jobOf(res.jobId);
-    expect(job).toMatchObject({ jobId: res.jobId, pool: POOL, status: 'paid', recipient, amount: '100000000', fee: '0', attempts: 1, txHash: expect.any(String) });
+    expect(job).toMatchObject({
+      jobId: res.jobId,
+      pool: POOL,
+      status: 'paid',
+      recipient,
+      amount: '100000000',
+      fee: '0',
+      attempts: 1,
+      txHash: expect.any(String),
+    });
     expect(await balance(recipient)).toBe(DENOMINATION);
     const spent = ok(await anonymous.get(`/api/transfer/nullifiers/${request.nullifierHash}`));
     expect(spent).toMatchObject({ nullifierHash: await noteNullifierHash(note), spent: true, jobId: res.jobId });
@@ -220,7 +229,11 @@ describe('a token pool', () => {
     expect(await tokenBalance(chain, new PublicKey(wallet.address), mint)).toBe(150_000_000n);
     expect(await tokenBalance(chain, new PublicKey(pool.address), mint)).toBe(100_000_000n);
     // 1000 tokens are more than the wallet holds
-    const poor = await alice.post('/api/transfer/deposit', { pool: 'test-1000', walletId: wallet.id, commitment: await noteCommitment(createNote('test-1000')) });
+    const poor = await alice.post('/api/transfer/deposit', {
+      pool: 'test-1000',
+      walletId: wallet.id,
+      commitment: await noteCommitment(createNote('test-1000')),
+    });
     expect(poor.json.error).toBe('INSUFFICIENT_BALANCE');
 
     const recipient = fresh();

@@ -67,7 +67,7 @@ async function lateOnce(path: string, body: object): Promise<string> {
   return first.json.txHash as string;
 }
 
-describe('a value move confirmed after the client\'s timeout is sent once and recorded', () => {
+describe("a value move confirmed after the client's timeout is sent once and recorded", () => {
   it('shielded deposit: 202, one transfer, appended by the retry job; the wallet is held until then', async () => {
     const pool = (await alice.get('/api/transfer/pools/sol-0.1')).json;
     const poolBefore = await lamports(pool.address);
@@ -112,7 +112,7 @@ describe('a value move confirmed after the client\'s timeout is sent once and re
     expect((await retryJob()).moves?.landed).toBe(1);
   });
 
-  it('the service\'s bridge deposit: 202 with its record, one transfer into the escrow; the relayer credits it once the journal settled it', async () => {
+  it("the service's bridge deposit: 202 with its record, one transfer into the escrow; the relayer credits it once the journal settled it", async () => {
     const dest = '0x0' + '5ab1e'.padStart(63, '7');
     const body = { bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '0.5', destAddress: dest, walletId: wallet.id };
     const key = `late-${++keys}`;

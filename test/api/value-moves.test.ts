@@ -32,10 +32,11 @@ beforeEach(() => {
 });
 
 const compressed = async () => BigInt(await chain.rpc.getCompressedBalanceByOwner(new PublicKey(wallet.address)).then(String));
-const compress = (sol: number, key: string) => alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: sol }, { headers: { 'idempotency-key': key } });
+const compress = (sol: number, key: string) =>
+  alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: sol }, { headers: { 'idempotency-key': key } });
 const resolve = async () => (await import('#lib/moves/journal.ts')).resolveMovesOnce();
 
-describe('a send confirmed after the client\'s timeout', () => {
+describe("a send confirmed after the client's timeout", () => {
   it('answers 202 submitted; the retry with its Idempotency-Key gets that answer again, and it is compressed once', async () => {
     const before = await compressed();
     const key = `late-${++keys}`;

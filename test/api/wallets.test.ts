@@ -28,7 +28,14 @@ describe('wallets', () => {
     expect(a.status, JSON.stringify(a.json)).toBe(201);
     expect(a.json).toEqual({
       success: true,
-      wallet: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), chain: 'a', name: 'main', address: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/), isActive: true, createdAt: expect.any(String) },
+      wallet: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        chain: 'a',
+        name: 'main',
+        address: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
+        isActive: true,
+        createdAt: expect.any(String),
+      },
     });
     const b = await alice.post('/api/wallets', { chain: 'b', name: 'main', password: 'chain-b-pass' });
     expect(b.status).toBe(201);
@@ -40,7 +47,10 @@ describe('wallets', () => {
   });
 
   it('validates: chain B needs a password of 8+, names are unique per user and chain', async () => {
-    expect((await alice.post('/api/wallets', { chain: 'b', name: 'nopass' })).json).toMatchObject({ error: 'INVALID_INPUT', message: expect.stringContaining('password') });
+    expect((await alice.post('/api/wallets', { chain: 'b', name: 'nopass' })).json).toMatchObject({
+      error: 'INVALID_INPUT',
+      message: expect.stringContaining('password'),
+    });
     expect((await alice.post('/api/wallets', { chain: 'b', name: 'short', password: 'short' })).status).toBe(400);
     expect((await alice.post('/api/wallets', { chain: 'c', name: 'x' })).json.error).toBe('INVALID_INPUT');
     expect((await alice.post('/api/wallets', { chain: 'a', name: '' })).status).toBe(400);

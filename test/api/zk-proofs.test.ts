@@ -86,7 +86,8 @@ describe('proof/generate', () => {
       writeFileSync(join(dir, 'wrong.json'), JSON.stringify([H(43n)]));
       // Asynchronously: a blocked event loop would stall the in-process server and its keep-alives.
       const cli = async (pub: string) =>
-        (await promisify(execFile)('npx', ['snarkjs', 'groth16', 'verify', join(dir, 'vkey.json'), join(dir, pub), join(dir, 'proof.json')], { cwd: ROOT })).stdout;
+        (await promisify(execFile)('npx', ['snarkjs', 'groth16', 'verify', join(dir, 'vkey.json'), join(dir, pub), join(dir, 'proof.json')], { cwd: ROOT }))
+          .stdout;
       expect(await cli('public.json')).toMatch(/OK!/);
       await expect(cli('wrong.json')).rejects.toThrow(); // non-zero exit on an invalid proof
     } finally {
@@ -185,7 +186,16 @@ describe('proof/circuits and the artifacts', () => {
     expect(res.status).toBe(200);
     const { defaultCircuit, circuits } = res.json.data;
     expect(defaultCircuit).toBe('preimage');
-    expect(circuits.map((x: { name: string }) => x.name).sort()).toEqual(['membership', 'membership_scoped', 'password', 'preimage', 'preimage_scoped', 'range', 'range_scoped', 'withdraw']);
+    expect(circuits.map((x: { name: string }) => x.name).sort()).toEqual([
+      'membership',
+      'membership_scoped',
+      'password',
+      'preimage',
+      'preimage_scoped',
+      'range',
+      'range_scoped',
+      'withdraw',
+    ]);
     const password = circuits.find((x: { name: string }) => x.name === 'password');
     expect(password).toMatchObject({
       description: expect.stringContaining('Poseidon'),

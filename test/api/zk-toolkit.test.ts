@@ -195,7 +195,11 @@ describe('Shamir', () => {
     expect(split.total).toBe(5);
     expect(split.shares).toHaveLength(5);
     split.shares.forEach((s: string, i: number) => expect(s).toMatch(new RegExp(`^${i + 1}:(0|[1-9][0-9]*)$`)));
-    for (const pick of [[0, 1, 2], [4, 2, 0], [1, 3, 4]]) {
+    for (const pick of [
+      [0, 1, 2],
+      [4, 2, 0],
+      [1, 3, 4],
+    ]) {
       expect(await ok('shamir/combine', { shares: pick.map((i) => split.shares[i]) })).toEqual({ secret });
     }
     // A known vector: f(x) = 7 + 3x gives 1:10, 2:13.

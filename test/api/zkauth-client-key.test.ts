@@ -53,7 +53,12 @@ describe('client-held STARK key', () => {
       expiresAt: new Date(clientProofExpiry(now) * 1000).toISOString(),
     });
     expect(p.proof.public_inputs[9]).toBe(CLIENT);
-    expect(`0x${p.proof.public_inputs.slice(0, 4).map((x: string) => x.slice(2)).join('')}`).toBe(key.keyHash);
+    expect(
+      `0x${p.proof.public_inputs
+        .slice(0, 4)
+        .map((x: string) => x.slice(2))
+        .join('')}`,
+    ).toBe(key.keyHash);
     expect((await c.get('/api/zkauth/status')).json.data.publicKey).toBe(key.keyHash);
     expect((await c.post('/api/zkauth/verify')).json.data).toMatchObject({ valid: true, proofExpiry: p.expiresAt, starknet: { verified: true } });
 
@@ -91,7 +96,11 @@ describe('client-held STARK key', () => {
     expect((await alice.post('/api/zkauth/prove', { stark_proof: flipped, keyHash: key.keyHash })).json.error).toBe('INVALID_PROOF');
     // The first client proof needs the key hash; bodies are validated at the edge.
     expect((await alice.post('/api/zkauth/prove', { stark_proof: proof.stark_proof })).json.error).toBe('INVALID_INPUT');
-    for (const body of [{ stark_proof: 'xyz' }, { stark_proof: proof.stark_proof, keyHash: '0x12' }, { stark_proof: proof.stark_proof, keyHash: key.keyHash, extra: 1 }]) {
+    for (const body of [
+      { stark_proof: 'xyz' },
+      { stark_proof: proof.stark_proof, keyHash: '0x12' },
+      { stark_proof: proof.stark_proof, keyHash: key.keyHash, extra: 1 },
+    ]) {
       const res = await alice.post('/api/zkauth/prove', body);
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('INVALID_INPUT');

@@ -62,7 +62,13 @@ describe('social login against npm start', () => {
     expect(login.url).toBe(`${api}/welcome`);
 
     const status = await b.go(`${api}/api/zkauth/status`);
-    expect(status.json.data).toMatchObject({ authenticated: true, provider: 'github', name: 'Demo', email: 'demo@example.com', publicKey: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(status.json.data).toMatchObject({
+      authenticated: true,
+      provider: 'github',
+      name: 'Demo',
+      email: 'demo@example.com',
+      publicKey: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
 
     const proved = await b.go(`${api}/api/zkauth/prove`, { method: 'POST' });
     expect(proved.status).toBe(200);

@@ -143,7 +143,11 @@ describe('login', () => {
 
   it('reads OpenID profiles from the verified ID token and the others from the user endpoint (x)', async () => {
     const x = await signIn('x', 'xavier');
-    expect((await x.get('/api/zkauth/status')).json.data).toMatchObject({ provider: 'x', name: 'Xavier', avatar: expect.stringContaining('/avatars/xavier.svg') });
+    expect((await x.get('/api/zkauth/status')).json.data).toMatchObject({
+      provider: 'x',
+      name: 'Xavier',
+      avatar: expect.stringContaining('/avatars/xavier.svg'),
+    });
   });
 
   it('replaces the previous session of the browser at login', async () => {
@@ -254,7 +258,9 @@ describe('loopback login of a native app (RFC 8252): handoff code + verifier', (
   /** What the app's browser does: login with the challenge → provider → callback → the loopback URL (returned, not followed). */
   async function loopbackDance(hint: string, verifier: string, redirect = LOOPBACK) {
     const browser = rt.client();
-    const start = await browser.get(`/api/zkauth/login?${q({ provider: 'google', login_hint: hint, redirect, code_challenge: challengeOf(verifier), code_challenge_method: 'S256' })}`);
+    const start = await browser.get(
+      `/api/zkauth/login?${q({ provider: 'google', login_hint: hint, redirect, code_challenge: challengeOf(verifier), code_challenge_method: 'S256' })}`,
+    );
     expect(start.status, JSON.stringify(start.json)).toBe(302);
     const atProvider = await fetch(start.headers.get('location')!, { redirect: 'manual' });
     const callback = new URL(atProvider.headers.get('location')!);
@@ -276,7 +282,10 @@ describe('loopback login of a native app (RFC 8252): handoff code + verifier', (
     const app = rt.client();
     const out = await app.post('/api/zkauth/exchange', { code, code_verifier: verifier });
     expect(out.status, JSON.stringify(out.json)).toBe(200);
-    expect(out.json).toEqual({ success: true, data: { provider: 'google', linked: false, user: { id: expect.any(String), username: null, zkId: null, identityPublicKey: null } } });
+    expect(out.json).toEqual({
+      success: true,
+      data: { provider: 'google', linked: false, user: { id: expect.any(String), username: null, zkId: null, identityPublicKey: null } },
+    });
     expect(out.headers.getSetCookie()[0]).toMatch(/^shroud_session=[A-Za-z0-9_-]{43}; .*HttpOnly/);
     const status = await app.get('/api/zkauth/status');
     expect(status.json.data).toMatchObject({ authenticated: true, provider: 'google', email: 'lou@example.com' });
@@ -437,7 +446,12 @@ describe('STARK proofs', () => {
     });
     expect(p.proof.public_inputs).toHaveLength(10);
     // The first public inputs are the session's public key.
-    expect(`0x${p.proof.public_inputs.slice(0, 4).map((x: string) => x.slice(2)).join('')}`).toBe(status.publicKey);
+    expect(
+      `0x${p.proof.public_inputs
+        .slice(0, 4)
+        .map((x: string) => x.slice(2))
+        .join('')}`,
+    ).toBe(status.publicKey);
     const days = (Date.parse(p.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
 
@@ -454,7 +468,9 @@ describe('STARK proofs', () => {
     expect(r.proof.stark_proof).not.toBe(p.proof.stark_proof);
     expect((await c.post('/api/zkauth/verify')).json.data).toMatchObject({ valid: true, proofExpiry: r.expiresAt });
 
-    const sessionHash = createHash('sha256').update(decodeURIComponent(c.jar.get(SESSION_COOKIE)!)).digest('hex');
+    const sessionHash = createHash('sha256')
+      .update(decodeURIComponent(c.jar.get(SESSION_COOKIE)!))
+      .digest('hex');
     const proofId = (await stark.currentProofId(sessionHash))!;
     const out = await c.post('/api/zkauth/logout');
     expect(out.json).toEqual({ success: true, data: { loggedOut: true, proofRevoked: true } });
@@ -470,7 +486,9 @@ describe('STARK proofs', () => {
   it('revokes the proof on /api/auth/logout too', async () => {
     const c = await signIn('github', 'ines');
     expect((await c.post('/api/zkauth/prove')).status).toBe(200);
-    const sessionHash = createHash('sha256').update(decodeURIComponent(c.jar.get(SESSION_COOKIE)!)).digest('hex');
+    const sessionHash = createHash('sha256')
+      .update(decodeURIComponent(c.jar.get(SESSION_COOKIE)!))
+      .digest('hex');
     const proofId = (await stark.currentProofId(sessionHash))!;
     expect((await c.post('/api/auth/logout')).status).toBe(200);
     expect(await stark.proofById(proofId)).toMatchObject({ revoked: true, revokedReason: 'logout' });

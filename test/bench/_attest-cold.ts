@@ -82,6 +82,8 @@ process.exit(0);
   const after = p50(times['lib/attest']!);
   console.log(`first attestation's signing in a fresh process (import, attestation hash, sign, verify; p50 of ${runs} alternated runs)`);
   console.log(`  circomlibjs buildEddsa (before)    ${before.toFixed(0)} ms`);
-  console.log(`  lib/attest/eddsa.ts (now)          ${after.toFixed(0)} ms  target ≤ ${target} ms ${after <= target ? '✔' : '✘'}  (${(before / after).toFixed(1)}× faster)`);
+  console.log(
+    `  lib/attest/eddsa.ts (now)          ${after.toFixed(0)} ms  target ≤ ${target} ms ${after <= target ? '✔' : '✘'}  (${(before / after).toFixed(1)}× faster)`,
+  );
   console.log(`  same signature from both: ${sigs.size === 1 ? 'yes' : 'NO'}`);
 }

@@ -57,7 +57,11 @@ if (mode === 'upload') {
   // The way a large file goes on AWS (API Gateway takes at most 10 MB): upload-url, PUT, finalise.
   const size = (await openAsBlob(path!)).size;
   const t = performance.now();
-  const url = await fetch(new URL('/api/storage/upload-url', base), { method: 'POST', body: JSON.stringify({ size }), headers: { ...headers, 'content-type': 'application/json' } });
+  const url = await fetch(new URL('/api/storage/upload-url', base), {
+    method: 'POST',
+    body: JSON.stringify({ size }),
+    headers: { ...headers, 'content-type': 'application/json' },
+  });
   const u = (await url.json()) as { uploadId: string; url: string; headers: Record<string, string> };
   if (url.status !== 200) throw new Error(`upload-url: ${url.status} ${JSON.stringify(u)}`);
   const put = await fetch(u.url, { method: 'PUT', body: await openAsBlob(path!), headers: u.headers });

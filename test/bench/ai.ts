@@ -22,7 +22,13 @@ async function inProcess() {
   docsIndex();
   console.log(`index load (cold): ${fmt(performance.now() - t0)} ms`);
   const records: Record<string, unknown> = { list_wallets: [], list_files: [], proof_history: [] };
-  const req = (message: string) => ({ message, history: [], baseUrl: 'http://localhost:3000', hasRoute: (m: string, p: string) => routes.some((r) => r.method === m && r.path === p), callTool: async (name: string) => ({ name, summary: '', data: records[name] }) });
+  const req = (message: string) => ({
+    message,
+    history: [],
+    baseUrl: 'http://localhost:3000',
+    hasRoute: (m: string, p: string) => routes.some((r) => r.method === m && r.path === p),
+    callTool: async (name: string) => ({ name, summary: '', data: records[name] }),
+  });
   const first: number[] = [];
   const total: number[] = [];
   const started = performance.now();
@@ -38,7 +44,9 @@ async function inProcess() {
     }
   }
   const secs = (performance.now() - started) / 1000;
-  console.log(`in process: ${answers} answers in ${fmt(secs)} s = ${Math.round(answers / secs)} answers/s; first event p50 ${fmt(pct(first, 50))} ms p99 ${fmt(pct(first, 99))} ms; whole answer p50 ${fmt(pct(total, 50))} ms p99 ${fmt(pct(total, 99))} ms`);
+  console.log(
+    `in process: ${answers} answers in ${fmt(secs)} s = ${Math.round(answers / secs)} answers/s; first event p50 ${fmt(pct(first, 50))} ms p99 ${fmt(pct(first, 99))} ms; whole answer p50 ${fmt(pct(total, 50))} ms p99 ${fmt(pct(total, 99))} ms`,
+  );
 }
 
 async function overHttp() {
@@ -73,7 +81,9 @@ async function overHttp() {
       first.push(r.first);
       total.push(r.total);
     }
-    console.log(`over HTTP, one client (${golden.length} questions): first event p50 ${fmt(pct(first, 50))} ms p90 ${fmt(pct(first, 90))} ms; done p50 ${fmt(pct(total, 50))} ms p90 ${fmt(pct(total, 90))} ms`);
+    console.log(
+      `over HTTP, one client (${golden.length} questions): first event p50 ${fmt(pct(first, 50))} ms p90 ${fmt(pct(first, 90))} ms; done p50 ${fmt(pct(total, 50))} ms p90 ${fmt(pct(total, 90))} ms`,
+    );
     const seconds = Number(process.env.BENCH_SECONDS ?? 8);
     const until = performance.now() + seconds * 1000;
     let answers = 0;
@@ -87,7 +97,9 @@ async function overHttp() {
         }
       }),
     );
-    console.log(`over HTTP, 8 concurrent clients for ${seconds} s: ${answers} answers = ${fmt(answers / seconds)} answers/s; first event p50 ${fmt(pct(firsts, 50))} ms p90 ${fmt(pct(firsts, 90))} ms (load average ${loadavg()[0]!.toFixed(1)})`);
+    console.log(
+      `over HTTP, 8 concurrent clients for ${seconds} s: ${answers} answers = ${fmt(answers / seconds)} answers/s; first event p50 ${fmt(pct(firsts, 50))} ms p90 ${fmt(pct(firsts, 90))} ms (load average ${loadavg()[0]!.toFixed(1)})`,
+    );
   } finally {
     await rt.stop();
   }

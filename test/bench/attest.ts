@@ -52,7 +52,9 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const first = await send(warm[0]!, 'warm');
     const firstMs = performance.now() - t0;
-    console.log(`first attestation (cold module state, curve already built): ${firstMs.toFixed(0)} ms, status ${first.status}  target ≤ ${FIRST_TARGET_MS} ms ${firstMs <= FIRST_TARGET_MS ? '✔' : '✘'}`);
+    console.log(
+      `first attestation (cold module state, curve already built): ${firstMs.toFixed(0)} ms, status ${first.status}  target ≤ ${FIRST_TARGET_MS} ms ${firstMs <= FIRST_TARGET_MS ? '✔' : '✘'}`,
+    );
 
     console.log(`proving ${2 * n} range proofs for the runs …`);
     const seqProofs = await proofs(n, 'seq');
@@ -83,9 +85,13 @@ async function main(): Promise<void> {
     );
     const parMs = performance.now() - tPar;
 
-    console.log(`sequential: ${n} attestations in ${(seqMs / 1000).toFixed(2)} s = ${((n * 1000) / seqMs).toFixed(1)} attestations/s, p50 ${p50(latencies).toFixed(0)} ms`);
+    console.log(
+      `sequential: ${n} attestations in ${(seqMs / 1000).toFixed(2)} s = ${((n * 1000) / seqMs).toFixed(1)} attestations/s, p50 ${p50(latencies).toFixed(0)} ms`,
+    );
     console.log(`concurrency ${concurrency}: ${n} attestations in ${(parMs / 1000).toFixed(2)} s = ${((n * 1000) / parMs).toFixed(1)} attestations/s`);
-    console.log(`Groth16 verification: ${(verifyMs / n).toFixed(1)} ms per attestation = ${((100 * verifyMs) / seqMs).toFixed(0)} % of the sequential wall time`);
+    console.log(
+      `Groth16 verification: ${(verifyMs / n).toFixed(1)} ms per attestation = ${((100 * verifyMs) / seqMs).toFixed(0)} % of the sequential wall time`,
+    );
   } finally {
     await rt.stop();
     await terminateCurves();

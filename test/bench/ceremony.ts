@@ -40,8 +40,13 @@ try {
   if ((await run('circuits/build.ts', ...only)) !== 0) throw new Error(`npm run circuits failed:\n${lines.join('\n')}`);
   const compiled = (performance.now() - t0) / 1000;
   const beacon = 'b'.repeat(64);
-  if ((await run('circuits/ceremony/cli.ts', 'dev', '--power', power, '--beacon', beacon, ...only)) !== 0) throw new Error(`ceremony failed:\n${lines.join('\n')}`);
-  const seconds = (re: RegExp) => lines.map((l) => re.exec(l)).filter(Boolean).map((m) => Number(m![1]));
+  if ((await run('circuits/ceremony/cli.ts', 'dev', '--power', power, '--beacon', beacon, ...only)) !== 0)
+    throw new Error(`ceremony failed:\n${lines.join('\n')}`);
+  const seconds = (re: RegExp) =>
+    lines
+      .map((l) => re.exec(l))
+      .filter(Boolean)
+      .map((m) => Number(m![1]));
   const rows: Record<string, string | number>[] = [];
   for (const l of lines) {
     const c = /\[circuits\] (\w+): (\d+) constraints.*\(([\d.]+) s\)/.exec(l);

@@ -33,7 +33,9 @@ async function drive(chain: Chain, atMark?: (n: number) => void) {
   for (let n = 1; n <= TOTAL; n++) {
     const t = performance.now();
     const { blockhash } = await chain.rpc.getLatestBlockhash();
-    await chain.sendAndConfirm(buildAndSignTx([SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1_000_000 + n })], payer, blockhash));
+    await chain.sendAndConfirm(
+      buildAndSignTx([SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1_000_000 + n })], payer, blockhash),
+    );
     window.push(performance.now() - t);
     if (window.length > WINDOW) window.shift();
     if (MARKS.includes(n)) {
@@ -45,12 +47,20 @@ async function drive(chain: Chain, atMark?: (n: number) => void) {
 }
 
 try {
-  console.log(`chain A persistence: ${TOTAL} SOL transfers; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (shared machine: figures move between runs)`);
+  console.log(
+    `chain A persistence: ${TOTAL} SOL transfers; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (shared machine: figures move between runs)`,
+  );
   const formerPersist = new Map<number, { ms: number; mb: number }>();
   const persisted = await LocalChainA.open(join(dir, 'data'));
   const withDir = await drive(persisted, (n) => {
     // The former persist at this size: runtime snapshot + every ledger entry as one JSON, written synchronously.
-    const ledger = readFileSync(join(dir, 'data', 'chain-a', 'log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { e?: unknown }).flatMap((r) => (r.e ? [r.e] : []));
+    const ledger = readFileSync(join(dir, 'data', 'chain-a', 'log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { e?: unknown })
+      .flatMap((r) => (r.e ? [r.e] : []));
     const t = performance.now();
     const bytes = Buffer.concat([persisted.snapshot(), Buffer.from(JSON.stringify(ledger))]);
     writeFileSync(join(dir, 'former.bin'), bytes);
@@ -71,8 +81,10 @@ try {
   );
   const first = withDir.get(MARKS[0]!)!.median;
   const last = withDir.get(MARKS.at(-1)!)!.median;
-  console.log(`per-transaction cost at ${MARKS.at(-1)} vs ${MARKS[0]}: ${(last / first).toFixed(2)}× — target flat (≤ 1.25×) ${last / first <= 1.25 ? '✔' : '✘'}`);
-  console.log('on the event loop: the line\'s JSON, and every 500 changes the runtime\'s toBytes (the slowest column); the writes are on libuv\'s pool');
+  console.log(
+    `per-transaction cost at ${MARKS.at(-1)} vs ${MARKS[0]}: ${(last / first).toFixed(2)}× — target flat (≤ 1.25×) ${last / first <= 1.25 ? '✔' : '✘'}`,
+  );
+  console.log("on the event loop: the line's JSON, and every 500 changes the runtime's toBytes (the slowest column); the writes are on libuv's pool");
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

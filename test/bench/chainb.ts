@@ -16,7 +16,13 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-chainb-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '1000' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
+const rt = await startRuntime({
+  port: 0,
+  dataDir: join(dir, 'data'),
+  env: { RATE_LIMIT_MULTIPLIER: '1000' },
+  routes: (await import('#functions/routes.ts')).routes,
+  jobs: (await import('#functions/jobs.ts')).jobs,
+});
 const { createSession } = await import('#lib/data/sessions.ts');
 
 const { id: cookie } = await createSession('bench-user', 'password');
@@ -79,7 +85,9 @@ try {
   const r = (x: number) => Math.round(x * 10) / 10;
   console.log(`chain B transfers through the local runtime (${ROUNDS} rounds)`);
   console.log(`  one wallet, sequential:   ${r(ROUNDS / seqSeconds)} transfers/s  median ${r(stats(seq).median)} ms  p95 ${r(stats(seq).p95)} ms`);
-  console.log(`  ${WALLETS} wallets in parallel: ${r((ROUNDS * WALLETS) / parSeconds)} transfers/s  median ${r(stats(par).median)} ms  p95 ${r(stats(par).p95)} ms  (all to one recipient)`);
+  console.log(
+    `  ${WALLETS} wallets in parallel: ${r((ROUNDS * WALLETS) / parSeconds)} transfers/s  median ${r(stats(par).median)} ms  p95 ${r(stats(par).p95)} ms  (all to one recipient)`,
+  );
   console.log(`  balance read:             median ${r(stats(reads).median)} ms  p95 ${r(stats(reads).p95)} ms`);
 } finally {
   await rt.stop();

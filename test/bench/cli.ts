@@ -18,19 +18,31 @@ const BIN = new URL('../../lib/cli/shroud.mjs', import.meta.url).pathname;
 const home = mkdtempSync(join(tmpdir(), 'shroud-bench-'));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const line = (what: string, xs: number[]) =>
-  console.log(`${what.padEnd(58)} median ${median(xs).toFixed(0).padStart(6)} ms   min ${Math.min(...xs).toFixed(0).padStart(6)}   max ${Math.max(...xs).toFixed(0).padStart(6)}   (n=${xs.length})`);
+  console.log(
+    `${what.padEnd(58)} median ${median(xs).toFixed(0).padStart(6)} ms   min ${Math.min(...xs)
+      .toFixed(0)
+      .padStart(6)}   max ${Math.max(...xs)
+      .toFixed(0)
+      .padStart(6)}   (n=${xs.length})`,
+  );
 
 /** One run of the binary: ms to its first stdout byte and to its exit; `onStderr` sees stderr as it comes. */
 function timed(apiUrl: string, args: string[], onStderr?: (all: string) => void): Promise<{ first: number; total: number; code: number; stdout: string }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, SHROUD_CONFIG_DIR: join(home, 'config'), SHROUD_API_URL: apiUrl, NO_COLOR: '1' }, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, SHROUD_CONFIG_DIR: join(home, 'config'), SHROUD_API_URL: apiUrl, NO_COLOR: '1' },
+    cwd: home,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let first = 0;
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => ((first ||= performance.now() - t0), (stdout += d)));
   child.stderr.on('data', (d: Buffer) => ((stderr += d), onStderr?.(stderr)));
   return new Promise((ok, fail) =>
-    child.on('close', (code) => (code === 0 ? ok({ first, total: performance.now() - t0, code, stdout }) : fail(new Error(`shroud ${args.join(' ')}: exit ${code}: ${stderr}`)))),
+    child.on('close', (code) =>
+      code === 0 ? ok({ first, total: performance.now() - t0, code, stdout }) : fail(new Error(`shroud ${args.join(' ')}: exit ${code}: ${stderr}`)),
+    ),
   );
 }
 
@@ -52,7 +64,11 @@ async function browse(start: string) {
 
 const rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000000', AI_DAILY_TOKENS: '1000000000' });
 try {
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const runs = async (n: number, fn: (i: number) => Promise<number>) => {
     const out: number[] = [];
     for (let i = 0; i < n; i++) out.push(await fn(i));
@@ -61,12 +77,16 @@ try {
   line('shroud --help (process start, no request)', await runs(5, async () => (await timed(rt.url, ['--help'])).total));
   // CPU time too: the wall time follows the machine's load, the CPU the program's own work (aim: ≤ 200 ms).
   const probe = 'data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("cpu="+(u.user+u.system)/1000+"\\n")})';
-  const cpu = await runs(5, () => new Promise<number>((ok) => {
-    const child = spawn(process.execPath, ['--import', probe, BIN, '--help'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d));
-    child.on('close', () => ok(Number(/cpu=([\d.]+)/.exec(err)?.[1])));
-  }));
+  const cpu = await runs(
+    5,
+    () =>
+      new Promise<number>((ok) => {
+        const child = spawn(process.execPath, ['--import', probe, BIN, '--help'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        child.stderr.on('data', (d: Buffer) => (err += d));
+        child.on('close', () => ok(Number(/cpu=([\d.]+)/.exec(err)?.[1])));
+      }),
+  );
   line('shroud --help, CPU time of the process (aim ≤ 200 ms)', cpu);
   line('shroud toolkit field add 1 2 (one request)', await runs(5, async () => (await timed(rt.url, ['toolkit', 'field', 'add', '1', '2'])).total));
 

@@ -122,7 +122,9 @@ try {
       const [wall, cpu] = inFreshProcess(
         `const c=process.cpuUsage();const t=performance.now();await import(${JSON.stringify(outfile)});` +
           `const u=process.cpuUsage(c);console.log(performance.now()-t,(u.user+u.system)/1000);process.exit(0)`,
-      ).split(' ').map(Number);
+      )
+        .split(' ')
+        .map(Number);
       imports.push(wall!);
       importCpu.push(cpu!);
       // The same import with the AWS SDK clients already loaded: what the bundle itself costs.
@@ -151,7 +153,17 @@ try {
       .slice(0, 3)
       .map(([k, v]) => `${k} ${(v / 1024).toFixed(0)}`)
       .join(', ');
-    rows.push({ name: e.name, profile: e.profile, kb: statSync(outfile).size / 1024, importMs: median(imports), importCpuMs: median(importCpu), ownCpuMs: median(own), invokeMs: invoked.ms, status: String(invoked.status), top });
+    rows.push({
+      name: e.name,
+      profile: e.profile,
+      kb: statSync(outfile).size / 1024,
+      importMs: median(imports),
+      importCpuMs: median(importCpu),
+      ownCpuMs: median(own),
+      invokeMs: invoked.ms,
+      status: String(invoked.status),
+      top,
+    });
   }
 } finally {
   await rt.stop();
@@ -161,8 +173,14 @@ try {
 rows.sort((a, b) => b.kb - a.kb);
 console.log('every function, bundled as deployed; import and first invocation each in a fresh Node process');
 console.log('(first invocation: import excluded; a sample body where the route has one, else {} → its 4xx)\n');
-console.log(`load average: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${navigator.hardwareConcurrency} cores (wall times grow with it; CPU times much less)\n`);
-console.log(`${'size KB'.padStart(8)} ${'import ms'.padStart(10)} ${'(CPU ms)'.padStart(9)} ${'w/o SDK'.padStart(8)} ${'1st call ms'.padStart(12)} status  profile  route  — largest parts (KB)`);
+console.log(
+  `load average: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${navigator.hardwareConcurrency} cores (wall times grow with it; CPU times much less)\n`,
+);
+console.log(
+  `${'size KB'.padStart(8)} ${'import ms'.padStart(10)} ${'(CPU ms)'.padStart(9)} ${'w/o SDK'.padStart(8)} ${'1st call ms'.padStart(12)} status  profile  route  — largest parts (KB)`,
+);
 for (const r of rows) {
   console.log(
     `${r.kb.toFixed(0).padStart(8)} ${r.importMs.toFixed(0).padStart(10)} ${r.importCpuMs.toFixed(0).padStart(9)} ${r.ownCpuMs.toFixed(0).padStart(8)} ${r.invokeMs.toFixed(0).padStart(12)} ${r.status.padStart(6)}  ${r.profile.padEnd(7)}  ${r.name}  — ${r.top}`,

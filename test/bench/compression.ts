@@ -17,7 +17,13 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-compression-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
+const rt = await startRuntime({
+  port: 0,
+  dataDir: join(dir, 'data'),
+  env: { RATE_LIMIT_MULTIPLIER: '100' },
+  routes: (await import('#functions/routes.ts')).routes,
+  jobs: (await import('#functions/jobs.ts')).jobs,
+});
 const { createSession } = await import('#lib/data/sessions.ts');
 const { LocalChainA } = await import('#lib/local/chain-a/chain.ts');
 const ops = await import('#lib/chains/chain-a/operations.ts');
@@ -94,7 +100,11 @@ try {
   // The floor of any authenticated API call here: HTTP, the emulator, session, rate limit, one wallet read.
   const floor: number[] = [];
   for (let i = 0; i < ROUNDS; i++) floor.push(await time(() => api('GET', `/api/wallets/${walletId}`)));
-  console.log(`compression, ${ROUNDS} rounds each (ledger grows by ${ROUNDS * 2} transactions per path during the run); load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on a shared machine`);
+  console.log(
+    `compression, ${ROUNDS} rounds each (ledger grows by ${ROUNDS * 2} transactions per path during the run); load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on a shared machine`,
+  );
   console.table(rows);
   const plain = stats(floor).median;
   console.log(`GET /api/wallets/:id (no chain work): median ${plain.toFixed(1)} ms, p95 ${stats(floor).p95.toFixed(1)} ms`);
@@ -103,7 +113,9 @@ try {
     const api = stats(viaApi[op]).median;
     const bound = Math.min(2 * (plain + stats(direct[op]).median), 2.5 * plain);
     const name = op === 'compress' ? 'compress-native' : 'compressed transfer';
-    console.log(`${name} through the API: ${api.toFixed(1)} ms = ${(api / plain).toFixed(2)}× the plain GET; target ≤ ${bound.toFixed(1)} ms ${api <= bound ? '✔' : '✘'}`);
+    console.log(
+      `${name} through the API: ${api.toFixed(1)} ms = ${(api / plain).toFixed(2)}× the plain GET; target ≤ ${bound.toFixed(1)} ms ${api <= bound ? '✔' : '✘'}`,
+    );
   }
 } finally {
   await rt.stop();

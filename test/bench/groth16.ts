@@ -27,9 +27,7 @@ async function child(): Promise<void> {
   const ok = await g.verifyProof('password', proof, publicSignals);
   const tVerify = performance.now();
   await g.terminateCurves();
-  process.stdout.write(
-    JSON.stringify({ importMs: tImport - t0, firstProofMs: tProof - tImport, firstVerifyMs: tVerify - tProof, ok }) + '\n',
-  );
+  process.stdout.write(JSON.stringify({ importMs: tImport - t0, firstProofMs: tProof - tImport, firstVerifyMs: tVerify - tProof, ok }) + '\n');
 }
 
 async function main(): Promise<void> {

@@ -36,7 +36,14 @@ function load(spec: LoadSpec): Promise<LoadResult> {
 }
 
 const targets = [
-  { name: 'POST /api/zk-toolkit/hash/poseidon', path: '/api/zk-toolkit/hash/poseidon', handler: 'functions/zk-toolkit/hash-poseidon.ts', method: 'POST' as const, body: JSON.stringify({ inputs: ['1', '2'] }), target: 2000 },
+  {
+    name: 'POST /api/zk-toolkit/hash/poseidon',
+    path: '/api/zk-toolkit/hash/poseidon',
+    handler: 'functions/zk-toolkit/hash-poseidon.ts',
+    method: 'POST' as const,
+    body: JSON.stringify({ inputs: ['1', '2'] }),
+    target: 2000,
+  },
   { name: 'GET /api/init', path: '/api/init', handler: 'functions/init/get.ts', method: 'GET' as const, target: 3000 },
 ];
 
@@ -98,27 +105,41 @@ const rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000000' });
 try {
   console.log(`through the local runtime: ${CONCURRENCY} concurrent keep-alive clients in a separate process, ${SECONDS} s after 1 s of warm-up`);
   console.log('  (RATE_LIMIT_MULTIPLIER=1000000: every request passes the leased rate limiter, none is refused)');
-  console.log(`  load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (on ${navigator.hardwareConcurrency} cores)`);
+  console.log(
+    `  load average before: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (on ${navigator.hardwareConcurrency} cores)`,
+  );
   for (const t of targets) {
     const spec = { url: `${rt.url}${t.path}`, method: t.method, body: t.body, concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: 0 };
     await load({ ...spec, seconds: 1 }); // warm-up: module import, curve build, first leases
     const [r, ms] = await cpuMs(() => load(spec));
-    const statuses = Object.entries(r.statuses).map(([s, n]) => `${s}×${n}`).join(' ');
+    const statuses = Object.entries(r.statuses)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ');
     const verdict = r.rps >= t.target ? '✔' : '✘';
     console.log(`  ${t.name}`);
     console.log(
       `    HTTP:   ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  [${statuses}]  target ≥ ${t.target} ${verdict}`,
     );
-    console.log(`            server CPU ${(ms / r.requests).toFixed(3)} ms per request (one core's worth: ${(r.requests / ms * 1000).toFixed(0)} req/s)`);
+    console.log(`            server CPU ${(ms / r.requests).toFixed(3)} ms per request (one core's worth: ${((r.requests / ms) * 1000).toFixed(0)} req/s)`);
     const d = await direct(t, Math.min(SECONDS, 3));
-    console.log(`    direct: ${d.rps.toFixed(0).padStart(6)} calls/s, CPU ${d.cpuPerCall.toFixed(3)} ms per call (the handler stack without HTTP and the emulator)`);
+    console.log(
+      `    direct: ${d.rps.toFixed(0).padStart(6)} calls/s, CPU ${d.cpuPerCall.toFixed(3)} ms per call (the handler stack without HTTP and the emulator)`,
+    );
     if (t.path.endsWith('/hash/poseidon')) {
       const lib = await circomlibjsPoseidonRate();
       const ratio = r.rps / lib;
-      console.log(`    vs circomlibjs in process: ${lib.toFixed(0)} two-input hashes/s; HTTP / in process ${ratio.toFixed(2)}  target ≥ ${POSEIDON_RATIO_TARGET} ${ratio >= POSEIDON_RATIO_TARGET ? '✔' : '✘'}`);
+      console.log(
+        `    vs circomlibjs in process: ${lib.toFixed(0)} two-input hashes/s; HTTP / in process ${ratio.toFixed(2)}  target ≥ ${POSEIDON_RATIO_TARGET} ${ratio >= POSEIDON_RATIO_TARGET ? '✔' : '✘'}`,
+      );
     }
   }
-  console.log(`  load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `  load average after: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
 } finally {
   await rt.stop();
 }

@@ -58,7 +58,11 @@ async function bytesOf(res: { status: number; res: Response }): Promise<Uint8Arr
 
 const dataDir = mkdtempSync(join(tmpdir(), 'shroud-load-'));
 const server = await npmStart(dataDir, { RATE_LIMIT_MULTIPLIER: '100000' });
-console.log(`npm start on ${server.url}; ${CLIENTS} clients for ${SECONDS} s (started over ${RAMP_SECONDS} s); ${cpus().length} cores, load average before ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `npm start on ${server.url}; ${CLIENTS} clients for ${SECONDS} s (started over ${RAMP_SECONDS} s); ${cpus().length} cores, load average before ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 
 const uploads: { client: HttpClient; fileId: string; sha: string; size: number }[] = [];
 let stopAt = 0;
@@ -125,12 +129,15 @@ try {
         }
       } else if (r < 0.8 && mine.length) {
         const share = await timed('POST /api/storage/share', () => c.post('/api/storage/share', { fileId: pick(mine).fileId, expiresIn: 24 }));
-        if (share?.status === 200) await timed('GET /api/storage/shared/:token', () => new HttpClient(server.url).get(`/api/storage/shared/${share.json.shareToken}`));
+        if (share?.status === 200)
+          await timed('GET /api/storage/shared/:token', () => new HttpClient(server.url).get(`/api/storage/shared/${share.json.shareToken}`));
       } else if (r < 0.95) {
         await timed('GET /api/storage/files', () => c.get('/api/storage/files'));
       } else if (r < 0.975) {
         const username = `load_${runId}_r${registrations++}`;
-        await timed('POST /api/auth/register', () => new HttpClient(server.url).post('/api/auth/register', { username, password: PASSWORD, ...identity.encrypted }));
+        await timed('POST /api/auth/register', () =>
+          new HttpClient(server.url).post('/api/auth/register', { username, password: PASSWORD, ...identity.encrypted }),
+        );
       } else {
         await timed('POST /api/auth/login', () => new HttpClient(server.url).post('/api/auth/login', { username: pick(logins), password: PASSWORD }));
       }
@@ -158,22 +165,28 @@ try {
   }
 
   const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-  const rows = [...stats].sort(([a], [b]) => a.localeCompare(b)).map(([label, s]) => {
-    const ms = [...s.ms].sort((a, b) => a - b);
-    return {
-      route: label,
-      requests: ms.length,
-      'req/s': +(ms.length / elapsed).toFixed(1),
-      'p50 ms': Math.round(q(ms, 0.5)),
-      'p99 ms': Math.round(q(ms, 0.99)),
-      'max ms': Math.round(ms[ms.length - 1]!),
-      statuses: [...s.statuses].map(([k, v]) => `${k}×${v}`).join(' '),
-    };
-  });
+  const rows = [...stats]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([label, s]) => {
+      const ms = [...s.ms].sort((a, b) => a - b);
+      return {
+        route: label,
+        requests: ms.length,
+        'req/s': +(ms.length / elapsed).toFixed(1),
+        'p50 ms': Math.round(q(ms, 0.5)),
+        'p99 ms': Math.round(q(ms, 0.99)),
+        'max ms': Math.round(ms[ms.length - 1]!),
+        statuses: [...s.statuses].map(([k, v]) => `${k}×${v}`).join(' '),
+      };
+    });
   console.table(rows);
   const total = rows.reduce((n, r) => n + r.requests, 0);
   const fiveXx = [...stats.values()].reduce((n, s) => n + [...s.statuses].filter(([k]) => typeof k === 'string' || k >= 500).reduce((m, [, v]) => m + v, 0), 0);
-  console.log(`${total} requests in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(0)} req/s); 5xx or network errors: ${fiveXx}; uploads answered 201: ${uploads.length}, lost: ${lost}; load average after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `${total} requests in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(0)} req/s); 5xx or network errors: ${fiveXx}; uploads answered 201: ${uploads.length}, lost: ${lost}; load average after ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   for (const f of [...new Set(failures)].slice(0, 10)) console.log(`  ${f}`);
   // Why the server answered 5xx, from its own log lines (the cause is logged, not answered).
   const causes = new Map<string, number>();

@@ -29,7 +29,9 @@ function timed<T>(f: () => T): { wall: number; cpu: number; value: T } {
 }
 const f = (x: number) => x.toFixed(1);
 
-console.log(`stark params: blowup ${SECURITY.blowup}, queries ${SECURITY.queries}, grinding ${SECURITY.grindingBits} bits, extension degree ${SECURITY.extensionDegree}, trace ${SECURITY.traceLength} rows, hash in the AIR: RPO`);
+console.log(
+  `stark params: blowup ${SECURITY.blowup}, queries ${SECURITY.queries}, grinding ${SECURITY.grindingBits} bits, extension degree ${SECURITY.extensionDegree}, trace ${SECURITY.traceLength} rows, hash in the AIR: RPO`,
+);
 console.log(`stark security bits: conjectured ${SECURITY.conjecturedBits}, proven ${SECURITY.provenBits}`);
 console.log(`load average (1 min) at start: ${loadavg()[0].toFixed(1)}`);
 
@@ -65,7 +67,9 @@ const key = createSessionKey();
 const now = Math.floor(Date.now() / 1000);
 const cp = timed(() => proveSessionKey(key, { sessionId: 'bench-session', nowSeconds: now }));
 const cv = timed(() => verifyClientSessionProof(cp.value.stark_proof, { keyHash: decodeKeyHash(key.keyHash)!, sessionId: 'bench-session', nowSeconds: now }));
-console.log(`node client-held: prove ${f(cp.wall)} ms, server verify ${f(cv.wall)} ms, verified: ${cv.value !== null}, size ${cp.value.stark_proof.length / 2} bytes`);
+console.log(
+  `node client-held: prove ${f(cp.wall)} ms, server verify ${f(cv.wall)} ms, verified: ${cv.value !== null}, size ${cp.value.stark_proof.length / 2} bytes`,
+);
 
 // Headless Chromium (Debian's package), the client's environment.
 const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -93,10 +97,26 @@ if (!chromium) {
 try { document.getElementById('out').textContent = starkBench.run(${proveRuns}, ${verifyRuns}); } catch (e) { document.getElementById('out').textContent = 'ERROR ' + e; }</script></body></html>`;
       const page = join(dir, `${name}.html`);
       writeFileSync(page, html);
-      const res = spawnSync('bash', ['-c', '"$@" 2>/dev/null; times >&2', 'bash', chromium, '--headless', '--no-sandbox', '--no-zygote', '--disable-gpu', '--virtual-time-budget=600000', '--dump-dom', `file://${page}`], {
-        encoding: 'utf8',
-        timeout: 300_000,
-      });
+      const res = spawnSync(
+        'bash',
+        [
+          '-c',
+          '"$@" 2>/dev/null; times >&2',
+          'bash',
+          chromium,
+          '--headless',
+          '--no-sandbox',
+          '--no-zygote',
+          '--disable-gpu',
+          '--virtual-time-budget=600000',
+          '--dump-dom',
+          `file://${page}`,
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 300_000,
+        },
+      );
       const m = /<pre id="out">([^<]*)<\/pre>/.exec(res.stdout ?? '');
       // `times`: the shell's user and system time, then its children's (m and s each).
       const t = /\n([0-9]+)m([0-9.]+)s ([0-9]+)m([0-9.]+)s\s*$/.exec(res.stderr ?? '');
@@ -107,7 +127,13 @@ try { document.getElementById('out').textContent = starkBench.run(${proveRuns}, 
     if (!m || m[1].startsWith('ERROR')) {
       console.log(`browser: failed (${m?.[1] ?? res.stderr?.split('\n').slice(0, 2).join(' ')})`);
     } else {
-      const r = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { prove: number[]; verify: number[]; ok: boolean; bytes: number; userAgent: string };
+      const r = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as {
+        prove: number[];
+        verify: number[];
+        ok: boolean;
+        bytes: number;
+        userAgent: string;
+      };
       console.log(`browser: ${r.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? r.userAgent}`);
       console.log(`browser prove p50 ms: wall ${f(p50(r.prove))} (runs ${r.prove.length})`);
       console.log(`browser verify p50 ms: wall ${f(p50(r.verify))} (runs ${r.verify.length}, all verified: ${r.ok})`);

@@ -22,7 +22,13 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-storage-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
+const rt = await startRuntime({
+  port: 0,
+  dataDir: join(dir, 'data'),
+  env: { RATE_LIMIT_MULTIPLIER: '100' },
+  routes: (await import('#functions/routes.ts')).routes,
+  jobs: (await import('#functions/jobs.ts')).jobs,
+});
 const { createSession } = await import('#lib/data/sessions.ts');
 const { passwordProof } = await import('#lib/client/password-proof.ts');
 const { exportContent, importContent } = await import('#lib/storage/cid.ts');
@@ -236,10 +242,11 @@ async function round(size: number): Promise<Round> {
   return { floorMs, floorCpu, readFloorMs, readFloorCpu, up, upRss, upCpu, down, downRss, downCpu, pre, preRss, preDown, preDownRss, bare, bareUp, bareUpCpu };
 }
 
-const msRange = (values: number[]) => (values.length > 1 ? `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms` : `${values[0]!.toFixed(0)} ms`);
+const msRange = (values: number[]) =>
+  values.length > 1 ? `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms` : `${values[0]!.toFixed(0)} ms`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
-const fmt = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
+const fmt = (bytes: number, ms: number) => `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s`;
 const report: string[] = [];
 try {
   // Warm-up: handler modules loaded, the verification key and curve cached (as a warm Lambda).
@@ -254,7 +261,9 @@ try {
     // measured in the same round: one run's ratio moves by several points with the machine's load.
     const rounds: Round[] = [];
     for (let r = 0; r < ROUNDS; r++) rounds.push(await round(size));
-    const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
     const bytes = size * MB;
     /** The median round's figure, its ratio to the round's floor, and the range of ratios over the rounds. */
     const line = (what: string, ms: (r: Round) => number, floorMs: (r: Round) => number, floorName: string, target: string) => {
@@ -272,14 +281,62 @@ try {
     const big = size >= 100;
     report.push(
       `${size} MB  (load average ${load} after the run, ${cpus().length} cores; the median of ${rounds.length} round${rounds.length > 1 ? 's' : ''})`,
-      line('upload (direct multipart POST)', (r) => r.up.uploadMs, (r) => r.floorMs, 'upload floor', big ? '>= 50 %' : ''),
-      line('presigned upload: finalise', (r) => r.pre.uploadMs - r.pre.putMs, (r) => r.floorMs, 'upload floor', big ? '>= 50 %' : ''),
-      line('first download', (r) => r.down.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
-      line('download again', (r) => r.down.download2Ms, (r) => r.readFloorMs, 'read floor  ', ''),
-      line('presigned file: first download', (r) => r.preDown.downloadMs, (r) => r.readFloorMs, 'read floor  ', big ? '>= 25 %' : ''),
-      line('the client alone: upload', (r) => r.bareUp.uploadMs, (r) => r.floorMs, 'upload floor', ''),
-      line('the client alone: first download', (r) => r.bare.downloadMs, (r) => r.readFloorMs, 'read floor  ', ''),
-      line('the client alone: again', (r) => r.bare.download2Ms, (r) => r.readFloorMs, 'read floor  ', ''),
+      line(
+        'upload (direct multipart POST)',
+        (r) => r.up.uploadMs,
+        (r) => r.floorMs,
+        'upload floor',
+        big ? '>= 50 %' : '',
+      ),
+      line(
+        'presigned upload: finalise',
+        (r) => r.pre.uploadMs - r.pre.putMs,
+        (r) => r.floorMs,
+        'upload floor',
+        big ? '>= 50 %' : '',
+      ),
+      line(
+        'first download',
+        (r) => r.down.downloadMs,
+        (r) => r.readFloorMs,
+        'read floor  ',
+        big ? '>= 25 %' : '',
+      ),
+      line(
+        'download again',
+        (r) => r.down.download2Ms,
+        (r) => r.readFloorMs,
+        'read floor  ',
+        '',
+      ),
+      line(
+        'presigned file: first download',
+        (r) => r.preDown.downloadMs,
+        (r) => r.readFloorMs,
+        'read floor  ',
+        big ? '>= 25 %' : '',
+      ),
+      line(
+        'the client alone: upload',
+        (r) => r.bareUp.uploadMs,
+        (r) => r.floorMs,
+        'upload floor',
+        '',
+      ),
+      line(
+        'the client alone: first download',
+        (r) => r.bare.downloadMs,
+        (r) => r.readFloorMs,
+        'read floor  ',
+        '',
+      ),
+      line(
+        'the client alone: again',
+        (r) => r.bare.download2Ms,
+        (r) => r.readFloorMs,
+        'read floor  ',
+        '',
+      ),
       mem('RSS + direct POST upload', (r) => r.upRss, big ? '<= 64 MB' : ''),
       mem('RSS + presigned upload (PUT + finalise)', (r) => r.preRss, big ? '<= 64 MB' : ''),
       mem('RSS + download (first and again)', (r) => r.downRss, big ? '<= 64 MB' : ''),

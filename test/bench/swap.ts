@@ -19,7 +19,13 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-swap-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '1000' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
+const rt = await startRuntime({
+  port: 0,
+  dataDir: join(dir, 'data'),
+  env: { RATE_LIMIT_MULTIPLIER: '1000' },
+  routes: (await import('#functions/routes.ts')).routes,
+  jobs: (await import('#functions/jobs.ts')).jobs,
+});
 const { createSession } = await import('#lib/data/sessions.ts');
 
 const { id: cookie } = await createSession('bench-swap-user', 'password');
@@ -83,7 +89,9 @@ try {
   // swaps into a shielded deposit: sUSD → exactly 0.1 SOL into pool sol-0.1 (the surplus to the wallet)
   const { createNote, noteCommitment } = await import('#lib/client/transfer-note.ts');
   await api('GET', '/api/transfer/pools');
-  await api('POST', '/api/swap/execute', { quoteId: (await api('POST', '/api/swap/quote', { walletId: wallets[0]!, from: 'SOL', to: 'sUSD', amount: 4, slippageBps: 300 })).quoteId });
+  await api('POST', '/api/swap/execute', {
+    quoteId: (await api('POST', '/api/swap/quote', { walletId: wallets[0]!, from: 'SOL', to: 'sUSD', amount: 4, slippageBps: 300 })).quoteId,
+  });
   const shieldedMs: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const output = { type: 'shielded', pool: 'sol-0.1', commitment: await noteCommitment(createNote('sol-0.1')) };
@@ -95,8 +103,18 @@ try {
 
   console.log(`swap through the local runtime, ${ROUNDS} rounds (local chain A, one SOL/sUSD pool)`);
   console.table([
-    { operation: 'POST /api/swap/quote', 'median ms': stats(quoteMs).median.toFixed(1), 'p95 ms': stats(quoteMs).p95.toFixed(1), 'per second (one client)': quotesPerSecond.toFixed(1) },
-    { operation: 'POST /api/swap/execute', 'median ms': stats(execMs).median.toFixed(1), 'p95 ms': stats(execMs).p95.toFixed(1), 'per second (one client)': (1000 / stats(execMs).median).toFixed(1) },
+    {
+      operation: 'POST /api/swap/quote',
+      'median ms': stats(quoteMs).median.toFixed(1),
+      'p95 ms': stats(quoteMs).p95.toFixed(1),
+      'per second (one client)': quotesPerSecond.toFixed(1),
+    },
+    {
+      operation: 'POST /api/swap/execute',
+      'median ms': stats(execMs).median.toFixed(1),
+      'p95 ms': stats(execMs).p95.toFixed(1),
+      'per second (one client)': (1000 / stats(execMs).median).toFixed(1),
+    },
     {
       operation: 'POST /api/swap/execute (into a shielded deposit)',
       'median ms': stats(shieldedMs).median.toFixed(1),
@@ -104,7 +122,9 @@ try {
       'per second (one client)': (1000 / stats(shieldedMs).median).toFixed(1),
     },
   ]);
-  console.log(`quote + execute, one client: ${swapsPerSecond.toFixed(1)} swaps/s; ${WORKERS} wallets at once on the pool: ${parallelPerSecond.toFixed(1)} swaps/s (${done} swaps)`);
+  console.log(
+    `quote + execute, one client: ${swapsPerSecond.toFixed(1)} swaps/s; ${WORKERS} wallets at once on the pool: ${parallelPerSecond.toFixed(1)} swaps/s (${done} swaps)`,
+  );
 } finally {
   await rt.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,10 @@ import { performance } from 'node:perf_hooks';
 const root = join(import.meta.dirname, '..', '..');
 const out = mkdtempSync(join(tmpdir(), 'shroud-synth-bench-'));
 const maps = process.env.SOURCE_MAPS === '1';
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const loadBefore = load();
 const started = performance.now();
 const cdk = join(root, 'node_modules', 'aws-cdk', 'bin', 'cdk');

@@ -17,7 +17,13 @@ const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-transfer-'));
 process.env.POWERTOOLS_LOG_LEVEL = 'CRITICAL';
 
 const { startRuntime } = await import('#lib/local/runtime.ts');
-const rt = await startRuntime({ port: 0, dataDir: join(dir, 'data'), env: { RATE_LIMIT_MULTIPLIER: '100' }, routes: (await import('#functions/routes.ts')).routes, jobs: (await import('#functions/jobs.ts')).jobs });
+const rt = await startRuntime({
+  port: 0,
+  dataDir: join(dir, 'data'),
+  env: { RATE_LIMIT_MULTIPLIER: '100' },
+  routes: (await import('#functions/routes.ts')).routes,
+  jobs: (await import('#functions/jobs.ts')).jobs,
+});
 const { createSession } = await import('#lib/data/sessions.ts');
 const { createNote, noteCommitment } = await import('#lib/client/transfer-note.ts');
 const { fetchLeaves, proveWithdrawal } = await import('#lib/client/withdraw-proof.ts');

@@ -27,6 +27,8 @@ const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(j
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 for (const f of files(dir)) {
   const bytes = readFileSync(f);
-  console.log(`${relative(dir, f).padEnd(34)} raw ${kib(bytes.length).padStart(11)}  gzip ${kib(gzipSync(bytes, { level: 9 }).length).padStart(10)}  brotli ${kib(brotliCompressSync(bytes).length).padStart(10)}`);
+  console.log(
+    `${relative(dir, f).padEnd(34)} raw ${kib(bytes.length).padStart(11)}  gzip ${kib(gzipSync(bytes, { level: 9 }).length).padStart(10)}  brotli ${kib(brotliCompressSync(bytes).length).padStart(10)}`,
+  );
 }
 rmSync(dir, { recursive: true, force: true });

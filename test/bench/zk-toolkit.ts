@@ -186,10 +186,38 @@ process.exit(0);
     cold.push({ importMs: out.importMs, firstMs: out.firstMs, wallMs });
   }
   console.log(`\nproof function cold start (esbuild bundle ${(statSync(outfile).size / 1024).toFixed(0)} KB, ${runs} fresh processes, p50)`);
-  console.log(`  import bundle                       ${ms(pct(cold.map((c) => c.importMs), 50))}`);
-  console.log(`  first request (curve, keys, proof)  ${ms(pct(cold.map((c) => c.firstMs), 50))}`);
-  console.log(`  import + first proof                ${ms(pct(cold.map((c) => c.importMs + c.firstMs), 50))}`);
-  console.log(`  process wall clock                  ${ms(pct(cold.map((c) => c.wallMs), 50))}  (node boot included)`);
+  console.log(
+    `  import bundle                       ${ms(
+      pct(
+        cold.map((c) => c.importMs),
+        50,
+      ),
+    )}`,
+  );
+  console.log(
+    `  first request (curve, keys, proof)  ${ms(
+      pct(
+        cold.map((c) => c.firstMs),
+        50,
+      ),
+    )}`,
+  );
+  console.log(
+    `  import + first proof                ${ms(
+      pct(
+        cold.map((c) => c.importMs + c.firstMs),
+        50,
+      ),
+    )}`,
+  );
+  console.log(
+    `  process wall clock                  ${ms(
+      pct(
+        cold.map((c) => c.wallMs),
+        50,
+      ),
+    )}  (node boot included)`,
+  );
   rmSync(join(repo, '.bench'), { recursive: true, force: true });
 }
 

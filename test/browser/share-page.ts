@@ -14,7 +14,11 @@ import { advanceClock } from '#lib/clock.ts';
 const shareOf = (owner: Page, fileId: string, expiresIn: string) =>
   owner.evaluate(
     async ([id, exp]) => {
-      const res = await fetch('/api/storage/share', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fileId: id, expiresIn: exp }) });
+      const res = await fetch('/api/storage/share', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ fileId: id, expiresIn: exp }),
+      });
       return (await res.json()) as { shareToken: string; shareUrl: string; expiresAt: string };
     },
     [fileId, expiresIn],
@@ -60,7 +64,9 @@ export async function checkSharePage(browser: Browser, owner: Page, fileId: stri
     await page.screenshot({ path: 'docs/share-page-saved.png' });
 
     // Revoked by its owner: the page says so instead of asking for a password.
-    const { shares } = await owner.evaluate(async () => (await fetch('/api/storage/shares')).json() as Promise<{ shares: { id: string; expiresAt: string }[] }>);
+    const { shares } = await owner.evaluate(
+      async () => (await fetch('/api/storage/shares')).json() as Promise<{ shares: { id: string; expiresAt: string }[] }>,
+    );
     const id = shares.find((s) => s.expiresAt === link.expiresAt)!.id;
     await owner.evaluate(async (linkId) => void (await fetch(`/api/storage/shares/${linkId}`, { method: 'DELETE' })), id);
     const revokedErrors = errors.length;
@@ -80,7 +86,10 @@ export async function checkSharePage(browser: Browser, owner: Page, fileId: stri
     assert.match(expired.problem, /this link has expired/);
     // The refused links answer 410 (not 404s of missing pages); nothing else failed.
     assert.deepEqual(errors.slice(0, revokedErrors), []);
-    assert.ok(errors.slice(revokedErrors).every((e) => !e.startsWith('404')), errors.join('\n'));
+    assert.ok(
+      errors.slice(revokedErrors).every((e) => !e.startsWith('404')),
+      errors.join('\n'),
+    );
   } finally {
     await stranger.close();
   }

@@ -23,7 +23,16 @@ import { checkSharePage } from './share-page.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // This machine's closed network: no background connections, no first-run work.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The terminal's text (xterm's accessibility-free DOM renderer keeps one row per div). */
 const screen = (page: Page) => page.evaluate(() => (document.querySelector('.xterm-rows') as HTMLElement).innerText);
@@ -41,7 +50,9 @@ async function typeWithSecrets(page: Page, line: string, answers: [prompt: strin
   await page.keyboard.type(line);
   await page.keyboard.press('Enter');
   for (const [prompt, secret] of answers) {
-    await page.waitForFunction((p) => (document.querySelector('.xterm-rows') as HTMLElement).innerText.trimEnd().endsWith(p.trimEnd()), prompt, { timeout: 30_000 });
+    await page.waitForFunction((p) => (document.querySelector('.xterm-rows') as HTMLElement).innerText.trimEnd().endsWith(p.trimEnd()), prompt, {
+      timeout: 30_000,
+    });
     await page.keyboard.type(secret);
     await page.keyboard.press('Enter');
   }
@@ -50,7 +61,11 @@ async function typeWithSecrets(page: Page, line: string, answers: [prompt: strin
 
 /** Waits (up to 10 s, rendering is asynchronous) for the screen to match, then asserts it. */
 async function expectScreen(page: Page, re: RegExp) {
-  await page.waitForFunction(([src, flags]) => new RegExp(src!, flags).test((document.querySelector('.xterm-rows') as HTMLElement).innerText), [re.source, re.flags], { timeout: 10_000 }).catch(() => {});
+  await page
+    .waitForFunction(([src, flags]) => new RegExp(src!, flags).test((document.querySelector('.xterm-rows') as HTMLElement).innerText), [re.source, re.flags], {
+      timeout: 10_000,
+    })
+    .catch(() => {});
   const text = await screen(page);
   assert.match(text, re, text);
   return text;
@@ -78,7 +93,11 @@ async function fitted(page: Page, width: number, height: number) {
     [width, height],
     { timeout: 10_000 },
   );
-  const size = await page.evaluate(() => ({ cols: Number(document.body.dataset.cols), rows: Number(document.body.dataset.rows), cell: document.body.dataset.cell }));
+  const size = await page.evaluate(() => ({
+    cols: Number(document.body.dataset.cols),
+    rows: Number(document.body.dataset.rows),
+    cell: document.body.dataset.cell,
+  }));
   console.log(`  ${width}×${height}: ${size.cols}×${size.rows} (cell ${size.cell} px)`);
   return size;
 }
@@ -140,7 +159,10 @@ try {
   await expectScreen(page, /toolkit/);
   const squash = (t: string) => t.replace(/\s+/g, ' ').trim();
   const rowsShown = (await screen(page)).split('\n').filter((l) => l.trim() && !l.includes('shroud$'));
-  assert.ok(rowsShown.every((l) => l.trimEnd().length <= at800.cols), rowsShown.join('\n'));
+  assert.ok(
+    rowsShown.every((l) => l.trimEnd().length <= at800.cols),
+    rowsShown.join('\n'),
+  );
   assert.ok(squash(helpText(commands)).includes(squash(rowsShown.slice(-12).join(' '))), `help broken inside a word:\n${rowsShown.join('\n')}`);
   await page.screenshot({ path: 'docs/terminal-help-800x600.png' });
   await fitted(page, 1280, 900);
@@ -152,7 +174,10 @@ try {
   const user = `web_${randomBytes(3).toString('hex')}`;
   const password = 'correct horse battery staple';
   // A person at the page: the new password is asked for twice.
-  await typeWithSecrets(page, `register ${user}`, [['new account password: ', password], ['new account password again: ', password]]);
+  await typeWithSecrets(page, `register ${user}`, [
+    ['new account password: ', password],
+    ['new account password again: ', password],
+  ]);
   await expectScreen(page, new RegExp(`registered\\s+${user}`));
   await type(page, `login ${user} -p "${password}"`);
   await expectScreen(page, new RegExp(`signed in as\\s+${user}`));
@@ -203,7 +228,9 @@ try {
   const asked = await page.evaluate(() => document.body.dataset.idle ?? '');
   await page.keyboard.type('ask how do I share a file?');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /ask how do I share a file\?\n\S/.test((document.querySelector('.xterm-rows') as HTMLElement).innerText), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => /ask how do I share a file\?\n\S/.test((document.querySelector('.xterm-rows') as HTMLElement).innerText), undefined, {
+    timeout: 60_000,
+  });
   const midStream = await screen(page);
   assert.equal(await page.evaluate(() => document.body.dataset.idle ?? ''), asked, 'the command ended before its stream');
   assert.doesNotMatch(midStream, /conversation [0-9a-f-]{36}/, midStream);
@@ -255,7 +282,9 @@ try {
   await type(page, 'whoami');
   await expectScreen(page, /id\s+[0-9a-f-]{36}/); // the refused callback ended nothing
   assert.deepEqual(errors, []);
-  console.log('browser terminal: ok (fits 1280×900, 1920×1080, 800×600 and follows resizes; help breaks at spaces; register, login, whoami, upload, files, download, share page, receive, ask streaming, favicon, toolkit, logout, OAuth login by redirect, OAuth error)');
+  console.log(
+    'browser terminal: ok (fits 1280×900, 1920×1080, 800×600 and follows resizes; help breaks at spaces; register, login, whoami, upload, files, download, share page, receive, ask streaming, favicon, toolkit, logout, OAuth login by redirect, OAuth error)',
+  );
 } catch (e) {
   failed = true;
   console.error(e);

@@ -63,7 +63,22 @@ describe('chatEvents', () => {
 
   it('reads a JSON answer (a server that does not stream) as the same events', async () => {
     const { client, push } = scripted('application/json');
-    push(new TextEncoder().encode(JSON.stringify({ success: true, conversationId: 'c', messageId: 'm', backend: 'b', model: 'x', text: 'all at once', citations: [{ document: 'README.md', section: 'S', link: 'README.md#s' }], tools: [], suggestions: [], error: { error: 'PROVIDER_UNAVAILABLE', message: 'down' } })));
+    push(
+      new TextEncoder().encode(
+        JSON.stringify({
+          success: true,
+          conversationId: 'c',
+          messageId: 'm',
+          backend: 'b',
+          model: 'x',
+          text: 'all at once',
+          citations: [{ document: 'README.md', section: 'S', link: 'README.md#s' }],
+          tools: [],
+          suggestions: [],
+          error: { error: 'PROVIDER_UNAVAILABLE', message: 'down' },
+        }),
+      ),
+    );
     push(undefined);
     const seen: ChatEvent[] = [];
     for await (const e of chatEvents(client, { message: 'hi' })) seen.push(e);

@@ -47,7 +47,7 @@ export function shroudRunner(apiUrl: () => string, home: string) {
     const check = () => {
       for (const w of [...watchers]) {
         const m = stderr.match(w.re);
-        if (m) (watchers.splice(watchers.indexOf(w), 1), w.ok(m));
+        if (m) watchers.splice(watchers.indexOf(w), 1), w.ok(m);
       }
     };
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -55,11 +55,12 @@ export function shroudRunner(apiUrl: () => string, home: string) {
     const timer = setTimeout(() => child.kill(), 120_000);
     const done = new Promise<Run>((ok) => child.on('close', (code) => (clearTimeout(timer), ok({ code: code ?? 1, stdout, stderr }))));
     return {
-      waitFor: (re: RegExp) => new Promise<RegExpMatchArray>((ok, fail) => {
-        watchers.push({ re, ok });
-        check();
-        void done.then((r) => fail(new Error(`exited ${r.code} before printing ${re}: ${r.stderr}`)));
-      }),
+      waitFor: (re: RegExp) =>
+        new Promise<RegExpMatchArray>((ok, fail) => {
+          watchers.push({ re, ok });
+          check();
+          void done.then((r) => fail(new Error(`exited ${r.code} before printing ${re}: ${r.stderr}`)));
+        }),
       done,
     };
   }

@@ -38,7 +38,14 @@ describe('shroud bridge', () => {
   let sent: string;
   it('deposits from a named wallet (submitted), or answers the steps to send it yourself (pending)', { timeout: 120_000 }, async () => {
     const out = await json(['bridge', 'chaina-chainb', '0.5', 'SOL', '--to', DEST, '--wallet', 'main']);
-    expect(out.transaction).toMatchObject({ bridgeType: 'chaina-chainb', direction: 'deposit', token: 'SOL', amount: '0.5', destAddress: DEST64, status: 'submitted' });
+    expect(out.transaction).toMatchObject({
+      bridgeType: 'chaina-chainb',
+      direction: 'deposit',
+      token: 'SOL',
+      amount: '0.5',
+      destAddress: DEST64,
+      status: 'submitted',
+    });
     expect(out.transaction.sourceTxHash).toBeTruthy();
     sent = out.transaction.id;
 
@@ -86,7 +93,11 @@ describe('shroud attest', () => {
 
   it('proves here and gets an attestation: age over 18 (blinding kept), a preimage; one per scope', { timeout: 240_000 }, async () => {
     const age = await json(['attest', 'age-over-18', '--value', '30']);
-    expect(age.attestation).toMatchObject({ schema: 'age-over-18', scope: 'default', claims: { min: '18', max: '150', commitment: expect.stringMatching(/^\d+$/) } });
+    expect(age.attestation).toMatchObject({
+      schema: 'age-over-18',
+      scope: 'default',
+      claims: { min: '18', max: '150', commitment: expect.stringMatching(/^\d+$/) },
+    });
     expect(age.blinding).toMatch(/^\d+$/);
     expect(JSON.stringify(age.attestation)).not.toContain('"30"'); // the age stays here
     ageId = age.attestation.id;
@@ -160,12 +171,29 @@ describe('the new commands in the shared table', () => {
 
 // last: a refused withdrawal leaves a failed record, which would change `ask`'s "latest transfer" above
 describe('shroud bridge --direction withdraw', () => {
-  it('withdraws from a chain B wallet with its password: the wallet is looked up on chain B and the password reaches the server', { timeout: 120_000 }, async () => {
+  it('withdraws from a chain B wallet with its password: the wallet is looked up on chain B and the password reaches the server', {
+    timeout: 120_000,
+  }, async () => {
     const b = await json(['wallet', 'create', 'outbound', '--chain', 'b', '-p', 'b-wallet-pass']);
     const a = await json(['wallet', 'create', 'landing']);
     // the chain A name is not a chain B wallet
-    expect((await shroud(['bridge', 'chaina-chainb', '0.1', 'SOL', '--to', a.address, '--direction', 'withdraw', '--wallet', 'landing', '-p', 'x'])).stderr).toContain('WALLET_NOT_FOUND');
-    const wrong = await shroud(['bridge', 'chaina-chainb', '0.1', 'SOL', '--to', a.address, '--direction', 'withdraw', '--wallet', b.name, '-p', 'not-the-password']);
+    expect(
+      (await shroud(['bridge', 'chaina-chainb', '0.1', 'SOL', '--to', a.address, '--direction', 'withdraw', '--wallet', 'landing', '-p', 'x'])).stderr,
+    ).toContain('WALLET_NOT_FOUND');
+    const wrong = await shroud([
+      'bridge',
+      'chaina-chainb',
+      '0.1',
+      'SOL',
+      '--to',
+      a.address,
+      '--direction',
+      'withdraw',
+      '--wallet',
+      b.name,
+      '-p',
+      'not-the-password',
+    ]);
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain('INVALID_PASSWORD');
   });

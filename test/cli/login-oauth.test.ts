@@ -77,7 +77,9 @@ describe('shroud login --provider (loopback, RFC 8252)', () => {
     expect(replay.headers.getSetCookie()).toEqual([]);
   });
 
-  it('provider link: a password account links GitHub through the browser and the loopback, then signs in with it; a link code is worthless without the starter\'s session', { timeout: 180_000 }, async () => {
+  it("provider link: a password account links GitHub through the browser and the loopback, then signs in with it; a link code is worthless without the starter's session", {
+    timeout: 180_000,
+  }, async () => {
     advanceClock(61_000); // a fresh rate-limit window
     const configDir = join(home, 'linker');
     const password = 'linking pass 1';
@@ -110,10 +112,17 @@ describe('shroud login --provider (loopback, RFC 8252)', () => {
     await json(['register', 'mallory', '-p', password], { configDir: mallory });
     await json(['login', 'mallory', '-p', password], { configDir: mallory });
     const cookie = (dir: string) =>
-      Object.entries(JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')).cookies as Record<string, string>).map(([k, v]) => `${k}=${v}`).join('; ');
+      Object.entries(JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')).cookies as Record<string, string>)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; ');
     const { challengeOf, newVerifier } = await import('#lib/client/oauth-loopback.ts');
     const lure = async (verifier: string) => {
-      const q = new URLSearchParams({ provider: 'google', redirect: 'http://127.0.0.1:9/callback', code_challenge: await challengeOf(verifier), login_hint: 'victim-g' });
+      const q = new URLSearchParams({
+        provider: 'google',
+        redirect: 'http://127.0.0.1:9/callback',
+        code_challenge: await challengeOf(verifier),
+        login_hint: 'victim-g',
+      });
       const start = await fetch(`${rt.url}/api/zkauth/link?${q}`, { headers: { cookie: cookie(mallory) }, redirect: 'manual' });
       expect(start.status).toBe(302);
       const victim = await browse(start.headers.get('location')!, 'http://127.0.0.1:9');
@@ -128,7 +137,10 @@ describe('shroud login --provider (loopback, RFC 8252)', () => {
     const v1 = newVerifier();
     const noSession = await trade(await lure(v1), v1); // the right verifier, no session
     expect(noSession.status).toBe(400);
-    expect(await noSession.json()).toEqual({ error: 'INVALID_HANDOFF', message: 'a link code is traded by the account that asked to link, signed in (the code is now spent)' });
+    expect(await noSession.json()).toEqual({
+      error: 'INVALID_HANDOFF',
+      message: 'a link code is traded by the account that asked to link, signed in (the code is now spent)',
+    });
     const v2 = newVerifier();
     const otherAccount = await trade(await lure(v2), v2, configDir); // the right verifier, lina's session
     expect(otherAccount.status).toBe(400);
@@ -142,7 +154,10 @@ describe('shroud login --provider (loopback, RFC 8252)', () => {
     expect(victimId).not.toBe(me.user.id);
     // A browser's cross-site start stays refused even with a challenge.
     const q = new URLSearchParams({ provider: 'google', redirect: 'http://127.0.0.1:9/callback', code_challenge: await challengeOf(v1) });
-    const crossSite = await fetch(`${rt.url}/api/zkauth/link?${q}`, { headers: { cookie: cookie(mallory), 'sec-fetch-site': 'cross-site' }, redirect: 'manual' });
+    const crossSite = await fetch(`${rt.url}/api/zkauth/link?${q}`, {
+      headers: { cookie: cookie(mallory), 'sec-fetch-site': 'cross-site' },
+      redirect: 'manual',
+    });
     expect(crossSite.status).toBe(403);
   });
 

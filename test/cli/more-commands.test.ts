@@ -232,7 +232,9 @@ describe('shroud: the commands that were API calls', () => {
     expect((await shroud(['conversations', 'show', a.conversationId])).code).toBe(4);
   });
 
-  it('an account made by OAuth login: upgrade gives it an identity, chainb prove then works; its only provider cannot be unlinked', { timeout: 180_000 }, async () => {
+  it('an account made by OAuth login: upgrade gives it an identity, chainb prove then works; its only provider cannot be unlinked', {
+    timeout: 180_000,
+  }, async () => {
     const configDir = join(home, 'oauth');
     const run = live(['login', '--provider', 'github', 'olga', '--no-browser'], { configDir });
     const url = (await run.waitFor(/open this URL in a browser to sign in:\n {2}(\S+)\n/))[1]!;

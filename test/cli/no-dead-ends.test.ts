@@ -68,7 +68,7 @@ describe('signed out', () => {
 });
 
 describe('wallets on both chains', () => {
-  it('balance, airdrop and send take a chain B wallet by name; compression says it is chain A\'s', { timeout: 180_000 }, async () => {
+  it("balance, airdrop and send take a chain B wallet by name; compression says it is chain A's", { timeout: 180_000 }, async () => {
     const b = await json(['wallet', 'create', 'bmain', '--chain', 'b', '-p', 'b-wallet-pass']);
     expect((await json(['wallets'])).map((w: { name: string }) => w.name).sort()).toEqual(['bmain', 'main']);
     const before = await json(['balance', '--wallet', 'bmain']);
@@ -146,8 +146,12 @@ describe('the bridge: a command for each step it prints', () => {
     expect(late.stderr).toContain('source-tx');
     expect((await shroud(['bridge', 'source-tx', id])).code).toBe(2);
     // the Ethereum route's and a withdrawal's step 2 read the same way
-    expect(bridgeStepForCli('POST /api/bridge/abc-1/source-tx {"txHash": "<the Ethereum transaction hash>"}.')).toBe('shroud bridge source-tx abc-1 <the Ethereum transaction hash>');
-    expect(bridgeStepForCli('The sequencer delivers it; follow GET /api/bridge/status/abc-1.')).toBe('The sequencer delivers it; follow: shroud bridge status abc-1.');
+    expect(bridgeStepForCli('POST /api/bridge/abc-1/source-tx {"txHash": "<the Ethereum transaction hash>"}.')).toBe(
+      'shroud bridge source-tx abc-1 <the Ethereum transaction hash>',
+    );
+    expect(bridgeStepForCli('The sequencer delivers it; follow GET /api/bridge/status/abc-1.')).toBe(
+      'The sequencer delivers it; follow: shroud bridge status abc-1.',
+    );
   });
 });
 

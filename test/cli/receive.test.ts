@@ -31,7 +31,7 @@ const { shroud, json } = shroudRunner(() => rt.url, home);
 const stranger = { configDir: join(home, 'stranger') };
 
 describe('shroud receive', () => {
-  it('the sender uploads and shares; a stranger receives by link (at the link\'s origin) and by token, byte-identical', { timeout: 300_000 }, async () => {
+  it("the sender uploads and shares; a stranger receives by link (at the link's origin) and by token, byte-identical", { timeout: 300_000 }, async () => {
     await json(['register', 'sender', '-p', 'account pass 1']);
     await json(['login', 'sender', '-p', 'account pass 1']);
     writeFileSync(join(home, 'report.bin'), bytes);

@@ -154,11 +154,15 @@ describe('shroud: swaps, rewards, groups, tokens, import', () => {
     const filed = await json(['bug', 'balance shows 0', 'after a compress the balance read 0', '--severity', 'high']);
     expect(filed.id).toMatch(/^[0-9a-f-]{36}$/);
     const list = await json(['bug', 'list']);
-    expect(list.find((r: { id: string }) => r.id === filed.id)).toMatchObject({ title: 'balance shows 0', description: 'after a compress the balance read 0', severity: 'high' });
+    expect(list.find((r: { id: string }) => r.id === filed.id)).toMatchObject({
+      title: 'balance shows 0',
+      description: 'after a compress the balance read 0',
+      severity: 'high',
+    });
     expect((await shroud(['bug', 'x', 'y', '--severity', 'dire'])).code).toBe(2);
   });
 
-  it('wallet import: the key from stdin, the address is the key\'s', { timeout: 120_000 }, async () => {
+  it("wallet import: the key from stdin, the address is the key's", { timeout: 120_000 }, async () => {
     const kp = Keypair.generate();
     const r = await shroud(['wallet', 'import', 'brought', '--json'], { input: `${bs58.encode(kp.secretKey)}\n` });
     expect(r.code, r.stderr).toBe(0);

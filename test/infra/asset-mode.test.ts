@@ -30,13 +30,28 @@ describe('the asset mode wiring', () => {
           Worker: fn('shroud-t-scheduled-worker'),
           Queue: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'jobs' } },
           Integration: { Type: 'AWS::ApiGatewayV2::Integration', Properties: { IntegrationUri: { 'Fn::GetAtt': ['Fn', 'Arn'] } } },
-          Route: { Type: 'AWS::ApiGatewayV2::Route', Properties: { RouteKey: 'GET /api/x', Target: { 'Fn::Join': ['', ['integrations/', { Ref: 'Integration' }]] } } },
+          Route: {
+            Type: 'AWS::ApiGatewayV2::Route',
+            Properties: { RouteKey: 'GET /api/x', Target: { 'Fn::Join': ['', ['integrations/', { Ref: 'Integration' }]] } },
+          },
           Url: { Type: 'AWS::Lambda::Url', Properties: { InvokeMode: 'RESPONSE_STREAM', TargetFunctionArn: { 'Fn::GetAtt': ['FnStream', 'Arn'] } } },
-          Rule: { Type: 'AWS::Events::Rule', Properties: { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED', Targets: [{ Arn: { 'Fn::GetAtt': ['Job', 'Arn'] } }] } },
-          Off: { Type: 'AWS::Events::Rule', Properties: { ScheduleExpression: 'rate(1 minute)', State: 'DISABLED', Targets: [{ Arn: { 'Fn::GetAtt': ['Job', 'Arn'] } }] } },
+          Rule: {
+            Type: 'AWS::Events::Rule',
+            Properties: { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED', Targets: [{ Arn: { 'Fn::GetAtt': ['Job', 'Arn'] } }] },
+          },
+          Off: {
+            Type: 'AWS::Events::Rule',
+            Properties: { ScheduleExpression: 'rate(1 minute)', State: 'DISABLED', Targets: [{ Arn: { 'Fn::GetAtt': ['Job', 'Arn'] } }] },
+          },
           Mapping: {
             Type: 'AWS::Lambda::EventSourceMapping',
-            Properties: { FunctionName: { Ref: 'Worker' }, EventSourceArn: { 'Fn::GetAtt': ['Queue', 'Arn'] }, BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 3 } },
+            Properties: {
+              FunctionName: { Ref: 'Worker' },
+              EventSourceArn: { 'Fn::GetAtt': ['Queue', 'Arn'] },
+              BatchSize: 1,
+              FunctionResponseTypes: ['ReportBatchItemFailures'],
+              ScalingConfig: { MaximumConcurrency: 3 },
+            },
           },
         },
       },
@@ -45,16 +60,24 @@ describe('the asset mode wiring', () => {
     expect([...w.routes]).toEqual([['GET /api/x', 'shroud-t-get-x']]);
     expect([...w.streams]).toEqual([['shroud-t-get-x', 'shroud-t-get-x-stream']]);
     expect(w.schedules).toEqual([{ rule: 'Shroud-t/Rule', fn: 'shroud-t-scheduled-job', everyMs: 300_000, expression: 'rate(5 minutes)' }]);
-    expect(w.queues).toEqual([{ fn: 'shroud-t-scheduled-worker', queueArn: 'arn:aws:sqs:us-east-1:000000000000:jobs', batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 3 }]);
+    expect(w.queues).toEqual([
+      { fn: 'shroud-t-scheduled-worker', queueArn: 'arn:aws:sqs:us-east-1:000000000000:jobs', batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 3 },
+    ]);
   });
 });
 
 describe('references of the templates (cdk/cloud-assembly.ts)', () => {
   it('resolves a dynamic reference joined from pieces, as CDK writes a secret of the stack', () => {
     const scope: Scope = { name: 'Shroud-t', file: 't.json', parameters: new Map(), template: { Resources: { S: { Type: 'AWS::SecretsManager::Secret' } } } };
-    const resolver = { ...placeholderResolver, resource: () => 'arn:aws:secretsmanager:us-east-1:1:secret:s-AbCdEf', dynamicReference: (ref: string) => `value of ${ref}` };
+    const resolver = {
+      ...placeholderResolver,
+      resource: () => 'arn:aws:secretsmanager:us-east-1:1:secret:s-AbCdEf',
+      dynamicReference: (ref: string) => `value of ${ref}`,
+    };
     const joined = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: 'S' }, ':SecretString:::}}']] };
-    expect(resolveValue(joined, scope, resolver)).toBe('value of {{resolve:secretsmanager:arn:aws:secretsmanager:us-east-1:1:secret:s-AbCdEf:SecretString:::}}');
+    expect(resolveValue(joined, scope, resolver)).toBe(
+      'value of {{resolve:secretsmanager:arn:aws:secretsmanager:us-east-1:1:secret:s-AbCdEf:SecretString:::}}',
+    );
   });
 });
 
@@ -70,7 +93,14 @@ describe('the SQS poller on Moto', () => {
     const dlq = (await sqs.send(new CreateQueueCommand({ QueueName: 'jobs-dlq' }))).QueueUrl!;
     const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
     // Visibility 0: a failed message is visible again at once (the stack's is 16 minutes).
-    const queue = (await sqs.send(new CreateQueueCommand({ QueueName: 'jobs', Attributes: { VisibilityTimeout: '0', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 3 }) } }))).QueueUrl!;
+    const queue = (
+      await sqs.send(
+        new CreateQueueCommand({
+          QueueName: 'jobs',
+          Attributes: { VisibilityTimeout: '0', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 3 }) },
+        }),
+      )
+    ).QueueUrl!;
     const queueArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
     const seen: string[] = [];
     const stop = startSqsPoller({

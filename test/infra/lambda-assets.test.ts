@@ -44,12 +44,25 @@ function assembly(functions: ReturnType<typeof fn>[]): string {
     write(join(out, `asset.${f.name}`), { 'index.mjs': f.code });
     nested[f.name] = {
       Type: 'AWS::Lambda::Function',
-      Properties: { FunctionName: `shroud-t-${f.name}`, Runtime: 'nodejs22.x', Handler: f.handler, Layers: [{ Ref: 'refLayer' }], Environment: { Variables: f.environment } },
+      Properties: {
+        FunctionName: `shroud-t-${f.name}`,
+        Runtime: 'nodejs22.x',
+        Handler: f.handler,
+        Layers: [{ Ref: 'refLayer' }],
+        Environment: { Variables: f.environment },
+      },
       Metadata: { 'aws:asset:path': `asset.${f.name}`, 'aws:asset:property': 'Code' },
     };
   }
-  nested.Python = { Type: 'AWS::Lambda::Function', Properties: { Runtime: 'python3.12', Handler: 'index.main' }, Metadata: { 'aws:asset:path': 'asset.layer' } };
-  writeFileSync(join(out, 'Nested.nested.template.json'), JSON.stringify({ Parameters: { refTable: { Type: 'String' }, refLayer: { Type: 'String' } }, Resources: nested }));
+  nested.Python = {
+    Type: 'AWS::Lambda::Function',
+    Properties: { Runtime: 'python3.12', Handler: 'index.main' },
+    Metadata: { 'aws:asset:path': 'asset.layer' },
+  };
+  writeFileSync(
+    join(out, 'Nested.nested.template.json'),
+    JSON.stringify({ Parameters: { refTable: { Type: 'String' }, refLayer: { Type: 'String' } }, Resources: nested }),
+  );
   writeFileSync(
     join(out, 'Root.template.json'),
     JSON.stringify({
@@ -64,7 +77,10 @@ function assembly(functions: ReturnType<typeof fn>[]): string {
       },
     }),
   );
-  writeFileSync(join(out, 'manifest.json'), JSON.stringify({ version: '48.0.0', artifacts: { Root: { type: 'aws:cloudformation:stack', properties: { templateFile: 'Root.template.json' } } } }));
+  writeFileSync(
+    join(out, 'manifest.json'),
+    JSON.stringify({ version: '48.0.0', artifacts: { Root: { type: 'aws:cloudformation:stack', properties: { templateFile: 'Root.template.json' } } } }),
+  );
   return out;
 }
 
@@ -106,10 +122,25 @@ export const handler = async () => ({ statusCode: 200 });`,
 });
 
 describe('the browser terminal functions as shipped', () => {
-  const base = { stack: { name: 'Shroud-ci', file: '', template: {}, parameters: new Map() }, runtime: 'nodejs22.x', handler: 'index.handler', layerDirs: [], timeoutSeconds: 10, memoryMb: 512, resource: { Type: 'AWS::Lambda::Function' } };
+  const base = {
+    stack: { name: 'Shroud-ci', file: '', template: {}, parameters: new Map() },
+    runtime: 'nodejs22.x',
+    handler: 'index.handler',
+    layerDirs: [],
+    timeoutSeconds: 10,
+    memoryMb: 512,
+    resource: { Type: 'AWS::Lambda::Function' },
+  };
   // The suite's DynamoDB Local and this file's table (the routes' rate limits count there).
   const dynamo = process.env.SHROUD_TEST_DYNAMODB_ENDPOINT!;
-  const environment = { STAGE: 'ci', TABLE_NAME: process.env.TABLE_NAME!, DYNAMODB_ENDPOINT: dynamo, BUCKET_NAME: 'shroud-ci-blocks-000000000000', PUBLIC_BASE_URL: 'https://d1.cloudfront.net', CORS_ORIGINS: '' };
+  const environment = {
+    STAGE: 'ci',
+    TABLE_NAME: process.env.TABLE_NAME!,
+    DYNAMODB_ENDPOINT: dynamo,
+    BUCKET_NAME: 'shroud-ci-blocks-000000000000',
+    PUBLIC_BASE_URL: 'https://d1.cloudfront.net',
+    CORS_ORIGINS: '',
+  };
   beforeAll(async () => {
     const ddb = localDynamoClient(dynamo);
     await ddb.send(new CreateTableCommand(createTableInput(environment.TABLE_NAME)));
@@ -123,7 +154,18 @@ describe('the browser terminal functions as shipped', () => {
     rawQueryString: '',
     headers: { host: 'localhost', 'user-agent': 'test' },
     pathParameters,
-    requestContext: { accountId: 'local', apiId: 'local', domainName: 'localhost', domainPrefix: 'localhost', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' }, requestId: 'r-1', routeKey, stage: '$default', time: new Date().toUTCString(), timeEpoch: Date.now() },
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+      requestId: 'r-1',
+      routeKey,
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
     isBase64Encoded: false,
   });
   const cases = [
@@ -132,27 +174,31 @@ describe('the browser terminal functions as shipped', () => {
     { entry: 'functions/docs/web-asset.ts', event: get('/web/xterm.css', 'GET /web/{asset}', { asset: 'xterm.css' }), file: 'xterm.css' },
   ];
 
-  it.each(cases)('$entry loads from its asset alone and answers $event.rawPath (it once required the buffer package at load)', async ({ entry, event, file }) => {
-    const assetDir = tmp('shroud-asset-');
-    writeFunctionAsset(entry, assetDir, { alone: true });
-    const f: SynthesizedFunction = { ...base, logicalId: 'Web', name: entry, assetDir, environment };
-    const sandbox = createSandbox();
-    try {
-      const placed = sandbox.place(f, 0);
-      const env = runtimeEnvironment(f, environment, placed);
-      expect(await loadInProcess(f, env, placed.taskDir)).toMatchObject({ ok: true });
-      const answer = await invokeInProcess(f, env, placed.taskDir, event);
-      expect(answer.error).toBeUndefined();
-      const result = answer.result as { statusCode: number; body: string; isBase64Encoded?: boolean; headers: Record<string, string> };
-      expect(result.statusCode).toBe(200);
-      const body = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-      if (!file) expect(body.toString()).toContain('<div id="terminal">');
-      // Served from the prebuilt file beside the bundle: no esbuild, no node_modules on Lambda.
-      else expect(body.equals(readFileSync(join(assetDir, file)))).toBe(true);
-    } finally {
-      sandbox.remove();
-    }
-  }, 180_000);
+  it.each(cases)(
+    '$entry loads from its asset alone and answers $event.rawPath (it once required the buffer package at load)',
+    async ({ entry, event, file }) => {
+      const assetDir = tmp('shroud-asset-');
+      writeFunctionAsset(entry, assetDir, { alone: true });
+      const f: SynthesizedFunction = { ...base, logicalId: 'Web', name: entry, assetDir, environment };
+      const sandbox = createSandbox();
+      try {
+        const placed = sandbox.place(f, 0);
+        const env = runtimeEnvironment(f, environment, placed);
+        expect(await loadInProcess(f, env, placed.taskDir)).toMatchObject({ ok: true });
+        const answer = await invokeInProcess(f, env, placed.taskDir, event);
+        expect(answer.error).toBeUndefined();
+        const result = answer.result as { statusCode: number; body: string; isBase64Encoded?: boolean; headers: Record<string, string> };
+        expect(result.statusCode).toBe(200);
+        const body = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+        if (!file) expect(body.toString()).toContain('<div id="terminal">');
+        // Served from the prebuilt file beside the bundle: no esbuild, no node_modules on Lambda.
+        else expect(body.equals(readFileSync(join(assetDir, file)))).toBe(true);
+      } finally {
+        sandbox.remove();
+      }
+    },
+    180_000,
+  );
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

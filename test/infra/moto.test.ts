@@ -34,11 +34,16 @@ describe('Moto (lib/local/moto.ts)', () => {
     kms.destroy();
   });
 
-  it("moves an SQS message received maxReceiveCount times into the dead-letter queue", async () => {
+  it('moves an SQS message received maxReceiveCount times into the dead-letter queue', async () => {
     const sqs = new SQSClient(aws());
     const dlq = await sqs.send(new CreateQueueCommand({ QueueName: 'jobs-dlq' }));
     const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
-    const q = await sqs.send(new CreateQueueCommand({ QueueName: 'jobs', Attributes: { VisibilityTimeout: '0', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }) } }));
+    const q = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: 'jobs',
+        Attributes: { VisibilityTimeout: '0', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }) },
+      }),
+    );
     await sqs.send(new SendMessageCommand({ QueueUrl: q.QueueUrl, MessageBody: 'copy' }));
     for (let i = 0; i < 2; i++) expect((await sqs.send(new ReceiveMessageCommand({ QueueUrl: q.QueueUrl }))).Messages).toHaveLength(1);
     expect((await sqs.send(new ReceiveMessageCommand({ QueueUrl: q.QueueUrl }))).Messages ?? []).toHaveLength(0);
@@ -51,7 +56,15 @@ describe('Moto (lib/local/moto.ts)', () => {
     const { ARN } = await sm.send(new CreateSecretCommand({ Name: 'pinata-jwt', SecretString: 'jwt-value' }));
     expect((await sm.send(new GetSecretValueCommand({ SecretId: ARN }))).SecretString).toBe('jwt-value');
     sm.destroy();
-    const rules = await fetch(moto.endpoint, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSEvents.ListRules', authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/events/aws4_request' }, body: '{}' });
+    const rules = await fetch(moto.endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'AWSEvents.ListRules',
+        authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/events/aws4_request',
+      },
+      body: '{}',
+    });
     expect(rules.status).toBe(200);
     expect(await rules.json()).toMatchObject({ Rules: [] });
   });

@@ -12,7 +12,11 @@ import { testApp } from '../support/cdk.ts';
  * function, the API's own 5xx alarm, one dashboard; and, with `alarmEmail`, an encrypted SNS topic.
  */
 type Resource = { Type: string; Properties: Record<string, any> };
-type Stat = { Id: string; Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } };
+type Stat = {
+  Id: string;
+  Expression?: string;
+  MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string };
+};
 
 /** Streaming routes get a second function behind a function URL (cdk/ai.ts), watched for throttles too. */
 const streamed = routes.filter((r) => r.stream).length;
@@ -26,7 +30,12 @@ function synth(context: Record<string, unknown>, nag = false) {
   const templates = stacks.map((s) => Template.fromStack(s));
   // Without CDK's own BucketDeployment handler (it uploads the browser terminal's site; not ours to trace).
   const resources = (type: string) =>
-    templates.flatMap((t) => Object.entries(t.findResources(type)).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment')).map(([, r]) => r) as Resource[]);
+    templates.flatMap(
+      (t) =>
+        Object.entries(t.findResources(type))
+          .filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'))
+          .map(([, r]) => r) as Resource[],
+    );
   return { root, rootTemplate: templates[0]!, templates, resources };
 }
 
@@ -70,7 +79,7 @@ describe('tracing', () => {
 describe('alarms', () => {
   const alarms = () => plain.resources('AWS::CloudWatch::Alarm');
 
-  it('watch every route\'s 5xx rate with metric math over its EMF metrics: > 5 % over 5 minutes, at least 10 requests', () => {
+  it("watch every route's 5xx rate with metric math over its EMF metrics: > 5 % over 5 minutes, at least 10 requests", () => {
     const rate = alarms().filter((a) => String(a.Properties.AlarmName).startsWith('shroud-ci-5xx-rate '));
     expect(rate).toHaveLength(routes.length);
     const watched = new Set<string>();
@@ -81,7 +90,10 @@ describe('alarms', () => {
       expect(metrics.find((m) => m.Expression)!.Expression).toBe('IF(requests >= 10, 100 * FILL(errors, 0) / requests, 0)');
       const requests = metrics.find((m) => m.Id === 'requests')!;
       const errors = metrics.find((m) => m.Id === 'errors')!;
-      for (const [stat, name] of [[requests, 'Requests'], [errors, 'Status5xx']] as const) {
+      for (const [stat, name] of [
+        [requests, 'Requests'],
+        [errors, 'Status5xx'],
+      ] as const) {
         expect(stat.MetricStat).toMatchObject({ Metric: { Namespace: 'Shroud', MetricName: name }, Period: 300, Stat: 'Sum' });
       }
       expect(dims(errors)).toEqual(dims(requests));
@@ -116,16 +128,22 @@ describe('alarms', () => {
     expect(emf[errors.MetricStat!.Metric.MetricName]).toBe(1);
   });
 
-  it('watch every function\'s throttles', () => {
+  it("watch every function's throttles", () => {
     const throttles = alarms().filter((a) => a.Properties.MetricName === 'Throttles');
     expect(throttles).toHaveLength(routes.length + 1 + streamed);
     for (const a of throttles) {
-      expect(a.Properties).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Period: 300, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(a.Properties).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
       expect(a.Properties.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: expect.any(String) } }]);
     }
   });
 
-  it('watch the API\'s own 5xx rate as API Gateway counts it', () => {
+  it("watch the API's own 5xx rate as API Gateway counts it", () => {
     plain.rootTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'shroud-ci-api-5xx-rate',
       Threshold: 5,
@@ -151,7 +169,16 @@ describe('the dashboard', () => {
     expect(boards[0]!.Properties.DashboardName).toBe('shroud-ci');
     // The body is a Fn::Join over the region and the API id; its literal parts hold the widgets.
     const body = JSON.stringify(boards[0]!.Properties.DashboardBody);
-    for (const title of ['API requests', 'API 4xx / 5xx', 'Requests per group', '4xx / 5xx per group', '429 rate limited per group', 'Latency p50 / p99 per group', 'Lambda throttles per group', 'API latency p50 / p99']) {
+    for (const title of [
+      'API requests',
+      'API 4xx / 5xx',
+      'Requests per group',
+      '4xx / 5xx per group',
+      '429 rate limited per group',
+      'Latency p50 / p99 per group',
+      'Lambda throttles per group',
+      'API latency p50 / p99',
+    ]) {
       expect(body).toContain(title);
     }
     for (const metric of ['Requests', 'Status4xx', 'Status5xx', 'RateLimited', 'Latency', 'Throttles']) expect(body).toContain(`\\"${metric}\\"`);

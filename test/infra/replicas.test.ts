@@ -58,15 +58,19 @@ describe('replicated pinning in the CDK stack', () => {
     const queues = template.findResources('AWS::SQS::Queue');
     const idOf = (name: string) => Object.entries(queues).find(([, q]) => q.Properties.QueueName === name)![0];
     const [dlq, audits, jobs] = ['shroud-ci-replica-jobs-dlq', 'shroud-ci-replica-audits', 'shroud-ci-replica-jobs'].map(idOf);
-    for (const q of [audits, jobs]) expect(queues[q!]!.Properties.RedrivePolicy).toEqual({ maxReceiveCount: 5, deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] } });
+    for (const q of [audits, jobs])
+      expect(queues[q!]!.Properties.RedrivePolicy).toEqual({ maxReceiveCount: 5, deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] } });
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((m) => m.Properties);
     const from = (q: string) => mappings.find((m) => JSON.stringify(m.EventSourceArn).includes(`"${q}"`));
     expect(from(audits!)).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
     expect(from(jobs!)?.ScalingConfig).toBeUndefined(); // copies are not held back by audits
     // The worker and audit role sends to and takes from both queues; the API's storage role only sends copies.
     const grants = (t: Template, role: string, q: string) =>
-      statementsOf(t, role).filter((st) => JSON.stringify(st.Resource).includes(`"${q}"`)).flatMap((st) => [st.Action].flat());
-    for (const q of [audits!, jobs!]) expect(grants(template, 'shroud-ci-replicas', q)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+      statementsOf(t, role)
+        .filter((st) => JSON.stringify(st.Resource).includes(`"${q}"`))
+        .flatMap((st) => [st.Action].flat());
+    for (const q of [audits!, jobs!])
+      expect(grants(template, 'shroud-ci-replicas', q)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
     const storageSends = JSON.stringify(statementsOf(storageTemplate, 'shroud-ci-storage').filter((st) => [st.Action].flat().includes('sqs:SendMessage')));
     expect(storageSends).toContain('ReplicasJobs');
     expect(storageSends).not.toContain('ReplicasAudits');
@@ -100,7 +104,9 @@ describe('replicated pinning in the CDK stack', () => {
     const withTargets = (t: unknown[]) => replicaTargetsOf(testApp({ context: { replicaTargets: JSON.stringify(t) } }));
     expect(withTargets(targets)).toHaveLength(6);
     expect(() => withTargets([{ type: 'pinata', name: 'p', gateway: 'https://g.example', jwt: { env: 'PINATA_JWT' } }])).toThrow(/jwt \{secretArn\}/);
-    expect(() => withTargets([{ name: 's', bucket: 'b', credentials: { accessKeyIdEnv: 'A', secretAccessKeyEnv: 'B' } }])).toThrow(/credentials must be \{secretArn\}/);
+    expect(() => withTargets([{ name: 's', bucket: 'b', credentials: { accessKeyIdEnv: 'A', secretAccessKeyEnv: 'B' } }])).toThrow(
+      /credentials must be \{secretArn\}/,
+    );
     expect(() => withTargets([{ type: 'ipfs', name: 'x', bucket: 'b' }])).toThrow(/type must be/);
   });
 

@@ -16,7 +16,10 @@ let nested: NestedStack[];
 const templates = new Map<Stack, Template>();
 /** CDK's own BucketDeployment handler (a Python Lambda and its role) that uploads the browser terminal's site. */
 const cdkProvided = (logicalId: string) => logicalId.startsWith('CustomCDKBucketDeployment');
-const ours = (resources: Record<string, unknown>) => Object.entries(resources).filter(([id]) => !cdkProvided(id)).map(([, r]) => r);
+const ours = (resources: Record<string, unknown>) =>
+  Object.entries(resources)
+    .filter(([id]) => !cdkProvided(id))
+    .map(([, r]) => r);
 
 beforeAll(() => {
   process.env.CDK_VALIDATION = 'false';
@@ -105,7 +108,9 @@ describe('the CDK stack', () => {
     const scheduled = (name: string, rate: string, timeout: number) => {
       const [fnId] = Object.keys(t.findResources('AWS::Lambda::Function', { Properties: { FunctionName: name, Timeout: timeout } }));
       expect(fnId, name).toBeDefined();
-      const rules = t.findResources('AWS::Events::Rule', { Properties: { ScheduleExpression: rate, State: 'ENABLED', Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })]) } });
+      const rules = t.findResources('AWS::Events::Rule', {
+        Properties: { ScheduleExpression: rate, State: 'ENABLED', Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })]) },
+      });
       expect(Object.keys(rules), name).toHaveLength(1);
     };
     scheduled('shroud-ci-scheduled-sweep', 'rate(15 minutes)', 300);
@@ -116,12 +121,19 @@ describe('the CDK stack', () => {
   it('makes one function and EventBridge rule per scheduled row of functions/jobs.ts, on its period (the replica rows only with replicated pinning)', () => {
     const rate = (m: number) => (m % 60 === 0 ? `rate(${m / 60} hour${m === 60 ? '' : 's'})` : `rate(${m} minute${m === 1 ? '' : 's'})`);
     const t = templates.get(root)!;
-    const byArn = new Map(Object.entries(t.findResources('AWS::Lambda::Function')).map(([id, f]) => [id, (f as { Properties: { FunctionName: string; Timeout: number } }).Properties]));
+    const byArn = new Map(
+      Object.entries(t.findResources('AWS::Lambda::Function')).map(([id, f]) => [
+        id,
+        (f as { Properties: { FunctionName: string; Timeout: number } }).Properties,
+      ]),
+    );
     const ruled = Object.values(t.findResources('AWS::Events::Rule')).flatMap((r) => {
       const p = (r as { Properties: { ScheduleExpression: string; Targets: { Arn: { 'Fn::GetAtt': [string, string] } }[] } }).Properties;
       return p.Targets.map((x) => `${byArn.get(x.Arn['Fn::GetAtt'][0])!.FunctionName} ${p.ScheduleExpression} ${byArn.get(x.Arn['Fn::GetAtt'][0])!.Timeout}`);
     });
-    const expected = scheduledJobs().filter((j) => !j.grants.includes('replicas')).map((j) => `shroud-ci-scheduled-${j.name} ${rate(j.trigger.everyMinutes)} ${j.timeoutSeconds}`);
+    const expected = scheduledJobs()
+      .filter((j) => !j.grants.includes('replicas'))
+      .map((j) => `shroud-ci-scheduled-${j.name} ${rate(j.trigger.everyMinutes)} ${j.timeoutSeconds}`);
     expect(ruled.sort()).toEqual(expected.sort());
   });
 
@@ -196,7 +208,19 @@ describe('wallet key custody', () => {
       for (const policy of Object.values(t.findResources('AWS::IAM::Policy'))) {
         const statements = (policy as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement;
         const actions = statements.flatMap((st) => [st.Action].flat());
-        if (actions.some((a) => a.startsWith('kms:') && a !== 'kms:Decrypt' && a !== 'kms:GenerateDataKey' && a !== 'kms:Encrypt' && a !== 'kms:ReEncrypt*' && a !== 'kms:GenerateDataKey*' && a !== 'kms:DescribeKey')) continue;
+        if (
+          actions.some(
+            (a) =>
+              a.startsWith('kms:') &&
+              a !== 'kms:Decrypt' &&
+              a !== 'kms:GenerateDataKey' &&
+              a !== 'kms:Encrypt' &&
+              a !== 'kms:ReEncrypt*' &&
+              a !== 'kms:GenerateDataKey*' &&
+              a !== 'kms:DescribeKey',
+          )
+        )
+          continue;
         if (actions.includes('kms:GenerateDataKey')) kmsRoles.add(s.node.id);
       }
       const fns = Object.values(t.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];

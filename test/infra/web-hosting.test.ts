@@ -52,7 +52,9 @@ describe('the browser terminal on S3 + CloudFront', () => {
     t.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4', Name: Match.anyValue() },
     });
-    const policies = Object.values(t.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: siteId } } })) as { Properties: { PolicyDocument: { Statement: any[] } } }[];
+    const policies = Object.values(t.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: siteId } } })) as {
+      Properties: { PolicyDocument: { Statement: any[] } };
+    }[];
     const allows = policies.flatMap((p) => p.Properties.PolicyDocument.Statement).filter((s) => s.Effect === 'Allow');
     // Only CloudFront, only this distribution (by its ARN), only reading objects.
     const reads = allows.filter((s) => s.Principal?.Service === 'cloudfront.amazonaws.com');
@@ -92,7 +94,14 @@ describe('the browser terminal on S3 + CloudFront', () => {
     expect(api.TargetOriginId).toBe(custom.Id);
     // Share links: the site's share page from the same bucket, cached like the page it is.
     const share = c.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/share/*');
-    expect(share).toEqual(expect.objectContaining({ TargetOriginId: s3.Id, ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ['GET', 'HEAD'] }));
+    expect(share).toEqual(
+      expect.objectContaining({
+        TargetOriginId: s3.Id,
+        ViewerProtocolPolicy: 'redirect-to-https',
+        CachePolicyId: CACHING_OPTIMIZED,
+        AllowedMethods: ['GET', 'HEAD'],
+      }),
+    );
     expect(share.ResponseHeadersPolicyId).toEqual(c.DefaultCacheBehavior.ResponseHeadersPolicyId);
   });
 
@@ -161,7 +170,7 @@ describe('the browser terminal on S3 + CloudFront', () => {
     expect(readFileSync(join(root, 'favicon.ico')).readUInt16LE(2)).toBe(1); // an icon
   });
 
-  it('tells the API the viewer\'s address: a viewer-request function on /api/* only, and the origin secret as a dynamic reference', () => {
+  it("tells the API the viewer's address: a viewer-request function on /api/* only, and the origin secret as a dynamic reference", () => {
     const c = distribution().Properties.DistributionConfig;
     const [fnId, ...others] = Object.keys(t.findResources('AWS::CloudFront::Function', { Properties: { Name: 'shroud-ci-viewer-address' } }));
     expect(others).toEqual([]);
@@ -171,7 +180,9 @@ describe('the browser terminal on S3 + CloudFront', () => {
       FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
       FunctionCode: VIEWER_ADDRESS_FUNCTION,
     });
-    expect(c.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*').FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } }]);
+    expect(c.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*').FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
+    ]);
     expect(c.DefaultCacheBehavior.FunctionAssociations ?? []).toEqual([]);
 
     // The API origin (only) sends the secret: a {{resolve:secretsmanager:...}} of the generated secret.
@@ -189,7 +200,7 @@ describe('the browser terminal on S3 + CloudFront', () => {
     });
   });
 
-  it('runs a viewer-request function that overwrites the address header with the viewer\'s, whatever the client sent', () => {
+  it("runs a viewer-request function that overwrites the address header with the viewer's, whatever the client sent", () => {
     // The function's own source, run as CloudFront would call it (cloudfront-js-2.0 is ES5-compatible JavaScript).
     const handler = new Function(`${VIEWER_ADDRESS_FUNCTION}; return handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
     const out = handler({
@@ -224,7 +235,10 @@ describe('the Shroud stack with the web hosting', () => {
     expect(nested.length).toBeGreaterThan(5);
     let functions = 0;
     for (const group of nested) {
-      for (const [id, fn] of Object.entries(group.findResources('AWS::Lambda::Function')) as [string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }][]) {
+      for (const [id, fn] of Object.entries(group.findResources('AWS::Lambda::Function')) as [
+        string,
+        { Properties: { Environment?: { Variables?: Record<string, unknown> } } },
+      ][]) {
         const value = fn.Properties.Environment?.Variables?.CLOUDFRONT_ORIGIN_SECRET;
         expect(value, id).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: expect.any(String) }, ':SecretString:::}}']] });
         functions++;
@@ -232,7 +246,9 @@ describe('the Shroud stack with the web hosting', () => {
     }
     expect(functions).toBeGreaterThan(20);
     const rootTemplate = Template.fromStack(root);
-    for (const fn of Object.values(rootTemplate.findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[]) {
+    for (const fn of Object.values(rootTemplate.findResources('AWS::Lambda::Function')) as {
+      Properties: { Environment?: { Variables?: Record<string, unknown> } };
+    }[]) {
       expect(fn.Properties.Environment?.Variables?.CLOUDFRONT_ORIGIN_SECRET).toBeUndefined();
     }
     // Nowhere a literal: the one secret is generated by Secrets Manager at deploy.

@@ -13,11 +13,15 @@ const root = join(import.meta.dirname, '..', '..');
 
 export default async function setup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shroud-assets-'));
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'cdk', 'start-assets.ts'), '--reuse', '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, SHROUD_ASSETS_FUNCTION_ENV: JSON.stringify({ RATE_LIMIT_MULTIPLIER: '100' }) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'cdk', 'start-assets.ts'), '--reuse', '--port', '0'],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, SHROUD_ASSETS_FUNCTION_ENV: JSON.stringify({ RATE_LIMIT_MULTIPLIER: '100' }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // Function logs are kept to the last lines, printed when the start fails or with SHROUD_ASSETS_LOGS=1.
   let tail = '';
   child.stderr.on('data', (d: Buffer) => {

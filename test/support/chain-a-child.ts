@@ -31,7 +31,10 @@ await chain.localTokens.credit(placed, Keypair.generate().publicKey, bob.publicK
 await ops.compressNative(chain, bob, 1n).catch(() => undefined);
 await chain.airdrop(bob.publicKey, 1_000_000_000n);
 // more than the faucet holds: refused, its fee paid
-await chain.airdrop(bob.publicKey, 10n ** 18n).then(() => process.exit(3), () => undefined);
+await chain.airdrop(bob.publicKey, 10n ** 18n).then(
+  () => process.exit(3),
+  () => undefined,
+);
 await ops.compressNative(chain, bob, 20_000_000_000n).catch(() => undefined);
 
 const balances = async (owner: PublicKey) => ({

@@ -128,7 +128,8 @@ export class FakePinata {
         const roots = await car.getRoots();
         if (roots.length !== 1) return json(400, { error: { reason: 'CAR_ROOTS' } });
         for await (const { cid: c, bytes: b } of car) {
-          if (c.multihash.code !== 0x12 || !createHash('sha256').update(b).digest().equals(c.multihash.digest)) return json(400, { error: { reason: 'BAD_BLOCK', details: c.toString() } });
+          if (c.multihash.code !== 0x12 || !createHash('sha256').update(b).digest().equals(c.multihash.digest))
+            return json(400, { error: { reason: 'BAD_BLOCK', details: c.toString() } });
           await this.blocks.put(c, b);
           blocks.push(c.toString());
         }
@@ -156,7 +157,9 @@ export class FakePinata {
       const limit = Number(url.searchParams.get('limit') ?? 10);
       const from = Number(url.searchParams.get('pageToken') ?? 0);
       const all = [...this.files.values()].filter((f) => f.network === 'public' && (!cid || f.cid === cid));
-      const page = all.slice(from, from + limit).map(({ blocks: _b, ...f }) => ({ ...f, number_of_files: 1, mime_type: 'application/vnd.ipld.car', group_id: null, keyvalues: {} }));
+      const page = all
+        .slice(from, from + limit)
+        .map(({ blocks: _b, ...f }) => ({ ...f, number_of_files: 1, mime_type: 'application/vnd.ipld.car', group_id: null, keyvalues: {} }));
       return json(200, { data: { files: page, next_page_token: from + limit < all.length ? String(from + limit) : '' } });
     }
 

@@ -11,9 +11,7 @@ const report = JSON.parse(readFileSync(process.argv[2] ?? '/tmp/vitest-times.jso
   testResults: { name: string; startTime: number; endTime: number }[];
 };
 const durations = Object.fromEntries(
-  report.testResults
-    .map((r) => [relative(root, r.name), Math.round(r.endTime - r.startTime)] as const)
-    .sort((a, b) => b[1] - a[1]),
+  report.testResults.map((r) => [relative(root, r.name), Math.round(r.endTime - r.startTime)] as const).sort((a, b) => b[1] - a[1]),
 );
 writeFileSync(resolve(root, 'test', 'durations.json'), `${JSON.stringify(durations, null, 2)}\n`);
 console.log(`${Object.keys(durations).length} files`);

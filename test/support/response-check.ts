@@ -38,7 +38,10 @@ const compile = (schema: JsonSchema) => ajv.compile({ ...schema, $defs: undefine
  * whose runtime is another process (`npm start`) needs none of their configuration.
  */
 const documentOf = (() => {
-  type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>; components?: { schemas?: Record<string, JsonSchema> } };
+  type Doc = {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>;
+    components?: { schemas?: Record<string, JsonSchema> };
+  };
   let doc: Doc | undefined;
   return (): Doc => {
     if (!doc) {
@@ -56,7 +59,11 @@ function checksOf(route: Route): Promise<Checks> {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       const op = documentOf().paths[path]?.[route.method.toLowerCase()];
       if (!op) throw new Error(`response check: ${route.method} ${route.path} is not in functions/docs/openapi.json (run npm run openapi)`);
-      const declared = new Set(Object.keys(op.responses).map(Number).filter((s) => s < 400));
+      const declared = new Set(
+        Object.keys(op.responses)
+          .map(Number)
+          .filter((s) => s < 400),
+      );
       const validators = new Map<number, ValidateFunction>();
       for (const status of declared) {
         const content = op.responses[status]?.content?.['application/json'];
@@ -77,7 +84,10 @@ function errorValidator(status: number): ValidateFunction | undefined {
   return v;
 }
 
-const describe = (v: ValidateFunction) => (v.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`).join('; ');
+const describe = (v: ValidateFunction) =>
+  (v.errors ?? [])
+    .map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`)
+    .join('; ');
 
 /** Throws an Error naming the route, the status and what differs when `body` is not what the document says. */
 export async function checkResponse(method: string, url: URL, status: number, contentType: string | null, body: unknown): Promise<void> {
@@ -105,6 +115,8 @@ export async function checkResponse(method: string, url: URL, status: number, co
   if (!v) return; // a declared non-JSON answer (bytes, a redirect)
   if (!isJson) throw new Error(`response check: ${where}: expected JSON, got ${contentType ?? 'no content type'}`);
   if (!v(body)) {
-    throw new Error(`response check: ${where}: body ${JSON.stringify(body).slice(0, 300)} does not match the schema declared in ${match.route.handler}: ${describe(v)}`);
+    throw new Error(
+      `response check: ${where}: body ${JSON.stringify(body).slice(0, 300)} does not match the schema declared in ${match.route.handler}: ${describe(v)}`,
+    );
   }
 }

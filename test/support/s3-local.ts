@@ -16,7 +16,12 @@ export function localS3Bucket(bucket: string): { client: S3Client; server: S3Loc
   beforeAll(async () => {
     dir = local.dir = mkdtempSync(join(tmpdir(), 'shroud-s3-'));
     local.server = await startS3Local(dir);
-    local.client = new S3Client({ region: 'us-east-1', endpoint: local.server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    local.client = new S3Client({
+      region: 'us-east-1',
+      endpoint: local.server.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     await local.client.send(new CreateBucketCommand({ Bucket: bucket }));
   });
   afterAll(async () => {

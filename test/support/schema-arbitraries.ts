@@ -32,8 +32,7 @@ export interface JsonSchema {
   default?: unknown;
 }
 
-export const jsonSchemaOf = (schema: z.ZodType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+export const jsonSchemaOf = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
 /** Keys that reach for the prototype when an object is merged or indexed carelessly. */
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
@@ -66,7 +65,12 @@ const NASTY_STRINGS = [
 const nastyStrings = fc.constantFrom(...NASTY_STRINGS);
 /** Any code point (lone surrogates included), a few graphemes, or one of the nasty ones. */
 export const anyString = (maxLength = 40) =>
-  fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), fc.string({ unit: 'grapheme', maxLength: Math.min(maxLength, 8) }), nastyStrings);
+  fc.oneof(
+    fc.string({ maxLength }),
+    fc.string({ unit: 'binary', maxLength }),
+    fc.string({ unit: 'grapheme', maxLength: Math.min(maxLength, 8) }),
+    nastyStrings,
+  );
 
 const isType = (s: JsonSchema, t: string) => s.type === t || (Array.isArray(s.type) && s.type.includes(t));
 const cap = (n: number | undefined, dflt: number) => Math.min(n ?? dflt, dflt);
@@ -94,7 +98,10 @@ export function valid(s: JsonSchema, opts: { extras?: boolean } = {}): fc.Arbitr
     const max = Math.min(s.maximum ?? Number.MAX_SAFE_INTEGER, s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : Infinity);
     // The bounds and their neighbours matter most; the middle of a 2^53 range much less.
     const edges = fc.constantFrom(...[min, max, min + 1, max - 1, 0, 1, -1].filter((n) => n >= min && n <= max));
-    return fc.oneof(edges, fc.integer({ min: Math.max(min, -1_000_000_000), max: Math.min(max, 1_000_000_000) }).filter((n) => n >= min && n <= max));
+    return fc.oneof(
+      edges,
+      fc.integer({ min: Math.max(min, -1_000_000_000), max: Math.min(max, 1_000_000_000) }).filter((n) => n >= min && n <= max),
+    );
   }
   if (isType(s, 'boolean')) return fc.boolean();
   if (isType(s, 'null')) return fc.constant(null);
@@ -112,13 +119,15 @@ function validString(s: JsonSchema): fc.Arbitrary<string> {
     return fc.stringMatching(re, { size: 'small' }).filter((x) => fits(x) && re.test(x));
   }
   const upper = Math.min(maxLength, minLength + 60);
-  return fc.oneof(
-    fc.string({ minLength, maxLength: upper }),
-    fc.string({ unit: 'grapheme', minLength, maxLength: upper }),
-    fc.string({ unit: 'binary', minLength, maxLength: upper }),
-    // Only the nasty strings that fit: a filter that rejects every value of a constantFrom never ends.
-    ...(NASTY_STRINGS.some(fits) ? [fc.constantFrom(...NASTY_STRINGS.filter(fits))] : []),
-  ).filter(fits);
+  return fc
+    .oneof(
+      fc.string({ minLength, maxLength: upper }),
+      fc.string({ unit: 'grapheme', minLength, maxLength: upper }),
+      fc.string({ unit: 'binary', minLength, maxLength: upper }),
+      // Only the nasty strings that fit: a filter that rejects every value of a constantFrom never ends.
+      ...(NASTY_STRINGS.some(fits) ? [fc.constantFrom(...NASTY_STRINGS.filter(fits))] : []),
+    )
+    .filter(fits);
 }
 
 function validObject(s: JsonSchema, opts: { extras?: boolean }): fc.Arbitrary<Record<string, unknown>> {
@@ -182,12 +191,14 @@ export const deepValue = () =>
 
 /** A megabyte string, a long array or an object with many keys. */
 export const hugeValue = () =>
-  fc.constantFrom(
-    () => 'x'.repeat(1 << 20),
-    () => '😀'.repeat(100_000),
-    () => Array.from({ length: 50_000 }, (_, i) => i),
-    () => Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])),
-  ).map((make) => make());
+  fc
+    .constantFrom(
+      () => 'x'.repeat(1 << 20),
+      () => '😀'.repeat(100_000),
+      () => Array.from({ length: 50_000 }, (_, i) => i),
+      () => Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])),
+    )
+    .map((make) => make());
 
 /**
  * Values the JSON Schema rejects, one step away from a valid one: one required field missing,
@@ -204,21 +215,37 @@ function offBy(s: JsonSchema): fc.Arbitrary<unknown> {
   if (isType(s, 'array')) {
     const options: fc.Arbitrary<unknown>[] = [wrongTypeFor(s)];
     const base = valid(s) as fc.Arbitrary<unknown[]>;
-    if (s.maxItems !== undefined && s.maxItems < 10_000) options.push(fc.array(s.items ? valid(s.items) : fc.constant('0'), { minLength: s.maxItems + 1, maxLength: s.maxItems + 3 }));
+    if (s.maxItems !== undefined && s.maxItems < 10_000)
+      options.push(fc.array(s.items ? valid(s.items) : fc.constant('0'), { minLength: s.maxItems + 1, maxLength: s.maxItems + 3 }));
     if (s.minItems) options.push(base.map((a) => a.slice(0, s.minItems! - 1)));
     const index = s.prefixItems ? s.prefixItems.findIndex(breakable) : -1;
     const child = index >= 0 ? s.prefixItems![index] : s.items && breakable(s.items) ? s.items : undefined;
     const at = Math.max(index, 0);
-    if (child) options.push(fc.tuple(base, invalid(child)).filter(([a]) => a.length > at).map(([a, bad]) => a.map((x, i) => (i === at ? bad : x))));
+    if (child)
+      options.push(
+        fc
+          .tuple(base, invalid(child))
+          .filter(([a]) => a.length > at)
+          .map(([a, bad]) => a.map((x, i) => (i === at ? bad : x))),
+      );
     return fc.oneof(...options);
   }
   if (isType(s, 'string')) {
     const options: fc.Arbitrary<unknown>[] = [wrongTypeFor(s)];
-    if (s.maxLength !== undefined) options.push(fc.integer({ min: 1, max: 3 }).map((n) => '9'.repeat(s.maxLength! + n)), fc.constant('9'.repeat(s.maxLength + 100_000)));
+    if (s.maxLength !== undefined)
+      options.push(
+        fc.integer({ min: 1, max: 3 }).map((n) => '9'.repeat(s.maxLength! + n)),
+        fc.constant('9'.repeat(s.maxLength + 100_000)),
+      );
     if (s.minLength) options.push(fc.constant('9'.repeat(s.minLength - 1)));
     if (s.pattern || s.format) {
       const re = new RegExp(s.pattern ?? '^$', 'u');
-      options.push(fc.tuple(validString(s), fc.constantFrom('!', ' ', '\u0000', '😀', '\ud800', 'Z', '-'), fc.boolean()).map(([v, c, front]) => (front ? c + v : v + c)).filter((v) => !re.test(v)));
+      options.push(
+        fc
+          .tuple(validString(s), fc.constantFrom('!', ' ', '\u0000', '😀', '\ud800', 'Z', '-'), fc.boolean())
+          .map(([v, c, front]) => (front ? c + v : v + c))
+          .filter((v) => !re.test(v)),
+      );
     }
     return fc.oneof(...options);
   }
@@ -245,7 +272,10 @@ function invalidObject(s: JsonSchema): fc.Arbitrary<unknown> {
   const broken = Object.entries(props).filter(([, p]) => breakable(p));
   if (broken.length) {
     options.push(
-      fc.constantFrom(...broken).chain(([k, p]) => fc.tuple(base, invalid(p)).map(([v, bad]) => withKey(v, k, bad))).filter((v) => v !== undefined),
+      fc
+        .constantFrom(...broken)
+        .chain(([k, p]) => fc.tuple(base, invalid(p)).map(([v, bad]) => withKey(v, k, bad)))
+        .filter((v) => v !== undefined),
     );
   }
   return fc.oneof(...options);
@@ -301,15 +331,37 @@ export function accepts(s: JsonSchema, v: unknown): boolean {
  * doubles, a valid body with a prototype key spliced in.
  */
 export function hostileBodyText(s: JsonSchema | undefined): fc.Arbitrary<string> {
-  const deep = fc.tuple(fc.constantFrom(1_000, 10_000, 100_000), fc.constantFrom(['[', ']'], ['{"a":', '}'])).map(([n, [open, close]]) => open!.repeat(n) + '1' + close!.repeat(n));
+  const deep = fc
+    .tuple(fc.constantFrom(1_000, 10_000, 100_000), fc.constantFrom(['[', ']'], ['{"a":', '}']))
+    .map(([n, [open, close]]) => open!.repeat(n) + '1' + close!.repeat(n));
   const texts = fc.oneof(
     deep,
-    fc.constantFrom('', 'null', 'true', '1e999', '-0', '"x"', '[]', '{', '{"a":', '{"a":1,}', "{'a':1}", '\ufeff{}', '{"a":1}garbage', '{"a":"\\ud800"}', '{"__proto__":null}'),
+    fc.constantFrom(
+      '',
+      'null',
+      'true',
+      '1e999',
+      '-0',
+      '"x"',
+      '[]',
+      '{',
+      '{"a":',
+      '{"a":1,}',
+      "{'a':1}",
+      '\ufeff{}',
+      '{"a":1}garbage',
+      '{"a":"\\ud800"}',
+      '{"__proto__":null}',
+    ),
     anyString(200),
   );
   if (!s || !isType(s, 'object')) return texts;
   const spliced = fc
-    .tuple(valid(s), fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom('{"isAdmin":true,"polluted":1}', 'null', '1', '"x"', '[]', '{"prototype":{"polluted":1}}'))
+    .tuple(
+      valid(s),
+      fc.constantFrom(...PROTOTYPE_KEYS),
+      fc.constantFrom('{"isAdmin":true,"polluted":1}', 'null', '1', '"x"', '[]', '{"prototype":{"polluted":1}}'),
+    )
     .map(([v, key, value]) => {
       const text = JSON.stringify(v);
       return text === '{}' ? `{"${key}":${value}}` : `{"${key}":${value},${text.slice(1)}`;

@@ -35,14 +35,24 @@ class ChaCha20 {
   private refill(): void {
     const x = [...this.state];
     const quarter = (a: number, b: number, c: number, d: number) => {
-      x[a] = (x[a]! + x[b]!) >>> 0; x[d] = rotl(x[d]! ^ x[a]!, 16);
-      x[c] = (x[c]! + x[d]!) >>> 0; x[b] = rotl(x[b]! ^ x[c]!, 12);
-      x[a] = (x[a]! + x[b]!) >>> 0; x[d] = rotl(x[d]! ^ x[a]!, 8);
-      x[c] = (x[c]! + x[d]!) >>> 0; x[b] = rotl(x[b]! ^ x[c]!, 7);
+      x[a] = (x[a]! + x[b]!) >>> 0;
+      x[d] = rotl(x[d]! ^ x[a]!, 16);
+      x[c] = (x[c]! + x[d]!) >>> 0;
+      x[b] = rotl(x[b]! ^ x[c]!, 12);
+      x[a] = (x[a]! + x[b]!) >>> 0;
+      x[d] = rotl(x[d]! ^ x[a]!, 8);
+      x[c] = (x[c]! + x[d]!) >>> 0;
+      x[b] = rotl(x[b]! ^ x[c]!, 7);
     };
     for (let i = 0; i < 10; i++) {
-      quarter(0, 4, 8, 12); quarter(1, 5, 9, 13); quarter(2, 6, 10, 14); quarter(3, 7, 11, 15);
-      quarter(0, 5, 10, 15); quarter(1, 6, 11, 12); quarter(2, 7, 8, 13); quarter(3, 4, 9, 14);
+      quarter(0, 4, 8, 12);
+      quarter(1, 5, 9, 13);
+      quarter(2, 6, 10, 14);
+      quarter(3, 7, 11, 15);
+      quarter(0, 5, 10, 15);
+      quarter(1, 6, 11, 12);
+      quarter(2, 7, 8, 13);
+      quarter(3, 4, 9, 14);
     }
     this.block = x.map((v, i) => (v + this.state[i]!) >>> 0);
     this.next = 0;

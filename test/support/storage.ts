@@ -87,10 +87,17 @@ export async function objectKeys(prefix: string): Promise<string[]> {
 
 export const randomBytesOf = (n: number, seed = 1) => {
   const b = new Uint8Array(n);
-  let x = seed * 2654435761 >>> 0;
+  let x = (seed * 2654435761) >>> 0;
   for (let i = 0; i < n; i += 4) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-    b[i] = x & 255; b[i + 1] = (x >> 8) & 255; b[i + 2] = (x >> 16) & 255; b[i + 3] = x >>> 24;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    b[i] = x & 255;
+    b[i + 1] = (x >> 8) & 255;
+    b[i + 2] = (x >> 16) & 255;
+    b[i + 3] = x >>> 24;
   }
   return b;
 };

@@ -5,7 +5,10 @@ import { allowlistProblems, unallowed } from '../../.ci/audit.mjs';
 /** The dependency audit's verdict over an `npm audit --json` report (the shape npm 10/11 prints). */
 const report = {
   vulnerabilities: {
-    lodash: { severity: 'critical', via: [{ source: 1, url: 'https://github.com/advisories/GHSA-aaaa', severity: 'critical', title: 'Prototype pollution', range: '<4.17.21' }] },
+    lodash: {
+      severity: 'critical',
+      via: [{ source: 1, url: 'https://github.com/advisories/GHSA-aaaa', severity: 'critical', title: 'Prototype pollution', range: '<4.17.21' }],
+    },
     minimist: { severity: 'moderate', via: [{ source: 2, url: 'https://github.com/advisories/GHSA-bbbb', severity: 'moderate', title: 'x' }] },
     'uses-lodash': { severity: 'critical', via: ['lodash'] },
   },
@@ -19,7 +22,11 @@ describe('npm run audit', () => {
   });
 
   it('passes an allowed one, and ignores moderate ones', () => {
-    expect(unallowed(report, { allow: [{ advisory: 'https://github.com/advisories/GHSA-aaaa', package: 'lodash', reason: 'only reached with trusted input at build time' }] })).toEqual([]);
+    expect(
+      unallowed(report, {
+        allow: [{ advisory: 'https://github.com/advisories/GHSA-aaaa', package: 'lodash', reason: 'only reached with trusted input at build time' }],
+      }),
+    ).toEqual([]);
   });
 
   it('refuses an allow-list entry without a reason', () => {

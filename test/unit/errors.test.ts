@@ -3,7 +3,8 @@ import { errors, isDependencyFailure } from '#lib/errors.ts';
 import { errorResult } from '#lib/http/middleware/error-response.ts';
 
 describe('isDependencyFailure', () => {
-  const sdk = (name: string, fault: 'client' | 'server') => Object.assign(new Error(name), { name, $fault: fault, $metadata: { httpStatusCode: fault === 'server' ? 500 : 400 } });
+  const sdk = (name: string, fault: 'client' | 'server') =>
+    Object.assign(new Error(name), { name, $fault: fault, $metadata: { httpStatusCode: fault === 'server' ? 500 : 400 } });
 
   it('knows a service down, throttled or timing out, also as the cause of another error', () => {
     expect(isDependencyFailure(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe(true);

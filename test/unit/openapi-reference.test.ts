@@ -12,14 +12,23 @@ import { openApiPath } from '#lib/openapi/document.ts';
 import { bodyExample, sample } from '#lib/openapi/examples.ts';
 import { OPERATION_TEXT } from '#lib/openapi/operation-text.ts';
 
-type Op = { summary: string; description: string; tags: string[]; security: unknown[]; 'x-session'?: string; requestBody?: { content: Record<string, { example?: unknown }> } };
+type Op = {
+  summary: string;
+  description: string;
+  tags: string[];
+  security: unknown[];
+  'x-session'?: string;
+  requestBody?: { content: Record<string, { example?: unknown }> };
+};
 const doc = JSON.parse(readFileSync(new URL('../../functions/docs/openapi.json', import.meta.url), 'utf8')) as {
   info: Record<string, unknown>;
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Op>>;
   components: Record<string, Record<string, unknown>>;
 };
-const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+  Object.entries(byMethod).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+);
 
 describe('the API reference', () => {
   it('every operation has its own summary and a description (not "METHOD path")', () => {

@@ -47,9 +47,12 @@ describe('leased rate limits', () => {
     expect(results.filter((r) => !r.exceeded)).toHaveLength(97);
     expect(results.filter((r) => r.exceeded).every((r) => r.remaining === 0)).toBe(true);
     // Every admitted hit saw a different remaining count: 96 down to 0.
-    expect(results.filter((r) => !r.exceeded).map((r) => r.remaining).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 97 }, (_, i) => i),
-    );
+    expect(
+      results
+        .filter((r) => !r.exceeded)
+        .map((r) => r.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 97 }, (_, i) => i));
     expect(await storedCount('rl-one', 'ip:1', window)).toBe(97);
   });
 
@@ -60,9 +63,7 @@ describe('leased rate limits', () => {
       const b = new rate.RateLimiter();
       // Instance A warms up alone first (its leases grow), then both race.
       const warm = await Promise.all(Array.from({ length: Math.floor(limit / 2) }, () => a.hit('rl-two', 'ip:1', limit)));
-      const race = await Promise.all(
-        Array.from({ length: 2 * limit }, (_, i) => (i % 3 === 0 ? a : b).hit('rl-two', 'ip:1', limit)),
-      );
+      const race = await Promise.all(Array.from({ length: 2 * limit }, (_, i) => (i % 3 === 0 ? a : b).hit('rl-two', 'ip:1', limit)));
       const drainA = await Promise.all(Array.from({ length: limit + 1 }, () => a.hit('rl-two', 'ip:1', limit)));
       const drainB = await Promise.all(Array.from({ length: limit + 1 }, () => b.hit('rl-two', 'ip:1', limit)));
       const admitted = [...warm, ...race, ...drainA, ...drainB].filter((r) => !r.exceeded).length;

@@ -34,7 +34,10 @@ export class BedrockBackend implements Backend {
   }
 
   async *answer(req: BackendRequest): AsyncIterable<BackendEvent> {
-    const messages: Message[] = [...req.history.map((m): Message => ({ role: m.role, content: [{ text: m.content }] })), { role: 'user', content: [{ text: req.message }] }];
+    const messages: Message[] = [
+      ...req.history.map((m): Message => ({ role: m.role, content: [{ text: m.content }] })),
+      { role: 'user', content: [{ text: req.message }] },
+    ];
     const tools: Tool[] = toolSpecs().map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as never } } }));
     let inputTokens = 0;
     let outputTokens = 0;
@@ -43,10 +46,18 @@ export class BedrockBackend implements Backend {
       let out: { stream?: AsyncIterable<ConverseStreamOutput> };
       try {
         out = await this.client.send(
-          new ConverseStreamCommand({ modelId: this.model, system: [{ text: systemPrompt(req.baseUrl) }], messages: [...messages], ...(offerTools ? { toolConfig: { tools } } : {}) }),
+          new ConverseStreamCommand({
+            modelId: this.model,
+            system: [{ text: systemPrompt(req.baseUrl) }],
+            messages: [...messages],
+            ...(offerTools ? { toolConfig: { tools } } : {}),
+          }),
         );
       } catch (e) {
-        if (isDependencyFailure(e) || (e instanceof Error && /Throttling|ServiceUnavailable|ModelNotReady|AccessDenied|ResourceNotFound|Validation/.test(e.name))) {
+        if (
+          isDependencyFailure(e) ||
+          (e instanceof Error && /Throttling|ServiceUnavailable|ModelNotReady|AccessDenied|ResourceNotFound|Validation/.test(e.name))
+        ) {
           throw errors.providerUnavailable(`the model did not answer (${(e as Error).name})`);
         }
         throw e;
@@ -72,7 +83,13 @@ export class BedrockBackend implements Backend {
         else if (e.metadata?.usage) {
           inputTokens += e.metadata.usage.inputTokens ?? 0;
           outputTokens += e.metadata.usage.outputTokens ?? 0;
-        } else if (e.internalServerException || e.modelStreamErrorException || e.throttlingException || e.serviceUnavailableException || e.validationException) {
+        } else if (
+          e.internalServerException ||
+          e.modelStreamErrorException ||
+          e.throttlingException ||
+          e.serviceUnavailableException ||
+          e.validationException
+        ) {
           throw errors.providerUnavailable('the model stream failed');
         }
       }

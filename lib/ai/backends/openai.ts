@@ -16,7 +16,10 @@ interface ToolCallOut {
   function: { name: string; arguments: string };
 }
 interface Chunk {
-  choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
@@ -61,7 +64,11 @@ export class OpenAiBackend implements Backend {
   }
 
   async *answer(req: BackendRequest): AsyncIterable<BackendEvent> {
-    const messages: Message[] = [{ role: 'system', content: systemPrompt(req.baseUrl) }, ...req.history.map((m) => ({ role: m.role, content: m.content })), { role: 'user', content: req.message }];
+    const messages: Message[] = [
+      { role: 'system', content: systemPrompt(req.baseUrl) },
+      ...req.history.map((m) => ({ role: m.role, content: m.content })),
+      { role: 'user', content: req.message },
+    ];
     const tools = toolSpecs().map((t) => ({ type: 'function' as const, function: t }));
     let inputTokens = 0;
     let outputTokens = 0;

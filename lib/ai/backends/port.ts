@@ -13,7 +13,9 @@ export interface BackendRequest {
 }
 
 /** A backend's answer: the chat events between `meta` and `done`, and what it used. */
-export type BackendEvent = Exclude<ChatEvent, { type: 'meta' } | { type: 'done' } | { type: 'error' }> | { type: 'usage'; inputTokens: number; outputTokens: number };
+export type BackendEvent =
+  | Exclude<ChatEvent, { type: 'meta' } | { type: 'done' } | { type: 'error' }>
+  | { type: 'usage'; inputTokens: number; outputTokens: number };
 
 export interface Backend {
   readonly name: 'retrieval' | 'openai' | 'bedrock';

@@ -2,13 +2,31 @@ import type MiniSearch from 'minisearch';
 import { isPagePassage, type Passage } from '../corpus.ts';
 import type { Citation, ToolCall } from '../events.ts';
 import { shroudCommandName } from '../commands.ts';
-import { matchIntent, parseSlots, type BalanceFact, type BridgeFact, type FileFact, type IntentContext, type Need, type ProofFact, type ShareLinkFact, type WalletFact } from '../intents.ts';
+import {
+  matchIntent,
+  parseSlots,
+  type BalanceFact,
+  type BridgeFact,
+  type FileFact,
+  type IntentContext,
+  type Need,
+  type ProofFact,
+  type ShareLinkFact,
+  type WalletFact,
+} from '../intents.ts';
 import { processTerm, search, type Hit } from '../search.ts';
 import { estimateTokens, type Backend, type BackendEvent, type BackendRequest } from './port.ts';
 import { errors } from '#lib/errors.ts';
 
 /** The read-only tool that supplies each kind of the caller's records a task needs. */
-const TOOL_OF_NEED: Record<Need, string> = { wallets: 'list_wallets', balances: 'wallet_balances', files: 'list_files', proofs: 'proof_history', bridges: 'bridge_transfers', shares: 'share_links' };
+const TOOL_OF_NEED: Record<Need, string> = {
+  wallets: 'list_wallets',
+  balances: 'wallet_balances',
+  files: 'list_files',
+  proofs: 'proof_history',
+  bridges: 'bridge_transfers',
+  shares: 'share_links',
+};
 
 /**
  * The embedded backend, no model: a task matcher that fills in the command with the user's
@@ -80,8 +98,23 @@ export function bestSentences(text: string, terms: Set<string>, count: number, r
   const pieces = units(text)
     .filter((u) => rows || !tableRow.test(u))
     .flatMap((u) => (tableRow.test(u) ? [rowAsText(u)] : u.split(/(?<=[.!?])\s+(?=[A-Z`*("])/).map((l) => asText(l.replace(/^\s*([-*]|\d+\.) /, '').trim()))))
-    .filter((l) => l.length > 20 && l.length <= (l.startsWith('• ') ? MAX_ROW : MAX_SENTENCE) && (l.startsWith('• ') || isWholeSentence(l)) && !isInternal(l) && !/^#/.test(l));
-  const wordsOf = pieces.map((p) => new Set(p.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w)));
+    .filter(
+      (l) =>
+        l.length > 20 &&
+        l.length <= (l.startsWith('• ') ? MAX_ROW : MAX_SENTENCE) &&
+        (l.startsWith('• ') || isWholeSentence(l)) &&
+        !isInternal(l) &&
+        !/^#/.test(l),
+    );
+  const wordsOf = pieces.map(
+    (p) =>
+      new Set(
+        p
+          .split(/[^\p{L}\p{N}_-]+/u)
+          .map((w) => processTerm(w))
+          .filter((w): w is string => !!w),
+      ),
+  );
   // A term found in few of the passage's sentences says more about which sentence answers.
   const df = new Map<string, number>();
   for (const words of wordsOf) for (const t of terms) if (words.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -118,7 +151,12 @@ export const asText = (s: string) =>
 const citationOf = (h: Passage): Citation => ({ document: h.document, section: h.section, link: h.link });
 
 function termsOf(text: string): Set<string> {
-  return new Set(text.split(/[^\p{L}\p{N}_-]+/u).map((w) => processTerm(w)).filter((w): w is string => !!w));
+  return new Set(
+    text
+      .split(/[^\p{L}\p{N}_-]+/u)
+      .map((w) => processTerm(w))
+      .filter((w): w is string => !!w),
+  );
 }
 
 export class RetrievalBackend implements Backend {
@@ -165,7 +203,9 @@ export class RetrievalBackend implements Backend {
     const parts: string[] = [];
     const suggestions: { command: string; description: string }[] = [];
     if (intent && unavailable) {
-      parts.push(`This deployment does not serve that yet: the route table has no \`${intent.route![0]} ${intent.route![1]}\` (\`npm run -s routes\` lists what exists).`);
+      parts.push(
+        `This deployment does not serve that yet: the route table has no \`${intent.route![0]} ${intent.route![1]}\` (\`npm run -s routes\` lists what exists).`,
+      );
     } else if (intent) {
       const built = intent.build(slots, ctx);
       parts.push(built.lead);
@@ -189,7 +229,15 @@ export class RetrievalBackend implements Backend {
       for (const x of sentences) used.add(x);
       explained.push(h);
       // A table row stands on a line of its own; sentences run on as prose.
-      if (explained.length <= 2) parts.push(sentences.map((x) => (x.startsWith('• ') ? `\n${x.trim()}\n` : x)).join(' ').replace(/ ?\n ?/g, '\n').replace(/\n+/g, '\n').trim());
+      if (explained.length <= 2)
+        parts.push(
+          sentences
+            .map((x) => (x.startsWith('• ') ? `\n${x.trim()}\n` : x))
+            .join(' ')
+            .replace(/ ?\n ?/g, '\n')
+            .replace(/\n+/g, '\n')
+            .trim(),
+        );
     }
     if (!intent && !explained.length) {
       const top = hits[0];
@@ -198,7 +246,9 @@ export class RetrievalBackend implements Backend {
         parts.push(best || `The closest section is ${JSON.stringify(top.section)} (${top.document}).`);
         explained.push(top);
       } else {
-        parts.push("I found nothing about that in the service's documentation. Ask about accounts, files and share links, wallets, compression, proofs or the ZK toolkit.");
+        parts.push(
+          "I found nothing about that in the service's documentation. Ask about accounts, files and share links, wallets, compression, proofs or the ZK toolkit.",
+        );
       }
     }
 

@@ -28,8 +28,7 @@ import { consumeState, saveState, STATE_TTL_SECONDS, type PendingAuth } from './
 export const STATE_COOKIE = 'shroud_oauth_state';
 export const CALLBACK_PREFIX = '/api/zkauth/callback/';
 
-const stateCookie = (value: string, maxAgeSeconds: number) =>
-  serializeCookie(STATE_COOKIE, value, { maxAgeSeconds, path: `${CALLBACK_PREFIX.slice(0, -1)}` });
+const stateCookie = (value: string, maxAgeSeconds: number) => serializeCookie(STATE_COOKIE, value, { maxAgeSeconds, path: `${CALLBACK_PREFIX.slice(0, -1)}` });
 const clearStateCookie = () => stateCookie('', 0);
 
 /** The API's own origin: PUBLIC_BASE_URL, else the host API Gateway was called on. */
@@ -203,7 +202,14 @@ export async function completeAuthorization(input: CallbackInput): Promise<Callb
     const tokens = await clientFor(p, callbackUrl(baseUrlOf(input.domainName), p.id)).exchange(code, pending.codeVerifier);
     const profile = await readProfile(p, tokens, pending);
 
-    if (nativeLink) return { ok: true, location: await handOff(redirect, pending.handoffChallenge!, pending.userId!, p.id, profile, 'link'), cookies, userId: pending.userId!, created: false };
+    if (nativeLink)
+      return {
+        ok: true,
+        location: await handOff(redirect, pending.handoffChallenge!, pending.userId!, p.id, profile, 'link'),
+        cookies,
+        userId: pending.userId!,
+        created: false,
+      };
     if (pending.mode === 'link') {
       if (!input.session || input.session.userId !== pending.userId) throw new Refused('not signed in as the account that asked to link');
       await linkProvider(pending.userId!, p.id, profile);
@@ -211,7 +217,8 @@ export async function completeAuthorization(input: CallbackInput): Promise<Callb
     }
     const { userId, created } = await accountFor(p.id, profile);
     // A native app's login: the session is made when the app trades the code (handoff.ts), not in this browser.
-    if (pending.handoffChallenge) return { ok: true, location: await handOff(redirect, pending.handoffChallenge, userId, p.id, profile), cookies, userId, created };
+    if (pending.handoffChallenge)
+      return { ok: true, location: await handOff(redirect, pending.handoffChallenge, userId, p.id, profile), cookies, userId, created };
     // A fresh session id at every login; the previous session of this browser ends.
     const previous = input.cookies[input.sessionCookieName];
     if (previous && previous.length <= 128) await destroySession(hashSessionId(previous));

@@ -33,7 +33,14 @@ export const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 export const s256 = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
 /** Where the callback sends the browser: the app's loopback URL with a fresh handoff code. */
-export async function handOff(redirect: string, challenge: string, userId: string, provider: ProviderId, profile: Profile, purpose: 'login' | 'link' = 'login'): Promise<string> {
+export async function handOff(
+  redirect: string,
+  challenge: string,
+  userId: string,
+  provider: ProviderId,
+  profile: Profile,
+  purpose: 'login' | 'link' = 'login',
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   const link = purpose === 'link' ? { purpose, subject: profile.subject } : {};
   await saveHandoff(code, { userId, provider, challenge, email: profile.email, name: profile.name, avatar: profile.avatar, ...link, createdAt: clock.nowMs() });

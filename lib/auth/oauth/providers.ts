@@ -112,7 +112,10 @@ const schema = z
         ctx.addIssue({ code: 'custom', path: [`${p}TOKEN_URL`], message: `${p}AUTHORIZE_URL and ${p}TOKEN_URL go together` });
       }
     }
-    for (const o of (env.OAUTH_REDIRECT_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const o of (env.OAUTH_REDIRECT_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const ok = z.url({ protocol: /^https?$/ }).safeParse(o).success && new URL(o).origin === o.replace(/\/$/, '');
       if (!ok) ctx.addIssue({ code: 'custom', path: ['OAUTH_REDIRECT_ORIGINS'], message: `not an origin: ${o}` });
     }

@@ -50,7 +50,9 @@ export async function recordIssued(record: StarkProofRecord, previous: StarkProo
 }
 
 /** A proof by id, as its record says now (for tests and support tools; never the key). */
-export async function proofById(proofId: string): Promise<Pick<StarkProofRecord, 'proofId' | 'revoked' | 'revokedReason' | 'expiresAt' | 'txHash'> | undefined> {
+export async function proofById(
+  proofId: string,
+): Promise<Pick<StarkProofRecord, 'proofId' | 'revoked' | 'revokedReason' | 'expiresAt' | 'txHash'> | undefined> {
   const p = await proofRecord(proofId);
   return p && { proofId: p.proofId, revoked: p.revoked, revokedReason: p.revokedReason, expiresAt: p.expiresAt, txHash: p.txHash };
 }

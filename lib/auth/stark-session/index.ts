@@ -36,8 +36,15 @@ export { logoutSession } from './logout.ts';
  */
 export const clientProofBody = z
   .object({
-    stark_proof: z.string().max(400_000).regex(/^(0x)?([0-9a-f]{2})+$/, 'lowercase hex').optional(),
-    keyHash: z.string().regex(/^0x[0-9a-f]{64}$/, '0x + 64 lowercase hex digits').optional(),
+    stark_proof: z
+      .string()
+      .max(400_000)
+      .regex(/^(0x)?([0-9a-f]{2})+$/, 'lowercase hex')
+      .optional(),
+    keyHash: z
+      .string()
+      .regex(/^0x[0-9a-f]{64}$/, '0x + 64 lowercase hex digits')
+      .optional(),
   })
   .strict()
   .optional();
@@ -73,7 +80,12 @@ async function nextProof(cookieId: string, session: Session, previous: StarkProo
   return { proof, expiresAt, bind: bound ? undefined : keyHash };
 }
 
-async function issue(cookieId: string, session: Session, previous: StarkProofRecord | undefined, input: ClientProofInput | undefined): Promise<StarkProofRecord> {
+async function issue(
+  cookieId: string,
+  session: Session,
+  previous: StarkProofRecord | undefined,
+  input: ClientProofInput | undefined,
+): Promise<StarkProofRecord> {
   const { proof, expiresAt, bind } = await nextProof(cookieId, session, previous, input);
   const proofId = randomUUID();
   const { txHash, proofHash, contract } = await storeOnChain({ proofId, userId: session.userId, ...proof, expiresAt });
@@ -126,7 +138,11 @@ export async function verify(session: Session) {
   if (p.revoked) return { valid: false, proofExpiry: iso(p.expiresAt), starknet: { contract, verified: false } };
   if (isExpired(p)) throw errors.proofExpired();
   const chain = await onChain(p);
-  return { valid: chain && proofHoldsFor(p, keyHashOf(key), session.hash, custodyOf(key)), proofExpiry: iso(p.expiresAt), starknet: { contract: p.contract, verified: chain } };
+  return {
+    valid: chain && proofHoldsFor(p, keyHashOf(key), session.hash, custodyOf(key)),
+    proofExpiry: iso(p.expiresAt),
+    starknet: { contract: p.contract, verified: chain },
+  };
 }
 
 /**
@@ -164,11 +180,15 @@ export async function proofStatus(session: Session) {
   };
 }
 
-
 // The answers (before the `{success, data}` envelope), for the OpenAPI document.
 const hexFelt = z.string().regex(/^0x[0-9a-f]{16}$/);
 const starkProof = z.object({ stark_proof: z.string(), public_inputs: z.array(hexFelt) });
-export const proveResponse = z.object({ proof: starkProof.extend({ cairo_version: z.string() }), verified: z.boolean(), txHash: z.string(), expiresAt: z.iso.datetime() });
+export const proveResponse = z.object({
+  proof: starkProof.extend({ cairo_version: z.string() }),
+  verified: z.boolean(),
+  txHash: z.string(),
+  expiresAt: z.iso.datetime(),
+});
 export const refreshResponse = z.object({ proof: starkProof, txHash: z.string(), expiresAt: z.iso.datetime() });
 export const verifyResponse = z.object({
   valid: z.boolean(),

@@ -18,8 +18,7 @@ import { errors } from '#lib/errors.ts';
  * `client`; the server-held key, if any, is dropped). The server then never holds a key that can
  * prove for the session.
  */
-const wrappingKey = (cookieId: string, sessionHash: string) =>
-  Buffer.from(hkdfSync('sha256', cookieId, 'shroud/stark-session-key/v1', sessionHash, 32));
+const wrappingKey = (cookieId: string, sessionHash: string) => Buffer.from(hkdfSync('sha256', cookieId, 'shroud/stark-session-key/v1', sessionHash, 32));
 
 function seal(sk: bigint[], cookieId: string, sessionHash: string): string {
   const plain = Buffer.alloc(8 * sk.length);
@@ -55,12 +54,16 @@ export const custodyOf = (record: StarkKeyRecord): KeyCustody => record.custody 
  * session without being its table key. The status reports it as `sessionBinding` (the client cannot
  * read its HttpOnly cookie); server-held proofs keep binding the session hash itself.
  */
-export const clientBindingId = (sessionHash: string): string =>
-  createHash('sha256').update('shroud/stark-client-binding/v1').update(sessionHash).digest('hex');
+export const clientBindingId = (sessionHash: string): string => createHash('sha256').update('shroud/stark-client-binding/v1').update(sessionHash).digest('hex');
 
 /** Binds the session to a client-held key; CONFLICT when it is already bound to another. */
 export async function bindClientKey(session: Session, keyHash: bigint[]): Promise<void> {
-  const ok = await claimClientKey(session.hash, publicKeyHex(keyHash), keyHash.map((x) => `0x${felt16(x)}`), session.absoluteExpiresAt);
+  const ok = await claimClientKey(
+    session.hash,
+    publicKeyHex(keyHash),
+    keyHash.map((x) => `0x${felt16(x)}`),
+    session.absoluteExpiresAt,
+  );
   if (!ok) throw errors.conflict('the session is bound to another client key');
 }
 
@@ -74,7 +77,12 @@ export async function sessionKey(cookieId: string, session: Session): Promise<{ 
   if (existing) throw errors.conflict('the session key is held by the client: send its proof (stark_proof)');
   const sk = generateSecretKey();
   const keyHash = publicKeyHash(sk);
-  const record: StarkKeyRecord = { custody: 'server', enc: seal(sk, cookieId, session.hash), publicKey: publicKeyHex(keyHash), keyHash: keyHash.map((x) => `0x${felt16(x)}`) };
+  const record: StarkKeyRecord = {
+    custody: 'server',
+    enc: seal(sk, cookieId, session.hash),
+    publicKey: publicKeyHex(keyHash),
+    keyHash: keyHash.map((x) => `0x${felt16(x)}`),
+  };
   if (await putNewStarkKey(session.hash, record, session.absoluteExpiresAt)) return { sk, keyHash, record };
   return sessionKey(cookieId, session);
 }

@@ -53,12 +53,14 @@ export interface ChainAFaultOptions {
 }
 
 const rate = z.coerce.number().min(0).max(1);
-const optionsSchema = z.object({
-  window: z.coerce.number().int().positive().default(150),
-  'slot-ms': z.coerce.number().int().nonnegative().default(400),
-  seed: z.coerce.number().int().default(1),
-  ...Object.fromEntries(FAULTS.filter((f) => !f.startsWith('crash')).map((f) => [f, rate.optional()])),
-}).strict();
+const optionsSchema = z
+  .object({
+    window: z.coerce.number().int().positive().default(150),
+    'slot-ms': z.coerce.number().int().nonnegative().default(400),
+    seed: z.coerce.number().int().default(1),
+    ...Object.fromEntries(FAULTS.filter((f) => !f.startsWith('crash')).map((f) => [f, rate.optional()])),
+  })
+  .strict();
 
 /**
  * `CHAIN_FAULTS` for chain A: its names without prefix (or with `a.`), comma-separated `name=value`

@@ -61,6 +61,7 @@ export const LIGHT_FILES: Record<string, string> = {
   'accounts/nullifier_queue_pubkey_nfq2hgS7NYemXsFaFUCe3EMXSDSfnZnAe27jC6aPP1X.json': '84bf200c29678c2645e9e2e0e631311ef8c0d62b4b303feaa738235b3d443389',
   'accounts/registered_forester_pda_2KNqEh23Se8AHecuzR1UkxL26euq2qXSpQPTH1jH7VqU.json': 'c2e1ecdaa4eebb7fa295002b4fc242dbd19a1fd2d0eec49b15e52b57662d0489',
   'accounts/registered_program_pda_35hkDgaAKwMCaxRz2ocSZ6NaUrtKkyNqU6c4RV3tYJRh.json': '404cef5b7532bf9e74bbb1b38ccd0682dada99eab3e643b5844c2acf85762e12',
-  'accounts/registered_registry_program_pda_DumMsyvkaGJG4QnQ1BhTgvoRMXsgGxfpKDUCr22Xqu4w.json': 'b6d435c70db34233cf0d409700dc32fab896ae86fcac12e39d3a476808ebc669',
+  'accounts/registered_registry_program_pda_DumMsyvkaGJG4QnQ1BhTgvoRMXsgGxfpKDUCr22Xqu4w.json':
+    'b6d435c70db34233cf0d409700dc32fab896ae86fcac12e39d3a476808ebc669',
   'accounts/rent_sponsor_pda_r18WwUxfG8kQ69bQPAB2jV6zGNKy3GosFGctjQoV4ti.json': '54135b185566cd5b01c1b38e3bf7252f90027b0dad49762b1e56aab0a486699b',
 };

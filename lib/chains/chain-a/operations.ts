@@ -1,10 +1,4 @@
-import {
-  bn,
-  buildAndSignTx,
-  LightSystemProgram,
-  selectMinCompressedSolAccountsForTransfer,
-  selectStateTreeInfo,
-} from '@lightprotocol/stateless.js';
+import { bn, buildAndSignTx, LightSystemProgram, selectMinCompressedSolAccountsForTransfer, selectStateTreeInfo } from '@lightprotocol/stateless.js';
 import {
   CompressedTokenProgram,
   getSplInterfaceInfos,
@@ -148,10 +142,13 @@ export async function createMint(chain: ChainA, signer: Keypair, decimals: numbe
 /** Ordinary SPL tokens into `to`'s associated token account (created when missing). */
 export async function mintTo(chain: ChainA, authority: Keypair, mint: PublicKey, to: PublicKey, amount: bigint, via?: Sender): Promise<SentTransaction> {
   const ata = getAssociatedTokenAddressSync(mint, to, true);
-  return send(chain, authority, [
-    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, to, mint),
-    createMintToInstruction(mint, ata, authority.publicKey, amount),
-  ], [], via);
+  return send(
+    chain,
+    authority,
+    [createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, to, mint), createMintToInstruction(mint, ata, authority.publicKey, amount)],
+    [],
+    via,
+  );
 }
 
 /** From the signer's associated token account into a compressed token account of its own. */
@@ -196,15 +193,18 @@ export async function decompressToken(chain: ChainA, signer: Keypair, mint: Publ
     recentInputStateRootIndices: proof.rootIndices,
     recentValidityProof: proof.compressedProof,
   });
-  return send(chain, signer, [
-    units(350_000),
-    createAssociatedTokenAccountIdempotentInstruction(signer.publicKey, ata, signer.publicKey, mint),
-    ix,
-  ], [], via);
+  return send(chain, signer, [units(350_000), createAssociatedTokenAccountIdempotentInstruction(signer.publicKey, ata, signer.publicKey, mint), ix], [], via);
 }
 
 /** Compressed tokens from the signer to `to` (any address). */
-export async function transferCompressed(chain: ChainA, signer: Keypair, mint: PublicKey, to: PublicKey, amount: bigint, via?: Sender): Promise<SentTransaction> {
+export async function transferCompressed(
+  chain: ChainA,
+  signer: Keypair,
+  mint: PublicKey,
+  to: PublicKey,
+  amount: bigint,
+  via?: Sender,
+): Promise<SentTransaction> {
   const { inputs, proof } = await tokenInputs(chain, signer.publicKey, mint, amount);
   const ix = await CompressedTokenProgram.transfer({
     payer: signer.publicKey,

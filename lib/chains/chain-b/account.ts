@@ -59,7 +59,10 @@ export interface SignedInvokeV3 {
 }
 
 const daMode = (mode: string) => (mode === 'L2' ? 1 : 0);
-const boundOf = (b: { max_amount: string; max_price_per_unit: string }) => ({ max_amount: BigInt(b.max_amount), max_price_per_unit: BigInt(b.max_price_per_unit) });
+const boundOf = (b: { max_amount: string; max_price_per_unit: string }) => ({
+  max_amount: BigInt(b.max_amount),
+  max_price_per_unit: BigInt(b.max_price_per_unit),
+});
 
 /** The hash a node gives that signed INVOKE (computed from the transaction itself, before it is sent). */
 export const signedInvokeHash = (tx: SignedInvokeV3, chainId: constants.StarknetChainId): string =>
@@ -73,7 +76,11 @@ export const signedInvokeHash = (tx: SignedInvokeV3, chainId: constants.Starknet
       accountDeploymentData: tx.account_deployment_data,
       nonceDataAvailabilityMode: daMode(tx.nonce_data_availability_mode),
       feeDataAvailabilityMode: daMode(tx.fee_data_availability_mode),
-      resourceBounds: { l1_gas: boundOf(tx.resource_bounds.l1_gas), l2_gas: boundOf(tx.resource_bounds.l2_gas), l1_data_gas: boundOf(tx.resource_bounds.l1_data_gas) },
+      resourceBounds: {
+        l1_gas: boundOf(tx.resource_bounds.l1_gas),
+        l2_gas: boundOf(tx.resource_bounds.l2_gas),
+        l1_data_gas: boundOf(tx.resource_bounds.l1_data_gas),
+      },
       tip: tx.tip,
       paymasterData: tx.paymaster_data,
     }),

@@ -2,7 +2,17 @@ import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { faultPairsFor, faultsError, seeded } from '../faults-config.ts';
 import { accountAddress, publicKeyOf } from './account.ts';
-import { ChainBOutcomeUnknown, type ChainB, type ChainBTransaction, type ChainBTxStatus, type ExecuteRequest, type MaxFees, type TransferOutcome, type TransferRequest, type WarpRouteSetup } from './port.ts';
+import {
+  ChainBOutcomeUnknown,
+  type ChainB,
+  type ChainBTransaction,
+  type ChainBTxStatus,
+  type ExecuteRequest,
+  type MaxFees,
+  type TransferOutcome,
+  type TransferRequest,
+  type WarpRouteSetup,
+} from './port.ts';
 import { FEE_TOKEN, transferCall, type TokenInfo } from './tokens.ts';
 
 /**
@@ -201,7 +211,13 @@ export class FaultyChainB implements ChainB {
         await gate;
       },
     });
-    const first = await Promise.race([run.then((out) => ({ out }), (error: unknown) => ({ error })), hash.then((txHash) => ({ txHash }))]);
+    const first = await Promise.race([
+      run.then(
+        (out) => ({ out }),
+        (error: unknown) => ({ error }),
+      ),
+      hash.then((txHash) => ({ txHash })),
+    ]);
     if ('out' in first) return first.out; // settled before its hash was out (a deploy reverted, say)
     if ('error' in first) throw first.error;
     this.held.push({ txHash: first.txHash, at: this.block() + this.options.pendingBlocks, land, open, refuse, done: run.catch(() => undefined) });

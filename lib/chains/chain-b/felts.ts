@@ -72,5 +72,4 @@ export const identityProofFelts = (p: SignedIdentityProof): bigint[] => [
   ...bytesToFelts(p.signature),
 ];
 
-export const identityProofHash = (p: SignedIdentityProof): bigint =>
-  BigInt(hash.computePoseidonHashOnElements(identityProofFelts(p)));
+export const identityProofHash = (p: SignedIdentityProof): bigint => BigInt(hash.computePoseidonHashOnElements(identityProofFelts(p)));

@@ -54,7 +54,15 @@ function embeddedB(): Promise<{ chain: ChainB; ledger: EmbeddedLedger }> {
  * transaction with an ERC-20 Transfer event from 0x0. Optional `symbol`/`name`/`decimals`
  * register a token other than STRK and ETH the first time it is minted (decimals default 18).
  */
-export async function bridgeMint(args: { token: string; to: string; amount: bigint; messageId: string; symbol?: string; name?: string; decimals?: number }): Promise<{ txHash: string }> {
+export async function bridgeMint(args: {
+  token: string;
+  to: string;
+  amount: bigint;
+  messageId: string;
+  symbol?: string;
+  name?: string;
+  decimals?: number;
+}): Promise<{ txHash: string }> {
   return (await embeddedB()).ledger.bridgeMint(args);
 }
 
@@ -75,7 +83,8 @@ let port: ChainB | undefined;
 export function chainB(): ChainB {
   if (port) return port;
   const c = readChainBConfig();
-  const base = c.CHAINB_ADAPTER === 'rpc' ? new RpcChainB({ rpcUrl: c.CHAINB_RPC_URL!, chainId: c.chainId }) : new DeferredChainB(async () => (await embeddedB()).chain);
+  const base =
+    c.CHAINB_ADAPTER === 'rpc' ? new RpcChainB({ rpcUrl: c.CHAINB_RPC_URL!, chainId: c.chainId }) : new DeferredChainB(async () => (await embeddedB()).chain);
   // CHAIN_FAULTS: the same chain, misbehaving as a real network does (faults.ts), when it names chain B.
   const faults = c.CHAIN_FAULTS ? chainBFaults(c.CHAIN_FAULTS) : undefined;
   port = faults ? new FaultyChainB(base, faults) : base;

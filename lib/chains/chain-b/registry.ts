@@ -160,4 +160,3 @@ export const LOCAL_RESOURCE_BOUNDS: ResourceBoundsBN = {
   l2_gas: { max_amount: 0x1000000n, max_price_per_unit: 0x2540be400n },
   l1_data_gas: { max_amount: 0x400n, max_price_per_unit: 0x2540be400n },
 };
-

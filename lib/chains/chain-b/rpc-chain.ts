@@ -3,7 +3,18 @@ import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, t
 import { toHex64 } from './felts.ts';
 import { ACCEPTED, acceptedReceipt, ReceiptRejected, ReceiptTimeout, type AcceptedReceipt } from './receipts.ts';
 import { transferCall } from './tokens.ts';
-import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, ChainBUnavailable, type ChainB, type ChainBTransaction, type ChainBTxStatus, type TransferOutcome, type ExecuteRequest, type TransferRequest } from './port.ts';
+import {
+  ChainBOutcomeUnknown,
+  ChainBRejected,
+  ChainBReverted,
+  ChainBUnavailable,
+  type ChainB,
+  type ChainBTransaction,
+  type ChainBTxStatus,
+  type TransferOutcome,
+  type ExecuteRequest,
+  type TransferRequest,
+} from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 
 export interface RpcChainOptions {
@@ -85,7 +96,12 @@ export class RpcChainB implements ChainB {
     try {
       const [decimals] = await this.provider.callContract({ contractAddress: toHex64(address), entrypoint: 'decimals', calldata: [] });
       const [symbol] = await this.provider.callContract({ contractAddress: toHex64(address), entrypoint: 'symbol', calldata: [] });
-      const text = Buffer.from(BigInt(symbol ?? '0').toString(16).replace(/^(.(..)*)$/, '0$1'), 'hex').toString('latin1');
+      const text = Buffer.from(
+        BigInt(symbol ?? '0')
+          .toString(16)
+          .replace(/^(.(..)*)$/, '0$1'),
+        'hex',
+      ).toString('latin1');
       return { address: toHex64(address), symbol: text, name: text, decimals: Number(BigInt(decimals ?? '18')) };
     } catch (e) {
       if (e instanceof RpcError && e.isType('CONTRACT_NOT_FOUND')) return undefined;
@@ -152,7 +168,12 @@ export class RpcChainB implements ChainB {
     try {
       let fee = 0n;
       if (!(await this.isDeployed(address))) {
-        const d = await account.deployAccount({ classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [publicKey], addressSalt: publicKey, contractAddress: address });
+        const d = await account.deployAccount({
+          classHash: OZ_ACCOUNT_CLASS_HASH,
+          constructorCalldata: [publicKey],
+          addressSalt: publicKey,
+          contractAddress: address,
+        });
         deployTxHash = toHex64(d.transaction_hash);
         fee += await this.#settle(deployTxHash, deadline);
       }
@@ -180,7 +201,12 @@ export class RpcChainB implements ChainB {
    */
   async l1MessagesStatus(l1TxHash: string): Promise<L1MessageStatus[]> {
     try {
-      const list = (await this.provider.getL1MessagesStatus(l1TxHash)) as { transaction_hash: string; finality_status: string; execution_status?: string; failure_reason?: string }[];
+      const list = (await this.provider.getL1MessagesStatus(l1TxHash)) as {
+        transaction_hash: string;
+        finality_status: string;
+        execution_status?: string;
+        failure_reason?: string;
+      }[];
       return list.map((m) => ({
         transactionHash: toHex64(m.transaction_hash),
         finalityStatus: m.finality_status,
@@ -214,7 +240,12 @@ export class RpcChainB implements ChainB {
     try {
       const [tx, receipt] = await Promise.all([this.provider.getTransactionByHash(hash), this.provider.getTransactionReceipt(hash)]);
       const t = tx as { type: string; sender_address?: string; contract_address?: string; nonce?: string };
-      const r = receipt.value as AcceptedReceipt & { events?: { from_address: string; keys: string[]; data: string[] }[]; block_number?: number; block_hash?: string; finality_status?: string };
+      const r = receipt.value as AcceptedReceipt & {
+        events?: { from_address: string; keys: string[]; data: string[] }[];
+        block_number?: number;
+        block_hash?: string;
+        finality_status?: string;
+      };
       if (!ACCEPTED.has(r.finality_status ?? '') || !r.block_hash) return null;
       return {
         hash: toHex64(hash),

@@ -14,7 +14,10 @@ import { readConfig } from '#lib/config.ts';
 const schema = z.object({
   ETHEREUM_RPC_URL: z.url().optional(),
   ETHEREUM_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(12),
-  ETHEREUM_LOCAL: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  ETHEREUM_LOCAL: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
   CHAIN_FAULTS: z.string().max(500).optional(),
 });
 

@@ -16,6 +16,8 @@ export function ethereumRpc(): EthereumRpc | undefined {
   if (rpc) return rpc;
   // CHAIN_FAULTS with l1. names (or on): the node as a real network's misbehaves (faults.ts).
   const faults = ethereumConfig.CHAIN_FAULTS ? l1Faults(ethereumConfig.CHAIN_FAULTS) : undefined;
-  rpc = faults ? new FaultyEthereumRpc({ url: ethereumConfig.ETHEREUM_RPC_URL }, faults, ethereumConfig.ETHEREUM_LOCAL) : new EthereumRpc({ url: ethereumConfig.ETHEREUM_RPC_URL });
+  rpc = faults
+    ? new FaultyEthereumRpc({ url: ethereumConfig.ETHEREUM_RPC_URL }, faults, ethereumConfig.ETHEREUM_LOCAL)
+    : new EthereumRpc({ url: ethereumConfig.ETHEREUM_RPC_URL });
   return rpc;
 }

@@ -140,7 +140,12 @@ export class EthereumRpc {
       blockHash: hash32(r.blockHash, 'blockHash'),
       from: addr(r.from, 'from'),
       to: r.to ? addr(r.to, 'to') : null,
-      logs: logs.map((l) => ({ address: addr(l.address, 'log address'), topics: l.topics.map((t) => t.toLowerCase()), data: l.data, logIndex: Number(big(l.logIndex, 'logIndex')) })),
+      logs: logs.map((l) => ({
+        address: addr(l.address, 'log address'),
+        topics: l.topics.map((t) => t.toLowerCase()),
+        data: l.data,
+        logIndex: Number(big(l.logIndex, 'logIndex')),
+      })),
     };
   }
 }

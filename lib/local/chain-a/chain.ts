@@ -220,7 +220,18 @@ export class LocalChainA implements ChainA {
         return;
       }
       const data = Buffer.alloc(MINT_SIZE);
-      MintLayout.encode({ mintAuthorityOption: 0, mintAuthority: PublicKey.default, supply: 0n, decimals, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default }, data);
+      MintLayout.encode(
+        {
+          mintAuthorityOption: 0,
+          mintAuthority: PublicKey.default,
+          supply: 0n,
+          decimals,
+          isInitialized: true,
+          freezeAuthorityOption: 0,
+          freezeAuthority: PublicKey.default,
+        },
+        data,
+      );
       await this.place(mint, data);
     },
     credit: async (mint, account, owner, amount) => {
@@ -231,9 +242,22 @@ export class LocalChainA implements ChainA {
       let holder: ReturnType<typeof AccountLayout.decode>;
       if (existing) {
         holder = AccountLayout.decode(existing.data);
-        if (!holder.mint.equals(mint) || !holder.owner.equals(owner)) throw new ChainRejected(`${account.toBase58()} is not ${owner.toBase58()}'s account of ${mint.toBase58()}`);
+        if (!holder.mint.equals(mint) || !holder.owner.equals(owner))
+          throw new ChainRejected(`${account.toBase58()} is not ${owner.toBase58()}'s account of ${mint.toBase58()}`);
       } else {
-        holder = { mint, owner, amount: 0n, delegateOption: 0, delegate: PublicKey.default, state: AccountState.Initialized, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default };
+        holder = {
+          mint,
+          owner,
+          amount: 0n,
+          delegateOption: 0,
+          delegate: PublicKey.default,
+          state: AccountState.Initialized,
+          isNativeOption: 0,
+          isNative: 0n,
+          delegatedAmount: 0n,
+          closeAuthorityOption: 0,
+          closeAuthority: PublicKey.default,
+        };
       }
       const data = Buffer.alloc(ACCOUNT_SIZE);
       AccountLayout.encode({ ...holder, amount: holder.amount + amount }, data);
@@ -247,7 +271,13 @@ export class LocalChainA implements ChainA {
   private place(address: PublicKey, data: Buffer): Promise<void> {
     const lamports = this.svm.minimumBalanceForRentExemption(BigInt(data.length));
     this.setAccount(address, data, lamports, TOKEN_PROGRAM_ID);
-    return this.persist({ k: 'set', address: address.toBase58(), data: data.toString('base64'), lamports: lamports.toString(), owner: TOKEN_PROGRAM_ID.toBase58() });
+    return this.persist({
+      k: 'set',
+      address: address.toBase58(),
+      data: data.toString('base64'),
+      lamports: lamports.toString(),
+      owner: TOKEN_PROGRAM_ID.toBase58(),
+    });
   }
 
   private setAccount(address: PublicKey, data: Buffer, lamports: bigint, owner: PublicKey) {
@@ -335,7 +365,8 @@ function rejection(result: import('litesvm').FailedTransactionMetadata): ChainRe
     const inner = err.err();
     if (typeof inner === 'object' && 'code' in inner) custom = inner.code;
   }
-  const insufficient = /InsufficientFunds|AccountNotFound|insufficient lamports/i.test(`${text} ${logs.join(' ')}`) || typeof err === 'number' && [2, 5].includes(err);
+  const insufficient =
+    /InsufficientFunds|AccountNotFound|insufficient lamports/i.test(`${text} ${logs.join(' ')}`) || (typeof err === 'number' && [2, 5].includes(err));
   return new ChainRejected(`transaction failed: ${text}${custom !== undefined ? ` (custom program error ${custom})` : ''}`, logs, custom, insufficient);
 }
 

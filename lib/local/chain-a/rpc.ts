@@ -131,7 +131,12 @@ export class LiteSvmRpc extends TestRpc {
         const account = output.compressedAccount;
         accounts.push(
           createCompressedAccountWithMerkleContextLegacy(
-            { treeInfo, hash: bn(event.outputCompressedAccountHashes[i]!), leafIndex: event.outputLeafIndices[i]!, proveByIndex: treeInfo.treeType === TreeType.StateV2 },
+            {
+              treeInfo,
+              hash: bn(event.outputCompressedAccountHashes[i]!),
+              leafIndex: event.outputLeafIndices[i]!,
+              proveByIndex: treeInfo.treeType === TreeType.StateV2,
+            },
             account.owner,
             account.lamports,
             account.data ?? undefined,
@@ -149,7 +154,10 @@ export class LiteSvmRpc extends TestRpc {
     return accounts.filter((a) => !spent.has(bn(a.hash).toString())).sort((a, b) => b.leafIndex - a.leafIndex);
   }
 
-  override async getCompressedAccountsByOwner(owner: PublicKey, _config?: GetCompressedAccountsByOwnerConfig): Promise<WithCursor<CompressedAccountWithMerkleContext[]>> {
+  override async getCompressedAccountsByOwner(
+    owner: PublicKey,
+    _config?: GetCompressedAccountsByOwnerConfig,
+  ): Promise<WithCursor<CompressedAccountWithMerkleContext[]>> {
     return { items: this.unspent().filter((a) => a.owner.equals(owner)), cursor: null };
   }
 
@@ -253,8 +261,17 @@ export class LiteSvmRpc extends TestRpc {
         transaction: {
           signatures: [tx.signature],
           message: {
-            accountKeys: keys.map((pubkey, i) => ({ pubkey, signer: message.isAccountSigner(i), writable: message.isAccountWritable(i), source: 'transaction' as const })),
-            instructions: tx.instructions.map((i) => ({ programId: keys[i.programIdIndex]!, accounts: i.accounts.map((a) => keys[a]!), data: bs58.encode(Buffer.from(i.data, 'base64')) })),
+            accountKeys: keys.map((pubkey, i) => ({
+              pubkey,
+              signer: message.isAccountSigner(i),
+              writable: message.isAccountWritable(i),
+              source: 'transaction' as const,
+            })),
+            instructions: tx.instructions.map((i) => ({
+              programId: keys[i.programIdIndex]!,
+              accounts: i.accounts.map((a) => keys[a]!),
+              data: bs58.encode(Buffer.from(i.data, 'base64')),
+            })),
             recentBlockhash: message.recentBlockhash,
           },
         },
@@ -287,7 +304,6 @@ export class LiteSvmRpc extends TestRpc {
     };
   }
 
-
   override async getCompressedTokenAccountsByOwner(
     owner: PublicKey,
     options: GetCompressedTokenAccountsByOwnerOrDelegateOptions,
@@ -300,7 +316,9 @@ export class LiteSvmRpc extends TestRpc {
     delegate: PublicKey,
     options: GetCompressedTokenAccountsByOwnerOrDelegateOptions,
   ): Promise<WithCursor<ParsedTokenAccount[]>> {
-    const items = (await this.unspentTokenAccounts()).filter((a) => a.parsed.delegate?.equals(delegate) && (!options?.mint || a.parsed.mint.equals(options.mint)));
+    const items = (await this.unspentTokenAccounts()).filter(
+      (a) => a.parsed.delegate?.equals(delegate) && (!options?.mint || a.parsed.mint.equals(options.mint)),
+    );
     return { items, cursor: null };
   }
 

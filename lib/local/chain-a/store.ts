@@ -74,7 +74,8 @@ export class ChainStore {
     let applied = 0;
     if (existsSync(snapshotFile)) ({ snapshot, applied } = readSnapshot(readFileSync(snapshotFile)));
     const records = existsSync(logFile) ? readLog(logFile) : [];
-    if (applied > records.length) throw new Error(`chain-a: snapshot.bin holds ${applied} changes but log.jsonl only ${records.length}; move chain-a/ away to start a fresh local chain`);
+    if (applied > records.length)
+      throw new Error(`chain-a: snapshot.bin holds ${applied} changes but log.jsonl only ${records.length}; move chain-a/ away to start a fresh local chain`);
     const stored = { snapshot, applied, records };
     return { store: new ChainStore(dir, stored, snapshotEvery), stored };
   }

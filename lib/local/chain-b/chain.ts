@@ -1,9 +1,20 @@
-import { EDataAvailabilityMode, ETransactionVersion3, Signer, stark, type Call, type ResourceBoundsBN } from 'starknet';
+import { EDataAvailabilityMode, ETransactionVersion3, Signer, stark, type ResourceBoundsBN } from 'starknet';
 import { accountAddress, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from '#lib/chains/chain-b/account.ts';
 import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from '#lib/chains/chain-b/fees.ts';
-import { toHex64 } from '#lib/chains/chain-b/felts.ts';
 import { LedgerRejection, type LocalLedger } from './ledger.ts';
-import { ChainBOutcomeUnknown, ChainBRejected, ChainBReverted, type ChainB, type ChainBTransaction, type MaxFees, type ExecuteRequest, type TransferOutcome, type TransferRequest, type WarpRouteSetup, type ChainBTxStatus } from '#lib/chains/chain-b/port.ts';
+import {
+  ChainBOutcomeUnknown,
+  ChainBRejected,
+  ChainBReverted,
+  type ChainB,
+  type ChainBTransaction,
+  type MaxFees,
+  type ExecuteRequest,
+  type TransferOutcome,
+  type TransferRequest,
+  type WarpRouteSetup,
+  type ChainBTxStatus,
+} from '#lib/chains/chain-b/port.ts';
 import { transferCall, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
 
 /**
@@ -72,7 +83,16 @@ export class LocalChainB implements ChainB {
     let fee = 0n;
     try {
       if (!(await this.ledger.isDeployed(address))) {
-        const details = { ...v3(), classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [publicKey], addressSalt: publicKey, contractAddress: address, chainId, nonce: 0n, resourceBounds: DEPLOY_BOUNDS };
+        const details = {
+          ...v3(),
+          classHash: OZ_ACCOUNT_CLASS_HASH,
+          constructorCalldata: [publicKey],
+          addressSalt: publicKey,
+          contractAddress: address,
+          chainId,
+          nonce: 0n,
+          resourceBounds: DEPLOY_BOUNDS,
+        };
         const signature = stark.signatureToHexArray(await signer.signDeployAccountTransaction(details));
         const r = await this.ledger.deployAccount({ ...details, signature });
         deployTxHash = r.transactionHash;

@@ -29,7 +29,17 @@ import { feeOf, insufficientBound, LOCAL_GAS_PRICES, LOCAL_GAS_USE, maxFeeOf, ty
 import { toHex, toHex64 } from '#lib/chains/chain-b/felts.ts';
 import { formatMessage, MESSAGE_VERSION, messageId, tokenMessage } from '#lib/chains/chain-b/hyperlane-message.ts';
 import { WARP_EVENT_KEYS } from '#lib/chains/chain-b/warp.ts';
-import { builtinToken, FEE_TOKEN, isContractAddress, isFelt, transferEvent, U256_MAX, u256Felts, u256FromFelts, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
+import {
+  builtinToken,
+  FEE_TOKEN,
+  isContractAddress,
+  isFelt,
+  transferEvent,
+  U256_MAX,
+  u256Felts,
+  u256FromFelts,
+  type TokenInfo,
+} from '#lib/chains/chain-b/tokens.ts';
 
 /**
  * The embedded chain B's accounts and ERC-20 tokens over DynamoDB (lib/data/chain-b-state.ts),
@@ -242,7 +252,15 @@ export class LocalLedger {
    * call mints (an L1_HANDLER transaction with a Transfer from 0) and records the message; any
    * later call with that message id mints nothing and answers the first transaction's hash.
    */
-  async bridgeMint(args: { token: string; to: string; amount: bigint; messageId: string; symbol?: string; name?: string; decimals?: number }): Promise<{ txHash: string }> {
+  async bridgeMint(args: {
+    token: string;
+    to: string;
+    amount: bigint;
+    messageId: string;
+    symbol?: string;
+    name?: string;
+    decimals?: number;
+  }): Promise<{ txHash: string }> {
     if (!args.messageId) throw new RangeError('bridgeMint: messageId is required');
     const done = await readMintedMessage(args.messageId);
     if (done) return { txHash: done };
@@ -252,7 +270,13 @@ export class LocalLedger {
     }
     const to = toHex64(args.to);
     const txHash = toHex64(
-      hash.computePoseidonHashOnElements([shortString.encodeShortString('L1_HANDLER'), hash.starknetKeccak(args.messageId), token, to, ...u256Felts(args.amount)]),
+      hash.computePoseidonHashOnElements([
+        shortString.encodeShortString('L1_HANDLER'),
+        hash.starknetKeccak(args.messageId),
+        token,
+        to,
+        ...u256Felts(args.amount),
+      ]),
     );
     const applied = await this.#mint('L1_HANDLER', token, to, args.amount, txHash, args.messageId);
     return { txHash: applied ?? (await readMintedMessage(args.messageId))! };
@@ -288,44 +312,48 @@ export class LocalLedger {
   /** Applies a mint; the hash when applied, undefined when the bridge message was already minted. */
   async #mint(type: 'L1_HANDLER' | 'MINT', token: string, to: string, amount: bigint, txHash: string, messageId?: string): Promise<string | undefined> {
     const blockNumber = await nextBlockNumber();
-    return retryOnConflict(async () => {
-      const before = await readBalance(to, token);
-      if (before + amount > U256_MAX) throw new RangeError('mint: u256 overflow');
-      // total_supply grows with the mint, in the same write (ERC20Component::update from 0).
-      const shard = Math.floor(Math.random() * SUPPLY_SHARDS);
-      const shardBefore = await readSupplyShard(token, shard);
-      if ((await readTotalSupply(token)) + amount > U256_MAX) throw new RangeError('mint: u256 overflow of the total supply');
-      const tx: LedgerTransaction = {
-        transactionHash: txHash,
-        type,
-        version: type === 'L1_HANDLER' ? '0x0' : '0x3',
-        senderAddress: toHex64(0),
-        nonce: '0x0',
-        chainId: this.chainId,
-        calls: [{ contractAddress: token, entrypoint: 'permissioned_mint', calldata: [toHex(to), ...u256Felts(amount)] }],
-        signature: [],
-        blockNumber,
-        timestamp: clock.nowSeconds(),
-        executionStatus: 'SUCCEEDED',
-        actualFee: '0',
-        ...(messageId !== undefined ? { messageId } : {}),
-        events: [transferEvent(token, '0x0', to, amount)],
-      };
-      const conflict = await applyLedgerWrite({
-        balances: [{ holder: to, token, before, after: before + amount }],
-        supply: [{ token, shard, before: shardBefore, after: shardBefore + amount }],
-        messageId,
-        tx,
-      });
-      if (conflict === null) return txHash;
-      if (conflict === 'message' || conflict === 'transaction') return undefined;
-      return CONFLICT;
-    }, { ...BALANCE_RETRY, exhausted: () => new Error('chain B ledger: the balance kept changing; mint not applied') });
+    return retryOnConflict(
+      async () => {
+        const before = await readBalance(to, token);
+        if (before + amount > U256_MAX) throw new RangeError('mint: u256 overflow');
+        // total_supply grows with the mint, in the same write (ERC20Component::update from 0).
+        const shard = Math.floor(Math.random() * SUPPLY_SHARDS);
+        const shardBefore = await readSupplyShard(token, shard);
+        if ((await readTotalSupply(token)) + amount > U256_MAX) throw new RangeError('mint: u256 overflow of the total supply');
+        const tx: LedgerTransaction = {
+          transactionHash: txHash,
+          type,
+          version: type === 'L1_HANDLER' ? '0x0' : '0x3',
+          senderAddress: toHex64(0),
+          nonce: '0x0',
+          chainId: this.chainId,
+          calls: [{ contractAddress: token, entrypoint: 'permissioned_mint', calldata: [toHex(to), ...u256Felts(amount)] }],
+          signature: [],
+          blockNumber,
+          timestamp: clock.nowSeconds(),
+          executionStatus: 'SUCCEEDED',
+          actualFee: '0',
+          ...(messageId !== undefined ? { messageId } : {}),
+          events: [transferEvent(token, '0x0', to, amount)],
+        };
+        const conflict = await applyLedgerWrite({
+          balances: [{ holder: to, token, before, after: before + amount }],
+          supply: [{ token, shard, before: shardBefore, after: shardBefore + amount }],
+          messageId,
+          tx,
+        });
+        if (conflict === null) return txHash;
+        if (conflict === 'message' || conflict === 'transaction') return undefined;
+        return CONFLICT;
+      },
+      { ...BALANCE_RETRY, exhausted: () => new Error('chain B ledger: the balance kept changing; mint not applied') },
+    );
   }
 
   /** A DEPLOY_ACCOUNT v3 of the OpenZeppelin account. */
   async deployAccount(tx: SignedDeployAccount): Promise<LedgerReceipt> {
-    if (toHex64(tx.classHash) !== toHex64(OZ_ACCOUNT_CLASS_HASH)) throw new LedgerRejection('CLASS_HASH_NOT_FOUND', `class with hash ${tx.classHash} is not declared`);
+    if (toHex64(tx.classHash) !== toHex64(OZ_ACCOUNT_CLASS_HASH))
+      throw new LedgerRejection('CLASS_HASH_NOT_FOUND', `class with hash ${tx.classHash} is not declared`);
     const address = toHex64(tx.contractAddress);
     const publicKey = tx.constructorCalldata[0];
     if (tx.constructorCalldata.length !== 1 || !publicKey || toHex64(tx.addressSalt) !== toHex64(publicKey) || accountAddress(publicKey) !== address) {
@@ -333,7 +361,8 @@ export class LocalLedger {
     }
     const txHash = deployAccountHash({ ...tx, contractAddress: address, chainId: this.chainId });
     if (!verifyStarkSignature(txHash, tx.signature, publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', ACCOUNT_REVERTS.invalidSignature);
-    if (tx.nonce !== 0n || (await this.isDeployed(address))) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: the account is already deployed');
+    if (tx.nonce !== 0n || (await this.isDeployed(address)))
+      throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: the account is already deployed');
     const use = LOCAL_GAS_USE.deployAccount;
     const base = {
       transactionHash: txHash,
@@ -344,9 +373,15 @@ export class LocalLedger {
       constructorCalldata: tx.constructorCalldata.map((x) => toHex(x)),
       calls: [],
     };
-    return this.#run(tx, use, base, { kind: 'deploy', address, classHash: toHex64(tx.classHash), publicKey: toHex64(publicKey), deployTxHash: txHash, nonceAfter: 1 }, async () => {
-      // The account's constructor only stores the key; nothing else to execute.
-    });
+    return this.#run(
+      tx,
+      use,
+      base,
+      { kind: 'deploy', address, classHash: toHex64(tx.classHash), publicKey: toHex64(publicKey), deployTxHash: txHash, nonceAfter: 1 },
+      async () => {
+        // The account's constructor only stores the key; nothing else to execute.
+      },
+    );
   }
 
   /** An INVOKE v3 of a deployed account's `__execute__`. */
@@ -356,7 +391,8 @@ export class LocalLedger {
     if (!account) throw new LedgerRejection('CONTRACT_NOT_FOUND', `the account ${sender} is not deployed`);
     const txHash = invokeHash({ ...tx, senderAddress: sender, chainId: this.chainId });
     if (!verifyStarkSignature(txHash, tx.signature, account.publicKey)) throw new LedgerRejection('VALIDATION_FAILURE', ACCOUNT_REVERTS.invalidSignature);
-    if (tx.nonce !== BigInt(account.nonce)) throw new LedgerRejection('INVALID_TRANSACTION_NONCE', `invalid transaction nonce: expected ${account.nonce}, got ${tx.nonce}`);
+    if (tx.nonce !== BigInt(account.nonce))
+      throw new LedgerRejection('INVALID_TRANSACTION_NONCE', `invalid transaction nonce: expected ${account.nonce}, got ${tx.nonce}`);
     const calls = tx.calls.map((c) => ({ contractAddress: toHex64(c.contractAddress), entrypoint: c.entrypoint, calldata: calldataOf(c) }));
     const base = { transactionHash: txHash, type: 'INVOKE' as const, senderAddress: sender, calls };
     const nonceBefore = account.nonce;
@@ -404,7 +440,8 @@ export class LocalLedger {
   async #transferRemote(w: Working, caller: string, router: string, warp: LedgerWarpRoute, calldata: string[]): Promise<void> {
     const d = calldata.map((x) => BigInt(x));
     const u256At = (i: number, param: number) => {
-      if (d[i] === undefined || d[i + 1] === undefined || d[i]! >= U128_LIMIT || d[i + 1]! >= U128_LIMIT) throw new Revert(`Failed to deserialize param #${param}`);
+      if (d[i] === undefined || d[i + 1] === undefined || d[i]! >= U128_LIMIT || d[i + 1]! >= U128_LIMIT)
+        throw new Revert(`Failed to deserialize param #${param}`);
       return u256FromFelts(d[i]!, d[i + 1]!);
     };
     const destination = d[0];
@@ -412,9 +449,11 @@ export class LocalLedger {
     const recipient = u256At(1, 2);
     const amount = u256At(3, 3);
     u256At(5, 4); // value: the hook's fee allowance (no paymaster locally)
-    if (d[7] !== 1n) throw new Revert(d[7] === 0n ? 'shroud local ledger: only the default hook (hook_metadata None) exists' : 'Failed to deserialize param #5');
+    if (d[7] !== 1n)
+      throw new Revert(d[7] === 0n ? 'shroud local ledger: only the default hook (hook_metadata None) exists' : 'Failed to deserialize param #5');
     let end = 9;
-    if (d[8] === 0n) end = 10; // Some(hook): ignored with hook_metadata None, as the contract does
+    if (d[8] === 0n)
+      end = 10; // Some(hook): ignored with hook_metadata None, as the contract does
     else if (d[8] !== 1n) throw new Revert('Failed to deserialize param #6');
     if (d.length > end) throw new Revert('Input too long for arguments');
     if (d.length < end) throw new Revert('Failed to deserialize param #6');
@@ -446,7 +485,11 @@ export class LocalLedger {
       data: [toHex(MESSAGE_VERSION), toHex(nonce), toHex(warp.localDomain)],
     });
     w.events.push({ fromAddress: mailbox, keys: [WARP_EVENT_KEYS.dispatchId, ...u256Felts(id)], data: [] });
-    w.events.push({ fromAddress: toHex64(router), keys: [WARP_EVENT_KEYS.sentTransferRemote, toHex(destination), ...u256Felts(recipient)], data: u256Felts(amount) });
+    w.events.push({
+      fromAddress: toHex64(router),
+      keys: [WARP_EVENT_KEYS.sentTransferRemote, toHex(destination), ...u256Felts(recipient)],
+      data: u256Felts(amount),
+    });
   }
 
   /** The total-supply shards a burn takes from, largest first, each conditioned on the value read. */
@@ -485,57 +528,68 @@ export class LocalLedger {
     const sender = base.senderAddress;
     const fee = feeOf(use);
     const blockNumber = await nextBlockNumber();
-    return retryOnConflict(async () => {
-      const w = new Working();
-      const strkBefore = await w.balance(FEE_TOKEN.address, sender);
-      if (strkBefore < maxFeeOf(tx.resourceBounds)) {
-        throw new LedgerRejection('INSUFFICIENT_ACCOUNT_BALANCE', "the account's STRK balance is below the transaction's maximal fee");
-      }
-      const start = w.snapshot();
-      let revertReason: string | undefined;
-      try {
-        await execute(w);
-        if ((await w.balance(FEE_TOKEN.address, sender)) < fee) throw new Revert(ERC20_REVERTS.insufficientBalance);
-      } catch (e) {
-        if (!(e instanceof Revert)) throw e;
-        revertReason = e.message;
-        w.restore(start);
-      }
-      // The fee, after execution (a reverted execution still pays it).
-      w.set(FEE_TOKEN.address, sender, (await w.balance(FEE_TOKEN.address, sender)) - fee);
-      w.events.push(transferEvent(FEE_TOKEN.address, sender, SEQUENCER_ADDRESS, fee));
-      const record: LedgerTransaction = {
-        ...base,
-        version: '0x3',
-        nonce: toHex(tx.nonce),
-        chainId: this.chainId,
-        signature: tx.signature.map((x) => toHex(x)),
-        blockNumber,
-        timestamp: clock.nowSeconds(),
-        executionStatus: revertReason ? 'REVERTED' : 'SUCCEEDED',
-        ...(revertReason ? { revertReason } : {}),
-        resourceBounds: bigintBounds(tx.resourceBounds),
-        tip: tx.tip.toString(),
-        actualFee: fee.toString(),
-        events: w.events,
-      };
-      const mailbox = w.mailbox && w.mailbox.next > w.mailbox.before ? { mailbox: w.mailbox.mailbox, before: w.mailbox.before, after: w.mailbox.next } : undefined;
-      const conflict = await applyLedgerWrite({
-        balances: w.writes(),
-        account,
-        fee: { token: FEE_TOKEN.address, amount: fee },
-        supply: await this.#burnWrites(w.supply),
-        ...(mailbox ? { mailbox } : {}),
-        tx: record,
-      });
-      if (conflict === null) {
-        return { transactionHash: base.transactionHash, executionStatus: record.executionStatus, ...(revertReason ? { revertReason } : {}), actualFee: fee, blockNumber, events: w.events };
-      }
-      if (conflict === 'nonce' || conflict === 'transaction') {
-        throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: another transaction used it');
-      }
-      return CONFLICT;
-    }, { ...BALANCE_RETRY, exhausted: () => new Error('chain B ledger: the balances kept changing; transaction not applied') });
+    return retryOnConflict(
+      async () => {
+        const w = new Working();
+        const strkBefore = await w.balance(FEE_TOKEN.address, sender);
+        if (strkBefore < maxFeeOf(tx.resourceBounds)) {
+          throw new LedgerRejection('INSUFFICIENT_ACCOUNT_BALANCE', "the account's STRK balance is below the transaction's maximal fee");
+        }
+        const start = w.snapshot();
+        let revertReason: string | undefined;
+        try {
+          await execute(w);
+          if ((await w.balance(FEE_TOKEN.address, sender)) < fee) throw new Revert(ERC20_REVERTS.insufficientBalance);
+        } catch (e) {
+          if (!(e instanceof Revert)) throw e;
+          revertReason = e.message;
+          w.restore(start);
+        }
+        // The fee, after execution (a reverted execution still pays it).
+        w.set(FEE_TOKEN.address, sender, (await w.balance(FEE_TOKEN.address, sender)) - fee);
+        w.events.push(transferEvent(FEE_TOKEN.address, sender, SEQUENCER_ADDRESS, fee));
+        const record: LedgerTransaction = {
+          ...base,
+          version: '0x3',
+          nonce: toHex(tx.nonce),
+          chainId: this.chainId,
+          signature: tx.signature.map((x) => toHex(x)),
+          blockNumber,
+          timestamp: clock.nowSeconds(),
+          executionStatus: revertReason ? 'REVERTED' : 'SUCCEEDED',
+          ...(revertReason ? { revertReason } : {}),
+          resourceBounds: bigintBounds(tx.resourceBounds),
+          tip: tx.tip.toString(),
+          actualFee: fee.toString(),
+          events: w.events,
+        };
+        const mailbox =
+          w.mailbox && w.mailbox.next > w.mailbox.before ? { mailbox: w.mailbox.mailbox, before: w.mailbox.before, after: w.mailbox.next } : undefined;
+        const conflict = await applyLedgerWrite({
+          balances: w.writes(),
+          account,
+          fee: { token: FEE_TOKEN.address, amount: fee },
+          supply: await this.#burnWrites(w.supply),
+          ...(mailbox ? { mailbox } : {}),
+          tx: record,
+        });
+        if (conflict === null) {
+          return {
+            transactionHash: base.transactionHash,
+            executionStatus: record.executionStatus,
+            ...(revertReason ? { revertReason } : {}),
+            actualFee: fee,
+            blockNumber,
+            events: w.events,
+          };
+        }
+        if (conflict === 'nonce' || conflict === 'transaction') {
+          throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'invalid transaction nonce: another transaction used it');
+        }
+        return CONFLICT;
+      },
+      { ...BALANCE_RETRY, exhausted: () => new Error('chain B ledger: the balances kept changing; transaction not applied') },
+    );
   }
 }
 

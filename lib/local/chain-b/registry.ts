@@ -46,7 +46,10 @@ export class LocalProofRegistry implements ProofRegistry {
   readonly accountPublicKey: string;
   readonly #privateKey: string;
 
-  constructor(keys: LocalKeys, readonly chainId: constants.StarknetChainId) {
+  constructor(
+    keys: LocalKeys,
+    readonly chainId: constants.StarknetChainId,
+  ) {
     this.address = keys.registryAddress;
     this.accountAddress = keys.accountAddress;
     this.accountPublicKey = stark.getFullPublicKey(keys.privateKey);

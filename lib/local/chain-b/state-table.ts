@@ -255,7 +255,9 @@ export async function applyLedgerWrite(w: LedgerWrite): Promise<WriteConflict | 
     kinds.push('balance');
   }
   if (w.messageId !== undefined) {
-    items.push({ Put: { TableName: tableName, Item: { ...messageKey(w.messageId), txHash: w.tx.transactionHash }, ConditionExpression: 'attribute_not_exists(pk)' } });
+    items.push({
+      Put: { TableName: tableName, Item: { ...messageKey(w.messageId), txHash: w.tx.transactionHash }, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
     kinds.push('message');
   }
   items.push({ Put: { TableName: tableName, Item: { ...txKey(w.tx.transactionHash), ...w.tx }, ConditionExpression: 'attribute_not_exists(pk)' } });

@@ -8,11 +8,7 @@ const inputsMessage = `must be an array of 1 to ${POSEIDON_MAX_INPUTS} decimal s
 
 const schema = body({
   input: decimalString.optional(),
-  inputs: z
-    .array(decimalString, { error: inputsMessage })
-    .min(1, { error: inputsMessage })
-    .max(POSEIDON_MAX_INPUTS, { error: inputsMessage })
-    .optional(),
+  inputs: z.array(decimalString, { error: inputsMessage }).min(1, { error: inputsMessage }).max(POSEIDON_MAX_INPUTS, { error: inputsMessage }).optional(),
 }).refine((v) => (v.input === undefined) !== (v.inputs === undefined), {
   path: ['input'],
   error: `send exactly one of input (one element) or inputs (an array of 1 to ${POSEIDON_MAX_INPUTS})`,

@@ -48,7 +48,10 @@ export const toolkitAnswers = {
     ),
   }),
   artifact: {
-    200: bytesResponse('application/octet-stream', 'The artifact (wasm: application/wasm, zkey: application/octet-stream, vkey: application/json); ETag = its sha256, cacheable for a year.'),
+    200: bytesResponse(
+      'application/octet-stream',
+      'The artifact (wasm: application/wasm, zkey: application/octet-stream, vkey: application/json); ETag = its sha256, cacheable for a year.',
+    ),
     304: bytesResponse('application/octet-stream', 'Not modified (`If-None-Match` matched the ETag).'),
   },
 };

@@ -22,7 +22,12 @@ const toolTurn: ConverseStreamOutput[] = [
   { contentBlockDelta: { contentBlockIndex: 1, delta: { toolUse: { input: 'Id":"someone-else"}' } } } },
   { contentBlockStop: { contentBlockIndex: 1 } },
   { contentBlockStart: { contentBlockIndex: 2, start: { toolUse: { toolUseId: 'tu-2', name: 'suggest_command' } } } },
-  { contentBlockDelta: { contentBlockIndex: 2, delta: { toolUse: { input: '{"command":"curl -s \'http://localhost:3000/api/wallets\'","description":"list"}' } } } },
+  {
+    contentBlockDelta: {
+      contentBlockIndex: 2,
+      delta: { toolUse: { input: '{"command":"curl -s \'http://localhost:3000/api/wallets\'","description":"list"}' } },
+    },
+  },
   { contentBlockStop: { contentBlockIndex: 2 } },
   { messageStop: { stopReason: 'tool_use' } },
   { metadata: { usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120 }, metrics: { latencyMs: 5 } } },
@@ -48,7 +53,10 @@ describe('the bedrock backend (transport, recorded event streams)', () => {
     const calls: { name: string; args: unknown }[] = [];
     const req: BackendRequest = {
       message: 'what wallets do I have?',
-      history: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }],
+      history: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+      ],
       baseUrl: 'http://localhost:3000',
       hasRoute: () => true,
       async callTool(name, args) {
@@ -59,16 +67,36 @@ describe('the bedrock backend (transport, recorded event streams)', () => {
     const out: BackendEvent[] = [];
     for await (const e of new BedrockBackend('anthropic.claude-test', { maxRounds: 4 }, client).answer(req)) out.push(e);
 
-    expect(out.filter((e) => e.type === 'delta').map((e) => (e as { text: string }).text).join('')).toBe('Let me look.You have one wallet.');
+    expect(
+      out
+        .filter((e) => e.type === 'delta')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe('Let me look.You have one wallet.');
     expect(calls).toEqual([{ name: 'list_wallets', args: { userId: 'someone-else' } }]); // handed to the service's tool runner, which refuses it (tools.test.ts)
-    expect(out.find((e) => e.type === 'suggestion')).toEqual({ type: 'suggestion', command: "curl -s 'http://localhost:3000/api/wallets'", description: 'list' });
+    expect(out.find((e) => e.type === 'suggestion')).toEqual({
+      type: 'suggestion',
+      command: "curl -s 'http://localhost:3000/api/wallets'",
+      description: 'list',
+    });
     expect(out.at(-1)).toEqual({ type: 'usage', inputTokens: 250, outputTokens: 28 });
 
     expect(sent).toHaveLength(2);
     const first = sent[0]!.input;
     expect(first.modelId).toBe('anthropic.claude-test');
     expect(first.messages!.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(first.toolConfig!.tools!.map((t) => t.toolSpec!.name)).toEqual(['list_wallets', 'wallet_balance', 'wallet_balances', 'list_files', 'proof_history', 'bridge_transfers', 'list_attestations', 'share_links', 'search_docs', 'suggest_command']);
+    expect(first.toolConfig!.tools!.map((t) => t.toolSpec!.name)).toEqual([
+      'list_wallets',
+      'wallet_balance',
+      'wallet_balances',
+      'list_files',
+      'proof_history',
+      'bridge_transfers',
+      'list_attestations',
+      'share_links',
+      'search_docs',
+      'suggest_command',
+    ]);
     const second = sent[1]!.input.messages!;
     expect(second.at(-2)!.content!.map((c) => Object.keys(c)[0])).toEqual(['text', 'toolUse', 'toolUse']);
     const results = second.at(-1)!.content!.map((c) => c.toolResult!);
@@ -84,7 +112,14 @@ describe('the bedrock backend (transport, recorded event streams)', () => {
       },
     };
     const run = async () => {
-      for await (const _ of new BedrockBackend('m', { maxRounds: 1 }, client).answer({ message: 'x', history: [], baseUrl: 'b', hasRoute: () => true, callTool: async (name) => ({ name, summary: '', data: null }) })) void _;
+      for await (const _ of new BedrockBackend('m', { maxRounds: 1 }, client).answer({
+        message: 'x',
+        history: [],
+        baseUrl: 'b',
+        hasRoute: () => true,
+        callTool: async (name) => ({ name, summary: '', data: null }),
+      }))
+        void _;
     };
     await expect(run()).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE', status: 502 });
   });

@@ -7,7 +7,14 @@ import { testApp } from '../../support/cdk.ts';
 /** The assistant's infrastructure: chat's streaming function URL, and Bedrock scoped to the configured model. */
 function synth(functionEnvironment?: Record<string, string>) {
   process.env.CDK_VALIDATION = 'false';
-  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [], stage: 'ci', corsOrigins: 'https://app.example.com', ...(functionEnvironment ? { functionEnvironment: JSON.stringify(functionEnvironment) } : {}) } });
+  const app = testApp({
+    context: {
+      'aws:cdk:bundling-stacks': [],
+      stage: 'ci',
+      corsOrigins: 'https://app.example.com',
+      ...(functionEnvironment ? { functionEnvironment: JSON.stringify(functionEnvironment) } : {}),
+    },
+  });
   const root = new ShroudStack(app, 'Shroud-ci', { stage: 'ci' });
   const ai = root.node.children.find((c): c is NestedStack => c instanceof NestedStack && c.node.id === 'Ai')!;
   return Template.fromStack(ai as Stack);
@@ -16,7 +23,7 @@ function synth(functionEnvironment?: Record<string, string>) {
 const policies = (t: Template) => JSON.stringify(t.findResources('AWS::IAM::Policy'));
 
 describe('cdk: the ai group', () => {
-  it('serves chat from a function URL with response streaming, the handler module\'s streamHandler, CORS for the configured origins', () => {
+  it("serves chat from a function URL with response streaming, the handler module's streamHandler, CORS for the configured origins", () => {
     const t = synth();
     t.hasResourceProperties('AWS::Lambda::Url', {
       AuthType: 'NONE',

@@ -13,7 +13,13 @@ const target = join(root, 'lib/ai/docs-index.generated.ts');
 
 /** README.md, then docs/*.md by name: the pages the assistant answers from. */
 const pages = () =>
-  ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)].map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
+  [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ].map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
 
 /** The index the retrieval backend loads, from README.md, docs/*.md, the route table and the commands' help as they are now. */
 function generated(): string {

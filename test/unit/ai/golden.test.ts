@@ -21,8 +21,25 @@ const records: Record<string, unknown> = {
     { id: 'w-bmain', chain: 'b', name: 'bmain', address: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7', isActive: true },
   ],
   wallet_balances: [
-    { id: 'w-main', chain: 'a', name: 'main', address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', isActive: true, symbol: 'SOL', balance: '2.5', compressed: '0.5' },
-    { id: 'w-bmain', chain: 'b', name: 'bmain', address: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7', isActive: true, symbol: 'STRK', balance: '12.5' },
+    {
+      id: 'w-main',
+      chain: 'a',
+      name: 'main',
+      address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+      isActive: true,
+      symbol: 'SOL',
+      balance: '2.5',
+      compressed: '0.5',
+    },
+    {
+      id: 'w-bmain',
+      chain: 'b',
+      name: 'bmain',
+      address: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+      isActive: true,
+      symbol: 'STRK',
+      balance: '12.5',
+    },
   ],
   list_files: [
     { id: 'f-newest', filename: 'notes.txt.enc', size: 10, createdAt: '2026-11-23T10:00:00Z' },
@@ -30,10 +47,27 @@ const records: Record<string, unknown> = {
   ],
   proof_history: [{ id: 'p-1', type: 'stark', action: 'generate', result: 'valid', createdAt: '2026-11-23T08:00:00Z' }],
   share_links: [
-    { id: '0mhx0a1b2c3d4e5f6a7b8', fileId: 'f-holiday', filename: 'holiday.jpg.enc', createdAt: '2026-11-23T09:00:00Z', expiresAt: '2026-11-24T09:00:00Z', status: 'active', accessCount: 2 },
+    {
+      id: '0mhx0a1b2c3d4e5f6a7b8',
+      fileId: 'f-holiday',
+      filename: 'holiday.jpg.enc',
+      createdAt: '2026-11-23T09:00:00Z',
+      expiresAt: '2026-11-24T09:00:00Z',
+      status: 'active',
+      accessCount: 2,
+    },
   ],
   bridge_transfers: [
-    { id: '0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f', token: 'SOL', amount: '2', status: 'submitted', sourceTxHash: '5srcTx', destTxHash: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:01:00Z' },
+    {
+      id: '0b7c2f4e-1d2a-4c3b-9e8f-7a6b5c4d3e2f',
+      token: 'SOL',
+      amount: '2',
+      status: 'submitted',
+      sourceTxHash: '5srcTx',
+      destTxHash: null,
+      createdAt: '2026-11-23T10:00:00Z',
+      updatedAt: '2026-11-23T10:01:00Z',
+    },
   ],
 };
 
@@ -72,7 +106,10 @@ describe('the retrieval backend on the golden set', () => {
       // no route list in place of an answer, no operator's setting.
       for (const v of g.says ?? []) expect(a.text, `says ${v}`).toContain(v);
       if (g.says?.length) expect(a.text, 'an answer of values, not a route list').not.toMatch(/^• (GET|POST|PUT|PATCH|DELETE) \/api/m);
-      for (const line of a.text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+      for (const line of a.text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)) {
         expect(line.startsWith('• ') || isWholeSentence(line), `a fragment: ${JSON.stringify(line)}`).toBe(true);
         expect(line, 'cut mid-sentence').not.toMatch(/…$/);
         expect(isInternal(line), `an internal setting: ${line}`).toBe(false);
@@ -82,15 +119,25 @@ describe('the retrieval backend on the golden set', () => {
       const routeCited = a.citations.filter((c) => c.document === 'route table');
       const routeRelevant = routeCited.filter((c) => g.suggest && a.suggestions.some((s) => s.includes(c.section.split(' ')[1]!.replace(/:\w+.*$/, ''))));
       // A command's help is relevant when the answer suggests that command.
-      const helpRelevant = a.citations.filter((c) => c.document === 'shroud CLI' && a.suggestions.some((s) => s === c.section || s.startsWith(`${c.section} `)));
+      const helpRelevant = a.citations.filter(
+        (c) => c.document === 'shroud CLI' && a.suggestions.some((s) => s === c.section || s.startsWith(`${c.section} `)),
+      );
       const citeHit = relevant.length > 0;
       const citePrecision = a.citations.length ? (relevant.length + routeRelevant.length + helpRelevant.length) / a.citations.length : 0;
       const suggestOk =
         g.suggest === null
           ? a.suggestions.length === 0
-          : a.suggestions.some((s) => (g.suggest!.startsWith('shroud') ? s === g.suggest || s.startsWith(`${g.suggest} `) : s.includes(g.suggest!)) && (g.values ?? []).every((v) => s.includes(v)));
+          : a.suggestions.some(
+              (s) =>
+                (g.suggest!.startsWith('shroud') ? s === g.suggest || s.startsWith(`${g.suggest} `) : s.includes(g.suggest!)) &&
+                (g.values ?? []).every((v) => s.includes(v)),
+            );
       // A `shroud` suggestion cites that command's help.
-      if (a.suggestions.some((s) => s.startsWith('shroud '))) expect(a.citations.some((c) => c.document === 'shroud CLI'), 'the command help is cited').toBe(true);
+      if (a.suggestions.some((s) => s.startsWith('shroud ')))
+        expect(
+          a.citations.some((c) => c.document === 'shroud CLI'),
+          'the command help is cited',
+        ).toBe(true);
       rows.push({ q: g.q, citeHit, citePrecision, suggestOk, says: (g.says ?? []).every((v) => a.text.includes(v)) });
       for (const s of a.suggestions) expect(isSafeCommand(s, BASE), s).toBe(true);
       expect(suggestOk, `suggestions: ${JSON.stringify(a.suggestions)}`).toBe(true);

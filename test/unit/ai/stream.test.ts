@@ -36,7 +36,7 @@ describe('streamingHandler', () => {
     expect(streamingHandler(async () => ({ statusCode: 200 }))).toBeUndefined();
   });
 
-  it('sends the handler\'s status, headers and cookies first, then each chunk of the registered body', async () => {
+  it("sends the handler's status, headers and cookies first, then each chunk of the registered body", async () => {
     installRuntime();
     const handler = async (e: Event): Promise<Result> => {
       expect(canStream(e)).toBe(true);
@@ -57,7 +57,11 @@ describe('streamingHandler', () => {
 
   it('an answer that is not streamed (an error) goes out whole', async () => {
     installRuntime();
-    const wrapped = streamingHandler(async () => ({ statusCode: 401, headers: { 'content-type': 'application/json' }, body: '{"error":"UNAUTHENTICATED"}' })) as (e: Event, s: typeof stream, c: Context) => Promise<void>;
+    const wrapped = streamingHandler(async () => ({
+      statusCode: 401,
+      headers: { 'content-type': 'application/json' },
+      body: '{"error":"UNAUTHENTICATED"}',
+    })) as (e: Event, s: typeof stream, c: Context) => Promise<void>;
     await wrapped(event(), stream, {} as Context);
     expect(JSON.parse(written[0] as string).statusCode).toBe(401);
     expect(written.slice(2)).toEqual(['{"error":"UNAUTHENTICATED"}', '<end>']);

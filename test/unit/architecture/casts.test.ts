@@ -43,9 +43,7 @@ const libFiles = listTs('lib');
 
 describe('no casts through unknown', () => {
   it('finds none in lib/ outside lib/http and lib/zk', () => {
-    const found = libFiles
-      .filter((f) => !CAST_EXEMPT.some((p) => f.startsWith(p)))
-      .flatMap((f) => castsIn(f, readFileSync(join(repoRoot, f), 'utf8')));
+    const found = libFiles.filter((f) => !CAST_EXEMPT.some((p) => f.startsWith(p))).flatMap((f) => castsIn(f, readFileSync(join(repoRoot, f), 'utf8')));
     expect(found).toEqual([]);
   });
 

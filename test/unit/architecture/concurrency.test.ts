@@ -19,7 +19,11 @@ function listTs(dir: string): string[] {
 }
 const withoutComments = (src: string) => src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 const sources = listTs('lib').map((file) => ({ file, code: withoutComments(readFileSync(join(repoRoot, file), 'utf8')) }));
-const matching = (re: RegExp) => sources.filter((s) => re.test(s.code)).map((s) => s.file).sort();
+const matching = (re: RegExp) =>
+  sources
+    .filter((s) => re.test(s.code))
+    .map((s) => s.file)
+    .sort();
 
 /** A condition, written out: DynamoDB's `ConditionExpression`. */
 const CONDITION = /\bConditionExpression\b/;
@@ -29,23 +33,23 @@ const LEASE_CONDITION = /expiresAt\s*<\s*:|#o\s*=\s*:o\b|leaseOwner\s*=\s*:|leas
 const RETRY_LOOP = /new Promise(<\w+>)?\(\s*\(?\w+\)?\s*=>\s*setTimeout\(|for \(let (attempt|attempts|retry|retries|tries)\b|\bjitter\s*\(/;
 
 const LEASE_CONDITIONS_ALLOWED: Record<string, string> = {
-  'lib/data/leases.ts': 'the kit: the item lease\'s conditions',
+  'lib/data/leases.ts': "the kit: the item lease's conditions",
   'lib/data/shielded-withdrawals.ts': 'payout jobs leased before the kit (leaseUntil): a live one is honoured',
   'lib/data/idempotency.ts': 'idempotency records claimed before the kit (lockedUntil): a live one is honoured',
 };
 
 const RETRY_LOOPS_ALLOWED: Record<string, string> = {
   'lib/data/retry.ts': 'the kit: the optimistic retry itself',
-  'lib/data/block-index.ts': 'BatchWriteItem leaves items unprocessed under throughput limits: backing off is the API\'s contract, not a lost race',
+  'lib/data/block-index.ts': "BatchWriteItem leaves items unprocessed under throughput limits: backing off is the API's contract, not a lost race",
   'lib/storage/replica-queue.ts': 'the local queue waits for its worker, and SQS SendMessageBatch entries that failed are sent once more: no conditional write',
   'lib/storage/replica-target-pinata.ts': 'HTTP 429/5xx from an external pinning service, honouring Retry-After: no conditional write',
-  'lib/chains/chain-a/rpc.ts': 'polls the chain for a signature\'s status: waiting for the chain, not retrying a write',
+  'lib/chains/chain-a/rpc.ts': "polls the chain for a signature's status: waiting for the chain, not retrying a write",
   'lib/chains/chain-b/receipts.ts': 'polls chain B for a receipt: waiting for the chain, not retrying a write',
-  'lib/client/api.ts': 'the client library\'s HTTP retries (a 503 / Retry-After from the service): outside the server',
+  'lib/client/api.ts': "the client library's HTTP retries (a 503 / Retry-After from the service): outside the server",
   'lib/local/dynamodb-local.ts': 'starts DynamoDB Local again when it exits before answering (the embedded default only)',
   'lib/local/ports.ts': 'waits for an embedded server to listen (the embedded default only)',
   'lib/local/moto.ts': 'waits for the embedded AWS emulator to listen (the embedded default only)',
-  'lib/local/s3-local.ts': 'the embedded S3\'s injected outage (a test fault), not a retry',
+  'lib/local/s3-local.ts': "the embedded S3's injected outage (a test fault), not a retry",
 };
 
 describe('the concurrency kit is the one way to decide a race', () => {
@@ -54,11 +58,11 @@ describe('the concurrency kit is the one way to decide a race', () => {
     expect(matching(CONDITION).filter((f) => !f.startsWith('lib/data/') && !f.startsWith('lib/local/chain-b/'))).toEqual([]);
   });
 
-  it('a lease\'s conditions are written in lib/data/leases.ts only (and where old lease shapes are honoured)', () => {
+  it("a lease's conditions are written in lib/data/leases.ts only (and where old lease shapes are honoured)", () => {
     expect(matching(LEASE_CONDITION)).toEqual(Object.keys(LEASE_CONDITIONS_ALLOWED).sort());
   });
 
-  it('no loop pauses and tries again but the kit\'s retry and the listed waits that are not races', () => {
+  it("no loop pauses and tries again but the kit's retry and the listed waits that are not races", () => {
     expect(matching(RETRY_LOOP)).toEqual(Object.keys(RETRY_LOOPS_ALLOWED).sort());
   });
 

@@ -31,7 +31,11 @@ describe('the route table and the handler files', () => {
     // functions/scheduled/ holds functions run on a schedule (EventBridge), never routes.
     const files = readdirSync(join(repoRoot, 'functions'))
       .filter((d) => d !== 'scheduled' && statSync(join(repoRoot, 'functions', d)).isDirectory())
-      .flatMap((d) => readdirSync(join(repoRoot, 'functions', d)).filter((f) => f.endsWith('.ts')).map((f) => `functions/${d}/${f}`));
+      .flatMap((d) =>
+        readdirSync(join(repoRoot, 'functions', d))
+          .filter((f) => f.endsWith('.ts'))
+          .map((f) => `functions/${d}/${f}`),
+      );
     expect(files.filter((f) => rowsByFile.get(f) !== 1)).toEqual([]);
     expect(routes.filter((r) => !r.handler.startsWith(`functions/${r.group}/`)).map((r) => r.handler)).toEqual([]);
   });

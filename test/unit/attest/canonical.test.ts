@@ -16,7 +16,7 @@ describe('canonical forms', () => {
         expect(isCanonicalDecimal(`0x${v.toString(16)}`)).toBe(false);
       }),
     );
-    for (const bad of ['', ' 1', '1 ', '-1', '1.0', '1e3', '٣', (r).toString()]) expect(isCanonicalDecimal(bad), bad).toBe(false);
+    for (const bad of ['', ' 1', '1 ', '-1', '1.0', '1e3', '٣', r.toString()]) expect(isCanonicalDecimal(bad), bad).toBe(false);
     expect(isCanonicalDecimal('0')).toBe(true);
   });
 
@@ -44,7 +44,15 @@ describe('canonical forms', () => {
         expect(isCanonicalTime(t.replace('.000Z', '.000+00:00'))).toBe(false);
       }),
     );
-    for (const bad of ['1969-12-31T23:59:59.000Z', '0000-01-01T00:00:00.000Z', '2026-02-30T00:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-01-01T24:00:00.000Z', '2026-01-01 00:00:00.000Z']) expect(isCanonicalTime(bad), bad).toBe(false);
+    for (const bad of [
+      '1969-12-31T23:59:59.000Z',
+      '0000-01-01T00:00:00.000Z',
+      '2026-02-30T00:00:00.000Z',
+      '2026-13-01T00:00:00.000Z',
+      '2026-01-01T24:00:00.000Z',
+      '2026-01-01 00:00:00.000Z',
+    ])
+      expect(isCanonicalTime(bad), bad).toBe(false);
   });
 
   it('names every value that is not canonical', () => {

@@ -7,7 +7,7 @@ import { poseidon } from '#lib/zk/poseidon.ts';
 afterAll(async () => terminateCurves());
 
 describe('Poseidon Merkle tree (depth 20) for the attest groups', () => {
-  it('hashes as lib/zk/poseidon.ts (the attest fields\' Poseidon) does', async () => {
+  it("hashes as lib/zk/poseidon.ts (the attest fields' Poseidon) does", async () => {
     const h = await poseidonHash2();
     expect(h(3n, 4n)).toBe(await poseidon([3n, 4n]));
     const z = zeroHashes(h);
@@ -34,7 +34,11 @@ describe('Poseidon Merkle tree (depth 20) for the attest groups', () => {
     for (const index of [0, 3, 4]) {
       const { root, pathElements, pathIndices } = merklePath(h, leaves, index);
       expect(root).toBe(rootOf(h, leaves));
-      const out = await generateProof('membership', { leaf: leaves[index]!.toString(), pathElements: pathElements.map(String), pathIndices: pathIndices.map(String) });
+      const out = await generateProof('membership', {
+        leaf: leaves[index]!.toString(),
+        pathElements: pathElements.map(String),
+        pathIndices: pathIndices.map(String),
+      });
       expect(out.publicSignals[0]).toBe(root.toString());
     }
   }, 60_000);

@@ -28,7 +28,7 @@ describe('where an account-link flow may start from', () => {
     expect(linkStartProblem(headers, trusted)).toMatch(reason);
   });
 
-  it('a native app\'s start (challenge + loopback) may name no origin; what a browser says about another site is still refused', () => {
+  it("a native app's start (challenge + loopback) may name no origin; what a browser says about another site is still refused", () => {
     expect(linkStartProblem({}, trusted, true)).toBeUndefined();
     expect(linkStartProblem({ 'sec-fetch-site': 'same-site' }, trusted, true)).toBeUndefined();
     expect(linkStartProblem({ 'sec-fetch-site': 'cross-site' }, trusted, true)).toMatch(/cross-site/);

@@ -50,8 +50,32 @@ describe('safeRedirect', () => {
   });
 
   it('never sends the browser to a foreign origin, whatever the input (property)', () => {
-    const piece = fc.constantFrom('/', '//', '\\', '.', '..', ':', '@', '%2f', '%5c', '\t', ' ', 'evil.example', 'app.example', 'https:', 'javascript:', '#', '?', 'a');
-    const input = fc.oneof(fc.string(), fc.array(piece, { maxLength: 12 }).map((xs) => xs.join('')), fc.webUrl(), fc.webPath());
+    const piece = fc.constantFrom(
+      '/',
+      '//',
+      '\\',
+      '.',
+      '..',
+      ':',
+      '@',
+      '%2f',
+      '%5c',
+      '\t',
+      ' ',
+      'evil.example',
+      'app.example',
+      'https:',
+      'javascript:',
+      '#',
+      '?',
+      'a',
+    );
+    const input = fc.oneof(
+      fc.string(),
+      fc.array(piece, { maxLength: 12 }).map((xs) => xs.join('')),
+      fc.webUrl(),
+      fc.webPath(),
+    );
     fc.assert(
       fc.property(input, (raw) => {
         const out = safeRedirect(raw, ALLOWED);
@@ -128,7 +152,11 @@ describe('loopbackRedirect (RFC 8252 §7.3)', () => {
 
   it('never lands anywhere but the loopback interface, whatever the input (property)', () => {
     const piece = fc.constantFrom('http://', '127.0.0.1', '[::1]', ':', '8080', '/', '@', 'evil.example', '\\', '%2f', '.', '#', '?', 'a', ' ');
-    const input = fc.oneof(fc.string(), fc.array(piece, { maxLength: 10 }).map((xs) => xs.join('')), fc.webUrl());
+    const input = fc.oneof(
+      fc.string(),
+      fc.array(piece, { maxLength: 10 }).map((xs) => xs.join('')),
+      fc.webUrl(),
+    );
     fc.assert(
       fc.property(input, (raw) => {
         const out = loopbackRedirect(raw);

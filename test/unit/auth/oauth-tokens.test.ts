@@ -30,7 +30,18 @@ afterAll(() => {
 
 const cfg = { id: 'google', clientId: 'client-1', issuer: ISSUER, jwksUrl: JWKS } as ProviderConfig;
 const now = () => Math.floor(Date.now() / 1000);
-const claims = (over: Record<string, unknown> = {}) => ({ iss: ISSUER, aud: 'client-1', sub: '1234', nonce: 'n-1', iat: now(), exp: now() + 600, email: 'a@example.com', name: 'A', picture: 'https://img.example/a.png', ...over });
+const claims = (over: Record<string, unknown> = {}) => ({
+  iss: ISSUER,
+  aud: 'client-1',
+  sub: '1234',
+  nonce: 'n-1',
+  iat: now(),
+  exp: now() + 600,
+  email: 'a@example.com',
+  name: 'A',
+  picture: 'https://img.example/a.png',
+  ...over,
+});
 
 function jwt(payload: object, { kid = 'k1', alg = 'RS256', key = rsa.privateKey }: { kid?: string; alg?: string; key?: KeyObject } = {}) {
   const head = b64({ alg, kid, typ: 'JWT' });
@@ -60,7 +71,9 @@ describe('verifyIdToken', () => {
       () => {
         const head = b64({ alg: 'HS256', kid: 'k1' });
         const body = b64(claims());
-        const mac = createHmac('sha256', rsa.publicKey.export({ format: 'pem', type: 'spki' })).update(`${head}.${body}`).digest('base64url');
+        const mac = createHmac('sha256', rsa.publicKey.export({ format: 'pem', type: 'spki' }))
+          .update(`${head}.${body}`)
+          .digest('base64url');
         return `${head}.${body}.${mac}`;
       },
     ],
@@ -94,8 +107,20 @@ describe('parseUserinfo', () => {
       email: 'o@example.com',
       avatar: 'https://a.example/o',
     });
-    expect(parseUserinfo('x', { data: { id: '77', name: 'Ex', username: 'ex', profile_image_url: 'https://a.example/x' } })).toMatchObject({ subject: '77', name: 'Ex' });
-    expect(parseUserinfo('discord', { id: '80351110224678912', username: 'nelly', global_name: 'Nelly', avatar: '8342729096ea3675442027381ff50dfe', email: 'n@example.com', verified: true })).toEqual({
+    expect(parseUserinfo('x', { data: { id: '77', name: 'Ex', username: 'ex', profile_image_url: 'https://a.example/x' } })).toMatchObject({
+      subject: '77',
+      name: 'Ex',
+    });
+    expect(
+      parseUserinfo('discord', {
+        id: '80351110224678912',
+        username: 'nelly',
+        global_name: 'Nelly',
+        avatar: '8342729096ea3675442027381ff50dfe',
+        email: 'n@example.com',
+        verified: true,
+      }),
+    ).toEqual({
       subject: '80351110224678912',
       name: 'Nelly',
       email: 'n@example.com',

@@ -23,10 +23,23 @@ function node(receipt: Receipt | null, head = fixture.eth_blockNumber, canonical
   const fetch = (async (_url: string, init: { body: string }) => {
     const { id, method, params } = JSON.parse(init.body) as { id: number; method: string; params: unknown[] };
     calls.push(method);
-    const block = { number: params?.[0], hash: canonical ?? receipt?.blockHash ?? `0x${'ab'.repeat(32)}`, parentHash: `0x${'00'.repeat(32)}`, transactions: [] };
-    const answers: Record<string, unknown> = { eth_getTransactionReceipt: receipt, eth_blockNumber: head, eth_chainId: fixture.eth_chainId, eth_getTransactionByHash: fixture.ETH.eth_getTransactionByHash, eth_getBlockByNumber: block };
+    const block = {
+      number: params?.[0],
+      hash: canonical ?? receipt?.blockHash ?? `0x${'ab'.repeat(32)}`,
+      parentHash: `0x${'00'.repeat(32)}`,
+      transactions: [],
+    };
+    const answers: Record<string, unknown> = {
+      eth_getTransactionReceipt: receipt,
+      eth_blockNumber: head,
+      eth_chainId: fixture.eth_chainId,
+      eth_getTransactionByHash: fixture.ETH.eth_getTransactionByHash,
+      eth_getBlockByNumber: block,
+    };
     const result = answers[method];
-    return new Response(JSON.stringify(result === undefined ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'not faked' } } : { jsonrpc: '2.0', id, result }));
+    return new Response(
+      JSON.stringify(result === undefined ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'not faked' } } : { jsonrpc: '2.0', id, result }),
+    );
   }) as unknown as typeof globalThis.fetch;
   return { rpc: new EthereumRpc({ url: 'http://l1.invalid', fetch }), calls };
 }
@@ -34,10 +47,19 @@ const clone = (r: Receipt): Receipt => JSON.parse(JSON.stringify(r));
 const expectFor = (f: typeof fixture.ETH) => ({ amount: BigInt(f.amount), l2Recipient: f.l2Recipient });
 
 describe('StarkGate deposit check (recorded receipts)', () => {
-  it('an ETH deposit: confirmed, the message hash equals the core contract\'s', async () => {
+  it("an ETH deposit: confirmed, the message hash equals the core contract's", async () => {
     const { rpc } = node(fixture.ETH.eth_getTransactionReceipt);
     const out = await checkEthereumDeposit(rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 1);
-    expect(out).toEqual({ ok: true, deposit: { messageHash: expect.any(String), depositor: fixture.ETH.depositor, nonce: expect.any(BigInt), fee: 10n ** 14n, blockNumber: BigInt(fixture.ETH.eth_getTransactionReceipt.blockNumber) } });
+    expect(out).toEqual({
+      ok: true,
+      deposit: {
+        messageHash: expect.any(String),
+        depositor: fixture.ETH.depositor,
+        nonce: expect.any(BigInt),
+        fee: 10n ** 14n,
+        blockNumber: BigInt(fixture.ETH.eth_getTransactionReceipt.blockNumber),
+      },
+    });
     if (!out.ok) return;
     expect(BigInt(out.deposit.messageHash)).toBe(BigInt(fixture.ETH.coreContractMessageHash));
   });
@@ -54,20 +76,30 @@ describe('StarkGate deposit check (recorded receipts)', () => {
   it('waits for confirmations: not deep enough is `waiting`, then ok', async () => {
     const mined = BigInt(fixture.ETH.eth_getTransactionReceipt.blockNumber);
     const shallow = node(fixture.ETH.eth_getTransactionReceipt, `0x${(mined + 10n).toString(16)}`);
-    expect(await checkEthereumDeposit(shallow.rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).toEqual({ ok: false, missing: false, waiting: true, confirmations: 11n });
+    expect(await checkEthereumDeposit(shallow.rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).toEqual({
+      ok: false,
+      missing: false,
+      waiting: true,
+      confirmations: 11n,
+    });
     const deep = node(fixture.ETH.eth_getTransactionReceipt, `0x${(mined + 11n).toString(16)}`);
     expect((await checkEthereumDeposit(deep.rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).ok).toBe(true);
   });
 
   it('unknown → missing; reverted, wrong amount, wrong recipient, wrong bridge, no message → the reason', async () => {
-    const check = (r: Receipt | null, route = eth, expected = expectFor(fixture.ETH)) => checkEthereumDeposit(node(r).rpc, fixture.ETH.txHash, route, expected, 1);
+    const check = (r: Receipt | null, route = eth, expected = expectFor(fixture.ETH)) =>
+      checkEthereumDeposit(node(r).rpc, fixture.ETH.txHash, route, expected, 1);
     expect(await check(null)).toEqual({ ok: false, missing: true });
 
     const reverted = clone(fixture.ETH.eth_getTransactionReceipt);
     reverted.status = '0x0';
     expect(await check(reverted)).toMatchObject({ ok: false, reason: expect.stringMatching(/reverted on Ethereum/) });
-    expect(await check(fixture.ETH.eth_getTransactionReceipt, eth, { ...expectFor(fixture.ETH), amount: 1n })).toMatchObject({ reason: expect.stringMatching(/9000000000000000 smallest units, the record expects 1/) });
-    expect(await check(fixture.ETH.eth_getTransactionReceipt, eth, { ...expectFor(fixture.ETH), l2Recipient: '0x1234' })).toMatchObject({ reason: expect.stringMatching(/l2Recipient/) });
+    expect(await check(fixture.ETH.eth_getTransactionReceipt, eth, { ...expectFor(fixture.ETH), amount: 1n })).toMatchObject({
+      reason: expect.stringMatching(/9000000000000000 smallest units, the record expects 1/),
+    });
+    expect(await check(fixture.ETH.eth_getTransactionReceipt, eth, { ...expectFor(fixture.ETH), l2Recipient: '0x1234' })).toMatchObject({
+      reason: expect.stringMatching(/l2Recipient/),
+    });
     // An ETH deposit offered as a USDC one: no Deposit from the USDC bridge.
     expect(await check(fixture.ETH.eth_getTransactionReceipt, usdc)).toMatchObject({ reason: expect.stringMatching(/no StarkGate Deposit/) });
 
@@ -86,14 +118,16 @@ describe('StarkGate deposit check (recorded receipts)', () => {
     expect(await check(elsewhere)).toMatchObject({ reason: expect.stringMatching(/no StarkGate Deposit/) });
   });
 
-  it('a receipt for a block later reorganized (a node behind still answers the old fork\'s): not confirmed, however deep the new head', async () => {
+  it("a receipt for a block later reorganized (a node behind still answers the old fork's): not confirmed, however deep the new head", async () => {
     const mined = BigInt(fixture.ETH.eth_getTransactionReceipt.blockNumber);
     const deep = `0x${(mined + 40n).toString(16)}`;
     const reorged = node(fixture.ETH.eth_getTransactionReceipt, deep, `0x${'5e'.repeat(32)}`);
     expect(await checkEthereumDeposit(reorged.rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).toEqual({ ok: false, missing: true });
     expect(reorged.calls).toEqual(['eth_getTransactionReceipt', 'eth_blockNumber', 'eth_getBlockByNumber']);
     // The same receipt while its block is the canonical one at that height: confirmed.
-    expect((await checkEthereumDeposit(node(fixture.ETH.eth_getTransactionReceipt, deep).rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).ok).toBe(true);
+    expect((await checkEthereumDeposit(node(fixture.ETH.eth_getTransactionReceipt, deep).rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 12)).ok).toBe(
+      true,
+    );
   });
 
   it('a late receipt (the transaction mined, its receipt not served yet): missing, the relayer waits', async () => {
@@ -116,32 +150,54 @@ describe('StarkGate deposit check (recorded receipts)', () => {
   });
 
   it('an unreachable or failing node is EthereumUnavailable (the relayer retries)', async () => {
-    const down = new EthereumRpc({ url: 'http://l1.invalid', fetch: (async () => { throw new TypeError('fetch failed'); }) as unknown as typeof fetch });
+    const down = new EthereumRpc({
+      url: 'http://l1.invalid',
+      fetch: (async () => {
+        throw new TypeError('fetch failed');
+      }) as unknown as typeof fetch,
+    });
     await expect(checkEthereumDeposit(down, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 1)).rejects.toBeInstanceOf(EthereumUnavailable);
     const http500 = new EthereumRpc({ url: 'http://l1.invalid', fetch: (async () => new Response('oops', { status: 500 })) as unknown as typeof fetch });
     await expect(http500.blockNumber()).rejects.toThrow(/HTTP 500/);
-    const rpcError = new EthereumRpc({ url: 'http://l1.invalid', fetch: (async () => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'limit exceeded' } }))) as unknown as typeof fetch });
+    const rpcError = new EthereumRpc({
+      url: 'http://l1.invalid',
+      fetch: (async () =>
+        new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'limit exceeded' } }))) as unknown as typeof fetch,
+    });
     await expect(rpcError.getTransactionReceipt(fixture.ETH.txHash)).rejects.toThrow(/limit exceeded/);
   });
 });
 
-describe('delivery on a real chain B: the deposit\'s L1_HANDLER transaction in starknet_getMessagesStatus', () => {
+describe("delivery on a real chain B: the deposit's L1_HANDLER transaction in starknet_getMessagesStatus", () => {
   it('completes on its own entry accepted and SUCCEEDED; fails on REVERTED; waits otherwise', async () => {
     const { rpc } = node(fixture.ETH.eth_getTransactionReceipt);
     const out = await checkEthereumDeposit(rpc, fixture.ETH.txHash, eth, expectFor(fixture.ETH), 1);
     if (!out.ok) throw new Error('fixture deposit refused');
     const record = { l2Recipient: fixture.ETH.l2Recipient, amount: BigInt(fixture.ETH.amount) };
     const SN_MAIN = constants.StarknetChainId.SN_MAIN;
-    const handler = depositL1HandlerTxHash({ l1Bridge: eth.l1Bridge, l2Bridge: eth.l2Bridge, l1Token: eth.l1Token, depositor: out.deposit.depositor, ...record, l1Nonce: out.deposit.nonce }, SN_MAIN);
+    const handler = depositL1HandlerTxHash(
+      { l1Bridge: eth.l1Bridge, l2Bridge: eth.l2Bridge, l1Token: eth.l1Token, depositor: out.deposit.depositor, ...record, l1Nonce: out.deposit.nonce },
+      SN_MAIN,
+    );
     const other = { transactionHash: '0x5', finalityStatus: 'ACCEPTED_ON_L2', executionStatus: 'SUCCEEDED' as const };
-    const mine = (finalityStatus: string, executionStatus: 'SUCCEEDED' | 'REVERTED' | null, failureReason?: string) => ({ transactionHash: handler, finalityStatus, executionStatus, ...(failureReason ? { failureReason } : {}) });
+    const mine = (finalityStatus: string, executionStatus: 'SUCCEEDED' | 'REVERTED' | null, failureReason?: string) => ({
+      transactionHash: handler,
+      finalityStatus,
+      executionStatus,
+      ...(failureReason ? { failureReason } : {}),
+    });
 
     expect(l1HandlerOutcome(eth, record, out.deposit, [], SN_MAIN)).toEqual({ state: 'waiting' });
     expect(l1HandlerOutcome(eth, record, out.deposit, [other], SN_MAIN)).toEqual({ state: 'waiting' });
     expect(l1HandlerOutcome(eth, record, out.deposit, [other, mine('RECEIVED', null)], SN_MAIN)).toEqual({ state: 'waiting' });
     expect(l1HandlerOutcome(eth, record, out.deposit, [other, mine('ACCEPTED_ON_L2', 'SUCCEEDED')], SN_MAIN)).toEqual({ state: 'completed', txHash: handler });
-    expect(l1HandlerOutcome(eth, record, out.deposit, [mine('ACCEPTED_ON_L1', 'REVERTED', 'u256_sub Overflow')], SN_MAIN)).toEqual({ state: 'failed', reason: expect.stringMatching(/failed on chain B: u256_sub Overflow/) });
+    expect(l1HandlerOutcome(eth, record, out.deposit, [mine('ACCEPTED_ON_L1', 'REVERTED', 'u256_sub Overflow')], SN_MAIN)).toEqual({
+      state: 'failed',
+      reason: expect.stringMatching(/failed on chain B: u256_sub Overflow/),
+    });
     // The same deposit on another chain B network is another transaction: not this record's.
-    expect(l1HandlerOutcome(eth, record, out.deposit, [mine('ACCEPTED_ON_L2', 'SUCCEEDED')], constants.StarknetChainId.SN_SEPOLIA)).toEqual({ state: 'waiting' });
+    expect(l1HandlerOutcome(eth, record, out.deposit, [mine('ACCEPTED_ON_L2', 'SUCCEEDED')], constants.StarknetChainId.SN_SEPOLIA)).toEqual({
+      state: 'waiting',
+    });
   });
 });

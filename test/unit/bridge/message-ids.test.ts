@@ -25,7 +25,15 @@ describe('Hyperlane message id (against @hyperlane-xyz/utils 44.0.2)', () => {
           recipient: starknetBytes32(route.destinationRouter),
           body,
         });
-        const theirs = hlFormatMessage(3, nonce, origin.domainId, addressToBytes32(route.originRouter), destination.domainId, addressToBytes32(route.destinationRouter), hex(body));
+        const theirs = hlFormatMessage(
+          3,
+          nonce,
+          origin.domainId,
+          addressToBytes32(route.originRouter),
+          destination.domainId,
+          addressToBytes32(route.destinationRouter),
+          hex(body),
+        );
         expect(hex(ours), symbol).toBe(theirs);
         expect(messageId(ours), symbol).toBe(hlMessageId(theirs));
         const parsed = parseWarpRouteMessage(hex(body));
@@ -44,7 +52,14 @@ describe('Hyperlane message id (against @hyperlane-xyz/utils 44.0.2)', () => {
   });
 
   it('any change of a field changes the id', () => {
-    const base = { nonce: 5, originDomain: origin.domainId, sender: new Uint8Array(32).fill(1), destinationDomain: destination.domainId, recipient: new Uint8Array(32).fill(2), body: tokenMessage(new Uint8Array(32).fill(3), 10n) };
+    const base = {
+      nonce: 5,
+      originDomain: origin.domainId,
+      sender: new Uint8Array(32).fill(1),
+      destinationDomain: destination.domainId,
+      recipient: new Uint8Array(32).fill(2),
+      body: tokenMessage(new Uint8Array(32).fill(3), 10n),
+    };
     const id = messageId(formatMessage(base));
     expect(messageId(formatMessage({ ...base, nonce: 6 }))).not.toBe(id);
     expect(messageId(formatMessage({ ...base, body: tokenMessage(new Uint8Array(32).fill(3), 11n) }))).not.toBe(id);
@@ -65,7 +80,13 @@ describe('StarkGate L1→L2 message hash', () => {
       amount: 9000000000000000n,
       l1Nonce: 8288n,
     };
-    expect(depositPayload(d)).toEqual([4543560n, 829565602143178078434185452406102222830667255948n, 3461886633118033953192540141609307739580461579986333346825796013261542798665n, 9000000000000000n, 0n]);
+    expect(depositPayload(d)).toEqual([
+      4543560n,
+      829565602143178078434185452406102222830667255948n,
+      3461886633118033953192540141609307739580461579986333346825796013261542798665n,
+      9000000000000000n,
+      0n,
+    ]);
     expect(depositMessageHash(d)).toBe('0x2e350fa9d830482605cb68be4fdb9f0cb3e1f95a0c51623ac1a5d1bd997c2090');
     // The L1_HANDLER transaction that consumes it on chain B (starknet.js's calculateL2MessageTxHash vector, SN_SEPOLIA).
     expect(depositL1HandlerTxHash(d, constants.StarknetChainId.SN_SEPOLIA)).toBe('0x67d959200d65d4ad293aa4b0da21bb050a1f669bce37d215c6edbf041269c07');

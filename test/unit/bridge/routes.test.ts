@@ -28,6 +28,8 @@ describe('bridge routes (lib/bridge/routes.json)', () => {
 
   it('isHyperlaneToken tells the routes apart: every chaina-chainb token is a Hyperlane warp route, no ethereum-chainb token is', () => {
     expect(ROUTE_TOKENS['chaina-chainb'].map((t) => isHyperlaneToken(routeToken('chaina-chainb', t)!))).toEqual(ROUTE_TOKENS['chaina-chainb'].map(() => true));
-    expect(ROUTE_TOKENS['ethereum-chainb'].map((t) => isHyperlaneToken(routeToken('ethereum-chainb', t)!))).toEqual(ROUTE_TOKENS['ethereum-chainb'].map(() => false));
+    expect(ROUTE_TOKENS['ethereum-chainb'].map((t) => isHyperlaneToken(routeToken('ethereum-chainb', t)!))).toEqual(
+      ROUTE_TOKENS['ethereum-chainb'].map(() => false),
+    );
   });
 });

@@ -3,7 +3,7 @@ import { parseChainAFaults } from '#lib/chains/chain-a/faults.ts';
 
 /** CHAIN_FAULTS as `npm start` reads it (docs/operations.md, CHAIN_FAULTS; docs/wallets.md "Value moves on chain A"). */
 describe('CHAIN_FAULTS', () => {
-  it('`on`: the cluster\'s ways (150-slot window, 400 ms slots), no injected faults', () => {
+  it("`on`: the cluster's ways (150-slot window, 400 ms slots), no injected faults", () => {
     expect(parseChainAFaults('on')).toEqual({ window: 150, slotMs: 400, seed: 1, rates: {} });
   });
 

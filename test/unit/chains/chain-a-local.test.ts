@@ -113,7 +113,7 @@ describe('chain A, local (LiteSVM + Light Protocol programs)', () => {
     expect(await ops.compressedNativeBalance(chain, alice.publicKey)).toBe(1_000_000_000n - 100n);
   });
 
-  it('the programs refuse spending someone else\'s compressed account', async () => {
+  it("the programs refuse spending someone else's compressed account", async () => {
     await chain.airdrop(bob.publicKey, SOL);
     const inputs = (await chain.rpc.getCompressedAccountsByOwner(alice.publicKey)).items;
     const proof = await chain.rpc.getValidityProof(inputs.map((a) => bn(a.hash)));

@@ -13,7 +13,10 @@ import { settle } from '#lib/chains/chain-a/settle.ts';
  * the adapter asks: statuses only in the history (the recent cache evicted), BlockhashNotFound on
  * the resend of a transaction that landed, 429 and 5xx from the provider.
  */
-interface Call { method: string; params: any[] }
+interface Call {
+  method: string;
+  params: any[];
+}
 const node = {
   height: 10_000,
   /** The transaction's status as the node's recent cache has it (null: evicted or never seen). */
@@ -79,7 +82,11 @@ beforeEach(() => {
 /** A signed transfer, as the journal records it: its signature and its bytes. */
 function signed() {
   const payer = Keypair.generate();
-  const message = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: bs58.encode(Buffer.alloc(32, 9)), instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 5000 })] }).compileToV0Message();
+  const message = new TransactionMessage({
+    payerKey: payer.publicKey,
+    recentBlockhash: bs58.encode(Buffer.alloc(32, 9)),
+    instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 5000 })],
+  }).compileToV0Message();
   const tx = new VersionedTransaction(message);
   tx.sign([payer]);
   return { signature: bs58.encode(tx.signatures[0]!), bytes: Buffer.from(tx.serialize()).toString('base64') };

@@ -133,7 +133,7 @@ mod ledger_signatures {
 `;
 
 describe('chain B contracts in Cairo (wasm-cairo)', () => {
-  it('account.cairo checks the same Stark signatures as the ledger, with the ledger\'s revert strings', { timeout: 1_200_000 }, async () => {
+  it("account.cairo checks the same Stark signatures as the ledger, with the ledger's revert strings", { timeout: 1_200_000 }, async () => {
     // The same triple on the ledger's side, so that both sides are tested on one signature.
     expect(verifyStarkSignature(txHash, [r, s], publicKey)).toBe(true);
     expect(verifyStarkSignature(otherHash, [r, s], publicKey)).toBe(false);
@@ -143,7 +143,7 @@ describe('chain B contracts in Cairo (wasm-cairo)', () => {
     expect(out).toMatch(/test result: ok\. 5 passed; 0 failed/);
   });
 
-  it('erc20.cairo compiles and its tests pass, the ledger\'s revert strings included', { timeout: 1_200_000 }, async () => {
+  it("erc20.cairo compiles and its tests pass, the ledger's revert strings included", { timeout: 1_200_000 }, async () => {
     const cairo = await import('wasm-cairo');
     cairo.initSync({ module: readFileSync(require.resolve('wasm-cairo').replace(/wasm-cairo\.js$/, 'wasm-cairo_bg.wasm')) });
     const out = String(cairo.runTests(source + generated, false, '', false, false, true, '', false, false));

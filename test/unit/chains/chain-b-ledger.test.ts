@@ -36,7 +36,11 @@ describe('bridgeMint and balanceOf', () => {
     const tx = await embeddedLedger().getTransaction(first.txHash);
     expect(tx).toMatchObject({ type: 'L1_HANDLER', executionStatus: 'SUCCEEDED', messageId });
     expect(tx!.events).toEqual([
-      { fromAddress: token, keys: [TRANSFER_KEY, '0x0', `0x${BigInt(to).toString(16)}`], data: [`0x${(amount % 2n ** 128n).toString(16)}`, `0x${(amount / 2n ** 128n).toString(16)}`] },
+      {
+        fromAddress: token,
+        keys: [TRANSFER_KEY, '0x0', `0x${BigInt(to).toString(16)}`],
+        data: [`0x${(amount % 2n ** 128n).toString(16)}`, `0x${(amount / 2n ** 128n).toString(16)}`],
+      },
     ]);
   });
 
@@ -44,7 +48,9 @@ describe('bridgeMint and balanceOf', () => {
     const to = addr();
     const token = addr(); // a bridged token at its own address
     await Promise.all(
-      Array.from({ length: 8 }, (_, i) => chainb.bridgeMint({ token, to, amount: 10n ** 30n + BigInt(i), messageId: `m-${to}-${i}`, symbol: 'USDC', decimals: 6 })),
+      Array.from({ length: 8 }, (_, i) =>
+        chainb.bridgeMint({ token, to, amount: 10n ** 30n + BigInt(i), messageId: `m-${to}-${i}`, symbol: 'USDC', decimals: 6 }),
+      ),
     );
     expect(await chainb.balanceOf(token, to)).toBe(8n * 10n ** 30n + 28n);
     expect(await embeddedLedger().token(token)).toMatchObject({ symbol: 'USDC', decimals: 6 });
@@ -55,7 +61,11 @@ describe('bridgeMint and balanceOf', () => {
     const ledger = embeddedLedger();
     expect(await ledger.totalSupply(token)).toBe(0n);
     const big = 2n ** 200n + 7n; // beyond any DynamoDB number
-    await Promise.all(Array.from({ length: 6 }, (_, i) => chainb.bridgeMint({ token, to: addr(), amount: big + BigInt(i), messageId: `s-${token}-${i}`, symbol: 'WSOL', decimals: 9 })));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        chainb.bridgeMint({ token, to: addr(), amount: big + BigInt(i), messageId: `s-${token}-${i}`, symbol: 'WSOL', decimals: 9 }),
+      ),
+    );
     await chainb.bridgeMint({ token, to: addr(), amount: 5n, messageId: `s-${token}-0` }); // already minted: nothing
     await ledger.faucetMint(token, addr(), 1n);
     expect(await ledger.totalSupply(token)).toBe(6n * big + 15n + 1n);
@@ -107,7 +117,7 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
     expect((await chain.getTransaction(second.txHash))!.nonce).toBe('0x2');
   });
 
-  it('an ERC-20 transfer beyond the balance is included REVERTED with the contract\'s reason: nonce used, fee charged, nothing moved', async () => {
+  it("an ERC-20 transfer beyond the balance is included REVERTED with the contract's reason: nonce used, fee charged, nothing moved", async () => {
     const chain = await port();
     const a = await accounts();
     await chain.faucet(chainb.STRK.address, a.address, 10n ** 18n);
@@ -135,16 +145,28 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
     const { Signer, stark, EDataAvailabilityMode } = await import('starknet');
     const calls = [transferCall(chainb.STRK.address, addr(), 5n)];
     const details = (nonce: bigint) => ({
-      version: '0x3' as const, tip: 0n, paymasterData: [], accountDeploymentData: [], nonceDataAvailabilityMode: EDataAvailabilityMode.L1, feeDataAvailabilityMode: EDataAvailabilityMode.L1,
-      walletAddress: a.address, cairoVersion: '1' as const, chainId: chain.ledger.chainId, nonce, resourceBounds: boundsFor(LOCAL_GAS_USE.invoke),
+      version: '0x3' as const,
+      tip: 0n,
+      paymasterData: [],
+      accountDeploymentData: [],
+      nonceDataAvailabilityMode: EDataAvailabilityMode.L1,
+      feeDataAvailabilityMode: EDataAvailabilityMode.L1,
+      walletAddress: a.address,
+      cairoVersion: '1' as const,
+      chainId: chain.ledger.chainId,
+      nonce,
+      resourceBounds: boundsFor(LOCAL_GAS_USE.invoke),
     });
     const sign = async (pk: string, nonce: bigint) => stark.signatureToHexArray(await new Signer(pk).signTransaction(calls, details(nonce)));
-    const send = (signature: string[], nonce: bigint) => chain.ledger.invoke({ senderAddress: a.address, calls, nonce, resourceBounds: boundsFor(LOCAL_GAS_USE.invoke), tip: 0n, signature });
+    const send = (signature: string[], nonce: bigint) =>
+      chain.ledger.invoke({ senderAddress: a.address, calls, nonce, resourceBounds: boundsFor(LOCAL_GAS_USE.invoke), tip: 0n, signature });
     await expect(send(await sign(other.pk, 2n), 2n)).rejects.toMatchObject({ code: 'VALIDATION_FAILURE', message: 'Account: invalid signature' });
     await expect(send(await sign(a.pk, 1n), 1n)).rejects.toMatchObject({ code: 'INVALID_TRANSACTION_NONCE' });
     // The right signature over other bounds does not verify for these.
     const tampered = await sign(a.pk, 2n);
-    await expect(chain.ledger.invoke({ senderAddress: a.address, calls, nonce: 2n, resourceBounds: boundsFor(LOCAL_GAS_USE.deployAccount), tip: 0n, signature: tampered })).rejects.toMatchObject({ code: 'VALIDATION_FAILURE' });
+    await expect(
+      chain.ledger.invoke({ senderAddress: a.address, calls, nonce: 2n, resourceBounds: boundsFor(LOCAL_GAS_USE.deployAccount), tip: 0n, signature: tampered }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILURE' });
     expect(await chain.balanceOf(chainb.STRK.address, a.address)).toBe(before);
     expect(await chain.ledger.getNonce(a.address)).toBe(2n);
     const poor = await accounts();
@@ -160,7 +182,9 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
     const fund = 10n ** 17n;
     await chain.faucet(chainb.STRK.address, a.address, fund);
     await chain.transfer({ privateKey: a.pk, token: chainb.STRK.address, to: addr(), amount: 1n });
-    const out = await Promise.allSettled(Array.from({ length: 6 }, () => chain.transfer({ privateKey: a.pk, token: chainb.STRK.address, to: addr(), amount: 10n ** 16n })));
+    const out = await Promise.allSettled(
+      Array.from({ length: 6 }, () => chain.transfer({ privateKey: a.pk, token: chainb.STRK.address, to: addr(), amount: 10n ** 16n })),
+    );
     const ok = out.filter((x) => x.status === 'fulfilled') as PromiseFulfilledResult<{ txHash: string }>[];
     for (const x of out) if (x.status === 'rejected') expect((x.reason as { kind?: string }).kind).toBe('NONCE');
     expect(ok.length).toBeGreaterThanOrEqual(1);

@@ -20,7 +20,11 @@ const SN_SEPOLIA = constants.StarknetChainId.SN_SEPOLIA;
 type Req = { method: string; params: any };
 type Answer = (params: any) => unknown;
 class RpcFailure {
-  constructor(readonly code: number, readonly message: string, readonly data?: unknown) {}
+  constructor(
+    readonly code: number,
+    readonly message: string,
+    readonly data?: unknown,
+  ) {}
 }
 
 const estimate = {
@@ -51,7 +55,19 @@ const receipt = (hash: string, extra: Record<string, unknown> = {}) => ({
 function nodeHashOf(t: any): string {
   const bounds = boundsOf(t.resource_bounds);
   return `0x${hash
-    .calculateInvokeTransactionHash({ senderAddress: t.sender_address, version: t.version, compiledCalldata: t.calldata, chainId: SN_SEPOLIA, nonce: t.nonce, accountDeploymentData: t.account_deployment_data, nonceDataAvailabilityMode: 0, feeDataAvailabilityMode: 0, resourceBounds: bounds, tip: t.tip, paymasterData: t.paymaster_data })
+    .calculateInvokeTransactionHash({
+      senderAddress: t.sender_address,
+      version: t.version,
+      compiledCalldata: t.calldata,
+      chainId: SN_SEPOLIA,
+      nonce: t.nonce,
+      accountDeploymentData: t.account_deployment_data,
+      nonceDataAvailabilityMode: 0,
+      feeDataAvailabilityMode: 0,
+      resourceBounds: bounds,
+      tip: t.tip,
+      paymasterData: t.paymaster_data,
+    })
     .replace(/^0x/, '')
     .padStart(64, '0')}`;
 }
@@ -71,7 +87,16 @@ function fakeNode(answers: Record<string, Answer> = {}) {
     starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash),
     // starknet.js looks at recent blocks' tips before it signs: quiet blocks, tip 0.
     starknet_blockHashAndNumber: () => ({ block_hash: '0x1', block_number: 812_345 }),
-    starknet_getBlockWithTxs: (p) => ({ status: 'ACCEPTED_ON_L2', block_hash: '0x1', parent_hash: '0x0', block_number: p.block_id?.block_number ?? 812_345, new_root: '0x0', timestamp: 1_763_000_000, sequencer_address: '0x1', transactions: [] }),
+    starknet_getBlockWithTxs: (p) => ({
+      status: 'ACCEPTED_ON_L2',
+      block_hash: '0x1',
+      parent_hash: '0x0',
+      block_number: p.block_id?.block_number ?? 812_345,
+      new_root: '0x0',
+      timestamp: 1_763_000_000,
+      sequencer_address: '0x1',
+      transactions: [],
+    }),
   };
   const fetch = (async (_url: string, init: { body: string }) => {
     const body = JSON.parse(init.body);
@@ -91,7 +116,8 @@ function fakeNode(answers: Record<string, Answer> = {}) {
   return { fetch, requests, sent: (method: string) => requests.filter((r) => r.method === method) };
 }
 
-const chain = (fetch: typeof globalThis.fetch, receiptTimeoutMs = 300) => new RpcChainB({ rpcUrl: 'http://node.invalid/rpc', chainId: SN_SEPOLIA, fetch, pollIntervalMs: 5, receiptTimeoutMs });
+const chain = (fetch: typeof globalThis.fetch, receiptTimeoutMs = 300) =>
+  new RpcChainB({ rpcUrl: 'http://node.invalid/rpc', chainId: SN_SEPOLIA, fetch, pollIntervalMs: 5, receiptTimeoutMs });
 const bn = (x: string) => BigInt(x);
 const boundsOf = (rb: any) => ({
   l1_gas: { max_amount: bn(rb.l1_gas.max_amount), max_price_per_unit: bn(rb.l1_gas.max_price_per_unit) },
@@ -112,13 +138,29 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
     expect(deploy.constructor_calldata.map(BigInt)).toEqual([BigInt(PUBLIC_KEY)]);
     const deployBounds = boundsOf(deploy.resource_bounds);
     expect(deployBounds.l2_gas.max_amount).toBeGreaterThanOrEqual(0xdbba0n); // the estimate plus starknet.js's margin
-    const dHash = deployAccountHash({ contractAddress: ADDRESS, classHash: OZ_ACCOUNT_CLASS_HASH, constructorCalldata: [PUBLIC_KEY], addressSalt: PUBLIC_KEY, nonce: 0n, resourceBounds: deployBounds, tip: BigInt(deploy.tip), chainId: SN_SEPOLIA });
+    const dHash = deployAccountHash({
+      contractAddress: ADDRESS,
+      classHash: OZ_ACCOUNT_CLASS_HASH,
+      constructorCalldata: [PUBLIC_KEY],
+      addressSalt: PUBLIC_KEY,
+      nonce: 0n,
+      resourceBounds: deployBounds,
+      tip: BigInt(deploy.tip),
+      chainId: SN_SEPOLIA,
+    });
     expect(verifyStarkSignature(dHash, deploy.signature, PUBLIC_KEY)).toBe(true);
 
     const [invoke] = node.sent('starknet_addInvokeTransaction').map((r) => r.params.invoke_transaction);
     expect(invoke).toMatchObject({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS });
     const call = transferCall(STRK.address, RECIPIENT, 1_500_000_000_000_000_001n);
-    const iHash = invokeHash({ senderAddress: ADDRESS, calls: [call], nonce: BigInt(invoke.nonce), resourceBounds: boundsOf(invoke.resource_bounds), tip: BigInt(invoke.tip), chainId: SN_SEPOLIA });
+    const iHash = invokeHash({
+      senderAddress: ADDRESS,
+      calls: [call],
+      nonce: BigInt(invoke.nonce),
+      resourceBounds: boundsOf(invoke.resource_bounds),
+      tip: BigInt(invoke.tip),
+      chainId: SN_SEPOLIA,
+    });
     expect(verifyStarkSignature(iHash, invoke.signature, PUBLIC_KEY)).toBe(true);
     expect(verifyStarkSignature(iHash, invoke.signature, publicKeyOf('0x1234'))).toBe(false);
     expect(out.txHash).toBe(iHash);
@@ -128,7 +170,7 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
     expect(ec.starkCurve.getStarkKey(PRIVATE_KEY)).toBe(PUBLIC_KEY.replace(/^0x0*/, '0x'));
   });
 
-  it('a deployed account sends only the INVOKE; a node\'s revert, nonce and fee refusals map to the port\'s errors', async () => {
+  it("a deployed account sends only the INVOKE; a node's revert, nonce and fee refusals map to the port's errors", async () => {
     const deployed = { starknet_getClassHashAt: () => OZ_ACCOUNT_CLASS_HASH, starknet_getNonce: () => '0x5' };
     const ok = fakeNode(deployed);
     const r = await chain(ok.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n });
@@ -136,22 +178,45 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
     expect(ok.sent('starknet_addDeployAccountTransaction')).toHaveLength(0);
     expect(ok.sent('starknet_addInvokeTransaction')[0]!.params.invoke_transaction.nonce).toBe('0x5');
 
-    const reason = "Transaction execution has failed:\n0: Error in the called contract (contract address: 0x04718f…, class hash: 0x…, selector: 0x…):\nExecution failed. Failure reason: 0x45524332303a20696e73756666696369656e742062616c616e6365 ('ERC20: insufficient balance').\n";
-    const reverted = fakeNode({ ...deployed, starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { execution_status: 'REVERTED', revert_reason: reason }), starknet_getTransactionStatus: () => ({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'REVERTED', failure_reason: reason }) });
-    await expect(chain(reverted.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBReverted', reason: 'ERC20: insufficient balance' });
+    const reason =
+      "Transaction execution has failed:\n0: Error in the called contract (contract address: 0x04718f…, class hash: 0x…, selector: 0x…):\nExecution failed. Failure reason: 0x45524332303a20696e73756666696369656e742062616c616e6365 ('ERC20: insufficient balance').\n";
+    const reverted = fakeNode({
+      ...deployed,
+      starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { execution_status: 'REVERTED', revert_reason: reason }),
+      starknet_getTransactionStatus: () => ({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'REVERTED', failure_reason: reason }),
+    });
+    await expect(chain(reverted.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({
+      name: 'ChainBReverted',
+      reason: 'ERC20: insufficient balance',
+    });
 
     const nonce = fakeNode({ ...deployed, starknet_addInvokeTransaction: () => new RpcFailure(52, 'Invalid transaction nonce') });
-    await expect(chain(nonce.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBRejected', kind: 'NONCE' });
-    const poor = fakeNode({ ...deployed, starknet_addInvokeTransaction: () => new RpcFailure(54, "Account balance is smaller than the transaction's maximal fee (calculated from the resource bounds)") });
-    await expect(chain(poor.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBRejected', kind: 'FEE_BALANCE' });
+    await expect(chain(nonce.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({
+      name: 'ChainBRejected',
+      kind: 'NONCE',
+    });
+    const poor = fakeNode({
+      ...deployed,
+      starknet_addInvokeTransaction: () =>
+        new RpcFailure(54, "Account balance is smaller than the transaction's maximal fee (calculated from the resource bounds)"),
+    });
+    await expect(chain(poor.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({
+      name: 'ChainBRejected',
+      kind: 'FEE_BALANCE',
+    });
     const down = fakeNode({ starknet_getClassHashAt: () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }) });
-    await expect(chain(down.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+    await expect(chain(down.fetch).transfer({ privateKey: PRIVATE_KEY, token: STRK.address, to: RECIPIENT, amount: 1n })).rejects.toMatchObject({
+      name: 'ChainBUnavailable',
+    });
   });
 
   it('reads: balance_of as a u256, transactions with their receipt, unknown ones as null', async () => {
     const node = fakeNode({
       starknet_call: (p) => (p.request.entry_point_selector && BigInt(p.request.contract_address) === BigInt(STRK.address) ? ['0x1', '0x2'] : ['0x0', '0x0']),
-      starknet_getTransactionByHash: (p) => (p.transaction_hash === '0x99' ? new RpcFailure(29, 'Transaction hash not found') : { type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x3', transaction_hash: p.transaction_hash }),
+      starknet_getTransactionByHash: (p) =>
+        p.transaction_hash === '0x99'
+          ? new RpcFailure(29, 'Transaction hash not found')
+          : { type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x3', transaction_hash: p.transaction_hash },
     });
     const c = chain(node.fetch);
     expect(await c.balanceOf(STRK.address, ADDRESS)).toBe(1n + 2n * 2n ** 128n);
@@ -185,7 +250,10 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
     });
 
     it('the node gone during the send, or while waiting for the receipt: ChainBOutcomeUnknown with that hash', async () => {
-      const losses: Record<string, Answer>[] = [{ starknet_addInvokeTransaction: down }, { starknet_getTransactionStatus: down, starknet_getTransactionReceipt: down }];
+      const losses: Record<string, Answer>[] = [
+        { starknet_addInvokeTransaction: down },
+        { starknet_getTransactionStatus: down, starknet_getTransactionReceipt: down },
+      ];
       for (const lost of losses) {
         const node = fakeNode({ ...deployed, ...lost });
         const seen: string[] = [];
@@ -204,7 +272,10 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       expect((e as Error).message).toMatch(/no receipt for 0x[0-9a-f]{64} within \d+ ms/);
       expect(Date.now() - started).toBeLessThan(3000);
       let calls = 0;
-      const blip = fakeNode({ ...deployed, starknet_getTransactionStatus: () => (++calls === 1 ? down() : { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }) });
+      const blip = fakeNode({
+        ...deployed,
+        starknet_getTransactionStatus: () => (++calls === 1 ? down() : { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }),
+      });
       const out = await send(blip, []);
       expect(out.fee).toBe(0x1aa535d3d0c000n);
       expect(calls).toBe(2);
@@ -219,7 +290,15 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       expect(seen).toEqual([]);
       const node = fakeNode(deployed);
       const boom = new Error('the record could not be written');
-      await expect(chain(node.fetch).execute({ privateKey: PRIVATE_KEY, calls: [transferCall(STRK.address, RECIPIENT, 7n)], beforeSend: async () => { throw boom; } })).rejects.toBe(boom);
+      await expect(
+        chain(node.fetch).execute({
+          privateKey: PRIVATE_KEY,
+          calls: [transferCall(STRK.address, RECIPIENT, 7n)],
+          beforeSend: async () => {
+            throw boom;
+          },
+        }),
+      ).rejects.toBe(boom);
       expect(node.sent('starknet_addInvokeTransaction')).toHaveLength(0);
     });
   });
@@ -228,13 +307,18 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
   describe('received, rejected, reverted, nonce taken', () => {
     const deployed = { starknet_getClassHashAt: () => OZ_ACCOUNT_CLASS_HASH, starknet_getNonce: () => '0x5' };
     const send = (node: ReturnType<typeof fakeNode>, seen: string[] = []) =>
-      chain(node.fetch, 2000).execute({ privateKey: PRIVATE_KEY, calls: [transferCall(STRK.address, RECIPIENT, 7n)], beforeSend: async (h) => void seen.push(h) });
+      chain(node.fetch, 2000).execute({
+        privateKey: PRIVATE_KEY,
+        calls: [transferCall(STRK.address, RECIPIENT, 7n)],
+        beforeSend: async (h) => void seen.push(h),
+      });
 
     it('RECEIVED, then REJECTED: refused at once (nothing changed, its nonce unused), not an unknown outcome held for half an hour', async () => {
       let polls = 0;
       const node = fakeNode({
         ...deployed,
-        starknet_getTransactionStatus: () => (++polls < 3 ? { finality_status: 'RECEIVED' } : { finality_status: 'REJECTED', failure_reason: 'Transaction validation failed: nonce too old' }),
+        starknet_getTransactionStatus: () =>
+          ++polls < 3 ? { finality_status: 'RECEIVED' } : { finality_status: 'REJECTED', failure_reason: 'Transaction validation failed: nonce too old' },
         starknet_getTransactionReceipt: () => new RpcFailure(29, 'Transaction hash not found'),
       });
       const started = Date.now();
@@ -264,16 +348,23 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
 
     it('getTransaction: a receipt of a transaction not accepted yet (pre-confirmed, or pending without a block) is not a landed one', async () => {
       const tx = (p: any) => ({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x5', transaction_hash: p.transaction_hash });
-      const pre = fakeNode({ starknet_getTransactionByHash: tx, starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { finality_status: 'PRE_CONFIRMED', block_hash: undefined, block_number: 812_346 }) });
+      const pre = fakeNode({
+        starknet_getTransactionByHash: tx,
+        starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { finality_status: 'PRE_CONFIRMED', block_hash: undefined, block_number: 812_346 }),
+      });
       expect(await chain(pre.fetch).getTransaction('0xbeef')).toBeNull();
-      const pending = fakeNode({ starknet_getTransactionByHash: tx, starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { finality_status: 'RECEIVED', block_hash: undefined, block_number: undefined }) });
+      const pending = fakeNode({
+        starknet_getTransactionByHash: tx,
+        starknet_getTransactionReceipt: (p) => receipt(p.transaction_hash, { finality_status: 'RECEIVED', block_hash: undefined, block_number: undefined }),
+      });
       expect(await chain(pending.fetch).getTransaction('0xbeef')).toBeNull();
       const accepted = fakeNode({ starknet_getTransactionByHash: tx });
       expect(await chain(accepted.fetch).getTransaction('0xbeef')).toMatchObject({ status: 'SUCCEEDED', blockNumber: 812_345 });
     });
 
     it('REVERTED with a reason: the send is ChainBReverted naming the transaction; the transaction reads REVERTED with the panic string', async () => {
-      const reason = "Transaction execution has failed:\n0: Error in the called contract (contract address: 0x04718f…):\nExecution failed. Failure reason: 0x… ('ERC20: insufficient balance').\n";
+      const reason =
+        "Transaction execution has failed:\n0: Error in the called contract (contract address: 0x04718f…):\nExecution failed. Failure reason: 0x… ('ERC20: insufficient balance').\n";
       const node = fakeNode({
         ...deployed,
         starknet_getTransactionStatus: () => ({ finality_status: 'ACCEPTED_ON_L2', execution_status: 'REVERTED', failure_reason: reason }),
@@ -289,7 +380,8 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
     it('a nonce already used (another signer of the account, or our own earlier transaction): refused as NONCE with nothing sent twice', async () => {
       const node = fakeNode({
         ...deployed,
-        starknet_addInvokeTransaction: () => new RpcFailure(52, 'Invalid transaction nonce', 'Invalid transaction nonce of contract at address 0x… Account nonce: 0x6; got: 0x5.'),
+        starknet_addInvokeTransaction: () =>
+          new RpcFailure(52, 'Invalid transaction nonce', 'Invalid transaction nonce of contract at address 0x… Account nonce: 0x6; got: 0x5.'),
       });
       const seen: string[] = [];
       await expect(send(node, seen)).rejects.toMatchObject({ name: 'ChainBRejected', kind: 'NONCE' });

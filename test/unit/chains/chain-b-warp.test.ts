@@ -48,7 +48,7 @@ async function setup(held: bigint) {
 }
 
 describe('transfer_remote on a synthetic warp route', () => {
-  it('burns from the caller, lowers total_supply, dispatches the message with Hyperlane\'s id, all in one transaction', async () => {
+  it("burns from the caller, lowers total_supply, dispatches the message with Hyperlane's id, all in one transaction", async () => {
     const { ledger, chain, router, mailbox, pk, address } = await setup(5_000_000_000n);
     const recipient = BigInt(`0x${'11'.repeat(32)}`);
     expect(await ledger.totalSupply(router)).toBe(5_000_000_000n);
@@ -60,13 +60,21 @@ describe('transfer_remote on a synthetic warp route', () => {
     const tx = (await chain.getTransaction(out.txHash))!;
     expect(tx).toMatchObject({ status: 'SUCCEEDED', type: 'INVOKE', sender: address });
     const [burn, dispatch, dispatchId, sent] = tx.events;
-    expect(burn).toEqual({ fromAddress: router, keys: [hex(BigInt(hash.getSelectorFromName('Transfer'))), hex(BigInt(address)), '0x0'], data: [hex(1_250_000_001n), '0x0'] });
+    expect(burn).toEqual({
+      fromAddress: router,
+      keys: [hex(BigInt(hash.getSelectorFromName('Transfer'))), hex(BigInt(address)), '0x0'],
+      data: [hex(1_250_000_001n), '0x0'],
+    });
     expect(dispatch!.fromAddress).toBe(mailbox);
     expect(dispatch!.keys.slice(0, 3)).toEqual([WARP_EVENT_KEYS.dispatch, hex(BigInt(router)), hex(BigInt(REMOTE))]);
     expect(dispatch!.data).toEqual(['0x3', '0x0', hex(BigInt(ORIGIN))]);
-    expect(sent).toEqual({ fromAddress: router, keys: [WARP_EVENT_KEYS.sentTransferRemote, hex(BigInt(REMOTE)), '0x11111111111111111111111111111111', '0x11111111111111111111111111111111'], data: [hex(1_250_000_001n), '0x0'] });
+    expect(sent).toEqual({
+      fromAddress: router,
+      keys: [WARP_EVENT_KEYS.sentTransferRemote, hex(BigInt(REMOTE)), '0x11111111111111111111111111111111', '0x11111111111111111111111111111111'],
+      data: [hex(1_250_000_001n), '0x0'],
+    });
     // The id is the one @hyperlane-xyz/utils computes for this message.
-    const body = `0x${'11'.repeat(32)}${(1_250_000_001n).toString(16).padStart(64, '0')}`;
+    const body = `0x${'11'.repeat(32)}${1_250_000_001n.toString(16).padStart(64, '0')}`;
     const expected = hlMessageId(hlFormatMessage(3, 0, ORIGIN, addressToBytes32(router), REMOTE, REMOTE_ROUTER, body));
     expect(dispatchId!.keys[0]).toBe(WARP_EVENT_KEYS.dispatchId);
     expect(BigInt(dispatchId!.keys[1]!) + (BigInt(dispatchId!.keys[2]!) << 128n)).toBe(BigInt(expected));

@@ -29,7 +29,10 @@ const solc = createRequire(import.meta.url)('solc') as { version(): string; comp
 
 function compile(): { version: string; out: Output } {
   const sources: Record<string, { content: string }> = {};
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.sol')).sort()) sources[f] = { content: readFileSync(join(dir, f), 'utf8') };
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith('.sol'))
+    .sort())
+    sources[f] = { content: readFileSync(join(dir, f), 'utf8') };
   const input = {
     language: 'Solidity',
     sources,
@@ -57,16 +60,27 @@ describe('the local L1 contracts', () => {
     for (const n of CONTRACTS) expect(byName.get(n)?.evm.bytecode.object.length, n).toBeGreaterThan(100);
   });
 
-  it('emit the real events: the core contract\'s LogMessageToL2 and StarkGate v2\'s Deposit (and the legacy LogDeposit)', () => {
+  it("emit the real events: the core contract's LogMessageToL2 and StarkGate v2's Deposit (and the legacy LogDeposit)", () => {
     const log = event('StarknetMessaging', 'LogMessageToL2');
     expect(signature(log)).toBe('LogMessageToL2(address,uint256,uint256,uint256[],uint256,uint256)');
     expect(log.inputs!.map((i) => i.indexed)).toEqual([true, true, true, false, false, false]);
     for (const bridge of ['StarkgateEthBridge', 'StarkgateErc20Bridge']) {
       const dep = event(bridge, 'Deposit');
       expect(signature(dep)).toBe('Deposit(address,address,uint256,uint256,uint256,uint256)');
-      expect(dep.inputs!.map((i) => [i.name, i.indexed])).toEqual([['sender', true], ['token', true], ['amount', false], ['l2Recipient', true], ['nonce', false], ['fee', false]]);
+      expect(dep.inputs!.map((i) => [i.name, i.indexed])).toEqual([
+        ['sender', true],
+        ['token', true],
+        ['amount', false],
+        ['l2Recipient', true],
+        ['nonce', false],
+        ['fee', false],
+      ]);
       expect(signature(event(bridge, 'LogDeposit'))).toBe('LogDeposit(address,uint256,uint256,uint256,uint256)');
-      const fns = byName.get(bridge)!.abi.filter((i) => i.type === 'function' && i.name === 'deposit').map(signature).sort();
+      const fns = byName
+        .get(bridge)!
+        .abi.filter((i) => i.type === 'function' && i.name === 'deposit')
+        .map(signature)
+        .sort();
       expect(fns).toEqual(['deposit(address,uint256,uint256)', 'deposit(uint256,uint256)']);
     }
   });

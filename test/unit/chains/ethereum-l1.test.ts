@@ -20,7 +20,11 @@ afterAll(async () => {
 });
 
 async function rpc(method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(l1!.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(l1!.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as { result: unknown }).result;
 }
 const call = async (to: string, sig: string, args: (bigint | string)[] = []) => words(await rpc('eth_call', [{ to, data: encodeCall(sig, args) }, 'latest']));
@@ -49,7 +53,9 @@ describe('the embedded Ethereum L1', () => {
     const eth = tokens.ETH!;
     const from = l1!.accounts[1]!;
     const amount = 10n ** 18n;
-    const hash = await rpc('eth_sendTransaction', [{ from, to: eth.l1Bridge, data: encodeCall('deposit(uint256,uint256)', [amount, 0x1234n]), value: `0x${(amount + 1n).toString(16)}`, gas: '0x7a120' }]);
+    const hash = await rpc('eth_sendTransaction', [
+      { from, to: eth.l1Bridge, data: encodeCall('deposit(uint256,uint256)', [amount, 0x1234n]), value: `0x${(amount + 1n).toString(16)}`, gas: '0x7a120' },
+    ]);
     expect((await rpc('eth_getTransactionReceipt', [hash])).status).toBe('0x1');
     const height = BigInt(await rpc('eth_blockNumber', []));
     await l1!.stop();

@@ -78,7 +78,7 @@ describe('rpc adapter (offline)', () => {
     expect((ours.calldata as string[]).map((x) => BigInt(x))).toEqual([args.proofId, args.proofHash, args.zkId]);
   });
 
-  it('sends an INVOKE v3 whose hash is invokeHash of the call and whose signature is the account key\'s', async () => {
+  it("sends an INVOKE v3 whose hash is invokeHash of the call and whose signature is the account key's", async () => {
     const node = fakeNode();
     const out = await registry(node.fetch).storeProof(args);
     expect(out.txHash).toBe(toHex64('0xfeed'));
@@ -130,9 +130,12 @@ describe('rpc adapter (offline)', () => {
 
   it('maps the contract\'s "proof already exists" revert', async () => {
     const node = fakeNode({
-      starknet_addInvokeTransaction: () => new Error('Transaction execution has failed: ... Failure reason: 0x70726f6f6620616c726561647920657869737473 (\'proof already exists\').'),
+      starknet_addInvokeTransaction: () =>
+        new Error("Transaction execution has failed: ... Failure reason: 0x70726f6f6620616c726561647920657869737473 ('proof already exists')."),
     });
-    const err = await registry(node.fetch).storeProof(args).catch((e) => e);
+    const err = await registry(node.fetch)
+      .storeProof(args)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RegistryRevert);
     expect(err.reason).toBe('proof already exists');
   });
@@ -140,20 +143,33 @@ describe('rpc adapter (offline)', () => {
   it('waits for the receipt with a deadline: a transaction the node keeps RECEIVED is an error in time; a blip while polling is waited out; a revert is the reason', async () => {
     const stuck = fakeNode({ starknet_getTransactionStatus: () => ({ finality_status: 'RECEIVED' }) });
     const started = Date.now();
-    const err = await registry(stuck.fetch, 150).storeProof(args).catch((e) => e);
+    const err = await registry(stuck.fetch, 150)
+      .storeProof(args)
+      .catch((e) => e);
     expect(err.message).toMatch(/^no receipt for 0x0+feed within \d+ ms$/);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(stuck.calls.filter((c) => c.method === 'starknet_getTransactionStatus').length).toBeGreaterThan(1);
 
     let polls = 0;
-    const blip = fakeNode({ starknet_getTransactionStatus: () => (++polls === 1 ? new Error('node restarting') : { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' }) });
+    const blip = fakeNode({
+      starknet_getTransactionStatus: () =>
+        ++polls === 1 ? new Error('node restarting') : { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' },
+    });
     expect(await registry(blip.fetch, 5_000).storeProof(args)).toEqual({ txHash: `0x${'0'.repeat(60)}feed` });
     expect(polls).toBe(2);
 
     const reverted = fakeNode({
-      starknet_getTransactionReceipt: () => ({ ...(defaults.starknet_getTransactionReceipt!({}) as object), execution_status: 'REVERTED', revert_reason: "Failure reason: ('proof already exists')" }),
+      starknet_getTransactionReceipt: () => ({
+        ...(defaults.starknet_getTransactionReceipt!({}) as object),
+        execution_status: 'REVERTED',
+        revert_reason: "Failure reason: ('proof already exists')",
+      }),
     });
-    expect(await registry(reverted.fetch).storeProof(args).catch((e) => e)).toEqual(new RegistryRevert('proof already exists'));
+    expect(
+      await registry(reverted.fetch)
+        .storeProof(args)
+        .catch((e) => e),
+    ).toEqual(new RegistryRevert('proof already exists'));
   });
 
   it('reads get_proof, verify_proof_exists and ProofStored events through starknet_call/getEvents', async () => {
@@ -162,7 +178,9 @@ describe('rpc adapter (offline)', () => {
       starknet_call: (p: any) => {
         const selector = BigInt(p.request.entry_point_selector);
         if (selector === BigInt(hash.getSelectorFromName('get_proof'))) {
-          return BigInt(p.request.calldata[0]) === args.proofId ? [toHex(args.proofHash), toHex(args.zkId), toHex(owner), '0x6553f100'] : ['0x0', '0x0', '0x0', '0x0'];
+          return BigInt(p.request.calldata[0]) === args.proofId
+            ? [toHex(args.proofHash), toHex(args.zkId), toHex(owner), '0x6553f100']
+            : ['0x0', '0x0', '0x0', '0x0'];
         }
         return [BigInt(p.request.calldata[0]) === args.proofId ? '0x1' : '0x0'];
       },
@@ -193,7 +211,17 @@ describe('rpc adapter (offline)', () => {
     const call = node.calls.find((c) => c.method === 'starknet_call')!;
     expect(CallData.compile([args.proofId])).toEqual((call.params as any).request.calldata.map((x: string) => BigInt(x).toString()));
     const events = await reg.getEvents({ proofId: args.proofId });
-    expect(events).toEqual([{ proof_id: toHex64(args.proofId), proof_hash: toHex64(args.proofHash), zk_id: toHex64(args.zkId), owner: toHex64(owner), timestamp: 0x6553f100, blockNumber: 12, transactionHash: toHex64('0xfeed') }]);
+    expect(events).toEqual([
+      {
+        proof_id: toHex64(args.proofId),
+        proof_hash: toHex64(args.proofHash),
+        zk_id: toHex64(args.zkId),
+        owner: toHex64(owner),
+        timestamp: 0x6553f100,
+        blockNumber: 12,
+        transactionHash: toHex64('0xfeed'),
+      },
+    ]);
     const filter = (node.calls.find((c) => c.method === 'starknet_getEvents')!.params as any).filter;
     expect(filter.keys).toEqual([[PROOF_STORED_SELECTOR], [toHex(args.proofId)]]);
   });

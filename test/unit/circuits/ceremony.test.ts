@@ -26,7 +26,11 @@ describeCommittedKeys(['password', 'preimage', 'range', 'range_scoped', 'preimag
 
 describe('the kind of a ceremony', () => {
   it('is public only with a published phase 1 and enough independent contributions', () => {
-    const three = [{ name: 'Ana', hash: 'a' }, { name: 'Bo', hash: 'b' }, { name: 'Cy', hash: 'c' }];
+    const three = [
+      { name: 'Ana', hash: 'a' },
+      { name: 'Bo', hash: 'b' },
+      { name: 'Cy', hash: 'c' },
+    ];
     expect(developmentReasons({ source: 'powersOfTau28_hez_final_13' }, three)).toEqual([]);
     expect(developmentReasons({ source: 'local' }, three)).toHaveLength(1);
     // The same party twice is one party.

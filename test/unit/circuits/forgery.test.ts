@@ -27,7 +27,10 @@ const big = (xs: string[]) => xs.map(BigInt);
 const g1 = (p: string[]) => curve.G1.fromObject(big(p.slice(0, 2)));
 const affine = (p: Uint8Array) => curve.G1.toObject(curve.G1.toAffine(p)).map(String);
 const sameG1 = (p: Uint8Array, q: string[]) => expect(affine(p).slice(0, 2)).toEqual(q.slice(0, 2));
-const inG2 = (e: bigint) => curve.G2.toObject(curve.G2.toAffine(curve.G2.timesScalar(curve.G2.g, e))).slice(0, 2).map((c) => (c as unknown as bigint[]).map(String));
+const inG2 = (e: bigint) =>
+  curve.G2.toObject(curve.G2.toAffine(curve.G2.timesScalar(curve.G2.g, e)))
+    .slice(0, 2)
+    .map((c) => (c as unknown as bigint[]).map(String));
 
 /**
  * Groth16 forgery with δ known (snarkjs fixes γ to the generator): A = α, B = β and
@@ -75,7 +78,9 @@ describe('the seeded ceremony of before, recomputed from its public strings', ()
 
   it('the shipped keys’ δ is not the public beacon’s alone: the contributions’ secrets are in it', () => {
     for (const name of names()) {
-      const transcript = JSON.parse(readFileSync(join(artifactPath(name, 'vkey'), '..', 'transcript.json'), 'utf8')) as { beacon: { hash: string; iterationsExp: number } };
+      const transcript = JSON.parse(readFileSync(join(artifactPath(name, 'vkey'), '..', 'transcript.json'), 'utf8')) as {
+        beacon: { hash: string; iterationsExp: number };
+      };
       const beaconOnly = beaconDelta(transcript.beacon.hash, transcript.beacon.iterationsExp);
       expect(inG2(beaconOnly), name).not.toEqual(shippedKey(name).vk_delta_2.slice(0, 2));
     }

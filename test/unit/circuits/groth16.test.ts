@@ -8,15 +8,7 @@ import { buildPoseidon, type Poseidon } from 'circomlibjs';
 import * as snarkjs from 'snarkjs';
 import { AppError } from '#lib/errors.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
-import {
-  BASE_FIELD_ORDER,
-  SNARK_FIELD_ORDER,
-  generateProof,
-  terminateCurves,
-  verifyProof,
-  type CircuitInputs,
-  type ProofResult,
-} from '#lib/zk/groth16.ts';
+import { BASE_FIELD_ORDER, SNARK_FIELD_ORDER, generateProof, terminateCurves, verifyProof, type CircuitInputs, type ProofResult } from '#lib/zk/groth16.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const DEPTH = 20;
@@ -192,7 +184,18 @@ describe('verifyProof, malformed proofs', () => {
     ['point at infinity', () => mutate((p) => (p.pi_a = ['0', '1', '0'])), () => good.publicSignals],
     ['pi_a as (0, 0), the identity affine', () => mutate((p) => (p.pi_a = ['0', '0', '1'])), () => good.publicSignals],
     ['pi_c as (0, 0)', () => mutate((p) => (p.pi_c = ['0', '0'])), () => good.publicSignals],
-    ['pi_b as (0, 0)', () => mutate((p) => (p.pi_b = [['0', '0'], ['0', '0']])), () => good.publicSignals],
+    [
+      'pi_b as (0, 0)',
+      () =>
+        mutate(
+          (p) =>
+            (p.pi_b = [
+              ['0', '0'],
+              ['0', '0'],
+            ]),
+        ),
+      () => good.publicSignals,
+    ],
     ['wrong protocol', () => mutate((p) => (p.protocol = 'plonk')), () => good.publicSignals],
     ['public signals not an array', () => good.proof, () => '1'],
     ['public signal not decimal', () => good.proof, () => ['abc']],
@@ -247,7 +250,12 @@ describe('interoperability with snarkjs', () => {
     const variants: Array<[string, string, any, string[]]> = [
       ['range: valid', 'range', range.proof, range.publicSignals],
       ['preimage: valid', 'preimage', preimage.proof, preimage.publicSignals],
-      ...range.publicSignals.map((_, i): [string, string, any, string[]] => ['range: signal ' + i + ' + 1', 'range', range.proof, range.publicSignals.map((s, j) => (j === i ? String(BigInt(s) + 1n) : s))]),
+      ...range.publicSignals.map((_, i): [string, string, any, string[]] => [
+        'range: signal ' + i + ' + 1',
+        'range',
+        range.proof,
+        range.publicSignals.map((s, j) => (j === i ? String(BigInt(s) + 1n) : s)),
+      ]),
       ['range: signals permuted', 'range', range.proof, [range.publicSignals[0]!, range.publicSignals[2]!, range.publicSignals[1]!]],
       ['range: signal 0 as r - 1', 'range', range.proof, [String(SNARK_FIELD_ORDER - 1n), ...range.publicSignals.slice(1)]],
       ['range: zero signals', 'range', range.proof, ['0', '0', '0']],
@@ -255,7 +263,12 @@ describe('interoperability with snarkjs', () => {
       ['range: A and C swapped', 'range', { ...range.proof, pi_a: range.proof.pi_c, pi_c: range.proof.pi_a }, range.publicSignals],
       ['range: A negated', 'range', { ...range.proof, pi_a: moved(range.proof.pi_a, (p) => curve.G1.neg(p)) }, range.publicSignals],
       ['range: C doubled', 'range', { ...range.proof, pi_c: moved(range.proof.pi_c, (p) => curve.G1.double(p)) }, range.publicSignals],
-      ['range: A and C negated', 'range', { ...range.proof, pi_a: moved(range.proof.pi_a, (p) => curve.G1.neg(p)), pi_c: moved(range.proof.pi_c, (p) => curve.G1.neg(p)) }, range.publicSignals],
+      [
+        'range: A and C negated',
+        'range',
+        { ...range.proof, pi_a: moved(range.proof.pi_a, (p) => curve.G1.neg(p)), pi_c: moved(range.proof.pi_c, (p) => curve.G1.neg(p)) },
+        range.publicSignals,
+      ],
       ['range: B of another proof', 'range', { ...range.proof, pi_b: other.proof.pi_b }, range.publicSignals],
       ['preimage proof for range', 'range', preimage.proof, [...preimage.publicSignals, '18', '65']],
     ];

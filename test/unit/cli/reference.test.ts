@@ -10,9 +10,7 @@ import { commands } from '#lib/cli/commands.ts';
 
 const page = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'cli.md'), 'utf8');
 /** The text of each `### \`shroud …\`` section, by command name. */
-const sections = new Map(
-  [...page.matchAll(/^### `shroud ([^`]+)`\n([\s\S]*?)(?=^##)/gm)].map((m) => [m[1]!, m[2]!] as const),
-);
+const sections = new Map([...page.matchAll(/^### `shroud ([^`]+)`\n([\s\S]*?)(?=^##)/gm)].map((m) => [m[1]!, m[2]!] as const));
 const setup = ['config set-url', 'config show', 'completion'];
 
 describe('docs/cli.md', () => {

@@ -50,39 +50,41 @@ describe('item lease', () => {
     // Time stands still but for the schedule's waits, so expiry boundaries are hit exactly.
     vi.useFakeTimers({ toFake: ['Date'] });
     let run = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 14 }), async (steps) => {
-        const key = { pk: `KITLEASE#${run++}`, sk: 'LOCK' };
-        // The model: the stored lease (live or not).
-        let model: { owner: string; expiresAt: number } | undefined;
-        for (const s of steps) {
-          const now = clock.clock.nowMs();
-          const live = model !== undefined && model.expiresAt >= now;
-          if (s.op === 'wait') {
-            clock.advanceClock(s.ms);
-            continue;
+    await fc
+      .assert(
+        fc.asyncProperty(fc.array(step, { maxLength: 14 }), async (steps) => {
+          const key = { pk: `KITLEASE#${run++}`, sk: 'LOCK' };
+          // The model: the stored lease (live or not).
+          let model: { owner: string; expiresAt: number } | undefined;
+          for (const s of steps) {
+            const now = clock.clock.nowMs();
+            const live = model !== undefined && model.expiresAt >= now;
+            if (s.op === 'wait') {
+              clock.advanceClock(s.ms);
+              continue;
+            }
+            if (s.op === 'acquire') {
+              const got = await leases.acquireLease(key, s.owner, s.seconds);
+              expect(got).toBe(!live);
+              if (got) model = { owner: s.owner, expiresAt: now + s.seconds * 1000 };
+            } else if (s.op === 'renew' || s.op === 'handOver') {
+              const to = s.op === 'renew' ? s.owner : s.to;
+              const ok = await leases.handOverLease(key, s.owner, to, s.seconds);
+              // The holder of record may renew even a lapsed lease that nobody has taken.
+              const holds = model?.owner === s.owner;
+              expect(ok).toBe(holds);
+              if (ok) model = { owner: to, expiresAt: clock.clock.nowMs() + s.seconds * 1000 };
+            } else {
+              await leases.releaseLease(key, s.owner);
+              if (model?.owner === s.owner) model = undefined;
+            }
+            const liveNow = model !== undefined && model.expiresAt >= clock.clock.nowMs() ? model.owner : undefined;
+            expect(await leases.leaseHolder(key)).toBe(liveNow);
           }
-          if (s.op === 'acquire') {
-            const got = await leases.acquireLease(key, s.owner, s.seconds);
-            expect(got).toBe(!live);
-            if (got) model = { owner: s.owner, expiresAt: now + s.seconds * 1000 };
-          } else if (s.op === 'renew' || s.op === 'handOver') {
-            const to = s.op === 'renew' ? s.owner : s.to;
-            const ok = await leases.handOverLease(key, s.owner, to, s.seconds);
-            // The holder of record may renew even a lapsed lease that nobody has taken.
-            const holds = model?.owner === s.owner;
-            expect(ok).toBe(holds);
-            if (ok) model = { owner: to, expiresAt: clock.clock.nowMs() + s.seconds * 1000 };
-          } else {
-            await leases.releaseLease(key, s.owner);
-            if (model?.owner === s.owner) model = undefined;
-          }
-          const liveNow = model !== undefined && model.expiresAt >= clock.clock.nowMs() ? model.owner : undefined;
-          expect(await leases.leaseHolder(key)).toBe(liveNow);
-        }
-      }),
-      { numRuns: 60, seed: 3636 },
-    ).finally(() => vi.useRealTimers());
+        }),
+        { numRuns: 60, seed: 3636 },
+      )
+      .finally(() => vi.useRealTimers());
   });
 
   it('of many simultaneous takers exactly one wins, and only after expiry another', async () => {
@@ -113,12 +115,16 @@ describe('waiting for an item lease', () => {
 });
 
 describe('embedded lease', () => {
-  it('guards an entity item: free, held by its owner, taken after expiry; the item\'s own attributes kept', async () => {
+  it("guards an entity item: free, held by its owner, taken after expiry; the item's own attributes kept", async () => {
     const key = { pk: 'KITJOB#1', sk: 'JOB' };
     await items.putItem({ ...key, status: 'pending', n: 0 });
     const take = (owner: string, s = 10) => {
       const now = clock.clock.nowMs();
-      return conditional.updateIf(key, conditional.mergeUpdates(leases.embeddedLease.take(leases.leaseFor(owner, s, now)), { add: ['n :one'], values: { ':one': 1 } }), leases.embeddedLease.free(now));
+      return conditional.updateIf(
+        key,
+        conditional.mergeUpdates(leases.embeddedLease.take(leases.leaseFor(owner, s, now)), { add: ['n :one'], values: { ':one': 1 } }),
+        leases.embeddedLease.free(now),
+      );
     };
     const a = await take('A');
     expect(a && leases.embeddedLease.read(a)?.owner).toBe('A');
@@ -141,8 +147,13 @@ describe('conditional write', () => {
     const key = { pk: 'KITCOND#1', sk: 'X' };
     expect(await conditional.putIf({ ...key, v: 1 }, { ConditionExpression: 'attribute_not_exists(pk)' })).toBe(true);
     expect(await conditional.putIf({ ...key, v: 2 }, { ConditionExpression: 'attribute_not_exists(pk)' })).toBe(false);
-    expect(await conditional.updateIf(key, { set: ['v = :v'], values: { ':v': 3 } }, { ConditionExpression: 'v = :old', ExpressionAttributeValues: { ':old': 2 } })).toBeUndefined();
-    expect((await conditional.updateIf(key, { set: ['v = :v'], values: { ':v': 3 } }, { ConditionExpression: 'v = :old', ExpressionAttributeValues: { ':old': 1 } }))?.v).toBe(3);
+    expect(
+      await conditional.updateIf(key, { set: ['v = :v'], values: { ':v': 3 } }, { ConditionExpression: 'v = :old', ExpressionAttributeValues: { ':old': 2 } }),
+    ).toBeUndefined();
+    expect(
+      (await conditional.updateIf(key, { set: ['v = :v'], values: { ':v': 3 } }, { ConditionExpression: 'v = :old', ExpressionAttributeValues: { ':old': 1 } }))
+        ?.v,
+    ).toBe(3);
     expect(await conditional.deleteIf(key, { ConditionExpression: 'v = :x', ExpressionAttributeValues: { ':x': 1 } })).toBe(false);
     expect(await conditional.deleteIf(key, { ConditionExpression: 'v = :x', ExpressionAttributeValues: { ':x': 3 } })).toBe(true);
     // A malformed condition is a bug, not a lost race.
@@ -150,7 +161,11 @@ describe('conditional write', () => {
   });
 
   it('update clauses are joined in order, with their names and values merged', () => {
-    const u = conditional.mergeUpdates({ set: ['a = :a'], values: { ':a': 1 } }, { remove: ['b'], set: ['#c = :c'], names: { '#c': 'c' }, values: { ':c': 2 } }, { add: ['n :one'] });
+    const u = conditional.mergeUpdates(
+      { set: ['a = :a'], values: { ':a': 1 } },
+      { remove: ['b'], set: ['#c = :c'], names: { '#c': 'c' }, values: { ':c': 2 } },
+      { add: ['n :one'] },
+    );
     expect(conditional.updateExpression(u)).toBe('SET a = :a, #c = :c REMOVE b ADD n :one');
     expect(u.values).toEqual({ ':a': 1, ':c': 2 });
   });
@@ -158,15 +173,22 @@ describe('conditional write', () => {
 
 describe('optimistic retry', () => {
   const noSleep = { sleep: async () => undefined };
-  const conflictError = () => Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
+  const conflictError = () =>
+    Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
 
   it('pauses with full jitter: within [0, min(cap, base·2^i)]', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 5_000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (i, base, cap, r) => {
-        const ms = retry.backoffMs(i, { baseMs: base, capMs: cap }, () => r);
-        expect(ms).toBeGreaterThanOrEqual(0);
-        expect(ms).toBeLessThanOrEqual(Math.min(cap, base * 2 ** i));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 5_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (i, base, cap, r) => {
+          const ms = retry.backoffMs(i, { baseMs: base, capMs: cap }, () => r);
+          expect(ms).toBeGreaterThanOrEqual(0);
+          expect(ms).toBeLessThanOrEqual(Math.min(cap, base * 2 ** i));
+        },
+      ),
       { seed: 36 },
     );
   });
@@ -202,9 +224,22 @@ describe('optimistic retry', () => {
 
   it('does not retry other errors, nor a transaction cancelled by its own condition', async () => {
     let calls = 0;
-    await expect(retry.retryOnConflict(async () => { calls++; throw new Error('boom'); }, noSleep)).rejects.toThrow('boom');
-    const own = Object.assign(new Error('cond'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'TransactionConflict' }] });
-    await expect(retry.retryOnConflict(async () => { calls++; throw own; }, noSleep)).rejects.toThrow('cond');
+    await expect(
+      retry.retryOnConflict(async () => {
+        calls++;
+        throw new Error('boom');
+      }, noSleep),
+    ).rejects.toThrow('boom');
+    const own = Object.assign(new Error('cond'), {
+      name: 'TransactionCanceledException',
+      CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'TransactionConflict' }],
+    });
+    await expect(
+      retry.retryOnConflict(async () => {
+        calls++;
+        throw own;
+      }, noSleep),
+    ).rejects.toThrow('cond');
     expect(calls).toBe(2);
     await expect(retry.retryOnConflict(async () => retry.CONFLICT, { ...noSleep, attempts: 2, exhausted: () => new Error('mine') })).rejects.toThrow('mine');
   });
@@ -213,10 +248,15 @@ describe('optimistic retry', () => {
     const key = { pk: 'KITCOUNT#1', sk: 'N' };
     await items.putItem({ ...key, n: 0 });
     const bump = () =>
-      retry.retryOnConflict(async () => {
-        const n = Number((await items.getItem(key))!.n);
-        return (await conditional.putIf({ ...key, n: n + 1 }, { ConditionExpression: 'n = :n', ExpressionAttributeValues: { ':n': n } })) ? n + 1 : retry.CONFLICT;
-      }, { attempts: 50 });
+      retry.retryOnConflict(
+        async () => {
+          const n = Number((await items.getItem(key))!.n);
+          return (await conditional.putIf({ ...key, n: n + 1 }, { ConditionExpression: 'n = :n', ExpressionAttributeValues: { ':n': n } }))
+            ? n + 1
+            : retry.CONFLICT;
+        },
+        { attempts: 50 },
+      );
     await Promise.all(Array.from({ length: 10 }, bump));
     expect((await items.getItem(key))!.n).toBe(10);
   });

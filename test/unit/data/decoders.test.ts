@@ -144,9 +144,9 @@ describe('the live-item rule', () => {
       ExpressionAttributeNames: { '#s': 'state' },
       ExpressionAttributeValues: { ':x': 1, ':y': 'p' },
     });
-    expect(() => allOf({ ConditionExpression: 'a', ExpressionAttributeValues: { ':x': 1 } }, { ConditionExpression: 'b', ExpressionAttributeValues: { ':x': 2 } })).toThrow(
-      /:x/,
-    );
+    expect(() =>
+      allOf({ ConditionExpression: 'a', ExpressionAttributeValues: { ':x': 1 } }, { ConditionExpression: 'b', ExpressionAttributeValues: { ':x': 2 } }),
+    ).toThrow(/:x/);
     expect(anyOf({ ConditionExpression: 'a' }, { ConditionExpression: 'b = :x', ExpressionAttributeValues: { ':x': 1 } })).toEqual({
       ConditionExpression: '(a) OR (b = :x)',
       ExpressionAttributeValues: { ':x': 1 },

@@ -26,7 +26,17 @@ afterAll(async () => {
 });
 
 describe('payout job lease', () => {
-  const job = (id: string) => ({ id, poolId: 'p', nullifierHash: `n-${id}`, recipient: 'r', amount: '1', fee: '0', status: 'pending' as const, attempts: 0, createdAt: '2026-11-27T00:00:00.000Z' });
+  const job = (id: string) => ({
+    id,
+    poolId: 'p',
+    nullifierHash: `n-${id}`,
+    recipient: 'r',
+    amount: '1',
+    fee: '0',
+    status: 'pending' as const,
+    attempts: 0,
+    createdAt: '2026-11-27T00:00:00.000Z',
+  });
 
   it('an old-shape live lease is honoured; once expired it is taken and migrated', async () => {
     const id = '00000000-0000-4000-8000-000000000001';
@@ -52,7 +62,7 @@ describe('payout job lease', () => {
     expect(await jobs.leaseJob(id, 'B', t, t + 30_000)).toBeUndefined();
     await expect(jobs.recordPayoutTx(id, 'B', 'sig', 'bytes', 10)).rejects.toThrow('no longer');
     await jobs.recordPayoutTx(id, 'A', 'sig', 'bytes', 10);
-    await jobs.releaseJob(id, 'B', 'not B\'s');
+    await jobs.releaseJob(id, 'B', "not B's");
     expect((await jobs.getJob(id))?.lease?.owner).toBe('A');
     await jobs.releaseJob(id, 'A', 'Error: boom');
     const released = await jobs.getJob(id);
@@ -84,7 +94,7 @@ describe('idempotency record lease', () => {
     const raw = await items.getItem({ pk, sk: 'IDEMPOTENCY' });
     expect(raw?.lease).toEqual({ owner: 'fp', expiresAt: expect.any(Number) });
     // The code before reads lockedUntil: the same expiry, in seconds.
-    expect(raw?.lockedUntil).toBe(Math.floor((raw?.lease as { expiresAt: number }).expiresAt / 1000));
+    expect(raw?.lockedUntil).toBe(Math.floor((raw!.lease as { expiresAt: number }).expiresAt / 1000));
     await idem.complete(scope, 'k1', 'fp', response);
     expect(await idem.claim(scope, 'k1', 'fp', 60)).toEqual({ kind: 'replay', response: { ...response, isBase64Encoded: false } });
   });

@@ -56,12 +56,18 @@ function routesIndex(): string {
   return ['### Routes', '', ...out].join('\n');
 }
 
-const jobFiles = () => readdirSync(join(root, 'functions/scheduled')).filter((f) => f.endsWith('.ts')).sort();
+const jobFiles = () =>
+  readdirSync(join(root, 'functions/scheduled'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
 
 /** The first sentence of a job's doc comment: what calls it, and how often. */
 function summary(file: string): string {
   const doc = /\/\*\*([\s\S]*?)\*\//.exec(readFileSync(join(root, file), 'utf8').replace(/\/\*\* Twelve[^\n]*\n/, ''))?.[1] ?? '';
-  const text = doc.replace(/\n\s*\*\s?/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = doc
+    .replace(/\n\s*\*\s?/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (/^.*?\.(?=\s|$)/.exec(text)?.[0] ?? text).replace(/\|/g, '\\|');
 }
 
@@ -120,7 +126,10 @@ describe("docs/architecture.md's index", () => {
     const doc = readFileSync(page, 'utf8');
     const section = doc.slice(doc.indexOf('### Emulators and local adapters'));
     // Everything under lib/local/ but compiled classes, and every local adapter beside production code.
-    const emulators = [...walk('lib/local').filter((f) => !f.endsWith('.class')), ...walk('lib').filter((f) => /\/local[-.][^/]*$/.test(f) && !f.startsWith('lib/local/'))];
+    const emulators = [
+      ...walk('lib/local').filter((f) => !f.endsWith('.class')),
+      ...walk('lib').filter((f) => /\/local[-.][^/]*$/.test(f) && !f.startsWith('lib/local/')),
+    ];
     const missing = emulators.filter((f) => !section.includes(code(f)));
     expect(missing, 'emulator files missing from the table').toEqual([]);
     const named = [...doc.matchAll(/`((?:lib|functions|cdk|test|circuits)\/[\w./-]+\.(?:ts|cjs|mjs|java|json))`/g)].map((m) => m[1]!);

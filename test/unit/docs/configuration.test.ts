@@ -19,7 +19,12 @@ function configFiles(dir: string): string[] {
 
 describe('the configuration', () => {
   it('every variable a config.ts reads is documented in README.md or docs/', () => {
-    const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+    const docs = [
+      'README.md',
+      ...readdirSync(join(root, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ]
       .map((f) => readFileSync(join(root, f), 'utf8'))
       .join('\n');
     const files = configFiles('lib');

@@ -5,7 +5,12 @@ import { anchorOf } from '#lib/ai/corpus.ts';
 
 /** Every relative link of README.md and docs/*.md reaches a file, and a heading of it when it names one. */
 const root = join(import.meta.dirname, '..', '..', '..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /**
  * Pages written on other branches of the same change (issue 37): linked already, checked like any

@@ -167,6 +167,9 @@ describe('multipart', () => {
       { name: 'file', value: Buffer.from('a'), filename: 'a' },
       { name: 'file', value: Buffer.from('b'), filename: 'b' },
     ]);
-    await expect(parseMultipart(two.type, two.body, { maxFileBytes: 100, onFile: collect })).rejects.toMatchObject({ status: 400, message: 'file: only one file part is accepted' });
+    await expect(parseMultipart(two.type, two.body, { maxFileBytes: 100, onFile: collect })).rejects.toMatchObject({
+      status: 400,
+      message: 'file: only one file part is accepted',
+    });
   });
 });

@@ -294,7 +294,12 @@ describe('idempotency', () => {
     expect(s.claim).toHaveBeenCalledWith('ip:192.0.2.7|POST /api/x', 'k1', expect.stringMatching(/^[0-9a-f]{64}$/), 15);
     ok.response = { statusCode: 201, headers: { 'content-type': 'application/json' }, body: '{"id":1}', cookies: ['s=secret'] };
     await run(idempotency(s), 'after', ok);
-    expect(s.complete).toHaveBeenCalledWith('ip:192.0.2.7|POST /api/x', 'k1', expect.any(String), { statusCode: 201, headers: { 'content-type': 'application/json' }, body: '{"id":1}', isBase64Encoded: undefined });
+    expect(s.complete).toHaveBeenCalledWith('ip:192.0.2.7|POST /api/x', 'k1', expect.any(String), {
+      statusCode: 201,
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":1}',
+      isBase64Encoded: undefined,
+    });
     const failed = keyed('k2');
     await run(idempotency(s), 'before', failed);
     await run(idempotency(s), 'onError', failed);
@@ -316,7 +321,8 @@ describe('idempotency', () => {
 
   it('fingerprints a multipart body without its boundary', () => {
     const body = (b: string) => `--${b}\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--${b}--\r\n`;
-    const fp = (b: string, content = body(b)) => requestFingerprint(eventOf({ method: 'POST', path: '/api/x', body: content }), `multipart/form-data; boundary=${b}`);
+    const fp = (b: string, content = body(b)) =>
+      requestFingerprint(eventOf({ method: 'POST', path: '/api/x', body: content }), `multipart/form-data; boundary=${b}`);
     expect(fp('AAA')).toBe(fp('BBBBBB'));
     expect(fp('AAA')).not.toBe(fp('AAA', body('AAA').replace('\r\n1\r\n', '\r\n2\r\n')));
   });

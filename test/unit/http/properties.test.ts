@@ -31,11 +31,23 @@ afterAll(async () => {
   await rt?.stop();
 });
 
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', '__proto__', 'constructor', '%', '\u0000', '😀'));
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('', '__proto__', 'constructor', '%', '\u0000', '😀'),
+);
 const dict = fc.dictionary(text, text, { maxKeys: 5 });
 const hostileJson = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
-  fc.constantFrom('{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '[[[[[[[[[[]]]]]]]]]]', '{"a":', 'null', '1e999', `{"a":"${'x'.repeat(10_000)}"}`),
+  fc.constantFrom(
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{}}}',
+    '[[[[[[[[[[]]]]]]]]]]',
+    '{"a":',
+    'null',
+    '1e999',
+    `{"a":"${'x'.repeat(10_000)}"}`,
+  ),
   fc.string({ maxLength: 200 }),
 );
 const event = fc
@@ -44,7 +56,14 @@ const event = fc
     path: fc.oneof(fc.webPath(), text),
     headers: fc.record(
       {
-        'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', ''),
+        'content-type': fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'multipart/form-data; boundary=x',
+          'application/x-www-form-urlencoded',
+          '',
+        ),
         origin: fc.constantFrom('http://localhost', 'https://evil.example', 'null', ''),
         cookie: text,
       },
@@ -58,7 +77,15 @@ const event = fc
     base64: fc.boolean(),
   })
   .map((r): Event => {
-    const e = eventOf({ method: r.method, path: r.path, headers: { ...r.extraHeaders, ...r.headers }, cookies: r.cookies, query: r.query, params: r.params, body: r.body });
+    const e = eventOf({
+      method: r.method,
+      path: r.path,
+      headers: { ...r.extraHeaders, ...r.headers },
+      cookies: r.cookies,
+      query: r.query,
+      params: r.params,
+      body: r.body,
+    });
     e.isBase64Encoded = r.base64;
     return e;
   });

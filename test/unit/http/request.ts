@@ -4,7 +4,17 @@ import type { Event, HttpMiddleware, HttpRequest, HttpState } from '#lib/http/mi
 import { initialState } from '#lib/http/middleware/state.ts';
 
 /** A payload-2.0 event as API Gateway sends it, with what a test needs to vary. */
-export function eventOf(opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string; cookies?: string[]; query?: Record<string, string>; params?: Record<string, string> } = {}): Event {
+export function eventOf(
+  opts: {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    cookies?: string[];
+    query?: Record<string, string>;
+    params?: Record<string, string>;
+  } = {},
+): Event {
   const method = opts.method ?? 'GET';
   const path = opts.path ?? '/api/x';
   return {

@@ -40,7 +40,12 @@ describe('the local S3 server', () => {
     expect(put.ETag).toBe(`"${md5(bytes)}"`);
     const whole = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'big' }))).Body!.transformToByteArray();
     expect(Buffer.from(whole).equals(bytes)).toBe(true);
-    for (const [start, end] of [[0, 0], [1024 * 1024 - 3, 1024 * 1024 + 5], [5, 3 * 1024 * 1024 + 9], [bytes.length - 10, bytes.length - 1]] as const) {
+    for (const [start, end] of [
+      [0, 0],
+      [1024 * 1024 - 3, 1024 * 1024 + 5],
+      [5, 3 * 1024 * 1024 + 9],
+      [bytes.length - 10, bytes.length - 1],
+    ] as const) {
       const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'big', Range: `bytes=${start}-${end}` }));
       const got = Buffer.from(await out.Body!.transformToByteArray());
       expect([start, end, got.length]).toEqual([start, end, end - start + 1]);
@@ -50,10 +55,13 @@ describe('the local S3 server', () => {
     expect((await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'big' }))).ContentLength).toBe(bytes.length);
   });
 
-  it('multipart uploads as S3 has them: the concatenation, S3\'s multipart ETag, parts checked at completion, abort', async () => {
-    const start = async (key: string) => (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key, ContentType: 'application/x-test' }))).UploadId!;
-    const part = async (key: string, UploadId: string, PartNumber: number, body: Uint8Array) =>
-      ({ PartNumber, ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }))).ETag! });
+  it("multipart uploads as S3 has them: the concatenation, S3's multipart ETag, parts checked at completion, abort", async () => {
+    const start = async (key: string) =>
+      (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key, ContentType: 'application/x-test' }))).UploadId!;
+    const part = async (key: string, UploadId: string, PartNumber: number, body: Uint8Array) => ({
+      PartNumber,
+      ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }))).ETag!,
+    });
     const complete = (key: string, UploadId: string, Parts: { PartNumber: number; ETag: string }[]) =>
       local.client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts } }));
 
@@ -63,7 +71,9 @@ describe('the local S3 server', () => {
     for (const [i, c] of chunks.entries()) parts.push(await part('multi', id, i + 1, c));
     expect(parts.map((p) => p.ETag)).toEqual(chunks.map((c) => `"${md5(c)}"`));
     const done = await complete('multi', id, parts);
-    const etag = `"${createHash('md5').update(Buffer.concat(chunks.map((c) => createHash('md5').update(c).digest()))).digest('hex')}-3"`;
+    const etag = `"${createHash('md5')
+      .update(Buffer.concat(chunks.map((c) => createHash('md5').update(c).digest())))
+      .digest('hex')}-3"`;
     expect(done.ETag).toBe(etag);
     const out = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'multi' }));
     expect([out.ETag, out.ContentType, out.ContentLength]).toEqual([etag, 'application/x-test', 11 * MiB + 1237]);
@@ -115,11 +125,16 @@ describe('the local S3 server', () => {
 
   it('multipart edges: a re-sent part that breaks off leaves the part as it was; completing while a later part is still arriving; abort checks the key', async () => {
     const id = (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'edges' }))).UploadId!;
-    const send = async (PartNumber: number, body: Uint8Array) =>
-      ({ PartNumber, ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, PartNumber, Body: body, ContentLength: body.length }))).ETag! });
+    const send = async (PartNumber: number, body: Uint8Array) => ({
+      PartNumber,
+      ETag: (await local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, PartNumber, Body: body, ContentLength: body.length })))
+        .ETag!,
+    });
     // A part sent over a presigned URL whose body stops after `sent` bytes (then, if `cut`, the connection drops).
     const slowPart = async (PartNumber: number, length: number, sent: number) => {
-      const url = await getSignedUrl(local.client, new UploadPartCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, PartNumber, ContentLength: length }), { expiresIn: 60 });
+      const url = await getSignedUrl(local.client, new UploadPartCommand({ Bucket: BUCKET, Key: 'edges', UploadId: id, PartNumber, ContentLength: length }), {
+        expiresIn: 60,
+      });
       const req = request(url, { method: 'PUT', headers: { 'content-length': length } });
       const closed = new Promise<void>((done) => req.on('error', () => done()).on('close', () => done()));
       await new Promise<void>((r) => req.write(randomBytes(sent), () => r()));
@@ -141,8 +156,12 @@ describe('the local S3 server', () => {
     expect(got.equals(Buffer.concat([one, two]))).toBe(true);
 
     const other = (await local.client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'abort-me' }))).UploadId!;
-    await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'not-its-key', UploadId: other }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
-    await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: 'no-such-bucket', Key: 'abort-me', UploadId: other }))).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'not-its-key', UploadId: other }))).rejects.toMatchObject({
+      name: 'NoSuchUpload',
+    });
+    await expect(local.client.send(new AbortMultipartUploadCommand({ Bucket: 'no-such-bucket', Key: 'abort-me', UploadId: other }))).rejects.toMatchObject({
+      name: 'NoSuchBucket',
+    });
     await local.client.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: 'abort-me', UploadId: other }));
   });
 
@@ -166,7 +185,17 @@ describe('the local S3 server', () => {
     await expect(part('stale', stale, 2, randomBytes(10))).rejects.toMatchObject({ name: 'NoSuchUpload' });
     const p2 = await part('fresh', fresh, 2, Buffer.from('end'));
     await local.client.send(
-      new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: 'fresh', UploadId: fresh, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: p1.ETag! }, { PartNumber: 2, ETag: p2.ETag! }] } }),
+      new CompleteMultipartUploadCommand({
+        Bucket: BUCKET,
+        Key: 'fresh',
+        UploadId: fresh,
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: p1.ETag! },
+            { PartNumber: 2, ETag: p2.ETag! },
+          ],
+        },
+      }),
     );
     const got = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'fresh' }))).Body!.transformToByteArray();
     expect(Buffer.from(got).equals(Buffer.concat([first, Buffer.from('end')]))).toBe(true);
@@ -176,15 +205,21 @@ describe('the local S3 server', () => {
     const body = randomBytes(1000);
     const put = await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'matched', Body: body }));
     const wrong = '"00000000000000000000000000000000"';
-    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'matched', IfMatch: wrong }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 412 } });
+    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'matched', IfMatch: wrong }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 412 },
+    });
     const got = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'matched', IfMatch: put.ETag }));
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
-    await expect(local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: wrong }))).rejects.toMatchObject({ name: 'PreconditionFailed' });
-    const copied = await local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: put.ETag }));
+    await expect(
+      local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: wrong })),
+    ).rejects.toMatchObject({ name: 'PreconditionFailed' });
+    const copied = await local.client.send(
+      new CopyObjectCommand({ Bucket: BUCKET, Key: 'copied', CopySource: `${BUCKET}/matched`, CopySourceIfMatch: put.ETag }),
+    );
     expect(copied.CopyObjectResult?.ETag).toBe(put.ETag);
   });
 
-  it('answers If-None-Match and If-Modified-Since on a GET or HEAD with 304 (s3rver\'s rule) and closes the file it opened; sends the object otherwise', async () => {
+  it("answers If-None-Match and If-Modified-Since on a GET or HEAD with 304 (s3rver's rule) and closes the file it opened; sends the object otherwise", async () => {
     const body = randomBytes(3000);
     const put = await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'unchanged', Body: body }));
     const notModified = { $metadata: { httpStatusCode: 304 } };
@@ -230,7 +265,7 @@ describe('the local S3 server', () => {
     expect(Buffer.concat(rest).equals(objects.one)).toBe(true);
   });
 
-  it('closes an object\'s file when its reader goes away mid-body, and after a HEAD', async () => {
+  it("closes an object's file when its reader goes away mid-body, and after a HEAD", async () => {
     const body = randomBytes(16 * MiB);
     await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'left', Body: body }));
     await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'left' }));
@@ -282,18 +317,30 @@ describe('the local S3 server', () => {
       { keys: ['list/f'], prefixes: ['list/e/'], count: 2 },
     ]);
     // StartAfter inside the order, and past a common prefix's keys.
-    expect((await pages({ Prefix: 'list/', Delimiter: '/', StartAfter: 'list/b0' }, 1000)).flatMap((p) => [...p.keys, ...p.prefixes]).sort()).toEqual(['list/c', 'list/d/', 'list/e/', 'list/f']);
+    expect((await pages({ Prefix: 'list/', Delimiter: '/', StartAfter: 'list/b0' }, 1000)).flatMap((p) => [...p.keys, ...p.prefixes]).sort()).toEqual([
+      'list/c',
+      'list/d/',
+      'list/e/',
+      'list/f',
+    ]);
     expect((await pages({ Prefix: 'list/', StartAfter: 'list/d/1' }, 1000))[0]!.keys).toEqual(['list/e/x/1', 'list/f']);
     // Byte order, not the directory walk's: '-' and '.' sort before '/'.
     const walk = ['walk/a-c', 'walk/a.b', 'walk/a/1', 'walk/z'];
     for (const Key of [...walk].reverse()) await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: Key }));
     expect((await pages({ Prefix: 'walk/' }, 1)).flatMap((p) => p.keys)).toEqual(walk);
-    expect((await pages({ Prefix: 'walk/', Delimiter: '/' }, 1)).map((p) => [...p.keys, ...p.prefixes][0])).toEqual(['walk/a-c', 'walk/a.b', 'walk/a/', 'walk/z']);
+    expect((await pages({ Prefix: 'walk/', Delimiter: '/' }, 1)).map((p) => [...p.keys, ...p.prefixes][0])).toEqual([
+      'walk/a-c',
+      'walk/a.b',
+      'walk/a/',
+      'walk/z',
+    ]);
     // MaxKeys 0 with keys to list: an empty page, not truncated.
     const none = await local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'list/', MaxKeys: 0 }));
     expect({ contents: none.Contents ?? [], count: none.KeyCount, truncated: none.IsTruncated }).toEqual({ contents: [], count: 0, truncated: false });
     // A token that is not one is S3's 400 InvalidArgument.
-    await expect(local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'list/', ContinuationToken: 'bm90IGEgdG9rZW4=' }))).rejects.toMatchObject({ name: 'InvalidArgument', $metadata: { httpStatusCode: 400 } });
+    await expect(local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'list/', ContinuationToken: 'bm90IGEgdG9rZW4=' }))).rejects.toMatchObject(
+      { name: 'InvalidArgument', $metadata: { httpStatusCode: 400 } },
+    );
   });
 
   it('stores an empty object', async () => {
@@ -302,7 +349,10 @@ describe('the local S3 server', () => {
     expect((await out.Body!.transformToByteArray()).length).toBe(0);
     // No byte to give: a range of it is 416 (s3rver sent 206 with a Content-Length of 1 and no byte).
     for (const Range of ['bytes=0-0', 'bytes=0-']) {
-      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range })), Range).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range })), Range).rejects.toMatchObject({
+        name: 'InvalidRange',
+        $metadata: { httpStatusCode: 416 },
+      });
     }
     // But a suffix, the one range an empty object can satisfy (RFC 9110 §14.1.1): 200, empty, as S3 answers it.
     const suffix = await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'empty', Range: 'bytes=-1' }));
@@ -328,13 +378,18 @@ describe('the local S3 server', () => {
       expect(await get(Range), Range).toEqual([200, undefined, 10, '0123456789']);
     }
     for (const Range of ['bytes=10-', 'bytes=12-15', 'bytes=-0']) {
-      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range })), Range).rejects.toMatchObject({ name: 'InvalidRange', $metadata: { httpStatusCode: 416 } });
+      await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'ten', Range })), Range).rejects.toMatchObject({
+        name: 'InvalidRange',
+        $metadata: { httpStatusCode: 416 },
+      });
     }
     // HEAD reads Range as GET does.
     const head = await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'ten', Range: 'bytes=-3' }));
     expect([head.$metadata.httpStatusCode, head.ContentRange, head.ContentLength]).toEqual([206, 'bytes 7-9/10', 3]);
     // A suffix of an object that does not exist is still NoSuchKey.
-    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'no-such-key', Range: 'bytes=-3' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'no-such-key', Range: 'bytes=-3' }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
     await vi.waitFor(() => expect(openFiles('ten')).toBe(0));
   });
 
@@ -351,14 +406,24 @@ describe('the local S3 server', () => {
     });
     // The server notices the broken body and removes what it wrote.
     await new Promise((r) => setTimeout(r, 300));
-    await expect.poll(async () => local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'cut-new' })).then(() => 'there', (e: { name?: string }) => e.name), { timeout: 5000 }).toBe('NotFound');
+    await expect
+      .poll(
+        async () =>
+          local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'cut-new' })).then(
+            () => 'there',
+            (e: { name?: string }) => e.name,
+          ),
+        { timeout: 5000 },
+      )
+      .toBe('NotFound');
     const still = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'cut' }))).Body!.transformToByteArray();
     expect(Buffer.from(still).equals(old)).toBe(true);
   });
 
   it('honours If-None-Match: * on a PUT (a conditional write): created once, then 412 and the object unchanged, also for racing PUTs', async () => {
     const first = randomBytes(2 * 1024 * 1024);
-    const put = (key: string, body: Uint8Array) => local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body, ContentLength: body.length, IfNoneMatch: '*' }));
+    const put = (key: string, body: Uint8Array) =>
+      local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body, ContentLength: body.length, IfNoneMatch: '*' }));
     await put('once', first);
     await expect(put('once', randomBytes(100))).rejects.toMatchObject({ name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } });
     const got = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'once' }))).Body!.transformToByteArray();
@@ -370,7 +435,11 @@ describe('the local S3 server', () => {
     const bodies = [1, 2, 3, 4].map(() => randomBytes(3 * 1024 * 1024));
     const results = await Promise.allSettled(bodies.map((b) => put('raced', b)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.name)).toEqual(['PreconditionFailed', 'PreconditionFailed', 'PreconditionFailed']);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.name)).toEqual([
+      'PreconditionFailed',
+      'PreconditionFailed',
+      'PreconditionFailed',
+    ]);
     const winner = bodies[results.findIndex((r) => r.status === 'fulfilled')]!;
     const stored = await (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'raced' }))).Body!.transformToByteArray();
     expect(Buffer.from(stored).equals(winner)).toBe(true);
@@ -382,7 +451,8 @@ describe('the local S3 server', () => {
       expiresIn: 60,
       signableHeaders: new Set(['content-length', 'if-none-match']),
     });
-    const put = (to: string, headers: Record<string, string> = { 'if-none-match': '*' }, data: Buffer = body) => fetch(to, { method: 'PUT', body: new Uint8Array(data), headers });
+    const put = (to: string, headers: Record<string, string> = { 'if-none-match': '*' }, data: Buffer = body) =>
+      fetch(to, { method: 'PUT', body: new Uint8Array(data), headers });
     const codeOf = async (res: Response) => /<Code>([^<]+)<\/Code>/.exec(await res.text())?.[1];
     // Another key, a signed header left out, another length, a changed signature: all refused.
     let res = await put(url.replace('/signed/a?', '/signed/b?'));
@@ -397,13 +467,24 @@ describe('the local S3 server', () => {
     // The URL as signed works.
     expect((await put(url)).status).toBe(200);
     // Expired: signed an hour ago for 60 s.
-    const old = await getSignedUrl(local.client, new GetObjectCommand({ Bucket: BUCKET, Key: 'signed/a' }), { expiresIn: 60, signingDate: new Date(Date.now() - 3600_000) });
+    const old = await getSignedUrl(local.client, new GetObjectCommand({ Bucket: BUCKET, Key: 'signed/a' }), {
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 3600_000),
+    });
     res = await fetch(old);
     expect([res.status, await codeOf(res)]).toEqual([403, 'AccessDenied']);
     // Header-signed requests with a wrong secret.
     const { S3Client } = await import('@aws-sdk/client-s3');
-    const wrong = new S3Client({ region: 'us-east-1', endpoint: local.server.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'not-the-secret' } });
-    await expect(wrong.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'signed/a' }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch', $metadata: { httpStatusCode: 403 } });
+    const wrong = new S3Client({
+      region: 'us-east-1',
+      endpoint: local.server.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'not-the-secret' },
+    });
+    await expect(wrong.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'signed/a' }))).rejects.toMatchObject({
+      name: 'SignatureDoesNotMatch',
+      $metadata: { httpStatusCode: 403 },
+    });
     wrong.destroy();
   });
 });

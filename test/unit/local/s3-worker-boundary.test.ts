@@ -21,7 +21,19 @@ describe('the local S3 worker’s boundary', () => {
     const FilesystemStore = privateModule('stores', 'filesystem.js');
     const base = FilesystemStore.prototype;
     // Overridden (s3rver's controllers call them) and called on the base class.
-    for (const m of ['putObject', 'initiateUpload', 'putPart', 'putObjectMultipart', 'getObject', 'getResourcePath', 'getMetadata', 'putMetadata', 'existsObject', 'getBucket', 'listBuckets']) {
+    for (const m of [
+      'putObject',
+      'initiateUpload',
+      'putPart',
+      'putObjectMultipart',
+      'getObject',
+      'getResourcePath',
+      'getMetadata',
+      'putMetadata',
+      'existsObject',
+      'getBucket',
+      'listBuckets',
+    ]) {
       expect(typeof base[m], `FilesystemStore.prototype.${m}`).toBe('function');
     }
     const S3Error = privateModule('models', 'error.js');

@@ -15,7 +15,9 @@ afterEach(() => {
 
 describe('the job table', () => {
   it('has one row per file under functions/scheduled/, each naming a file that exists, with unique names and construct ids', () => {
-    const files = readdirSync(join(repoRoot, 'functions', 'scheduled')).filter((f) => f.endsWith('.ts')).map((f) => `functions/scheduled/${f}`);
+    const files = readdirSync(join(repoRoot, 'functions', 'scheduled'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `functions/scheduled/${f}`);
     expect(jobs.map((j) => j.handler).sort()).toEqual(files.sort());
     for (const j of jobs) expect(existsSync(join(repoRoot, j.handler)), j.handler).toBe(true);
     expect(new Set(jobs.map((j) => j.name)).size).toBe(jobs.length);
@@ -40,7 +42,16 @@ describe('the job table', () => {
 describe('the local runtime scheduler', () => {
   it("invokes each scheduled row's handler on its period, and nothing for a queue-fed row", async () => {
     vi.useFakeTimers();
-    const row = (name: string, trigger: Job['trigger'], local?: Job['local']): Job => ({ name, id: name, handler: 'test/fixtures/jobs/count.ts', description: name, trigger, timeoutSeconds: 1, grants: [], local });
+    const row = (name: string, trigger: Job['trigger'], local?: Job['local']): Job => ({
+      name,
+      id: name,
+      handler: 'test/fixtures/jobs/count.ts',
+      description: name,
+      trigger,
+      timeoutSeconds: 1,
+      grants: [],
+      local,
+    });
     const table = [row('every-two-minutes', { everyMinutes: 2 }), row('queue-fed', { queues: 'replica' })];
     expect(table.filter(isScheduled)).toHaveLength(1);
     const before = runs();
@@ -59,7 +70,18 @@ describe('the local runtime scheduler', () => {
   it("uses a row's local period where it gives one", async () => {
     vi.useFakeTimers();
     const before = runs();
-    const stop = startScheduledJobs([{ name: 'fast', id: 'fast', handler: 'test/fixtures/jobs/count.ts', description: 'fast', trigger: { everyMinutes: 60 }, timeoutSeconds: 1, grants: [], local: { everyMs: 1000, why: 'a test row' } }]);
+    const stop = startScheduledJobs([
+      {
+        name: 'fast',
+        id: 'fast',
+        handler: 'test/fixtures/jobs/count.ts',
+        description: 'fast',
+        trigger: { everyMinutes: 60 },
+        timeoutSeconds: 1,
+        grants: [],
+        local: { everyMs: 1000, why: 'a test row' },
+      },
+    ]);
     for (let i = 0; i < 5; i++) {
       await vi.advanceTimersByTimeAsync(1000);
       await vi.waitFor(() => expect(runs() - before).toBe(i + 1));

@@ -129,7 +129,7 @@ describe('overlapping invocations in one process (the local runtime)', () => {
     );
   }
 
-  it('keeps each invocation\'s correlation id and Lambda context when isolated', async () => {
+  it("keeps each invocation's correlation id and Lambda context when isolated", async () => {
     const { isolateInvocations } = await import('#lib/observability.ts');
     const lines = await overlap(await isolateInvocations());
     expect(lines).toHaveLength(2);

@@ -24,7 +24,14 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-type Segment = { name: string; subsegments?: Segment[]; annotations?: Record<string, unknown>; metadata?: Record<string, unknown>; aws?: Record<string, unknown>; fault?: boolean };
+type Segment = {
+  name: string;
+  subsegments?: Segment[];
+  annotations?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  aws?: Record<string, unknown>;
+  fault?: boolean;
+};
 
 const received: Segment[] = [];
 const daemon = createSocket('udp4');
@@ -75,7 +82,11 @@ describe('tracing in Lambda', () => {
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => (out.push(String(c)), true));
     const result = await handler(event, context).finally(() => spy.mockRestore());
     expect(result).toMatchObject({ statusCode: 200 });
-    const emf = out.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const emf = out
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(emf).toEqual([expect.objectContaining({ ColdStart: 1, function_name: 'shroud-ci-get-api-probe', service: 'shroud', stage: 'ci' })]);
 
     await expect.poll(() => received.flatMap(flat).some((s) => s.name === '## index.handler'), { timeout: 5000 }).toBe(true);

@@ -8,7 +8,9 @@ const account = (i: number) => createHash('sha256').update(String(i)).digest('he
 describe('the epoch Merkle tree', () => {
   it('a leaf is SHA-256(0x00 ‖ account ‖ u64 BE amount)', () => {
     const a = 'ab'.repeat(32);
-    const expected = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(a, 'hex'), Buffer.from('0000000000000e11', 'hex')])).digest('hex');
+    const expected = createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(a, 'hex'), Buffer.from('0000000000000e11', 'hex')]))
+      .digest('hex');
     expect(leafHash(a, 3601n).toString('hex')).toBe(expected);
   });
 

@@ -28,11 +28,15 @@ describe('production code carries no test adversary', () => {
     ['prove', 'prover: secret key'],
     ['refresh', 'prover: secret key'],
     ['verify', 'proof: trailing bytes'],
-  ])('the esbuild bundle of functions/zkauth/%s.ts does not contain it', async (route, present) => {
-    const entry = join(repo, 'functions', 'zkauth', `${route}.ts`);
-    const result = await build({ ...esbuildOptions(entry, `${route}.mjs`), write: false, minify: false });
-    const code = result.outputFiles.map((f) => f.text).join('\n');
-    expect(code.includes(present)).toBe(true);
-    expect(MARKERS.filter((m) => code.includes(m))).toEqual([]);
-  }, 120_000);
+  ])(
+    'the esbuild bundle of functions/zkauth/%s.ts does not contain it',
+    async (route, present) => {
+      const entry = join(repo, 'functions', 'zkauth', `${route}.ts`);
+      const result = await build({ ...esbuildOptions(entry, `${route}.mjs`), write: false, minify: false });
+      const code = result.outputFiles.map((f) => f.text).join('\n');
+      expect(code.includes(present)).toBe(true);
+      expect(MARKERS.filter((m) => code.includes(m))).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -55,7 +55,9 @@ describe('client-held session key', () => {
 
   it('rejects replays: another session, another key hash, a later time, a server-held label', () => {
     expect(verifyClientSessionProof(proof.stark_proof, { keyHash, sessionId: 'sess-binding-2', nowSeconds: NOW })).toBeNull();
-    expect(verifyClientSessionProof(proof.stark_proof, { keyHash: publicKeyHash(generateSecretKey()), sessionId: 'sess-binding-1', nowSeconds: NOW })).toBeNull();
+    expect(
+      verifyClientSessionProof(proof.stark_proof, { keyHash: publicKeyHash(generateSecretKey()), sessionId: 'sess-binding-1', nowSeconds: NOW }),
+    ).toBeNull();
     expect(verifyClientSessionProof(proof.stark_proof, { keyHash, sessionId: 'sess-binding-1', nowSeconds: NOW + 3 * 3600 })).toBeNull();
     // A server-held proof for the same key, session and expiry does not pass as client-held.
     const serverMade = proveSession(key.secretKey, { keyHash, sessionId: 'sess-binding-1', expiresAt: proof.expiresAt, custody: 'server' });

@@ -15,7 +15,13 @@ const QUERIES = 20;
 
 /** Evaluations over the coset of a random F_p^3-valued polynomial with `degree + 1` coefficients. */
 function randomEvals(degree: number): Fp3[] {
-  const [c0, c1, c2] = [0, 1, 2].map(() => cosetEvaluate(Array.from({ length: degree + 1 }, () => randomFelt()), cfg.offset, cfg.domainSize));
+  const [c0, c1, c2] = [0, 1, 2].map(() =>
+    cosetEvaluate(
+      Array.from({ length: degree + 1 }, () => randomFelt()),
+      cfg.offset,
+      cfg.domainSize,
+    ),
+  );
   return c0.map((v, i) => [v, c1[i], c2[i]] as Fp3);
 }
 

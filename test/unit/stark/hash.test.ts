@@ -80,7 +80,15 @@ describe('Merkle multi-openings', () => {
     for (const idx of [[0], [63], [0, 1], [1, 2, 3, 40], [5, 9, 10, 11, 33, 62, 63], Array.from({ length: 64 }, (_, i) => i)]) {
       const nodes = tree.openMany(idx);
       expect(nodes.length).toBe(multiProofLength(tree.depth, idx));
-      expect(verifyMany(tree.root, tree.depth, idx, idx.map((i) => leaves[i]), nodes)).toBe(true);
+      expect(
+        verifyMany(
+          tree.root,
+          tree.depth,
+          idx,
+          idx.map((i) => leaves[i]),
+          nodes,
+        ),
+      ).toBe(true);
     }
   });
   it('rejects wrong leaves, wrong indices, altered, missing or extra nodes', () => {

@@ -42,6 +42,11 @@ describe('NTT and polynomials', () => {
     expect(evalBaseAtExt(c, z)).toEqual(acc);
     expect(evalExtAtExt(c, c1, c2, z)).toEqual(accX);
     const x = randomFelt();
-    expect(evalExtAtBase(c.map((v, i) => [v, c1[i], c2[i]] as Fp3), x)).toEqual([evalBase(c, x), evalBase(c1, x), evalBase(c2, x)]);
+    expect(
+      evalExtAtBase(
+        c.map((v, i) => [v, c1[i], c2[i]] as Fp3),
+        x,
+      ),
+    ).toEqual([evalBase(c, x), evalBase(c1, x), evalBase(c2, x)]);
   });
 });

@@ -81,7 +81,9 @@ describe('security level', () => {
     const section = readme.slice(readme.indexOf('### Security (shipped parameters)'), readme.indexOf('### Zero knowledge'));
     const prose = section.replace(/\s+/g, ' ');
     expect(prose).toContain(`the query phase gives **${s.provenBits} bits**`);
-    expect(prose).toContain(`min(${DEFAULT_PARAMS.queries}·${Math.log2(DEFAULT_PARAMS.blowup)} + ${DEFAULT_PARAMS.grindingBits}, 192 − ${Math.log2(deriveShape(DEFAULT_PARAMS).ldeSize)}, 128) = **${s.conjecturedBits} bits**`);
+    expect(prose).toContain(
+      `min(${DEFAULT_PARAMS.queries}·${Math.log2(DEFAULT_PARAMS.blowup)} + ${DEFAULT_PARAMS.grindingBits}, 192 − ${Math.log2(deriveShape(DEFAULT_PARAMS).ldeSize)}, 128) = **${s.conjecturedBits} bits**`,
+    );
     expect(prose).toContain(`best m = ${s.proximityParameter}`);
   });
 });

@@ -103,11 +103,26 @@ describe('session STARK API', () => {
     it('rejects non-canonical public input encodings', () => {
       const upper = publicInputs.map((x, i) => (i === 0 ? x.toUpperCase().replace('0X', '0x') : x));
       if (upper[0] !== publicInputs[0]) expect(verifySession(starkProof, upper)).toBe(false);
-      expect(verifySession(starkProof, publicInputs.map((x, i) => (i === 2 ? x.slice(0, 2) + x.slice(3) : x)))).toBe(false);
+      expect(
+        verifySession(
+          starkProof,
+          publicInputs.map((x, i) => (i === 2 ? x.slice(0, 2) + x.slice(3) : x)),
+        ),
+      ).toBe(false);
       expect(verifySession(starkProof, publicInputs.slice(0, 9))).toBe(false);
       expect(verifySession(starkProof, [...publicInputs, publicInputs[0]])).toBe(false);
-      expect(verifySession(starkProof, publicInputs.map((x, i) => (i === 8 ? '0xffffffff00000001' : x)))).toBe(false);
-      expect(verifySession(starkProof, publicInputs.map((x, i) => (i === 9 ? '0x0000000000000003' : x)))).toBe(false);
+      expect(
+        verifySession(
+          starkProof,
+          publicInputs.map((x, i) => (i === 8 ? '0xffffffff00000001' : x)),
+        ),
+      ).toBe(false);
+      expect(
+        verifySession(
+          starkProof,
+          publicInputs.map((x, i) => (i === 9 ? '0x0000000000000003' : x)),
+        ),
+      ).toBe(false);
     });
 
     it('rejects truncated and extended proofs', () => {
@@ -167,7 +182,11 @@ describe('zero knowledge', () => {
       if (qb >= 0) expect(ra.body.traceRows[qa]).not.toEqual(rb.body.traceRows[qb]);
     }
     // No opened value is a witness value (the key or any permutation state).
-    const witness = new Set(permutationStates(keyHashInput(sk)).flat().filter((v) => v > 16n));
+    const witness = new Set(
+      permutationStates(keyHashInput(sk))
+        .flat()
+        .filter((v) => v > 16n),
+    );
     expect([...ra.body.traceRows.flat(), ...rb.body.traceRows.flat()].filter((v) => witness.has(v))).toEqual([]);
 
     // The difference comes from the prover's randomness: with it fixed, the proof is reproduced byte for byte.

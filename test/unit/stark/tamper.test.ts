@@ -21,8 +21,23 @@ describe('byte flips', () => {
     const { proof, felts } = proveRandom(SMALL_PARAMS);
     const sections = proofSections(proof, felts, SMALL_PARAMS);
     expect(sections.map((s) => s.name)).toEqual([
-      'version', 'traceRoot', 'compRoot', 'friRoots', 'oodTraceZ', 'oodTraceGz', 'oodComp', 'remainder', 'nonce',
-      'traceRows', 'traceNodes', 'compRows', 'compNodes', 'fri1Pairs', 'fri1Nodes', 'fri2Pairs', 'fri2Nodes',
+      'version',
+      'traceRoot',
+      'compRoot',
+      'friRoots',
+      'oodTraceZ',
+      'oodTraceGz',
+      'oodComp',
+      'remainder',
+      'nonce',
+      'traceRows',
+      'traceNodes',
+      'compRows',
+      'compNodes',
+      'fri1Pairs',
+      'fri1Nodes',
+      'fri2Pairs',
+      'fri2Nodes',
     ]);
     const accepted: number[] = [];
     for (let i = 0; i < proof.length; i++) {

@@ -29,9 +29,7 @@ describe('CIDs are the ones kubo gives the same bytes', () => {
   });
 
   it('CIDv0 and CIDv1 (dag-pb) name the same node: v0.toV1() is the v1 form', () => {
-    expect(CID.parse('Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD').toV1().toString()).toBe(
-      'bafybeihykld7uyxzogax6vgyvag42y7464eywpf55gxi5qpoisibh3c5wa',
-    );
+    expect(CID.parse('Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD').toV1().toString()).toBe('bafybeihykld7uyxzogax6vgyvag42y7464eywpf55gxi5qpoisibh3c5wa');
   });
 
   it('a one-chunk file is its raw leaf: CIDv1(raw, sha2-256(bytes))', async () => {
@@ -48,9 +46,7 @@ describe('CIDs are the ones kubo gives the same bytes', () => {
     const chunks = [bytes.subarray(0, MiB), bytes.subarray(MiB, 2 * MiB), bytes.subarray(2 * MiB)];
     const leaves = chunks.map((c) => CID.createV1(raw.code, digestOf(0x12, createHash('sha256').update(c).digest())));
     const file = new UnixFS({ type: 'file', blockSizes: chunks.map((c) => BigInt(c.length)) });
-    const root = dagPb.encode(
-      dagPb.prepare({ Data: file.marshal(), Links: leaves.map((l, i) => ({ Hash: l, Name: '', Tsize: chunks[i]!.length })) }),
-    );
+    const root = dagPb.encode(dagPb.prepare({ Data: file.marshal(), Links: leaves.map((l, i) => ({ Hash: l, Name: '', Tsize: chunks[i]!.length })) }));
     const rootCid = CID.createV1(dagPb.code, digestOf(0x12, createHash('sha256').update(root).digest()));
     expect(cid.toString()).toBe(rootCid.toString());
     expect([...blocks.keys()].sort()).toEqual([...leaves.map(String), rootCid.toString()].sort());

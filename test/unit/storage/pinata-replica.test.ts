@@ -88,7 +88,9 @@ describe('PinataReplicaTarget', () => {
     fake.ignoreCar = true; // Pinata chunked the CAR as a plain file
     const before = fake.files.size;
     const j = journal();
-    const err = await target().copy(root, src, j).catch((e: unknown) => e);
+    const err = await target()
+      .copy(root, src, j)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TargetFailure);
     expect(err).toMatchObject({ state: 'failed' });
     expect((err as Error).message).toContain(`not ${root}`);
@@ -102,7 +104,9 @@ describe('PinataReplicaTarget', () => {
     const { root, src } = await dag(300_000);
     fake.jwt = 'a-rotated-key';
     const j = journal();
-    const err = (await target().copy(root, src, j).catch((e: unknown) => e)) as TargetFailure;
+    const err = (await target()
+      .copy(root, src, j)
+      .catch((e: unknown) => e)) as TargetFailure;
     expect(err).toBeInstanceOf(TargetFailure);
     expect(err.state).toBe('failed');
     expect(err.message).toBe('pinata-test: pinata credentials refused (HTTP 401 on upload)');
@@ -123,7 +127,9 @@ describe('PinataReplicaTarget', () => {
     const other = await dag(200_000);
     fake.requests.length = 0;
     fake.failNext(503, 503, 503);
-    const err = (await target().copy(other.root, other.src, journal()).catch((e: unknown) => e)) as TargetFailure;
+    const err = (await target()
+      .copy(other.root, other.src, journal())
+      .catch((e: unknown) => e)) as TargetFailure;
     expect(err).toBeInstanceOf(TargetFailure);
     expect(err.state).toBe('unreachable');
     expect(err.message).toBe('pinata-test: pinata upload: HTTP 503 after 3 attempts');
@@ -163,10 +169,14 @@ describe('PinataReplicaTarget', () => {
       fake.failNext(429, 503);
       await target().copy(root, src, journal());
       fake.jwt = 'another';
-      await target().release(root).catch(() => undefined);
+      await target()
+        .release(root)
+        .catch(() => undefined);
       fake.jwt = JWT;
       fake.ignoreCar = true;
-      await target().repair(root, [], src).catch(() => undefined);
+      await target()
+        .repair(root, [], src)
+        .catch(() => undefined);
     } finally {
       for (const s of spies) s.mockRestore();
     }

@@ -96,7 +96,12 @@ describe('Pinata adapter (real SDK, loopback fake of its API)', () => {
     await expect(adapter().unpin('c', { pinataId: 'f1' })).rejects.toMatchObject({ code: 'PINNING_ERROR', status: 502 });
     failNext = 503;
     await expect(collect(adapter().cat('c', { pinataCid: 'c' }))).rejects.toMatchObject({ code: 'PINNING_ERROR', status: 502 });
-    const dead = new PinataPinning({ PINATA_JWT: 'j', PINATA_GATEWAY: 'http://127.0.0.1:9', PINATA_API_URL: 'http://127.0.0.1:9/v3', PINATA_UPLOAD_URL: 'http://127.0.0.1:9/v3' });
+    const dead = new PinataPinning({
+      PINATA_JWT: 'j',
+      PINATA_GATEWAY: 'http://127.0.0.1:9',
+      PINATA_API_URL: 'http://127.0.0.1:9/v3',
+      PINATA_UPLOAD_URL: 'http://127.0.0.1:9/v3',
+    });
     await expect(dead.add(source(Buffer.from('x')), { name: 'x', uploadId: 'u5' })).rejects.toMatchObject({ code: 'PINNING_ERROR' });
   });
 });

@@ -35,7 +35,13 @@ beforeAll(async () => {
     asked.push(`${target} ${SecretId}`);
     const value = secretValues.get(SecretId);
     res.writeHead(value ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
-    res.end(JSON.stringify(value ? { ARN: SecretId, Name: 'shroud/replica', SecretString: value } : { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." }));
+    res.end(
+      JSON.stringify(
+        value
+          ? { ARN: SecretId, Name: 'shroud/replica', SecretString: value }
+          : { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." },
+      ),
+    );
   });
   await new Promise<void>((ok) => sm.listen(0, '127.0.0.1', ok));
   process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${(sm.address() as { port: number }).port}`;
@@ -122,7 +128,10 @@ describe('secrets of replica targets', () => {
       return { done: async () => n, record: async (d: number) => void (n = d) };
     };
     const make = (c: unknown) =>
-      targets.replicaTargetFrom(config.readStorageConfig({ REPLICA_TARGETS: JSON.stringify([{ name: 'keyed', endpoint: s3.endpoint, bucket: 'keyed-replica', credentials: c }]) }).REPLICA_TARGETS[0]!);
+      targets.replicaTargetFrom(
+        config.readStorageConfig({ REPLICA_TARGETS: JSON.stringify([{ name: 'keyed', endpoint: s3.endpoint, bucket: 'keyed-replica', credentials: c }]) })
+          .REPLICA_TARGETS[0]!,
+      );
 
     process.env.TEST_S3_KEY_ID = 'S3RVER';
     process.env.TEST_S3_SECRET = 'S3RVER';

@@ -70,7 +70,12 @@ describe('replica jobs on SQS', () => {
     const { enqueueReplicaJobs, replicaJobSchema } = await queueModule();
     batches.length = 0;
     const audits: ReplicaJob[] = Array.from({ length: 23 }, (_, i) => ({ kind: 'audit', cid: cid(i), round: 1_800_000_000_000 }));
-    const jobs: ReplicaJob[] = [{ kind: 'copy', cid: cid(100) }, ...audits, { kind: 'release', cid: cid(101) }, { kind: 'audit-round', round: 1_800_000_000_000, after: cid(22) }];
+    const jobs: ReplicaJob[] = [
+      { kind: 'copy', cid: cid(100) },
+      ...audits,
+      { kind: 'release', cid: cid(101) },
+      { kind: 'audit-round', round: 1_800_000_000_000, after: cid(22) },
+    ];
     await enqueueReplicaJobs(jobs);
     const to = (queue: string) => batches.filter((b) => b.queue.endsWith(`/${queue}`));
     expect(to('replica-jobs').map((b) => b.entries.length)).toEqual([2]);

@@ -1,4 +1,12 @@
-import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { CarIndexer } from '@ipld/car/indexer';
 import { CarReader } from '@ipld/car/reader';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -21,7 +29,8 @@ const MiB = 1024 * 1024;
 const local = localS3Bucket(BUCKET);
 
 const objectBytes = async (key: string) => (await local.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray();
-const keysUnder = async (prefix: string) => ((await local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
+const keysUnder = async (prefix: string) =>
+  ((await local.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const cidOf = async (b: Uint8Array) => CID.createV1(raw.code, await sha256Hasher.digest(b));
 
@@ -85,7 +94,13 @@ async function expectObjectsAgreeWithIndex(uploadId: string, index: ShardIndex, 
     expect((await local.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: dataKey(uploadId) }))).ETag).toBe(index.data.etag);
     for (const [cid, [n, offset, length]] of Object.entries(index.blocks)) {
       if (n !== DATA) continue;
-      expect(Buffer.from(createHash('sha256').update(data.subarray(offset, offset + length)).digest()).equals(Buffer.from(CID.parse(cid).multihash.digest))).toBe(true);
+      expect(
+        Buffer.from(
+          createHash('sha256')
+            .update(data.subarray(offset, offset + length))
+            .digest(),
+        ).equals(Buffer.from(CID.parse(cid).multihash.digest)),
+      ).toBe(true);
       seen.add(cid);
     }
   }
@@ -98,7 +113,7 @@ const fileBack = async (cid: CID, store: ShardedBlockstore) => {
   return Buffer.concat(out);
 };
 
-describe('ShardWriter, blocks in place (the upload chunker): the file\'s bytes as one data object', () => {
+describe("ShardWriter, blocks in place (the upload chunker): the file's bytes as one data object", () => {
   it('a 20 MiB file: a multipart data object of 8 MiB parts holding exactly the file, the root in one CAR shard', async () => {
     const bytes = randomBytes(20 * MiB + 12_345);
     const { uploadId, cid, index, store } = await stored(bytes);
@@ -126,11 +141,15 @@ describe('ShardWriter, blocks in place (the upload chunker): the file\'s bytes a
     expect(added.ref.copy).toEqual({ key: dataKey(uploadId), etag: put.ETag });
     const index = JSON.parse(Buffer.from(await objectBytes(shardIndexKey(uploadId))).toString()) as ShardIndex;
     await expectObjectsAgreeWithIndex(uploadId, index, bytes);
-    expect(sha256(await fileBack(CID.parse(added.cid), new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET))))).toBe(sha256(bytes));
+    expect(sha256(await fileBack(CID.parse(added.cid), new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET))))).toBe(
+      sha256(bytes),
+    );
 
     // The staged object is not the one that was read (another ETag): S3 refuses the copy (412), the import fails, nothing stays.
     const other = randomUUID();
-    await expect(adapter.add(asAsync(pieces(bytes)), { uploadId: other, staged: { key: staged, etag: '"0123456789abcdef0123456789abcdef"' } })).rejects.toMatchObject({ code: 'PINNING_ERROR' });
+    await expect(
+      adapter.add(asAsync(pieces(bytes)), { uploadId: other, staged: { key: staged, etag: '"0123456789abcdef0123456789abcdef"' } }),
+    ).rejects.toMatchObject({ code: 'PINNING_ERROR' });
     expect(await keysUnder(`shards/${other}/`)).toEqual([]);
   });
 
@@ -145,14 +164,17 @@ describe('ShardWriter, blocks in place (the upload chunker): the file\'s bytes a
 
   // Sizes around the edges: a file of exactly one chunk (its CID is the raw leaf's: no CAR shard
   // at all), one byte over, a part's worth, and one part plus a little (two parts, the last small).
-  it.each([1, 50, 16_000, MiB - 1, MiB, MiB + 1, 7 * MiB, 8 * MiB, 8 * MiB + 70, 16 * MiB])('a %i-byte file: same CID as the plain import, objects agree with the index, bytes back', async (size) => {
-    const bytes = randomBytes(size);
-    const { uploadId, cid, index, store } = await stored(bytes);
-    expect(index.shards).toBe(size <= MiB ? 0 : 1);
-    expect(index.data!.etag.endsWith(size > 8 * MiB ? '-2"' : '"')).toBe(true);
-    await expectObjectsAgreeWithIndex(uploadId, index, bytes);
-    expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
-  });
+  it.each([1, 50, 16_000, MiB - 1, MiB, MiB + 1, 7 * MiB, 8 * MiB, 8 * MiB + 70, 16 * MiB])(
+    'a %i-byte file: same CID as the plain import, objects agree with the index, bytes back',
+    async (size) => {
+      const bytes = randomBytes(size);
+      const { uploadId, cid, index, store } = await stored(bytes);
+      expect(index.shards).toBe(size <= MiB ? 0 : 1);
+      expect(index.data!.etag.endsWith(size > 8 * MiB ? '-2"' : '"')).toBe(true);
+      await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+      expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
+    },
+  );
 
   it('handles an empty file (one zero-length raw block, no data object)', async () => {
     const { cid, store, index } = await stored(new Uint8Array(0));
@@ -186,9 +208,16 @@ describe('ShardedBlockstore, index version 1 (uploads before the data object)', 
     const { uploadId, index, cid } = await stored(bytes, false);
     // The same blocks as version 1 had them: shard n+1 as n.car, the index's numbers one lower.
     for (let n = 1; n <= index.shards; n++) {
-      await local.client.send(new CopyObjectCommand({ Bucket: BUCKET, Key: `shards/${uploadId}/v1/${n - 1}.car`, CopySource: `${BUCKET}/${shardKey(uploadId, n)}` }));
+      await local.client.send(
+        new CopyObjectCommand({ Bucket: BUCKET, Key: `shards/${uploadId}/v1/${n - 1}.car`, CopySource: `${BUCKET}/${shardKey(uploadId, n)}` }),
+      );
     }
-    const v1: ShardIndex = { version: 1, root: index.root, shards: index.shards, blocks: Object.fromEntries(Object.entries(index.blocks).map(([c, [n, o, l]]) => [c, [n - 1, o, l]])) };
+    const v1: ShardIndex = {
+      version: 1,
+      root: index.root,
+      shards: index.shards,
+      blocks: Object.fromEntries(Object.entries(index.blocks).map(([c, [n, o, l]]) => [c, [n - 1, o, l]])),
+    };
     const body = JSON.stringify(v1);
     await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: shardIndexKey(`${uploadId}/v1`), Body: body }));
     const old = new ShardedBlockstore(local.client, BUCKET, `${uploadId}/v1`, new S3Blockstore(local.client, BUCKET));
@@ -201,31 +230,45 @@ describe('ShardedBlockstore, index version 1 (uploads before the data object)', 
 describe('ShardWriter chunker', () => {
   it('cuts the same chunks as the fixed-size chunker, whatever pieces the bytes come in (so the same CIDs)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 5000 }), fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 900 }), async (bytes, cuts, chunkSize) => {
-        const split = function* () {
-          for (let at = 0, i = 0; at < bytes.length; i++) {
-            const n = cuts[i % cuts.length]!;
-            yield bytes.subarray(at, at + n);
-            at += n;
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 5000 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 900 }),
+        async (bytes, cuts, chunkSize) => {
+          const split = function* () {
+            for (let at = 0, i = 0; at < bytes.length; i++) {
+              const n = cuts[i % cuts.length]!;
+              yield bytes.subarray(at, at + n);
+              at += n;
+            }
+          };
+          const writer = new ShardWriter(local.client, BUCKET, randomUUID());
+          const mine: string[] = [];
+          for await (const chunk of writer.chunker(chunkSize)(split())) {
+            mine.push(Buffer.from(chunk).toString('hex'));
+            await writer.put(await cidOf(chunk), chunk); // each chunk put before the next is asked for
           }
-        };
-        const writer = new ShardWriter(local.client, BUCKET, randomUUID());
-        const mine: string[] = [];
-        for await (const chunk of writer.chunker(chunkSize)(split())) {
-          mine.push(Buffer.from(chunk).toString('hex'));
-          await writer.put(await cidOf(chunk), chunk); // each chunk put before the next is asked for
-        }
-        const theirs: string[] = [];
-        for await (const chunk of fixedSize({ chunkSize })((async function* () { yield* split(); })())) theirs.push(Buffer.from(chunk.subarray()).toString('hex'));
-        expect(mine).toEqual(theirs);
-      }),
+          const theirs: string[] = [];
+          for await (const chunk of fixedSize({ chunkSize })(
+            (async function* () {
+              yield* split();
+            })(),
+          ))
+            theirs.push(Buffer.from(chunk.subarray()).toString('hex'));
+          expect(mine).toEqual(theirs);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('refuses to hand out a chunk before the previous one was put', async () => {
     const writer = new ShardWriter(local.client, BUCKET, randomUUID());
-    const chunks = writer.chunker(10)((async function* () { yield new Uint8Array(25); })());
+    const chunks = writer.chunker(10)(
+      (async function* () {
+        yield new Uint8Array(25);
+      })(),
+    );
     await chunks.next();
     await expect(chunks.next()).rejects.toThrow(/before the previous one was put/);
   });
@@ -240,7 +283,7 @@ describe('ShardWriter abort', () => {
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
   });
 
-  it('a part S3 refuses fails the import (it does not wait for the part\'s buffer forever), and abort cleans up', async () => {
+  it("a part S3 refuses fails the import (it does not wait for the part's buffer forever), and abort cleans up", async () => {
     const uploadId = randomUUID();
     const failing = {
       send: async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
@@ -253,7 +296,9 @@ describe('ShardWriter abort', () => {
       },
     } as unknown as S3Client;
     const writer = new ShardWriter(failing, BUCKET, uploadId);
-    await expect(importContent(pieces(randomBytes(40 * MiB)), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 })).rejects.toThrow('slow down');
+    await expect(importContent(pieces(randomBytes(40 * MiB)), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 })).rejects.toThrow(
+      'slow down',
+    );
     await writer.abort();
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
   });
@@ -263,7 +308,8 @@ describe('ShardWriter abort', () => {
     const failing = {
       send: async (command: { constructor: { name: string }; input: { Key?: string } }, ...rest: unknown[]) => {
         const name = command.constructor.name;
-        if (lost === 'index' && name === 'PutObjectCommand' && command.input.Key === shardIndexKey(uploadId)) throw Object.assign(new Error('internal error'), { name: 'InternalError' });
+        if (lost === 'index' && name === 'PutObjectCommand' && command.input.Key === shardIndexKey(uploadId))
+          throw Object.assign(new Error('internal error'), { name: 'InternalError' });
         const out = await (local.client.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
         // S3 did the work, the answer never came.
         if (lost === 'complete-answer' && name === 'CompleteMultipartUploadCommand') throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
@@ -298,7 +344,9 @@ describe('ShardWriter abort', () => {
     await writer.abort();
     expect(started).toHaveLength(1);
     expect(await keysUnder(`shards/${uploadId}/`)).toEqual([]);
-    await expect(local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: dataKey(uploadId), UploadId: started[0], PartNumber: 9, Body: new Uint8Array(1) }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(
+      local.client.send(new UploadPartCommand({ Bucket: BUCKET, Key: dataKey(uploadId), UploadId: started[0], PartNumber: 9, Body: new Uint8Array(1) })),
+    ).rejects.toMatchObject({ name: 'NoSuchUpload' });
   });
 });
 
@@ -306,7 +354,9 @@ describe('ShardedBlockstore', () => {
   it('reads single blocks by range and runs of blocks in order, each checked against its CID', async () => {
     const bytes = randomBytes(10 * MiB + 5);
     const { index, store } = await stored(bytes);
-    const leaves = Object.keys(index.blocks).filter((c) => c.startsWith('bafkrei')).map((c) => CID.parse(c));
+    const leaves = Object.keys(index.blocks)
+      .filter((c) => c.startsWith('bafkrei'))
+      .map((c) => CID.parse(c));
     const one = await store.getBytes(leaves[3]!);
     expect(sha256(one)).toBe(sha256(bytes.subarray(3 * MiB, 4 * MiB)));
     const got: string[] = [];
@@ -331,9 +381,11 @@ describe('ShardedBlockstore', () => {
     await local.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: content }));
     const fresh = new ShardedBlockstore(local.client, BUCKET, uploadId, new S3Blockstore(local.client, BUCKET));
     const out: Uint8Array[] = [];
-    await expect((async () => {
-      for await (const c of fileContent(cid.toString(), fresh)) out.push(c);
-    })()).rejects.toBeInstanceOf(BlockCorruptError);
+    await expect(
+      (async () => {
+        for await (const c of fileContent(cid.toString(), fresh)) out.push(c);
+      })(),
+    ).rejects.toBeInstanceOf(BlockCorruptError);
     expect(Buffer.concat(out).length).toBe(MiB); // the first leaf only
     expect(sha256(Buffer.concat(out))).toBe(sha256(bytes.subarray(0, MiB)));
     await expect(store.getBytes(CID.parse(leaves[1]!))).rejects.toBeInstanceOf(BlockCorruptError);

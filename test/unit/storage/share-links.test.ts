@@ -19,7 +19,8 @@ describe('expiresIn', () => {
     expect(shareSeconds('48h')).toBe(48 * 3600);
     expect(shareSeconds('7d')).toBe(7 * 86400);
     expect(shareSeconds('30d')).toBe(30 * 86400);
-    for (const bad of ['59s', '31d', '721', '1.5h', '10 m', '10M', 'h', '-1h', '']) expect(() => shareSeconds(bad), bad).toThrow(expect.objectContaining({ status: 400 }));
+    for (const bad of ['59s', '31d', '721', '1.5h', '10 m', '10M', 'h', '-1h', ''])
+      expect(() => shareSeconds(bad), bad).toThrow(expect.objectContaining({ status: 400 }));
   });
   it('outside one minute .. 30 days, or not an integer: 400', () => {
     for (const bad of [0, -5, 30 * 86400 + 1, 1e12, 2.5]) expect(() => shareSeconds(bad), String(bad)).toThrow(expect.objectContaining({ status: 400 }));
@@ -33,8 +34,10 @@ describe('the share input', () => {
   };
   it('says what expiresIn may be: missing, of another type, a string not of the form (too many digits included)', () => {
     expect(message(undefined)).toBe('expiresIn: required');
-    for (const v of [1.5, null, {}, true]) expect(message(v), String(v)).toMatch(/^expiresIn: a whole number \(up to 720 is hours, more is seconds\) or a string of up to 9 digits/);
-    for (const v of ['10M', '10 m', '1.5h', '99999999999999999999d']) expect(message(v), v).toBe('expiresIn: a string of up to 9 digits and one of s, m, h, d (e.g. "48h")');
+    for (const v of [1.5, null, {}, true])
+      expect(message(v), String(v)).toMatch(/^expiresIn: a whole number \(up to 720 is hours, more is seconds\) or a string of up to 9 digits/);
+    for (const v of ['10M', '10 m', '1.5h', '99999999999999999999d'])
+      expect(message(v), v).toBe('expiresIn: a string of up to 9 digits and one of s, m, h, d (e.g. "48h")');
     // A whole number too large to be safe: still the whole-number wording, not zod's default.
     expect(message(1e21)).toMatch(/^expiresIn: a whole number \(up to 720 is hours, more is seconds\)/);
     for (const v of [48, '48h', '600s']) expect(message(v)).toBe('ok');

@@ -44,7 +44,10 @@ describe('storage proofs (lib/client/storage-proof.ts)', () => {
     const ok = { cid: cid.toString() };
     const flipped = replicas.map((r) => ({ ...r, nodes: r.nodes.map((n) => n.slice()) })); // two replicas may share a leaf
     flipped[1]!.nodes[1]![100]! ^= 1;
-    expect(await verifyStorageProof(encodeStorageProof({ challenge, root: cid, replicas: flipped }), ok)).toMatchObject({ valid: false, reason: expect.stringMatching(/b: block at depth 1/) });
+    expect(await verifyStorageProof(encodeStorageProof({ challenge, root: cid, replicas: flipped }), ok)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/b: block at depth 1/),
+    });
     // A genuine leaf, but not the one this challenge selects for this replica.
     const chosen = replicas[0]!.nodes[1]!;
     const other = [...blocks.values()].find((b) => b.length > 1000 && Buffer.compare(Buffer.from(b), Buffer.from(chosen)) !== 0)!;

@@ -11,7 +11,11 @@ import { accepts, hostileBodyText, invalid, jsonSchemaOf, valid } from '../../su
 /** The fuzzer's generator, checked against zod itself: valid values parse, invalid ones never do. */
 const point = z.object({ x: z.string().regex(/^[0-9]{1,78}$/), y: z.string().regex(/^[0-9]{1,78}$/) });
 const everything = z.object({
-  name: z.string().min(3).max(32).regex(/^[A-Za-z0-9_.-]+$/),
+  name: z
+    .string()
+    .min(3)
+    .max(32)
+    .regex(/^[A-Za-z0-9_.-]+$/),
   id: z.uuid(),
   note: z.string().max(10).optional(),
   level: z.enum(['low', 'high']).default('low'),
@@ -29,21 +33,30 @@ const SEED = 20261123;
 
 describe('schema arbitraries', () => {
   it('valid values (extra and prototype keys included) parse', () => {
-    fc.assert(fc.property(valid(s, { extras: true }), (v) => {
-      expect(everything.safeParse(v).error).toBeUndefined();
-    }), { numRuns: 300, seed: SEED });
+    fc.assert(
+      fc.property(valid(s, { extras: true }), (v) => {
+        expect(everything.safeParse(v).error).toBeUndefined();
+      }),
+      { numRuns: 300, seed: SEED },
+    );
   });
 
   it('invalid values never parse, and each is one step from valid', () => {
-    fc.assert(fc.property(invalid(s), (v) => {
-      expect(everything.safeParse(v).success).toBe(false);
-    }), { numRuns: 500, seed: SEED });
+    fc.assert(
+      fc.property(invalid(s), (v) => {
+        expect(everything.safeParse(v).success).toBe(false);
+      }),
+      { numRuns: 500, seed: SEED },
+    );
   });
 
   it('the checker agrees with zod on both kinds', () => {
-    fc.assert(fc.property(fc.oneof(valid(s, { extras: true }), invalid(s)), (v) => {
-      expect(accepts(s, v)).toBe(everything.safeParse(v).success);
-    }), { numRuns: 300, seed: SEED });
+    fc.assert(
+      fc.property(fc.oneof(valid(s, { extras: true }), invalid(s)), (v) => {
+        expect(accepts(s, v)).toBe(everything.safeParse(v).success);
+      }),
+      { numRuns: 300, seed: SEED },
+    );
   });
 
   it('prototype keys arrive as own keys, not as the prototype', () => {
@@ -83,9 +96,12 @@ describe('on every route schema', async () => {
 
   it.each(specs)('%s: invalid never parses; valid mostly does (refinements aside)', (name, schema) => {
     const js = jsonSchemaOf(schema);
-    fc.assert(fc.property(invalid(js), (v) => {
-      expect(schema.safeParse(v).success).toBe(false);
-    }), { numRuns: 60, seed: SEED });
+    fc.assert(
+      fc.property(invalid(js), (v) => {
+        expect(schema.safeParse(v).success).toBe(false);
+      }),
+      { numRuns: 60, seed: SEED },
+    );
     const samples = fc.sample(valid(js, { extras: true }), { numRuns: 60, seed: SEED });
     const parsed = samples.filter((v) => schema.safeParse(v).success).length;
     if (!REFINED[name]) expect(parsed / samples.length).toBeGreaterThan(0.2);

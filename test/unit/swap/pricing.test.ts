@@ -13,24 +13,30 @@ describe('constant-product pricing', () => {
 
   it('the fee rounds up and the output down: k never decreases, for any reserves and amount', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 1n << 64n }), fc.bigInt({ min: 1n, max: 1n << 64n }), fc.bigInt({ min: 1n, max: 1n << 64n }), fc.integer({ min: 0, max: 1000 }), (rIn, rOut, amount, feeBps) => {
-        fc.pre(amount <= rIn);
-        let p;
-        try {
-          p = price({ reserveIn: rIn, reserveOut: rOut }, amount, BigInt(feeBps));
-        } catch (e) {
-          expect(e).toBeInstanceOf(PricingError);
-          return;
-        }
-        expect(p.fee * 10_000n).toBeGreaterThanOrEqual(amount * BigInt(feeBps));
-        expect((p.fee - 1n) * 10_000n).toBeLessThan(amount * BigInt(feeBps));
-        expect(p.amountOut).toBeGreaterThan(0n);
-        expect(p.amountOut).toBeLessThan(rOut);
-        expect(invariant(rIn + amount, rOut - p.amountOut)).toBeGreaterThanOrEqual(invariant(rIn, rOut));
-        // one more unit out would break the invariant of the net input: the output is the largest allowed
-        const net = amount - p.fee;
-        expect((rIn + net) * (rOut - p.amountOut - 1n)).toBeLessThan(rIn * rOut);
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: 1n << 64n }),
+        fc.bigInt({ min: 1n, max: 1n << 64n }),
+        fc.bigInt({ min: 1n, max: 1n << 64n }),
+        fc.integer({ min: 0, max: 1000 }),
+        (rIn, rOut, amount, feeBps) => {
+          fc.pre(amount <= rIn);
+          let p;
+          try {
+            p = price({ reserveIn: rIn, reserveOut: rOut }, amount, BigInt(feeBps));
+          } catch (e) {
+            expect(e).toBeInstanceOf(PricingError);
+            return;
+          }
+          expect(p.fee * 10_000n).toBeGreaterThanOrEqual(amount * BigInt(feeBps));
+          expect((p.fee - 1n) * 10_000n).toBeLessThan(amount * BigInt(feeBps));
+          expect(p.amountOut).toBeGreaterThan(0n);
+          expect(p.amountOut).toBeLessThan(rOut);
+          expect(invariant(rIn + amount, rOut - p.amountOut)).toBeGreaterThanOrEqual(invariant(rIn, rOut));
+          // one more unit out would break the invariant of the net input: the output is the largest allowed
+          const net = amount - p.fee;
+          expect((rIn + net) * (rOut - p.amountOut - 1n)).toBeLessThan(rIn * rOut);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -75,7 +75,13 @@ describe('notes', () => {
   });
 
   it('refuses malformed notes', () => {
-    for (const bad of ['', 'shroud-note:v1:sol-1:abc', 'tornado-eth-0.1-1-0x00', `shroud-note:v2:sol-1:${'0'.repeat(124)}`, `shroud-note:v1:a b:${'0'.repeat(124)}`]) {
+    for (const bad of [
+      '',
+      'shroud-note:v1:sol-1:abc',
+      'tornado-eth-0.1-1-0x00',
+      `shroud-note:v2:sol-1:${'0'.repeat(124)}`,
+      `shroud-note:v1:a b:${'0'.repeat(124)}`,
+    ]) {
       expect(() => parseNote(bad), bad).toThrow(InvalidNote);
     }
   });

@@ -41,7 +41,8 @@ async function input(over: Record<string, unknown> = {}) {
   };
 }
 
-const fullProve = async (i: Record<string, unknown>) => snarkjs.groth16.fullProve(i as never, artifactPath('withdraw', 'wasm'), artifactPath('withdraw', 'zkey'));
+const fullProve = async (i: Record<string, unknown>) =>
+  snarkjs.groth16.fullProve(i as never, artifactPath('withdraw', 'wasm'), artifactPath('withdraw', 'zkey'));
 
 describe('withdraw circuit', () => {
   let proved: Awaited<ReturnType<typeof proveWithdrawal>>;

@@ -27,14 +27,17 @@ beforeAll(async () => {
       const target = String(req.headers['x-amz-target']);
       const body = JSON.parse(raw) as Record<string, unknown>;
       requests.push({ target, body });
-      const send = (status: number, json: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(json));
+      const send = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(json));
       if (target === 'TrentService.GenerateDataKey') {
         const plaintext = randomBytes(32);
         const iv = randomBytes(12);
         const c = createCipheriv('aes-256-gcm', masterKey, iv).setAAD(ctxAad(body.EncryptionContext));
         const ct = Buffer.concat([c.update(plaintext), c.final()]);
-        return send(200, { KeyId: body.KeyId, Plaintext: plaintext.toString('base64'), CiphertextBlob: Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64') });
+        return send(200, {
+          KeyId: body.KeyId,
+          Plaintext: plaintext.toString('base64'),
+          CiphertextBlob: Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64'),
+        });
       }
       if (target === 'TrentService.Decrypt') {
         const blob = Buffer.from(String(body.CiphertextBlob), 'base64');
@@ -73,7 +76,10 @@ describe('KMS vault', () => {
       body: { KeyId: 'alias/shroud-wallets', KeySpec: 'AES_256', EncryptionContext: { walletId: 'w-1', address: 'Addr1' } },
     });
     expect(await openKey(vault, 'w-1', 'Addr1', sealed)).toEqual(secret);
-    expect(requests.at(-1)).toMatchObject({ target: 'TrentService.Decrypt', body: { KeyId: 'alias/shroud-wallets', EncryptionContext: { walletId: 'w-1', address: 'Addr1' } } });
+    expect(requests.at(-1)).toMatchObject({
+      target: 'TrentService.Decrypt',
+      body: { KeyId: 'alias/shroud-wallets', EncryptionContext: { walletId: 'w-1', address: 'Addr1' } },
+    });
     // moved to another wallet: KMS itself refuses the data key (its context no longer matches)
     await expect(openKey(vault, 'w-2', 'Addr1', sealed)).rejects.toMatchObject({ name: 'InvalidCiphertextException' });
   });

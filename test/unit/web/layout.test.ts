@@ -54,7 +54,13 @@ describe('tables fitted to the width', () => {
     table: {
       columns: ['id', 'name', 'size', 'created', 'cid'],
       rows: [
-        ['3f1c2a9e-8d1b-4c8e-9a43-6f2d1e0b7c55', 'quarterly report final.pdf', '1.2 MiB', '2026-11-27 19:04:51', 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi'],
+        [
+          '3f1c2a9e-8d1b-4c8e-9a43-6f2d1e0b7c55',
+          'quarterly report final.pdf',
+          '1.2 MiB',
+          '2026-11-27 19:04:51',
+          'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+        ],
         ['0b7c55aa-1111-4c8e-9a43-6f2d1e0b7c55', 'notes.bin', '39.1 KiB', '2026-11-26 08:00:00', 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'],
       ],
     },
@@ -90,8 +96,20 @@ describe('tables fitted to the width', () => {
     expect(columnWidths([36, 26, 8, 19, 59], 50)).toBeNull();
   });
 
-  it('breaks a field\'s long value under its value, not under its key', () => {
-    const text = plain(renderOutput({ data: {}, fields: [['link', 'http://localhost:3000/share/' + 'A'.repeat(43)], ['expires', '2026-11-28T19:04:51.000Z']] }, false, 40));
+  it("breaks a field's long value under its value, not under its key", () => {
+    const text = plain(
+      renderOutput(
+        {
+          data: {},
+          fields: [
+            ['link', 'http://localhost:3000/share/' + 'A'.repeat(43)],
+            ['expires', '2026-11-28T19:04:51.000Z'],
+          ],
+        },
+        false,
+        40,
+      ),
+    );
     expect(widest(text)).toBeLessThanOrEqual(40);
     const [first, second] = text.split('\n');
     expect(first).toMatch(/^link {5}http/);

@@ -1,8 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  A, BASE8, COFACTOR, D, GENERATOR, ORDER, SUB_ORDER,
-  addPoints, ecAdd, ecBase, ecIsOnCurve, ecMul, ecMulBase, ecParams, inSubgroup, mulPoint, onCurve, packPoint, parsePoint,
+  A,
+  BASE8,
+  COFACTOR,
+  D,
+  GENERATOR,
+  ORDER,
+  SUB_ORDER,
+  addPoints,
+  ecAdd,
+  ecBase,
+  ecIsOnCurve,
+  ecMul,
+  ecMulBase,
+  ecParams,
+  inSubgroup,
+  mulPoint,
+  onCurve,
+  packPoint,
+  parsePoint,
   type Point,
 } from '#lib/zk/babyjub.ts';
 import { BN254_PRIME as R } from '#lib/zk/decimal.ts';

@@ -13,7 +13,28 @@ describe('decimalString (format only)', () => {
   });
 
   it('rejects signs, spaces, hex, exponents, fractions, non-ASCII digits, empty and over-long strings, non-strings', () => {
-    const bad: unknown[] = ['', '-1', '+1', ' 1', '1 ', '1\n', '0x10', '0b1', '1e3', '1.0', '1_000', '１２', '٣', '1'.repeat(79), 1, 1n, null, undefined, ['1'], { v: '1' }];
+    const bad: unknown[] = [
+      '',
+      '-1',
+      '+1',
+      ' 1',
+      '1 ',
+      '1\n',
+      '0x10',
+      '0b1',
+      '1e3',
+      '1.0',
+      '1_000',
+      '１２',
+      '٣',
+      '1'.repeat(79),
+      1,
+      1n,
+      null,
+      undefined,
+      ['1'],
+      { v: '1' },
+    ];
     for (const v of bad) expect(decimalString.safeParse(v).success, JSON.stringify(String(v))).toBe(false);
   });
 

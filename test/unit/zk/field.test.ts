@@ -77,7 +77,7 @@ describe('field operations: fixed vectors', () => {
   });
 });
 
-describe('field operations agree with ffjavascript (circomlibjs\'s wasm field) on random inputs', () => {
+describe("field operations agree with ffjavascript (circomlibjs's wasm field) on random inputs", () => {
   type Wasm = {
     e(v: bigint): Uint8Array;
     toObject(a: Uint8Array): bigint;

@@ -60,7 +60,14 @@ describe('Poseidon (circomlibjs wasm, circomlib parameters)', () => {
     await expectAppError(() => hashPoseidon({ input: '1', inputs: ['1'] }), 'INVALID_INPUT', 'exactly one of');
     await expectAppError(() => hashPoseidon({ input: '0x01' }), 'INVALID_INPUT', 'input: must be a decimal string');
     // The 135-digit value of go-iden3-crypto's TestInputsNotInField: too long to be a number here.
-    await expectAppError(() => hashPoseidon({ input: '12242166908188651009877250812424843524687801523336557272219921456462821518061999999999999999999999999999999999999999999999999999999999' }), 'INVALID_INPUT', 'input:');
+    await expectAppError(
+      () =>
+        hashPoseidon({
+          input: '12242166908188651009877250812424843524687801523336557272219921456462821518061999999999999999999999999999999999999999999999999999999999',
+        }),
+      'INVALID_INPUT',
+      'input:',
+    );
   });
 });
 

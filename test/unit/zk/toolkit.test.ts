@@ -13,11 +13,26 @@ describe('route table', () => {
   it('holds exactly the API.md zk-toolkit routes except proof/*', () => {
     // API.md, "Cryptographic primitives (/api/zk-toolkit)", minus the three Groth16 rows.
     const expected = [
-      'POST hash/poseidon', 'POST hash/pedersen', 'POST hash/mimc',
-      'POST field/add', 'POST field/sub', 'POST field/mul', 'POST field/div', 'POST field/inv', 'POST field/pow', 'POST field/sqrt',
-      'GET field/random', 'GET field/prime',
-      'GET ec/base', 'POST ec/mulbase', 'POST ec/add', 'POST ec/mul', 'POST ec/isoncurve', 'GET ec/params',
-      'POST shamir/split', 'POST shamir/combine',
+      'POST hash/poseidon',
+      'POST hash/pedersen',
+      'POST hash/mimc',
+      'POST field/add',
+      'POST field/sub',
+      'POST field/mul',
+      'POST field/div',
+      'POST field/inv',
+      'POST field/pow',
+      'POST field/sqrt',
+      'GET field/random',
+      'GET field/prime',
+      'GET ec/base',
+      'POST ec/mulbase',
+      'POST ec/add',
+      'POST ec/mul',
+      'POST ec/isoncurve',
+      'GET ec/params',
+      'POST shamir/split',
+      'POST shamir/combine',
     ].map((s) => s.replace(' ', ' /api/zk-toolkit/'));
     expect(toolkitRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());
   });
@@ -34,13 +49,21 @@ describe('route table', () => {
 
 describe('each route answers its data object', () => {
   const cases: [ToolkitRoute, unknown, (d: any) => void][] = [
-    [toolkit.hashPoseidon, { inputs: ['1', '2'] }, (d) => expect(d).toEqual({ algorithm: 'poseidon', hash: '0x115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a', inputs: ['1', '2'] })],
+    [
+      toolkit.hashPoseidon,
+      { inputs: ['1', '2'] },
+      (d) => expect(d).toEqual({ algorithm: 'poseidon', hash: '0x115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a', inputs: ['1', '2'] }),
+    ],
     [toolkit.hashPoseidon, { input: '1' }, (d) => expect(Object.keys(d).sort()).toEqual(['algorithm', 'hash', 'input'])],
-    [toolkit.hashPedersen, { input: 'Hello' }, (d) => {
-      expect(d.hash).toBe('0x0e90d7d613ab8b5ea7f4f8bc537db6bb0fa2e5e97bbac1c1f609ef9e6a35fd8b');
-      expect(d.point.x).toMatch(DEC_RE);
-      expect(d).toMatchObject({ algorithm: 'pedersen', encoding: 'utf8', bytes: 5 });
-    }],
+    [
+      toolkit.hashPedersen,
+      { input: 'Hello' },
+      (d) => {
+        expect(d.hash).toBe('0x0e90d7d613ab8b5ea7f4f8bc537db6bb0fa2e5e97bbac1c1f609ef9e6a35fd8b');
+        expect(d.point.x).toMatch(DEC_RE);
+        expect(d).toMatchObject({ algorithm: 'pedersen', encoding: 'utf8', bytes: 5 });
+      },
+    ],
     [toolkit.hashMimc, { input: '12', key: '45' }, (d) => expect(d.hash).toBe('0x2ba7ebad3c6b6f5a20bdecba2333c63173ca1a5f2f49d958081d9fa7179c44e4')],
     [toolkit.hashMimc, { input: '12' }, (d) => expect(d).toMatchObject({ algorithm: 'mimc7', input: '12', key: '0' })],
     [toolkit.fieldAdd, { a: (R - 1n).toString(), b: '2' }, (d) => expect(d).toEqual({ result: '1' })],
@@ -51,11 +74,15 @@ describe('each route answers its data object', () => {
     [toolkit.fieldPow, { base: '2', exp: '10' }, (d) => expect(d).toEqual({ result: '1024' })],
     [toolkit.fieldPow, { base: '3', exp: (2n ** 256n - 1n).toString() }, (d) => expect(d.result).toMatch(DEC_RE)],
     [toolkit.fieldSqrt, { a: '9' }, (d) => expect(d).toEqual({ result: '3' })],
-    [toolkit.fieldRandom, undefined, (d) => {
-      expect(Object.keys(d)).toEqual(['result']);
-      expect(d.result).toMatch(DEC_RE);
-      expect(BigInt(d.result) < R).toBe(true);
-    }],
+    [
+      toolkit.fieldRandom,
+      undefined,
+      (d) => {
+        expect(Object.keys(d)).toEqual(['result']);
+        expect(d.result).toMatch(DEC_RE);
+        expect(BigInt(d.result) < R).toBe(true);
+      },
+    ],
     [toolkit.fieldPrime, undefined, (d) => expect(d).toEqual({ result: R.toString(), prime: R.toString() })],
     [toolkit.ecBase, undefined, (d) => expect(d).toEqual(B8)],
     [toolkit.ecMulbase, { scalar: '1' }, (d) => expect(d).toEqual(B8)],
@@ -63,11 +90,15 @@ describe('each route answers its data object', () => {
     [toolkit.ecMul, { point: B8, scalar: '0' }, (d) => expect(d).toEqual({ x: '0', y: '1' })],
     [toolkit.ecIsoncurve, B8, (d) => expect(d).toEqual({ onCurve: true, inSubgroup: true })],
     [toolkit.ecParams, undefined, (d) => expect(Object.keys(d).sort()).toEqual(['a', 'base', 'cofactor', 'd', 'generator', 'order', 'prime', 'subOrder'])],
-    [toolkit.shamirSplit, { secret: '42', threshold: 2, shares: 3 }, (d) => {
-      expect(d.threshold).toBe(2);
-      expect(d.total).toBe(3);
-      expect(d.shares).toHaveLength(3);
-    }],
+    [
+      toolkit.shamirSplit,
+      { secret: '42', threshold: 2, shares: 3 },
+      (d) => {
+        expect(d.threshold).toBe(2);
+        expect(d.total).toBe(3);
+        expect(d.shares).toHaveLength(3);
+      },
+    ],
     [toolkit.shamirCombine, { shares: ['1:49', '2:56'] }, (d) => expect(d).toEqual({ secret: '42' })],
   ];
 

@@ -35,7 +35,9 @@ describe('the trusted-setup guard', () => {
 
   it('refuses development keys on mainnet or a production stage, with one error naming them and the fix', () => {
     for (const env of [{ CHAIN_A_NETWORK: 'mainnet' }, { SHROUD_PRODUCTION: 'true' }]) {
-      expect(() => assertTrustedSetup(circuitsDir(), env)).toThrow(/membership, membership_scoped, password, preimage, preimage_scoped, range, range_scoped, withdraw .*npm run ceremony/);
+      expect(() => assertTrustedSetup(circuitsDir(), env)).toThrow(
+        /membership, membership_scoped, password, preimage, preimage_scoped, range, range_scoped, withdraw .*npm run ceremony/,
+      );
     }
     expect(() => assertTrustedSetup(circuitsDir(), { CHAIN_A_NETWORK: 'devnet' })).not.toThrow();
     expect(() => assertTrustedSetup(circuitsDir(), { CHAIN_A_NETWORK: 'localnet' })).not.toThrow();

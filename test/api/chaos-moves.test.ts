@@ -26,13 +26,22 @@ let chain: FaultyChainA;
 let sUSD: PublicKey;
 let keys = 0;
 const report: Report = {};
+// Each schedule moves the clock six minutes: a thousand of them outlive a session, so the user signs in again each simulated day.
+let signIn: () => Promise<void>;
+let signedInAt = 0;
 const POOL = 'sol-0.1';
 const DENOMINATION = 100_000_000n;
 
 beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000', CHAIN_FAULTS: 'slot-ms=0' });
   alice = rt.client();
-  await signedInUser(alice);
+  const me = await signedInUser(alice);
+  signIn = async () => {
+    const login = await alice.post('/api/auth/login', { username: me.username, password: me.password });
+    expect(login.status).toBe(200);
+    signedInAt = clock.nowMs();
+  };
+  signedInAt = clock.nowMs();
   wallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   for (let i = 0; i < 10; i++) expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 10 })).status).toBe(200);
   chain = (await (await import('#lib/chains/chain-a/index.ts')).chainA()) as FaultyChainA;
@@ -153,6 +162,7 @@ for (const [name, move] of Object.entries(MOVES)) {
           fc.asyncProperty(schedule, async (s) => {
             chain.clearInjected();
             advanceClock(120_000);
+            if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
             // Thousands of schedules spend more than the first airdrops (a deposit is 0.1 SOL).
             if ((await lamports(wallet.address)) < 20_000_000_000n) await chain.airdrop(new PublicKey(wallet.address), 50_000_000_000n);
             const p = await move.prepare(s.milli);

@@ -1,5 +1,5 @@
 import type { Intent, ShareLinkFact } from '../intent-types.ts';
-import { fileFor, filesLead, } from '../intent-helpers.ts';
+import { fileFor, filesLead } from '../intent-helpers.ts';
 import { shroudCommand } from '../commands.ts';
 
 /** Encrypted files and share links. */

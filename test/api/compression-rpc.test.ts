@@ -35,6 +35,9 @@ const cluster = {
 };
 const calls: Call[] = [];
 const sent: VersionedTransaction[] = [];
+// What the cluster took, as a real one knows it: a signature it never took has no status (null),
+// so a move refused in preflight can never read as landed (the retry job asks about open moves).
+const known = new Set<string>();
 const blockhash = bs58.encode(Buffer.alloc(32, 7));
 
 function answer(method: string, params: unknown[]): { result?: unknown; error?: unknown } {
@@ -45,7 +48,9 @@ function answer(method: string, params: unknown[]): { result?: unknown; error?: 
     case 'requestAirdrop': {
       cluster.balance += Number(params[1]);
       cluster.slot += 1;
-      return { result: bs58.encode(Buffer.alloc(64, cluster.slot % 256)) };
+      const signature = bs58.encode(Buffer.alloc(64, cluster.slot % 256));
+      known.add(signature);
+      return { result: signature };
     }
     case 'sendTransaction': {
       if (cluster.refuseNext) {
@@ -56,19 +61,17 @@ function answer(method: string, params: unknown[]): { result?: unknown; error?: 
       const tx = VersionedTransaction.deserialize(Buffer.from(params[0] as string, 'base64'));
       sent.push(tx);
       cluster.slot += 1;
-      return { result: bs58.encode(tx.signatures[0]!) };
+      const signature = bs58.encode(tx.signatures[0]!);
+      known.add(signature);
+      return { result: signature };
     }
     case 'getSignatureStatuses':
       return {
         result: {
           context,
-          value: (params[0] as string[]).map(() => ({
-            slot: cluster.slot,
-            confirmations: 0,
-            err: null,
-            status: { Ok: null },
-            confirmationStatus: 'confirmed',
-          })),
+          value: (params[0] as string[]).map((signature) =>
+            known.has(signature) ? { slot: cluster.slot, confirmations: 0, err: null, status: { Ok: null }, confirmationStatus: 'confirmed' } : null,
+          ),
         },
       };
     case 'getBalance':

@@ -12,7 +12,8 @@ export type Answer = { status: number; json: any } | 'crashed';
 
 /** One request, or `crashed` once the fault layer swallowed it (a call that never returns). */
 export async function request(rt: TestRuntime, client: HttpClient, chain: FaultyChainA, route: string, body: object, key: string): Promise<Answer> {
-  const crashes = () => chain.injected['crash-before'] + chain.injected['crash-after'];
+  // A crash counts once its send reached the crash point (after the chain took it, for crash-after), not when the fault was drawn.
+  const crashes = () => chain.crashed;
   const before = crashes();
   const abort = new AbortController();
   const res = fetch(new URL(route, rt.url), {

@@ -178,6 +178,7 @@ for (const [name, move] of Object.entries(MOVES)) {
             const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
             advanceClock(120_000);
             await retryTransfersOnce();
+            await chain.applied();
             chain.advanceSlots(200);
             await retryTransfersOnce();
             answers.push(await send(rt, alice, chain, route, p.body, key));
@@ -185,6 +186,7 @@ for (const [name, move] of Object.entries(MOVES)) {
             await retryTransfersOnce();
 
             const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
+            await chain.applied();
             const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
             // nothing twice for one key; every transaction that landed is journaled as landed
             expect(landed.length).toBeLessThanOrEqual(1);

@@ -69,12 +69,14 @@ for (const [name, move] of Object.entries(MOVES)) {
             advanceClock(120_000);
             const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
             await resolveMovesOnce();
+            await chain.applied();
             chain.advanceSlots(200);
             await resolveMovesOnce();
             answers.push(await request(move.route, move.body(amount), key));
             await resolveMovesOnce();
 
             const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
+            await chain.applied();
             const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
             const moves = await Promise.all(landed.map((sig) => getMove(sig)));
             // every transaction that landed is in the journal, as landed

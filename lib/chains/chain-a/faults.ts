@@ -99,6 +99,10 @@ export class FaultyChainA implements ChainA {
   private readonly landedAt = new Map<string, number>();
   /** Sent and accepted, landing at the next call (`lands-later`). */
   private readonly inFlight: VersionedTransaction[] = [];
+  /** Sends handed to the inner chain and not yet applied there. */
+  private readonly applying = new Set<Promise<unknown>>();
+  /** Tests: how many sends reached their crash point (the process "died" there: after the chain took it, for `crash-after`). */
+  crashed = 0;
 
   constructor(
     private readonly inner: ChainA,
@@ -138,6 +142,15 @@ export class FaultyChainA implements ChainA {
     this.queue.length = 0;
   }
 
+  /**
+   * Tests: resolves once every send already handed to the inner chain is applied. A cluster applies
+   * a transaction at one slot; the emulator takes a few awaits, so a test that moves slots on while
+   * a send is half applied would see it land after its blockhash expired, which no cluster does.
+   */
+  async applied(): Promise<void> {
+    while (this.applying.size) await Promise.allSettled([...this.applying]);
+  }
+
   /** Tests: time passes on the cluster without transactions of ours. */
   advanceSlots(n: number): void {
     this.extraSlots += n;
@@ -152,7 +165,10 @@ export class FaultyChainA implements ChainA {
   async sendAndConfirm(tx: VersionedTransaction): Promise<SentTransaction> {
     await this.landInFlight();
     const fault = this.next('send');
-    if (fault === 'crash-before') return never();
+    if (fault === 'crash-before') {
+      this.crashed++;
+      return never();
+    }
     if (fault && READ_FAULTS.includes(fault)) throw unavailable(fault);
     const signature = bs58.encode(tx.signatures[0]!);
     const now = await this.slot();
@@ -168,9 +184,11 @@ export class FaultyChainA implements ChainA {
       this.inFlight.push(tx);
       throw timedOut(signature);
     }
-    const sent = await this.inner.sendAndConfirm(tx);
-    this.landedAt.set(sent.signature, await this.slot());
-    if (fault === 'crash-after') return never();
+    const sent = await this.apply(tx);
+    if (fault === 'crash-after') {
+      this.crashed++;
+      return never();
+    }
     if (fault === 'late') throw timedOut(signature);
     return sent;
   }
@@ -194,12 +212,23 @@ export class FaultyChainA implements ChainA {
       const issued = this.issued.get(tx.message.recentBlockhash);
       if (issued !== undefined && (await this.slot()) > issued + this.options.window) continue;
       try {
-        const sent = await this.inner.sendAndConfirm(tx);
-        this.landedAt.set(sent.signature, await this.slot());
+        await this.apply(tx);
       } catch {
         // refused when it came to land (its funds spent meanwhile, say): it never lands
       }
     }
+  }
+
+  /** The inner chain applies the transaction; this layer notes the slot it landed at. */
+  private apply(tx: VersionedTransaction): Promise<SentTransaction> {
+    const applying = (async () => {
+      const sent = await this.inner.sendAndConfirm(tx);
+      this.landedAt.set(sent.signature, await this.slot());
+      return sent;
+    })();
+    this.applying.add(applying);
+    void applying.catch(() => undefined).finally(() => this.applying.delete(applying));
+    return applying;
   }
 
   private next(on: 'send' | 'read'): ChainAFault | undefined {

@@ -189,7 +189,11 @@ for (const [name, move] of Object.entries(MOVES)) {
             await chain.applied();
             const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
             // nothing twice for one key; every transaction that landed is journaled as landed
-            expect(landed.length).toBeLessThanOrEqual(1);
+            // (what each landed transaction was, should two land: the journal's record names its purpose)
+            expect(
+              landed.length,
+              JSON.stringify({ answers, moves: await Promise.all(landed.map(async (sig) => ({ sig, move: await getMove(sig) }))) }),
+            ).toBeLessThanOrEqual(1);
             for (const sig of landed) expect((await getMove(sig))?.status).toBe('landed');
             // the chain moved exactly what the journal says landed
             expect(await p.measure()).toBe(before + (await p.per(landed[0])) * BigInt(landed.length));

@@ -82,7 +82,7 @@ for (const [name, move] of Object.entries(MOVES)) {
             // every transaction that landed is in the journal, as landed
             for (const m of moves) expect(m?.status).toBe('landed');
             // nothing twice for one key; the chain moved exactly what the journal says landed
-            expect(landed.length).toBeLessThanOrEqual(1);
+            expect(landed.length, JSON.stringify(moves)).toBeLessThanOrEqual(1);
             const units = BigInt(Math.round(amount * 1000)) * move.units;
             expect(await compressed()).toBe(before + move.sign * units * BigInt(landed.length));
             // nothing lost: an answer that says it landed (200) has its transaction on the chain

@@ -80,8 +80,10 @@ export const routes: Route[] = [
   r('GET', '/api/storage/files', 'storage', 'files', 'session'),
   r('GET', '/api/storage/download/:cid', 'storage', 'download-cid', 'session', { profile: 'crypto', timeout: 29 }),
   r('POST', '/api/storage/download', 'storage', 'download', 'session', { profile: 'crypto', timeout: 29 }),
-  r('DELETE', '/api/storage/:id', 'storage', 'delete-a', 'session', { timeout: 29 }),
-  r('DELETE', '/api/storage/files/:fileId', 'storage', 'delete-b', 'session', { timeout: 29 }),
+  // The operation ids of the two deletes were named by their old handler files (delete-a, delete-b);
+  // they are published (functions/docs/openapi.json, lib/client/operations.generated.ts), so they stay.
+  r('DELETE', '/api/storage/:id', 'storage', 'delete', 'session', { timeout: 29, operationId: 'storageDeleteA' }),
+  r('DELETE', '/api/storage/files/:fileId', 'storage', 'files-delete', 'session', { timeout: 29, operationId: 'storageDeleteB' }),
   r('POST', '/api/storage/share', 'storage', 'share', 'session', { idempotent: true }),
   r('GET', '/api/storage/shared/:token', 'storage', 'shared', 'none'),
   r('POST', '/api/storage/shared/:token/download', 'storage', 'shared-download', 'none', { profile: 'crypto', timeout: 29 }),

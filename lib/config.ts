@@ -3,7 +3,8 @@ import * as z from 'zod';
 /**
  * Configuration is read from the environment once, at cold start, and checked with zod: a bad
  * value stops the function before it serves anything (fail fast), and the message names the
- * variable. Concerns with settings of their own call `readConfig` with their own schema.
+ * variable, never its value. Concerns with settings of their own call `readConfig` with their own
+ * schema, in the shape docs/architecture.md gives (## The file shape of a domain, settings).
  */
 export function readConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const parsed = schema.safeParse(env);
@@ -64,7 +65,9 @@ const platformSchema = z
 
 export type PlatformConfig = z.infer<typeof platformSchema>;
 
-export const config: PlatformConfig = readConfig(platformSchema);
+export const readPlatformConfig = (env: NodeJS.ProcessEnv = process.env): PlatformConfig => readConfig(platformSchema, env);
+
+export const config: PlatformConfig = readPlatformConfig();
 
 /**
  * How every AWS SDK client talks to its service: a bounded wait to connect and for each response,

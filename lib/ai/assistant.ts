@@ -8,7 +8,7 @@ import { logger } from '#lib/log.ts';
 import { backendFor } from './backends/index.ts';
 import { estimateTokens, type Backend } from './backends/port.ts';
 import { isSafeCommand } from './commands.ts';
-import { readAiConfig, type AiConfig } from './config.ts';
+import { aiConfig, type AiConfig } from './config.ts';
 import type { ChatEvent, Citation, ToolCall, Usage } from './events.ts';
 import { callTool } from './tools.ts';
 
@@ -208,6 +208,6 @@ export class Assistant {
 }
 
 /** The assistant of this deployment: the configured backend over the given route table. */
-export function createAssistant(routes: readonly Pick<Route, 'method' | 'path'>[], cfg: AiConfig = readAiConfig()): Assistant {
+export function createAssistant(routes: readonly Pick<Route, 'method' | 'path'>[], cfg: AiConfig = aiConfig): Assistant {
   return new Assistant(routes, backendFor(cfg), cfg);
 }

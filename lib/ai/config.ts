@@ -20,11 +20,12 @@ const schema = z
       ctx.addIssue({ code: 'custom', path: ['AI_OPENAI_URL'], message: 'AI_BACKEND=openai needs AI_OPENAI_URL and AI_OPENAI_MODEL' });
     if (c.AI_BACKEND === 'bedrock' && !c.AI_BEDROCK_MODEL_ID)
       ctx.addIssue({ code: 'custom', path: ['AI_BEDROCK_MODEL_ID'], message: 'AI_BACKEND=bedrock needs AI_BEDROCK_MODEL_ID' });
-  });
+  })
+  // The API's own base URL, for the links in answers: the platform's (lib/config.ts).
+  .transform((c) => ({ ...c, baseUrl: (config.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '') }));
 
-export type AiConfig = z.infer<typeof schema> & { baseUrl: string };
+export type AiConfig = z.infer<typeof schema>;
 
-export const readAiConfig = (env: NodeJS.ProcessEnv = process.env): AiConfig => ({
-  ...readConfig(schema, env),
-  baseUrl: (config.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
-});
+export const readAiConfig = (env: NodeJS.ProcessEnv = process.env): AiConfig => readConfig(schema, env);
+
+export const aiConfig: AiConfig = readAiConfig();

@@ -23,7 +23,11 @@ const schema = z.object({
   ATTEST_ROOT_HISTORY: z.coerce.number().int().min(1).max(1000).default(30),
 });
 
-export const attestConfig = readConfig(schema);
+export type AttestConfig = z.infer<typeof schema>;
+
+export const readAttestConfig = (env: NodeJS.ProcessEnv = process.env): AttestConfig => readConfig(schema, env);
+
+export const attestConfig: AttestConfig = readAttestConfig();
 
 export const kmsClient = (): KMSClient =>
   new KMSClient({ region: attestConfig.AWS_REGION, ...(attestConfig.KMS_ENDPOINT ? { endpoint: attestConfig.KMS_ENDPOINT } : {}) });

@@ -47,7 +47,7 @@ export interface Io {
   /** Prompts reach a person (a terminal), not a pipe: new passwords are asked for twice. */
   interactive?: boolean;
   /**
-   * Large uploads go to storage by a presigned URL (lib/client/files.ts): the terminal program's.
+   * Large uploads go to storage by a presigned URL (lib/client/storage.ts): the terminal program's.
    * The browser terminal sends through the API, as the bucket's CORS names the page's origin only where configured.
    */
   presignedUploads?: boolean;

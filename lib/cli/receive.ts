@@ -1,12 +1,12 @@
 /**
  * `shroud receive <link|token>`: a shared file, received as the share page receives it
- * (lib/client/shared-files.ts): the file's name and size from the link, the file password asked
+ * (lib/client/storage.ts): the file's name and size from the link, the file password asked
  * for, proved here, the ciphertext downloaded through the link, checked and decrypted here. A link
  * given whole is opened at its own origin (no account, no session needed); a bare token at the
  * configured API.
  */
 import { ShroudClient, ShroudError } from '#lib/client/api.ts';
-import { receiveShared, sharedFileSize, shareProblem, shareRefOf, sharedInfo } from '#lib/client/shared-files.ts';
+import { receiveShared, sharedFileSize, shareProblem, shareRefOf, sharedInfo } from '#lib/client/storage.ts';
 
 /**
  * What the command uses of its context: the part of commands.ts's CommandContext it needs, written

@@ -3,7 +3,7 @@
  * file's blocks, each on its own storage target, audited and repaired by the service; the status
  * can carry a storage proof answering a challenge of yours.
  */
-import { listAllFiles } from '#lib/client/files.ts';
+import { listAllFiles } from '#lib/client/storage.ts';
 import type { CommandDef } from './framework.ts';
 import { need, str, usage, type BaseContext } from './shared.ts';
 

@@ -4,7 +4,7 @@
  * opens a link someone shared; replicated pinning is storage-replicas.ts's.
  */
 import { ShroudError } from '#lib/client/api.ts';
-import { downloadFile, listAllFiles, uploadFile, type Stage } from '#lib/client/files.ts';
+import { downloadFile, listAllFiles, uploadFile, type Stage } from '#lib/client/storage.ts';
 import type { CommandDef, OptionDef } from './framework.ts';
 import { receive } from './receive.ts';
 import { need, newSecret, secret, str, usage } from './shared.ts';

@@ -246,6 +246,15 @@ export class ShroudClient {
     return out;
   }
 
+  /**
+   * Plain PUT of bytes to a URL the API handed out (a presigned upload) with the headers signed with
+   * it; no cookie goes there. A refusal is UPLOAD_FAILED (a 5xx of the storage's counts as 502).
+   */
+  async putBytes(url: string, body: Uint8Array, headers: Record<string, string>): Promise<void> {
+    const res = await this.fetch(url, { method: 'PUT', body: body as BodyInit, headers });
+    if (!res.ok) throw new ShroudError('UPLOAD_FAILED', res.status >= 500 ? 502 : res.status, `the storage refused the upload's bytes (HTTP ${res.status})`);
+  }
+
   /** Plain GET of a URL the API handed out (a presigned download), with progress; no cookie goes there. */
   async fetchBytes(url: string, listener?: ProgressListener): Promise<Uint8Array> {
     const res = await this.fetch(url);

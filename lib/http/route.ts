@@ -32,4 +32,9 @@ export interface Route {
    * 6 MB) and large files take the presigned path.
    */
   streamRequest?: boolean;
+  /**
+   * The OpenAPI operationId (and the typed client's method name) when it is not the one the handler's
+   * file name gives (lib/openapi/document.ts operationIdOf): a published id outlives a file's rename.
+   */
+  operationId?: string;
 }

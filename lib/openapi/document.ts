@@ -39,8 +39,9 @@ const errorSchemaName = (status: number) => `Error${status}`;
 /** `/api/storage/download/:cid` → `/api/storage/download/{cid}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-/** `functions/zk-toolkit/field-add.ts` → `zkToolkitFieldAdd`. */
+/** `functions/zk-toolkit/field-add.ts` → `zkToolkitFieldAdd`, unless the row names its own (`operationId`). */
 export const operationIdOf = (route: Route) =>
+  route.operationId ??
   route.handler
     .replace(/^functions\//, '')
     .replace(/\.ts$/, '')

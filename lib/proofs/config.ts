@@ -10,5 +10,9 @@ const schema = z.object({
   PROOF_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
 });
 
-export const proofsConfig = readConfig(schema);
+export type ProofsConfig = z.infer<typeof schema>;
+
+export const readProofsConfig = (env: NodeJS.ProcessEnv = process.env): ProofsConfig => readConfig(schema, env);
+
+export const proofsConfig: ProofsConfig = readProofsConfig();
 export const retentionSeconds = (): number => proofsConfig.PROOF_HISTORY_RETENTION_DAYS * 86_400;

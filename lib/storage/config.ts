@@ -114,7 +114,6 @@ const schema = z
 
 export type StorageConfig = z.infer<typeof schema>;
 
-export const storageConfig: StorageConfig = readConfig(schema);
+export const readStorageConfig = (env: NodeJS.ProcessEnv = process.env): StorageConfig => readConfig(schema, env);
 
-/** For tests that build adapters with their own settings. */
-export const readStorageConfig = (env: NodeJS.ProcessEnv): StorageConfig => readConfig(schema, env);
+export const storageConfig: StorageConfig = readStorageConfig();

@@ -24,4 +24,8 @@ const schema = z
     }
   });
 
-export const swapConfig = readConfig(schema);
+export type SwapConfig = z.infer<typeof schema>;
+
+export const readSwapConfig = (env: NodeJS.ProcessEnv = process.env): SwapConfig => readConfig(schema, env);
+
+export const swapConfig: SwapConfig = readSwapConfig();

@@ -13,7 +13,11 @@ const schema = z.object({
   TRANSFER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
-export const transferConfig = readConfig(schema);
+export type TransferConfig = z.infer<typeof schema>;
+
+export const readTransferConfig = (env: NodeJS.ProcessEnv = process.env): TransferConfig => readConfig(schema, env);
+
+export const transferConfig: TransferConfig = readTransferConfig();
 
 /** A payout or deposit lease: longer than one confirmation, short enough to retry soon after a crash. */
 export const LEASE_MS = 60_000;

@@ -25,7 +25,11 @@ const schema = z
     }
   });
 
-export const walletConfig = readConfig(schema);
+export type WalletConfig = z.infer<typeof schema>;
+
+export const readWalletConfig = (env: NodeJS.ProcessEnv = process.env): WalletConfig => readConfig(schema, env);
+
+export const walletConfig: WalletConfig = readWalletConfig();
 
 let vault: KeyVault | undefined;
 

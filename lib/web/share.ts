@@ -1,13 +1,12 @@
 /**
  * The share page (`/share/<token>`, bundled by lib/web/bundle.ts): the file's name and size from
  * the link, then the file password proved, the ciphertext fetched, checked and decrypted in this
- * page by the same client code as the terminal's (lib/client/shared-files.ts), and the file saved
+ * page by the same client code as the terminal's (lib/client/storage.ts), and the file saved
  * by the browser. A link that does not open says why (expired, revoked, unknown, file deleted).
  * `#status[data-state]` (loading, ready, working, saved, error) is what the browser test reads.
  */
 import { ShroudClient } from '#lib/client/api.ts';
-import type { Stage } from '#lib/client/files.ts';
-import { receiveShared, sharedFileSize, shareProblem, shareRefOf, sharedInfo, type SharedInfo } from '#lib/client/shared-files.ts';
+import { receiveShared, sharedFileSize, shareProblem, shareRefOf, sharedInfo, type SharedInfo, type Stage } from '#lib/client/storage.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $<HTMLParagraphElement>('status');

@@ -7,8 +7,8 @@ import { signedIn } from '../support/storage.ts';
 
 /**
  * Both file lists answer pages of up to 1000 files, newest first, with the next page's cursor:
- * what one call reads and answers stays bounded whatever the owner's file count. The clients
- * (lib/client's StorageClient and ShroudClient, the CLI's `files`) follow the pages.
+ * what one call reads and answers stays bounded whatever the owner's file count. The client
+ * (lib/client/storage.ts, the CLI's `files`) follows the pages.
  */
 let rt: TestRuntime;
 let alice: HttpClient & { userId: string };
@@ -105,14 +105,10 @@ describe('storage file lists in pages', () => {
     expect([stolen.status, stolen.json.error]).toEqual([400, 'INVALID_INPUT']);
   });
 
-  it("the clients follow the pages: StorageClient's lists, ShroudClient's listAllFiles (the CLI's `files`)", async () => {
+  it("the storage client follows the pages: listAllFiles (the CLI's `files`, the terminal's)", async () => {
     const cookie = alice.jar.get('shroud_session')!;
-    const { StorageClient } = await import('#lib/client/storage-client.ts');
-    const storage = new StorageClient({ baseUrl: rt.url, headers: () => ({ cookie: `shroud_session=${cookie}` }) });
-    expect(ids(await storage.files())).toEqual(ids(seeded));
-    expect(ids(await storage.list())).toEqual(ids(seeded));
     const { ShroudClient } = await import('#lib/client/api.ts');
-    const { listAllFiles } = await import('#lib/client/files.ts');
+    const { listAllFiles } = await import('#lib/client/storage.ts');
     const shroud = new ShroudClient({ baseUrl: rt.url, cookies: { shroud_session: cookie } });
     expect(ids(await listAllFiles(shroud))).toEqual(ids(seeded));
   });

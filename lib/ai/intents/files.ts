@@ -86,7 +86,7 @@ export const fileIntents: Intent[] = [
     terms: 'upload multipart proof commitment checksum encryptFile',
     route: ['POST', '/api/storage/upload'],
     build: () => ({
-      lead: 'Files are encrypted on your side first: `shroud upload` encrypts the file with your password, proves you know it (Groth16) and uploads the ciphertext in one go (StorageClient in lib/client does the same for programs).',
+      lead: 'Files are encrypted on your side first: `shroud upload` encrypts the file with your password, proves you know it (Groth16) and uploads the ciphertext in one go (lib/client/storage.ts does the same for programs).',
       suggestions: [{ command: shroudCommand('upload', ['<file>']), description: 'encrypt, prove and upload a file (it asks for the password)' }],
     }),
   },

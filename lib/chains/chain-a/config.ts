@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { readConfig } from '#lib/config.ts';
 
 /**
- * Chain A settings, read once at cold start.
+ * Chain A settings, read when the port is first built (index.ts), not at module load: a function
+ * that imports chain A's helpers but never its port does not stop on chain A's settings.
  * - `CHAIN_A_NETWORK`: `localnet` (default), `devnet` or `mainnet`; it picks the adapter, whether
  *   airdrops exist, and the explorer links.
  * - `localnet` without `CHAIN_A_RPC_URL`: the embedded runtime (LiteSVM + Light Protocol's

@@ -5,7 +5,8 @@ import { readConfig } from '#lib/config.ts';
 const felt = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be 0x-hex');
 
 /**
- * Chain B settings, read once at cold start.
+ * Chain B settings, read when a port is built or asked (index.ts), not at module load: a function
+ * that imports chain B's helpers but never its ports does not stop on chain B's settings.
  * - `CHAINB_ADAPTER`: `local` (default: the registry emulated over DynamoDB, the server's Stark
  *   key generated once into `$DATA_DIR/chainb/account.json`) or `rpc` (a real Starknet node).
  * - rpc needs `CHAINB_RPC_URL`, `CHAINB_REGISTRY_ADDRESS`, `CHAINB_ACCOUNT_ADDRESS` and

@@ -24,3 +24,5 @@ const schema = z.object({
 export type EthereumConfig = z.infer<typeof schema>;
 
 export const readEthereumConfig = (env: NodeJS.ProcessEnv = process.env): EthereumConfig => readConfig(schema, env);
+
+export const ethereumConfig: EthereumConfig = readEthereumConfig();

@@ -1,12 +1,9 @@
-import { readEthereumConfig } from './config.ts';
+import { ethereumConfig } from './config.ts';
 import { FaultyEthereumRpc, l1Faults } from './faults.ts';
 import { EthereumRpc } from './rpc.ts';
 
 export { EthereumRpc, EthereumUnavailable, type EthLog, type EthReceipt, type EthTransaction } from './rpc.ts';
-export { readEthereumConfig, type EthereumConfig } from './config.ts';
-
-/** Checked at cold start: a bad ETHEREUM_* value stops the function before it serves. */
-export const ethereumConfig = readEthereumConfig();
+export { ethereumConfig, readEthereumConfig, type EthereumConfig } from './config.ts';
 
 let rpc: EthereumRpc | undefined;
 

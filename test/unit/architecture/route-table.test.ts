@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.ts';
 import { groups } from '#lib/http/groups.ts';
+import { operationIdOf } from '#lib/openapi/document.ts';
 import { repoRoot } from './import-graph.ts';
 
 /** The route table is the single source of truth: every row's handler declares that row, and no handler hides outside the table. */
@@ -44,5 +45,16 @@ describe('the route table and the handler files', () => {
     const keys = routes.map((r) => `${r.method} ${r.path}`);
     expect(keys.length).toBe(new Set(keys).size);
     expect(routes.filter((r) => !(r.group in groups))).toEqual([]);
+  });
+
+  it('operation ids are unique; a row names its own only where its file name would give another', () => {
+    const ids = routes.map(operationIdOf);
+    expect(ids.length).toBe(new Set(ids).size);
+    const needless = routes.filter((r) => r.operationId !== undefined && r.operationId === operationIdOf({ ...r, operationId: undefined }));
+    expect(needless.map((r) => r.handler)).toEqual([]);
+    // The storage deletes kept their published ids when their files were renamed (delete-a, delete-b).
+    expect(ids).toContain('storageDeleteA');
+    expect(ids).toContain('storageDeleteB');
+    expect(operationIdOf({ ...routes[0]!, handler: 'functions/zk-toolkit/field-add.ts', operationId: undefined })).toBe('zkToolkitFieldAdd');
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
 import * as z from 'zod';
 import { deleteIf, mergeUpdates, putIf, updateIf } from './conditional.ts';
@@ -23,10 +23,8 @@ export interface StoredResponse {
 }
 
 export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; response: StoredResponse | null }
-  | { kind: 'mismatch' }
-  | { kind: 'in_progress'; retryAfter: number };
+  /** `owner`: this attempt's own name on the record (its lease's owner), for every later write of it. */
+  { kind: 'claimed'; owner: string } | { kind: 'replay'; response: StoredResponse | null } | { kind: 'mismatch' } | { kind: 'in_progress'; retryAfter: number };
 
 const storedResponseSchema = z.object({
   statusCode: z.number(),
@@ -41,7 +39,11 @@ const storedResponseSchema = z.object({
 const idempotencySchema = z.object({
   status: z.enum(['in_progress', 'completed']),
   fingerprint: z.string(),
-  /** The attempt's lease while in progress (lib/data/leases.ts): its owner is the request's fingerprint. */
+  /**
+   * The attempt's lease while in progress (lib/data/leases.ts). Its owner names the attempt, not the
+   * request: two attempts of one request (a retry after the first one's lock lapsed) have the same
+   * fingerprint, and only the one holding the lease may complete, release or bind the record.
+   */
   lease: leaseSchema.optional(),
   /**
    * The lease's expiry in epoch seconds, as records held it before `lease`: still written beside
@@ -60,10 +62,16 @@ const keyOf = (scope: string, key: string) => ({
   sk: 'IDEMPOTENCY',
 });
 
-export async function claim(scope: string, key: string, fingerprint: string, lockSeconds: number): Promise<Claim> {
+export async function claim(
+  scope: string,
+  key: string,
+  fingerprint: string,
+  lockSeconds: number,
+  owner = `${fingerprint.slice(0, 16)}:${randomUUID()}`,
+): Promise<Claim> {
   const nowMs = clock.nowMs();
   const now = Math.floor(nowMs / 1000);
-  const lease = leaseFor(fingerprint, lockSeconds, nowMs);
+  const lease = leaseFor(owner, lockSeconds, nowMs);
   const claimed = await putIf(
     { ...keyOf(scope, key), status: 'in_progress', fingerprint, lease, lockedUntil: now + lockSeconds, response: null, ttl: now + IDEMPOTENCY_TTL_SECONDS },
     // Absent, expired, or an attempt that died holding the lease (of either shape).
@@ -72,7 +80,7 @@ export async function claim(scope: string, key: string, fingerprint: string, loc
       allOf(inProgress, embeddedLease.free(nowMs), { ConditionExpression: 'lockedUntil <= :now', ExpressionAttributeValues: { ':now': now } }),
     ),
   );
-  if (claimed) return { kind: 'claimed' };
+  if (claimed) return { kind: 'claimed', owner };
   const record = await readItem(keyOf(scope, key), idempotencyDecoder);
   // Gone between the two calls (expired): the caller may simply try again.
   if (!record) return { kind: 'in_progress', retryAfter: 1 };
@@ -86,12 +94,22 @@ const inProgress: Condition = {
   ExpressionAttributeNames: { '#status': 'status' },
   ExpressionAttributeValues: { ':progress': 'in_progress' },
 };
-/** This request's attempt holds the record: in progress, by `fingerprint` (its lease's owner). */
-const heldBy = (fingerprint: string): Condition =>
-  allOf(inProgress, { ConditionExpression: 'fingerprint = :fp', ExpressionAttributeValues: { ':fp': fingerprint } });
+/**
+ * This attempt holds the record: in progress, its lease's owner `owner`. A record of the code before
+ * (no lease, `lockedUntil` only) is held by its request's fingerprint, as that code wrote it.
+ */
+const heldBy = (owner: string): Condition =>
+  allOf(
+    inProgress,
+    anyOf(embeddedLease.heldBy(owner), {
+      ConditionExpression: 'attribute_not_exists(#heldLease) AND fingerprint = :heldFp',
+      ExpressionAttributeNames: { '#heldLease': 'lease' },
+      ExpressionAttributeValues: { ':heldFp': owner },
+    }),
+  );
 const expiresAtSeconds = (r: z.infer<typeof idempotencySchema>) => (r.lease ? Math.ceil(r.lease.expiresAt / 1000) : r.lockedUntil);
 
-export async function complete(scope: string, key: string, fingerprint: string, response: StoredResponse): Promise<void> {
+export async function complete(scope: string, key: string, owner: string, response: StoredResponse): Promise<void> {
   const kept = response.body.length <= MAX_STORED_BODY ? response : null;
   const done = await updateIf(
     keyOf(scope, key),
@@ -100,7 +118,7 @@ export async function complete(scope: string, key: string, fingerprint: string, 
       names: { '#response': 'response', '#ttl': 'ttl' },
       values: { ':done': 'completed', ':response': kept, ':ttl': clock.nowSeconds() + IDEMPOTENCY_TTL_SECONDS },
     },
-    heldBy(fingerprint),
+    heldBy(owner),
   );
   if (!done) throw new ClaimLost();
 }
@@ -114,8 +132,8 @@ export class ClaimLost extends Error {
 }
 
 /** After a failed attempt: the key may be used again (only our own claim is removed). */
-export async function release(scope: string, key: string, fingerprint: string): Promise<void> {
-  await deleteIf(keyOf(scope, key), heldBy(fingerprint));
+export async function release(scope: string, key: string, owner: string): Promise<void> {
+  await deleteIf(keyOf(scope, key), heldBy(owner));
 }
 
 /** The record's table key (hashed), as a value move keeps it to settle the record later (lib/moves/journal.ts). */
@@ -126,15 +144,8 @@ export const recordKeyOf = (scope: string, key: string): string => keyOf(scope, 
  * (past any crash of the attempt) and names the transaction, until the journal settles it
  * (`settleBound`). False when the claim is no longer this attempt's.
  */
-export async function bindToTransaction(
-  scope: string,
-  key: string,
-  fingerprint: string,
-  txHash: string,
-  seconds: number,
-  landed: StoredResponse,
-): Promise<boolean> {
-  const lease = leaseFor(fingerprint, seconds);
+export async function bindToTransaction(scope: string, key: string, owner: string, txHash: string, seconds: number, landed: StoredResponse): Promise<boolean> {
+  const lease = leaseFor(owner, seconds);
   return (
     (await updateIf(
       keyOf(scope, key),
@@ -142,7 +153,7 @@ export async function bindToTransaction(
         set: ['txHash = :tx', 'lockedUntil = :until', 'ifLanded = :landed'],
         values: { ':tx': txHash, ':until': Math.ceil(lease.expiresAt / 1000), ':landed': landed },
       }),
-      heldBy(fingerprint),
+      heldBy(owner),
     )) !== undefined
   );
 }

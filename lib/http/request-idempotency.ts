@@ -6,4 +6,4 @@ import type { Envelope } from './groups.ts';
  * value move the handler sends is bound to it (lib/moves/journal.ts). A module of its own: every Lambda
  * loads it, none needs the chain SDKs for it.
  */
-export const requestIdempotency = new AsyncLocalStorage<{ scope: string; key: string; fingerprint: string; envelope: Envelope } | undefined>();
+export const requestIdempotency = new AsyncLocalStorage<{ scope: string; key: string; fingerprint: string; owner: string; envelope: Envelope } | undefined>();

@@ -65,6 +65,17 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
   return async (tx, lastValidBlockHeight) => {
     const txHash = bs58.encode(tx.signatures[0]!);
     const claim = requestIdempotency.getStore();
+    // The Idempotency-Key first: an attempt whose claim another attempt of the same request took
+    // over (its lock lapsed while it stalled) sends nothing; that other attempt does the work.
+    if (claim) {
+      // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
+      const answer = {
+        statusCode: 202,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(envelope(claim.envelope, m.answer?.(txHash) ?? submitted(chain, txHash))),
+      };
+      if (!(await bindToTransaction(claim.scope, claim.key, claim.owner, txHash, MOVE_HOLD_SECONDS, answer))) throw errors.idempotencyInProgress(1);
+    }
     if (m.lease && !(await holdWalletLeaseFor(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS))) {
       throw errors.walletLocked("this request lost the wallet's lease before it could send; retry");
     }
@@ -80,15 +91,6 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
       createdAt: clock.now().toISOString(),
     });
     if (m.recorded) m.recorded.done = true;
-    if (claim) {
-      // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
-      const answer = {
-        statusCode: 202,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(envelope(claim.envelope, m.answer?.(txHash) ?? submitted(chain, txHash))),
-      };
-      await bindToTransaction(claim.scope, claim.key, claim.fingerprint, txHash, MOVE_HOLD_SECONDS, answer);
-    }
     let sent: SentTransaction;
     try {
       sent = await chain.sendAndConfirm(tx);

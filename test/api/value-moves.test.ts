@@ -1,4 +1,5 @@
-import { PublicKey } from '@solana/web3.js';
+import { buildAndSignTx } from '@lightprotocol/stateless.js';
+import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock } from '#lib/clock.ts';
@@ -100,5 +101,39 @@ describe("a send confirmed after the client's timeout", () => {
     expect(await compressed()).toBe(before + 125_000_000n);
     // The wallet is free again.
     expect((await alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: 0.01 })).status).toBe(200);
+  });
+});
+
+describe('an attempt that stalled past its Idempotency-Key lock', () => {
+  it('sends nothing once a retry of the same request took the key over: the retry does the work, never both', async () => {
+    const idem = await import('#lib/data/idempotency.ts');
+    const { journaled } = await import('#lib/moves/journal.ts');
+    const { requestIdempotency } = await import('#lib/http/request-idempotency.ts');
+    const scope = 'user:stall|POST /api/compression/transfer';
+    const key = `stall-${++keys}`;
+    const fingerprint = 'f'.repeat(64);
+    const first = await idem.claim(scope, key, fingerprint, 34);
+    expect(first.kind).toBe('claimed');
+    advanceClock(60_000); // the first attempt stalls past its lock (a local server has no Lambda timeout to end it)
+    const retry = await idem.claim(scope, key, fingerprint, 34);
+    expect(retry.kind).toBe('claimed'); // the same request, so the same fingerprint: only the lease's owner tells them apart
+
+    const payer = Keypair.generate();
+    await chain.airdrop(payer.publicKey, 1_000_000_000n);
+    const { blockhash, lastValidBlockHeight } = await chain.rpc.getLatestBlockhash();
+    const tx = buildAndSignTx(
+      [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 })],
+      payer,
+      blockhash,
+    );
+    const landed = chain.landedSignatures().length;
+    const owner = first.kind === 'claimed' ? first.owner : '';
+    const stale = requestIdempotency.run({ scope, key, fingerprint, owner, envelope: 'flat' }, () =>
+      journaled(chain, { userId: 'user:stall', purpose: { kind: 'wallet-send', operation: 'transfer' } })(tx, lastValidBlockHeight),
+    );
+    await expect(stale).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS', status: 409 });
+    expect(chain.landedSignatures().length).toBe(landed);
+    // The key is still the retry's: it completes it.
+    await idem.complete(scope, key, retry.kind === 'claimed' ? retry.owner : '', { statusCode: 200, headers: {}, body: '{}' });
   });
 });

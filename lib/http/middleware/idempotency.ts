@@ -36,7 +36,7 @@ export function requestFingerprint(event: Event, contentType: string | undefined
 export const idempotency = (store: Pick<typeof records, 'claim' | 'complete' | 'release'> = records): HttpMiddleware => {
   const release = async (request: HttpRequest) => {
     const claim = request.internal.idempotency;
-    if (claim && !request.internal.replayed) await store.release(claim.scope, claim.key, claim.fingerprint);
+    if (claim && !request.internal.replayed) await store.release(claim.scope, claim.key, claim.owner);
   };
   return {
     before: async (request) => {
@@ -55,7 +55,7 @@ export const idempotency = (store: Pick<typeof records, 'claim' | 'complete' | '
         state.replayed = { ...out.response, headers: { ...out.response.headers, 'idempotent-replayed': 'true' } };
         return;
       }
-      state.idempotency = { scope, key, fingerprint };
+      state.idempotency = { scope, key, fingerprint, owner: out.owner };
     },
     after: async (request) => {
       const state = request.internal;
@@ -64,7 +64,7 @@ export const idempotency = (store: Pick<typeof records, 'claim' | 'complete' | '
       const res = request.response;
       // Only a success is the answer to keep: after a refusal the work was not done, so a retry may do it.
       if (!res || (res.statusCode ?? 200) >= 400) return release(request);
-      await store.complete(claim.scope, claim.key, claim.fingerprint, {
+      await store.complete(claim.scope, claim.key, claim.owner, {
         statusCode: res.statusCode ?? 200,
         headers: Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k, String(v)])),
         body: res.body ?? '',

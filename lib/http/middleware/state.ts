@@ -31,8 +31,8 @@ export type HttpState = {
   rate?: RateLimitState;
   /** The validated body, query and path parameters. */
   input: { body: unknown; query: unknown; params: unknown };
-  /** This request's claim on its `Idempotency-Key`. */
-  idempotency?: { scope: string; key: string; fingerprint: string };
+  /** This request's claim on its `Idempotency-Key` (`owner`: this attempt's name on the record). */
+  idempotency?: { scope: string; key: string; fingerprint: string; owner: string };
   /** The first answer to the same request with the same key: sent again, the handler not run. */
   replayed?: Result;
 };

@@ -90,12 +90,16 @@ describe('idempotency record lease', () => {
     expect(busy.kind === 'in_progress' && busy.retryAfter).toBeGreaterThan(100);
     // The attempt of the code before may still finish it.
     clock.advanceClock(121_000);
-    expect((await idem.claim(scope, 'k1', 'fp', 60)).kind).toBe('claimed');
+    const claimed = await idem.claim(scope, 'k1', 'fp', 60);
+    expect(claimed.kind).toBe('claimed');
+    const owner = claimed.kind === 'claimed' ? claimed.owner : '';
     const raw = await items.getItem({ pk, sk: 'IDEMPOTENCY' });
-    expect(raw?.lease).toEqual({ owner: 'fp', expiresAt: expect.any(Number) });
+    // The lease names this attempt (two attempts of one request share the fingerprint).
+    expect(raw?.lease).toEqual({ owner: expect.stringMatching(/^fp:/), expiresAt: expect.any(Number) });
     // The code before reads lockedUntil: the same expiry, in seconds.
     expect(raw?.lockedUntil).toBe(Math.floor((raw!.lease as { expiresAt: number }).expiresAt / 1000));
-    await idem.complete(scope, 'k1', 'fp', response);
+    await expect(idem.complete(scope, 'k1', 'fp', response)).rejects.toThrow(idem.ClaimLost);
+    await idem.complete(scope, 'k1', owner, response);
     expect(await idem.claim(scope, 'k1', 'fp', 60)).toEqual({ kind: 'replay', response: { ...response, isBase64Encoded: false } });
   });
 

@@ -273,7 +273,7 @@ describe('securityHeaders', () => {
 
 describe('idempotency', () => {
   const store = () => ({
-    claim: vi.fn(async (): Promise<Claim> => ({ kind: 'claimed' })),
+    claim: vi.fn(async (): Promise<Claim> => ({ kind: 'claimed', owner: 'attempt-1' })),
     complete: vi.fn(async () => {}),
     release: vi.fn(async () => {}),
   });

@@ -47,11 +47,10 @@ export async function launchRuntime(command: string, args: string[], env: NodeJS
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      live.delete(pgid);
+      // Still in `live`: what it started may outlive it, and goes at the test process's exit.
       reject(new Error(`${what} exited with ${code}:\n${output}`));
     });
   });
-  const ended = () => child.exitCode !== null || child.signalCode !== null;
   return {
     url,
     /** The process group's id (the launched command's pid): every process of this runtime is in it. */
@@ -59,13 +58,14 @@ export async function launchRuntime(command: string, args: string[], env: NodeJS
     output: () => output,
     /** SIGKILL to the group, no goodbye: what a Lambda instance dying mid-request looks like. */
     async kill() {
-      if (!ended()) signalGroup(pgid, 'SIGKILL');
+      signalGroup(pgid, 'SIGKILL');
       await exited;
       live.delete(pgid);
     },
     /** SIGTERM to the group, SIGKILL after `graceMs`; resolves once the launched command has exited. */
     async stop(graceMs = 15_000) {
-      if (ended() || !signalGroup(pgid, 'SIGTERM')) {
+      // The whole group, also when the launched command has ended and what it started has not.
+      if (!signalGroup(pgid, 'SIGTERM')) {
         live.delete(pgid);
         return;
       }

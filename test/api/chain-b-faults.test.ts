@@ -2,7 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultyChainB } from '#lib/chains/chain-b/faults.ts';
 import { advanceClock } from '#lib/clock.ts';
-import { type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import type { HttpClient } from '../support/runtime.ts';
 import { ok, settled } from './bridge-helpers.ts';
 import { runtimeWithUsers } from './runtime-with-users.ts';
 
@@ -13,7 +13,6 @@ import { runtimeWithUsers } from './runtime-with-users.ts';
  * withdrawals (chain B → chain A) end with nothing paid twice, nothing lost, every move resolved,
  * and an answer the README documents (every answer is checked against the OpenAPI document too).
  */
-let rt: TestRuntime;
 let alice: HttpClient;
 let bob: HttpClient;
 let chain: FaultyChainB;
@@ -25,7 +24,6 @@ const E18 = 10n ** 18n;
 // Chain B's layer on (chain A's off); blocks advance by sends and advanceBlocks only.
 const world = runtimeWithUsers({ RATE_LIMIT_MULTIPLIER: '50', CHAIN_FAULTS: 'b.block-ms=0,b.pending-blocks=3' }, ['alice', 'bob']);
 beforeAll(async () => {
-  rt = world.rt;
   alice = world.users.alice.client;
   bob = world.users.bob.client;
   fees = await import('#lib/chains/chain-b/fees.ts');

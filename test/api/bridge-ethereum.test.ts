@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { encodeCall } from '#lib/chains/ethereum/abi.ts';
-import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { ok, fails, settled } from './bridge-helpers.ts';
-import { signedInUser } from './identity-helpers.ts';
+import { runtimeWithUsers } from './runtime-with-users.ts';
 
 // The embedded Ethereum L1 (ganache) for this file only: test/support/runtime.ts starts it when LOCAL_L1=1.
 process.env.LOCAL_L1 = '1';
@@ -31,21 +31,19 @@ const DEST64 = `0x${BigInt(DEST).toString(16).padStart(64, '0')}`;
 const FEE = 10n ** 14n; // the L1→L2 message fee (wei), paid on top
 const ETH_TOKEN = '0x0000000000000000000000000000000000455448';
 
+const world = runtimeWithUsers({ RATE_LIMIT_MULTIPLIER: '50' }, ['alice', 'bob'], { fresh: true });
 beforeAll(async () => {
-  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50' });
+  rt = world.rt;
   ({ balanceOf } = await import('#lib/bridge/chain-b-credit.ts'));
   ({ readBridge } = await import('#lib/data/bridge-transfers.ts'));
   ({ routeToken } = await import('#lib/bridge/routes.ts'));
   ({ deliverEthereum } = await import('#lib/bridge/ethereum-relay.ts'));
   ({ STARKNET_CORE_CONTRACT } = await import('#lib/bridge/starkgate.ts'));
   l1 = rt.services.l1!;
-  alice = rt.client();
-  bob = rt.client();
-  aliceId = (await signedInUser(alice)).user.id;
-  await signedInUser(bob);
+  alice = world.users.alice.client;
+  bob = world.users.bob.client;
+  aliceId = world.users.alice.user.id;
 });
-afterAll(async () => rt?.stop());
-beforeEach(() => advanceClock(61_000));
 
 const deposit = (extra: Record<string, unknown> = {}) => ({
   bridgeType: 'ethereum-chainb',

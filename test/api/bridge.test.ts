@@ -1,11 +1,12 @@
 import { addressToBytes32, formatMessage as hlFormatMessage, messageId as hlMessageId } from '@hyperlane-xyz/utils';
 import bs58 from 'bs58';
 import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
-import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { ok, fails, settled } from './bridge-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { runtimeWithUsers } from './runtime-with-users.ts';
 
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
 let balanceOf: typeof import('#lib/bridge/chain-b-credit.ts').balanceOf;
@@ -34,8 +35,9 @@ let SOL: import('#lib/bridge/routes.ts').HyperlaneToken;
 const DEST = '0x0' + '5ab1e'.padStart(63, '7');
 const DEST64 = `0x${BigInt(DEST).toString(16).padStart(64, '0')}`;
 
+const world = runtimeWithUsers({ RATE_LIMIT_MULTIPLIER: '50' }, ['alice', 'bob'], { fresh: true });
 beforeAll(async () => {
-  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50' });
+  rt = world.rt;
   ({ balanceOf } = await import('#lib/bridge/chain-b-credit.ts'));
   ({ escrowAccount, sendDeposit } = await import('#lib/bridge/chain-a-source.ts'));
   ({ chainA, ChainUnavailable } = await import('#lib/chains/chain-a/index.ts'));
@@ -44,17 +46,14 @@ beforeAll(async () => {
   ({ relayBridge } = await import('#lib/bridge/relayer.ts'));
   ({ acquireWalletLease, releaseWalletLease } = await import('#lib/data/wallets.ts'));
   SOL = routeToken('chaina-chainb', 'SOL')!;
-  alice = rt.client();
-  bob = rt.client();
-  aliceId = (await signedInUser(alice)).user.id;
-  await signedInUser(bob);
+  alice = world.users.alice.client;
+  bob = world.users.bob.client;
+  aliceId = world.users.alice.user.id;
   aliceWallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   const drop = await alice.post(`/api/wallets/${aliceWallet.id}/airdrop`, { amount: 10 });
   if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
 });
-afterAll(async () => rt?.stop());
-beforeEach(() => advanceClock(61_000));
 
 const deposit = (extra: Record<string, unknown> = {}) => ({
   bridgeType: 'chaina-chainb',

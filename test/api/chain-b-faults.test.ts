@@ -1,10 +1,10 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultyChainB } from '#lib/chains/chain-b/faults.ts';
 import { advanceClock } from '#lib/clock.ts';
-import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import type { HttpClient } from '../support/runtime.ts';
 import { ok, settled } from './bridge-helpers.ts';
-import { signedInUser } from './identity-helpers.ts';
+import { runtimeWithUsers } from './runtime-with-users.ts';
 
 /**
  * Chain B's value moves against chain B as a real network misbehaves (lib/chains/chain-b/faults.ts,
@@ -13,7 +13,6 @@ import { signedInUser } from './identity-helpers.ts';
  * withdrawals (chain B → chain A) end with nothing paid twice, nothing lost, every move resolved,
  * and an answer the README documents (every answer is checked against the OpenAPI document too).
  */
-let rt: TestRuntime;
 let alice: HttpClient;
 let bob: HttpClient;
 let chain: FaultyChainB;
@@ -22,20 +21,17 @@ let chainb: typeof import('#lib/chains/chain-b/index.ts');
 const PASS = 'faults-pass-1';
 const E18 = 10n ** 18n;
 
+// Chain B's layer on (chain A's off); blocks advance by sends and advanceBlocks only.
+const world = runtimeWithUsers({ RATE_LIMIT_MULTIPLIER: '50', CHAIN_FAULTS: 'b.block-ms=0,b.pending-blocks=3' }, ['alice', 'bob']);
 beforeAll(async () => {
-  // Chain B's layer on (chain A's off); blocks advance by sends and advanceBlocks only.
-  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '50', CHAIN_FAULTS: 'b.block-ms=0,b.pending-blocks=3' });
-  alice = rt.client();
-  bob = rt.client();
-  await signedInUser(alice);
-  await signedInUser(bob);
+  alice = world.users.alice.client;
+  bob = world.users.bob.client;
   fees = await import('#lib/chains/chain-b/fees.ts');
   chainb = await import('#lib/chains/chain-b/index.ts');
   chain = chainb.chainB() as FaultyChainB;
   expect(chain.options).toMatchObject({ pendingBlocks: 3, blockMs: 0 });
   expect(await (await import('#lib/chains/chain-a/index.ts')).chainA()).not.toHaveProperty('inject'); // only b. names: chain A as it is
 }, 120_000);
-afterAll(async () => rt?.stop());
 beforeEach(() => {
   chain.clearInjected();
   advanceClock(61_000);

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hash } from 'starknet';
 import { advanceClock } from '#lib/clock.ts';
-import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { runtimeWithUsers } from './runtime-with-users.ts';
 import { withLostChainBAnswer } from '../support/chain-b.ts';
 
 /**
@@ -21,18 +22,15 @@ const PASS = 'wallet-pass-123';
 const E18 = 10n ** 18n;
 const TRANSFER_KEY = `0x${BigInt(hash.getSelectorFromName('Transfer')).toString(16)}`;
 
+const world = runtimeWithUsers({ RATE_LIMIT_MULTIPLIER: '20' }, ['alice', 'bob'], { fresh: true });
 beforeAll(async () => {
-  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20' });
-  alice = rt.client();
-  bob = rt.client();
-  await signedInUser(alice);
-  await signedInUser(bob);
+  rt = world.rt;
+  alice = world.users.alice.client;
+  bob = world.users.bob.client;
   fees = await import('#lib/chains/chain-b/fees.ts');
   chainb = await import('#lib/chains/chain-b/index.ts');
   ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
 });
-afterAll(async () => rt?.stop());
-beforeEach(() => advanceClock(61_000));
 
 let n = 0;
 const newWallet = async (c: HttpClient, password = PASS) => {

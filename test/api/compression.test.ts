@@ -1,32 +1,26 @@
 import { Keypair } from '@solana/web3.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { advanceClock } from '#lib/clock.ts';
-import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { signedInUser } from './identity-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { HttpClient } from '../support/runtime.ts';
+import { runtimeWithUsers } from './runtime-with-users.ts';
 
 /**
  * /api/compression end to end over HTTP against the local runtime: every transaction is built by
  * Light Protocol's SDKs, signed with the wallet's key and executed by Light's programs in LiteSVM.
  */
-let rt: TestRuntime;
 let alice: HttpClient;
 let bob: HttpClient;
 let aliceWallet: { id: string; address: string };
 let bobWallet: { id: string; address: string };
 
+const world = runtimeWithUsers({ RATE_LIMIT_MULTIPLIER: '20' }, ['alice', 'bob'], { fresh: true });
 beforeAll(async () => {
-  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '20' });
-  alice = rt.client();
-  bob = rt.client();
-  await signedInUser(alice);
-  await signedInUser(bob);
+  alice = world.users.alice.client;
+  bob = world.users.bob.client;
   aliceWallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   bobWallet = (await bob.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   const drop = await alice.post(`/api/wallets/${aliceWallet.id}/airdrop`, { amount: 10 });
   if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
 });
-afterAll(async () => rt?.stop());
-beforeEach(() => advanceClock(61_000));
 
 const ok = (res: { status: number; json: unknown }, status = 200) => {
   expect(res.status, JSON.stringify(res.json)).toBe(status);

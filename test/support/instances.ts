@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bootstrap } from '#lib/local/bootstrap.ts';
 import { startDynamoLocal } from '#lib/local/dynamodb-local.ts';
 import { startS3Local } from '#lib/local/s3-local.ts';
+import { launchRuntime } from './launch.ts';
 import { HttpClient } from './runtime.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
  * One DynamoDB Local and one local S3 in this test process, shared by runtime processes started
@@ -55,34 +53,17 @@ export type SharedServices = Awaited<ReturnType<typeof startSharedServices>>;
 export async function startInstance(shared: SharedServices, env: Record<string, string> = {}) {
   // Not this process's own endpoints and origins: the instance derives its own from the shared ones.
   const { DYNAMODB_ENDPOINT, S3_ENDPOINT, CORS_ORIGINS, PUBLIC_BASE_URL, ...inherited } = process.env;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'functions/local.ts'], {
-    cwd: ROOT,
-    env: { ...inherited, ...shared.env, PORT: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the runtime did not listen within 90 s:\n${output}`)), 90_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      const m = output.match(/listening on (http:\/\/localhost:\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the runtime exited with ${code}:\n${output}`));
-    });
-  });
+  const run = await launchRuntime(
+    process.execPath,
+    ['--import', 'tsx', 'functions/local.ts'],
+    { ...inherited, ...shared.env, PORT: '0', POWERTOOLS_LOG_LEVEL: 'CRITICAL', ...env },
+    'the runtime',
+  );
+  const { url } = run;
   return {
     url,
-    pid: child.pid!,
-    output: () => output,
+    pid: run.pgid,
+    output: run.output,
     client: () => new HttpClient(url),
     /** A client with a session for `userId` (made in this process, on the shared table). */
     async signedIn(userId: string) {
@@ -92,17 +73,8 @@ export async function startInstance(shared: SharedServices, env: Record<string, 
       client.jar.set('shroud_session', id);
       return client;
     },
-    async kill() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    kill: run.kill,
+    stop: () => run.stop(10_000),
   };
 }
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { startTable, type TestTable } from '../support/dynamo-table.ts';
 
-/** lib/data against DynamoDB Local (the runtime sets the endpoint before these modules load). */
-let rt: TestRuntime;
+/** lib/data against DynamoDB Local (startTable sets the endpoint before these modules load). */
+let table: TestTable;
 let items: typeof import('#lib/data/items.ts');
 let rate: typeof import('#lib/http/rate-limit.ts');
 let clock: typeof import('#lib/clock.ts');
 let sessions: typeof import('#lib/data/sessions.ts');
 
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   items = await import('#lib/data/items.ts');
   rate = await import('#lib/http/rate-limit.ts');
   clock = await import('#lib/clock.ts');
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   clock?.resetClock();
-  await rt?.stop();
+  await table?.stop();
 });
 
 describe('items', () => {

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestRuntime, type TestRuntime } from '../support/runtime.ts';
+import { startTable, type TestTable } from '../support/dynamo-table.ts';
 
 /**
  * The leased rate limiter against DynamoDB Local. Each RateLimiter is one function instance's
  * lease state; two of them in one test play two instances drawing from one counter.
  */
-let rt: TestRuntime;
+let table: TestTable;
 let rate: typeof import('#lib/http/rate-limit.ts');
 let counters: typeof import('#lib/data/rate-counters.ts');
 let items: typeof import('#lib/data/items.ts');
@@ -13,7 +13,7 @@ let data: typeof import('#lib/data/client.ts');
 let clock: typeof import('#lib/clock.ts');
 
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   rate = await import('#lib/http/rate-limit.ts');
   counters = await import('#lib/data/rate-counters.ts');
   items = await import('#lib/data/items.ts');
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   clock?.resetClock();
-  await rt?.stop();
+  await table?.stop();
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -93,7 +93,7 @@ describe('leased rate limits', () => {
     const send = vi.spyOn(data.db, 'send');
     for (let i = 0; i < 1000; i++) expect((await limiter.hit('rl-few', 'ip:1', 100_000)).exceeded).toBe(false);
     // Leases of 1, 1, 2, 4, ... 512: eleven writes for a thousand hits. Only this counter's calls
-    // count: the runtime's scheduled jobs (sweeper, relayer) use the same client meanwhile.
+    // count (the client is the process's one; with a runtime, its scheduled jobs would use it too).
     const mine = send.mock.calls.filter(([command]) => (command as { input?: { Key?: { pk?: string } } }).input?.Key?.pk === 'RATE#rl-few#ip:1');
     expect(mine.length).toBeLessThanOrEqual(12);
     expect(mine.length).toBeGreaterThan(0);

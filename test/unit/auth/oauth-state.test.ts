@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 
-/** Single use and atomicity, against DynamoDB Local (the runtime only provides the table). */
-let rt: TestRuntime;
+/** Single use and atomicity, against DynamoDB Local (only a table: test/support/dynamo-table.ts). */
+let table: TestTable;
 let state: typeof import('#lib/auth/oauth/state.ts');
 let accounts: typeof import('#lib/auth/oauth/accounts.ts');
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   state = await import('#lib/auth/oauth/state.ts');
   accounts = await import('#lib/auth/oauth/accounts.ts');
 });
 afterAll(async () => {
-  await rt?.stop();
+  await table?.stop();
 });
 
 const pending = () => ({ provider: 'github' as const, codeVerifier: 'v'.repeat(43), redirect: '/', mode: 'login' as const, createdAt: Date.now() });

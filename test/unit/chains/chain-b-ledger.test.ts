@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, hash } from 'starknet';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 
 /** The local chain B ledger against DynamoDB Local: mints, balances, transactions. */
-let rt: TestRuntime;
+let table: TestTable;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
 let embeddedLedger: typeof import('#lib/local/chain-b/ledger.ts').localLedger;
 let ledgerMod: typeof import('#lib/local/chain-b/ledger.ts');
 
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   chainb = await import('#lib/chains/chain-b/index.ts');
   ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
   ledgerMod = await import('#lib/local/chain-b/ledger.ts');
 });
 afterAll(async () => {
-  await rt?.stop();
+  await table?.stop();
 });
 
 const addr = () => `0x${(BigInt(`0x${crypto.randomUUID().replace(/-/g, '')}`) << 100n).toString(16).padStart(64, '0')}`;

@@ -1,14 +1,14 @@
 import { addressToBytes32, formatMessage as hlFormatMessage, messageId as hlMessageId } from '@hyperlane-xyz/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ec, hash } from 'starknet';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 
 /**
  * The local chain B ledger's warp route: `transfer_remote` burns the synthetic token (balance,
  * total supply, Transfer to 0) and dispatches Hyperlane's message in ONE transaction, with the
  * contracts' revert strings; against DynamoDB Local.
  */
-let rt: TestRuntime;
+let table: TestTable;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
 let embeddedLedger: typeof import('#lib/local/chain-b/ledger.ts').localLedger;
 let LocalChainB: typeof import('#lib/local/chain-b/chain.ts').LocalChainB;
@@ -16,14 +16,14 @@ let transferRemoteCall: typeof import('#lib/chains/chain-b/warp.ts').transferRem
 let WARP_EVENT_KEYS: typeof import('#lib/chains/chain-b/warp.ts').WARP_EVENT_KEYS;
 
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   chainb = await import('#lib/chains/chain-b/index.ts');
   ({ localLedger: embeddedLedger } = await import('#lib/local/chain-b/ledger.ts'));
   ({ LocalChainB } = await import('#lib/local/chain-b/chain.ts'));
   ({ transferRemoteCall } = await import('#lib/chains/chain-b/warp.ts'));
   ({ WARP_EVENT_KEYS } = await import('#lib/chains/chain-b/warp.ts'));
 });
-afterAll(async () => rt?.stop());
+afterAll(async () => table?.stop());
 
 const rand = () => `0x${(BigInt(`0x${crypto.randomUUID().replace(/-/g, '')}`) << 100n).toString(16).padStart(64, '0')}`;
 const ORIGIN = 358974494; // the local chain B's domain (starknet)

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, ec, hash } from 'starknet';
 import { invokeHash } from '#lib/chains/chain-b/account.ts';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 
 /** The local adapter's semantics against DynamoDB Local: the contract's rules, events, transactions. */
-let rt: TestRuntime;
+let table: TestTable;
 let local: typeof import('#lib/local/chain-b/registry.ts');
 let keys: typeof import('#lib/chains/chain-b/registry-keys.ts');
 let reg: typeof import('#lib/chains/chain-b/registry.ts');
@@ -15,14 +15,14 @@ let felts: typeof import('#lib/chains/chain-b/felts.ts');
 const keyDir = mkdtempSync(join(tmpdir(), 'shroud-chainb-'));
 
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   local = await import('#lib/local/chain-b/registry.ts');
   keys = await import('#lib/chains/chain-b/registry-keys.ts');
   reg = await import('#lib/chains/chain-b/registry.ts');
   felts = await import('#lib/chains/chain-b/felts.ts');
 });
 afterAll(async () => {
-  await rt?.stop();
+  await table?.stop();
   rmSync(keyDir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 
-/** Repositories against DynamoDB Local (the runtime sets the endpoint before these modules load). */
-let rt: TestRuntime;
+/** Repositories against DynamoDB Local (startTable sets the endpoint before these modules load). */
+let table: TestTable;
 let clock: typeof import('#lib/clock.ts');
 let items: typeof import('#lib/data/items.ts');
 let sessions: typeof import('#lib/data/sessions.ts');
@@ -13,7 +13,7 @@ let starkKeys: typeof import('#lib/data/stark-keys.ts');
 let nonces: typeof import('#lib/data/identity-nonces.ts');
 
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   clock = await import('#lib/clock.ts');
   items = await import('#lib/data/items.ts');
   sessions = await import('#lib/data/sessions.ts');
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   clock?.resetClock();
-  await rt?.stop();
+  await table?.stop();
 });
 
 const day = 24 * 3600 * 1000;

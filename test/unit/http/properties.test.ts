@@ -4,7 +4,7 @@ import type { LambdaHandler } from '#lib/http/endpoint.ts';
 import type { Event } from '#lib/http/middleware/state.ts';
 import { createRouter } from '#lib/http/router.ts';
 import { routes } from '#functions/routes.ts';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 import { eventOf } from './request.ts';
 
 /**
@@ -12,7 +12,7 @@ import { eventOf } from './request.ts';
  * handler stack answers below 500, and every 4xx is `{error, message}`. Real handlers of each auth
  * kind and envelope, against DynamoDB Local (the session and the rate limit are real).
  */
-let rt: TestRuntime;
+let table: TestTable;
 const handlers: Record<string, LambdaHandler> = {};
 const SAMPLE = [
   'functions/zk-toolkit/field-add.ts', // public, JSON body, data envelope
@@ -24,11 +24,12 @@ const SAMPLE = [
 ];
 
 beforeAll(async () => {
-  rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '100000' });
+  process.env.RATE_LIMIT_MULTIPLIER = '100000';
+  table = await startTable();
   for (const file of SAMPLE) handlers[file] = (await import(`../../../${file}`)).handler;
 });
 afterAll(async () => {
-  await rt?.stop();
+  await table?.stop();
 });
 
 const text = fc.oneof(

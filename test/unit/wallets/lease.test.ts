@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRuntime, type TestRuntime } from '../../support/runtime.ts';
+import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 
 /** The signing lease against DynamoDB Local: conditional writes with an expiry. */
-let rt: TestRuntime;
+let table: TestTable;
 let repo: typeof import('#lib/data/wallets.ts');
 let clock: typeof import('#lib/clock.ts');
 
 beforeAll(async () => {
-  rt = await startTestRuntime();
+  table = await startTable();
   repo = await import('#lib/data/wallets.ts');
   clock = await import('#lib/clock.ts');
 });
 afterAll(async () => {
   clock?.resetClock();
-  await rt?.stop();
+  await table?.stop();
 });
 
 describe('wallet lease', () => {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { TreeType, type TreeInfo } from '@lightprotocol/stateless.js';
 import { ComputeBudgetProgram, type Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
-import type { LedgerTransaction } from './rpc.ts';
 
 /**
  * The local chain A's state trees beyond the five it starts with.
@@ -131,8 +130,11 @@ export function registrationCost(config: TreeConfig, rent: (bytes: number) => nu
   return BigInt(rent(config.treeBytes) + rent(config.queueBytes) + rent(CPI_CONTEXT_SIZE)) + 1_000_000n;
 }
 
-/** The tree a landed transaction registered (the registry's instruction, top level), if any. */
-export function registeredTree(tx: LedgerTransaction): TreeInfo | undefined {
+/** The tree a landed transaction (rpc.ts `LedgerTransaction`) registered: the registry's instruction, top level; if any. */
+export function registeredTree(tx: {
+  accountKeys: string[];
+  instructions: { programIdIndex: number; accounts: number[]; data: string }[];
+}): TreeInfo | undefined {
   const registry = REGISTRY.toBase58();
   for (const ix of tx.instructions) {
     if (tx.accountKeys[ix.programIdIndex] !== registry) continue;

@@ -18,6 +18,7 @@ import * as snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import type { Curve, Groth16Proof, MemFile } from 'snarkjs';
 import { errors, isAppError } from '#lib/errors.ts';
 import { artifactPath, getCircuit, type CircuitManifest } from './circuits.ts';
+import { buildCachedBn128 } from './bn128-curve.ts';
 
 /** BN254 scalar field order: circuit signals live in [0, r). */
 export const SNARK_FIELD_ORDER = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -76,7 +77,21 @@ function noteCurve(): void {
   if (c) curvesSeen.add(c);
 }
 
+/**
+ * Puts the curve where snarkjs finds it, built from the precomputed module (bn128-curve.ts) rather
+ * than by snarkjs, which generates the module first; one build for concurrent first callers.
+ */
+let building: Promise<Curve> | undefined;
+async function ensureCurve(): Promise<void> {
+  if ((globalThis as { curve_bn128?: Curve | null }).curve_bn128) return;
+  building ??= buildCachedBn128().finally(() => {
+    building = undefined;
+  });
+  await building;
+}
+
 async function curve(): Promise<Curve> {
+  await ensureCurve();
   const c = await snarkjs.curves.getCurveFromName('bn128');
   noteCurve();
   return c;
@@ -164,6 +179,7 @@ export async function generateProof(circuit: string, inputs: CircuitInputs): Pro
   } finally {
     noteCurve();
   }
+  await ensureCurve();
   const { proof, publicSignals } = await snarkjs.groth16.prove(zkeyOf(entry), wtns);
   noteCurve();
   return {

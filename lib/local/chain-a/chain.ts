@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LightSystemProgram, type Rpc } from '@lightprotocol/stateless.js';
+import { buildAndSignTx, LightSystemProgram, type Rpc } from '@lightprotocol/stateless.js';
 import { ACCOUNT_SIZE, AccountLayout, AccountState, getAssociatedTokenAddressSync, MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { PublicKey, VersionedTransaction, type AccountInfo } from '@solana/web3.js';
+import { Keypair, PublicKey, VersionedTransaction, type AccountInfo } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
 import { LIGHT_PROGRAMS } from '#lib/chains/chain-a/light-artifacts.ts';
 import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './rpc.ts';
 import { ChainStore, type LogRecord } from './store.ts';
+import { DEFAULT_TREE_CONFIG, MIN_OPEN_TREES, registerTreeInstructions, registrationCost, type TreeConfig } from './trees.ts';
 import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from '#lib/chains/chain-a/port.ts';
 import { ensureLightArtifacts } from '#lib/chains/chain-a/setup.ts';
 
@@ -45,6 +46,9 @@ interface AccountJson {
 export class LocalChainA implements ChainA {
   readonly network = 'localnet' as const;
   readonly rpc: Rpc;
+  private readonly local: LiteSvmRpc;
+  /** A tree registration under way (trees.ts): its own transactions do not start another. */
+  private registering = false;
   private readonly ledger: LedgerTransaction[];
   private readonly bySignature = new Map<string, LedgerTransaction>();
   /**
@@ -59,6 +63,7 @@ export class LocalChainA implements ChainA {
     private readonly store: ChainStore | undefined,
     ledger: LedgerTransaction[],
     hasher: import('@lightprotocol/stateless.js').LightWasm,
+    private readonly treeConfig: TreeConfig,
   ) {
     this.ledger = ledger;
     for (const t of ledger) this.bySignature.set(t.signature, t);
@@ -72,15 +77,17 @@ export class LocalChainA implements ChainA {
       transactions: () => this.ledger,
       transaction: (s) => this.bySignature.get(s),
     };
-    this.rpc = new LiteSvmRpc(view, hasher);
+    this.local = new LiteSvmRpc(view, hasher);
+    this.rpc = this.local;
   }
 
   /**
    * Opens the chain kept under `dataDir` (or a fresh one in memory when `dataDir` is undefined):
    * the last snapshot and the log's changes after it run again, else a new runtime with Light's
-   * programs and accounts. `snapshotEvery`: changes between two snapshots (tests lower it).
+   * programs and accounts. `snapshotEvery`: changes between two snapshots (tests lower it);
+   * `treeConfig`: the size of the state trees it registers when its trees fill (trees.ts).
    */
-  static async open(dataDir: string | undefined, options: { snapshotEvery?: number } = {}): Promise<LocalChainA> {
+  static async open(dataDir: string | undefined, options: { snapshotEvery?: number; treeConfig?: TreeConfig } = {}): Promise<LocalChainA> {
     const [{ LiteSVM }, kit, { WasmFactory }] = await Promise.all([
       import('litesvm') as Promise<LiteSvmModule>,
       import('@solana/kit') as Promise<Kit>,
@@ -102,7 +109,7 @@ export class LocalChainA implements ChainA {
       // refuse a first compression smaller than its rent-exempt minimum.
       svm.airdrop(kit.address(LightSystemProgram.deriveCompressedSolPda().toBase58()), kit.lamports(svm.minimumBalanceForRentExemption(0n)));
     }
-    const chain = new LocalChainA(svm, kit, loaded?.store, ledger, hasher);
+    const chain = new LocalChainA(svm, kit, loaded?.store, ledger, hasher, options.treeConfig ?? DEFAULT_TREE_CONFIG);
     if (stored) {
       const replay = stored.records.slice(stored.snapshot ? stored.applied : 0);
       if (!stored.snapshot && replay.length) throw new Error('chain-a: log.jsonl without snapshot.bin; move chain-a/ away to start a fresh local chain');
@@ -110,6 +117,8 @@ export class LocalChainA implements ChainA {
       // A snapshot of the state just rebuilt, so that the next start runs nothing again.
       if (!stored.snapshot || replay.length) await loaded.store.snapshot(svm.toBytes());
     }
+    // A DATA_DIR whose trees filled before trees were registered gets its new ones now.
+    await chain.keepTreesOpen();
     return chain;
   }
 
@@ -182,7 +191,35 @@ export class LocalChainA implements ChainA {
     this.bySignature.set(signature, entry);
     this.nextBlock();
     await this.persist({ k: 'tx', tx: Buffer.from(bytes).toString('base64'), e: entry });
+    // The transaction has landed: a registration that fails must not make it look refused.
+    await this.keepTreesOpen().catch((e: unknown) =>
+      console.error(JSON.stringify({ level: 'WARN', message: 'chain-a: registering a state tree failed', error: (e as Error).message })),
+    );
     return { signature, slot };
+  }
+
+  /**
+   * Registers state trees until `MIN_OPEN_TREES` have room, as Light's operators add trees to the
+   * network's list (trees.ts): a payer funded by the faucet sends the registry's instruction, and
+   * the transaction is logged and replayed like any other. Runs after the transaction that filled
+   * a tree, so the next one built already sees the new tree.
+   */
+  private async keepTreesOpen(): Promise<void> {
+    if (this.registering || this.local.stateTrees().open >= MIN_OPEN_TREES) return;
+    this.registering = true;
+    try {
+      while (this.local.stateTrees().open < MIN_OPEN_TREES) {
+        const rent = (bytes: number) => Number(this.svm.minimumBalanceForRentExemption(BigInt(bytes)));
+        const payer = Keypair.generate();
+        const keys = { tree: Keypair.generate(), queue: Keypair.generate(), cpiContext: Keypair.generate() };
+        await this.airdrop(payer.publicKey, registrationCost(this.treeConfig, rent));
+        const index = this.local.stateTrees().infos.length;
+        const ixs = registerTreeInstructions(payer.publicKey, keys, index, this.treeConfig, rent);
+        await this.sendAndConfirm(buildAndSignTx(ixs, payer, this.svm.latestBlockhash(), [keys.tree, keys.queue, keys.cpiContext]));
+      }
+    } finally {
+      this.registering = false;
+    }
   }
 
   async airdrop(to: PublicKey, lamports: bigint): Promise<SentTransaction> {

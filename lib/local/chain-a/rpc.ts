@@ -23,6 +23,7 @@ import {
   type WithCursor,
 } from '@lightprotocol/stateless.js';
 import bs58 from 'bs58';
+import { OPEN_MARGIN, queueRoom, registeredTree } from './trees.ts';
 import {
   PublicKey,
   type AccountInfo,
@@ -94,7 +95,9 @@ export class LiteSvmRpc extends TestRpc {
 
   private readonly events: PublicTransactionEvent[] = [];
   private indexed = 0;
-  private readonly infos: TreeInfo[] = localTestActiveStateTreeInfos();
+  /** The initial trees, then every tree registered since (trees.ts), in the order they came. */
+  private readonly trees: TreeInfo[] = localTestActiveStateTreeInfos();
+  private treesFound = 0;
   private emptyTree?: MerkleTree;
 
   private index(): PublicTransactionEvent[] {
@@ -121,13 +124,45 @@ export class LiteSvmRpc extends TestRpc {
     return this.events;
   }
 
+  /**
+   * The state trees as the network's active list gives them (trees.ts): V2 trees with room first;
+   * a V2 tree without room carries an open tree as its `nextTreeInfo`, so that stateless.js picks
+   * no output there and sends the outputs of accounts spent from it to the open tree.
+   */
+  stateTrees(): { infos: TreeInfo[]; open: number } {
+    const all = this.ledger.transactions();
+    for (; this.treesFound < all.length; this.treesFound++) {
+      const tree = registeredTree(all[this.treesFound]!);
+      if (tree) this.trees.push(tree);
+    }
+    const open: TreeInfo[] = [];
+    const full: TreeInfo[] = [];
+    const others: TreeInfo[] = [];
+    for (const t of this.trees) {
+      const queue = t.treeType === TreeType.StateV2 ? this.ledger.account(t.queue) : null;
+      if (!queue) {
+        others.push({ ...t });
+        continue;
+      }
+      const { room, capacity } = queueRoom(queue.data);
+      (room >= Math.ceil(capacity * OPEN_MARGIN) ? open : full).push({ ...t });
+    }
+    for (const t of full) t.nextTreeInfo = open[0] ?? null;
+    return { infos: [...open, ...full, ...others], open: open.length };
+  }
+
+  override async getStateTreeInfos(): Promise<TreeInfo[]> {
+    return this.stateTrees().infos;
+  }
+
   /** Every output account ever created (spent or not), with the hashes spent so far. */
   private outputs(): { accounts: CompressedAccountWithMerkleContext[]; spent: Set<string> } {
     const accounts: CompressedAccountWithMerkleContext[] = [];
     const spent = new Set<string>();
+    const { infos } = this.stateTrees();
     for (const event of this.index()) {
       event.outputCompressedAccounts.forEach((output, i) => {
-        const treeInfo = getStateTreeInfoByPubkey(this.infos, event.pubkeyArray[output.merkleTreeIndex]!);
+        const treeInfo = getStateTreeInfoByPubkey(infos, event.pubkeyArray[output.merkleTreeIndex]!);
         const account = output.compressedAccount;
         accounts.push(
           createCompressedAccountWithMerkleContextLegacy(
@@ -329,8 +364,8 @@ export class LiteSvmRpc extends TestRpc {
    * outputs the compressed-token program owns.
    */
   private async unspentTokenAccounts(): Promise<ParsedTokenAccount[]> {
+    const { infos } = this.stateTrees();
     const events = this.index();
-    const infos = this.infos;
     const spent = new Set(events.flatMap((e) => e.inputCompressedAccountHashes.map((h) => bn(h).toString())));
     const out: ParsedTokenAccount[] = [];
     for (const event of events) {

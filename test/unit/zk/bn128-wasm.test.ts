@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import * as snarkjs from 'snarkjs';
+import { BN128_CODE, BN128_OFFSETS } from '#lib/zk/bn128-wasm.ts';
+import { bn128WasmFromSource } from '#lib/zk/bn128-wasm-gen.ts';
+import { generateProof, terminateCurves, verifyProof } from '#lib/zk/groth16.ts';
+
+/**
+ * The precomputed BN254 module (lib/zk/bn128-wasm.ts) is the one ffjavascript generates at run
+ * time: a wasmcurves update that changes it fails here (regenerate with lib/zk/bn128-wasm-gen.ts).
+ */
+describe('the precomputed bn128 WebAssembly module', () => {
+  it('is byte for byte what wasmcurves generates, with the same offsets', () => {
+    const { code, ...offsets } = bn128WasmFromSource();
+    expect(offsets).toEqual(BN128_OFFSETS);
+    expect(code === BN128_CODE).toBe(true);
+  });
+
+  it('is the curve snarkjs then uses: a pairing identity holds, a proof made and checked with it verifies, a forged one does not', async () => {
+    await terminateCurves();
+    const { proof, publicSignals } = await generateProof('preimage', { secret: '5' });
+    expect(await verifyProof('preimage', proof, publicSignals)).toBe(true);
+    expect(await verifyProof('preimage', proof, [(BigInt(publicSignals[0]!) + 1n).toString()])).toBe(false);
+    const c = await snarkjs.curves.getCurveFromName('bn128');
+    expect(await c.pairingEq(c.G1.g, c.G2.g, c.G1.neg(c.G1.g), c.G2.g)).toBe(true);
+    await terminateCurves();
+  });
+});

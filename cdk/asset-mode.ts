@@ -19,7 +19,8 @@ import { startMoto } from '../lib/local/moto.ts';
 import { startS3Local } from '../lib/local/s3-local.ts';
 import { AssetHost } from './asset-host.ts';
 import { readWiring } from './asset-wiring.ts';
-import { environmentOf, nodeFunctions, readAssembly } from './cloud-assembly.ts';
+import { environmentOf, nodeFunctions, readAssembly, type SynthesizedFunction } from './cloud-assembly.ts';
+import { REHEARSAL_HOSTS } from './rehearsal.ts';
 import { createLocalAws, localUrls, REGION } from './local-aws.ts';
 import { createSandbox, runtimeEnvironment } from './lambda-sandbox.ts';
 import { startSqsPoller } from './sqs-poller.ts';
@@ -98,8 +99,10 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     const host = new AssetHost(sandbox, { onLog: (fn, line) => log(`[${fn}] ${line}`) });
     stops.push(() => host.stop());
     const fns = nodeFunctions(opts.outdir, scopes);
+    const rehearsal = await startRehearsalServices(fns, opts.dataDir);
+    stops.push(rehearsal.stop);
     for (const fn of fns) {
-      const templateEnv = Object.fromEntries(Object.entries(environmentOf(fn, local.resolver)).map(([k, v]) => [k, localUrls(v, url)]));
+      const templateEnv = Object.fromEntries(Object.entries(environmentOf(fn, local.resolver)).map(([k, v]) => [k, rehearsal.localize(localUrls(v, url))]));
       host.add(fn, (dirs) => runtimeEnvironment(fn, { ...opts.functionEnvironment, ...templateEnv }, dirs, endpoints));
     }
 
@@ -157,6 +160,7 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     const summary = [
       ...local.summary,
       `Moto on ${moto.endpoint}`,
+      ...rehearsal.summary,
       ...wiring.schedules.map((s) => `schedule ${s.expression}: ${s.fn}`),
       ...wiring.queues.map((q) => `SQS ${q.queueArn} → ${q.fn} (batch ${q.batchSize}${q.reportBatchItemFailures ? ', partial failures' : ''})`),
     ];
@@ -165,6 +169,37 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     await stop();
     throw e;
   }
+}
+
+/**
+ * The loopback stand-ins of the rehearsal stage's outside services (cdk/rehearsal.ts), started
+ * when a function's environment names their placeholder host: chain A's JSON-RPC front over the
+ * embedded chain (its state under `dataDir`). `localize` points a resolved value at them.
+ */
+async function startRehearsalServices(fns: SynthesizedFunction[], dataDir: string) {
+  const named = (host: string) => fns.some((fn) => JSON.stringify(fn.environment).includes(host));
+  const hosts = new Map<string, string>();
+  const stops: (() => Promise<void>)[] = [];
+  const summary: string[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  try {
+    if (named(REHEARSAL_HOSTS.chainA)) {
+      const [{ LocalChainA }, { startChainARpc }] = await Promise.all([import('../lib/local/chain-a/chain.ts'), import('../lib/local/chain-a/json-rpc.ts')]);
+      const chain = await LocalChainA.open(dataDir);
+      stops.push(() => chain.close());
+      const front = await startChainARpc(chain);
+      stops.push(front.stop);
+      hosts.set(`http://${REHEARSAL_HOSTS.chainA}`, front.url);
+      summary.push(`chain A (the embedded chain over JSON-RPC) on ${front.url}`);
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const localize = (value: string) => [...hosts].reduce((v, [from, to]) => v.replaceAll(from, to), value);
+  return { localize, summary, stop };
 }
 
 /** A function URL's event: payload 2.0 with the URL's request context (no route key, `$default`). */

@@ -11,6 +11,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
+import { checkStageEnvironment } from './rehearsal.ts';
 import { ScheduledJob } from './constructs/scheduled-job.ts';
 import { WebHosting } from './constructs/web-hosting.ts';
 import { grantBedrockModel, streamingUrl } from './ai.ts';
@@ -153,6 +154,7 @@ export class ShroudStack extends Stack {
       ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: web.url }),
       ...(isProduction(this) ? { SHROUD_PRODUCTION: 'true' } : {}),
     };
+    checkStageEnvironment(this, environment);
     // A stage that moves real value is not synthesized with keys from a development ceremony.
     assertTrustedSetup(join(repoRoot, 'circuits', 'artifacts'), environment);
 

@@ -28,6 +28,8 @@ export const ASSET_TESTS: Record<string, string[]> = {
     'imports a chain A key (base58 or JSON bytes) once; a malformed key is 400',
     'lists (optionally by chain), reads, renames, switches the active wallet, deletes',
     "someone else's wallet, or an unknown id, is 404 WALLET_NOT_FOUND everywhere",
+    'airdrops test coins on localnet and shows the ordinary balance exactly',
+    "signs with the wallet's own key: a compression of 1.5 lands, the coins leave the wallet and show compressed",
   ],
   'test/api/ai.test.ts': [
     'streams server-sent events: meta first, done last, each frame `event:` + one `data:` line',
@@ -42,6 +44,8 @@ export const ASSET_TESTS: Record<string, string[]> = {
   'test/api/attest.test.ts': [
     'answers valid for a proof of the commitment, false otherwise, 400 when malformed',
     'lists each schema with its circuit, the pinned verification key hash and who fixes each signal',
+    'publishes the issuer public key, the same on every call, and nothing secret',
+    'issues a signed attestation that verifies; the age is nowhere in it',
   ],
   'test/api/zk-toolkit.test.ts': [
     'poseidon: circomlib vectors, one input or several',

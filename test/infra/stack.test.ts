@@ -173,6 +173,16 @@ describe('the CDK stack', () => {
     for (const m of meta.matchAll(/"reason":"([^"]*)"/g)) expect(m[1]!.length).toBeGreaterThan(20);
   });
 
+  it("gives the attest functions the issuer key's generated secret by ARN, readable by their role only", () => {
+    const naming = [...templates].filter(([, t]) => JSON.stringify(t.toJSON()).includes('ATTEST_ISSUER_SECRET_ARN'));
+    expect(naming.map(([s]) => s.node.id)).toEqual(['Attest']);
+    expect(JSON.stringify(naming[0]![1].toJSON())).toContain('secretsmanager:GetSecretValue');
+    const secrets = templates
+      .get(root)!
+      .findResources('AWS::SecretsManager::Secret', { Properties: { Description: Match.stringLikeRegexp('attestation issuer') } });
+    expect(Object.keys(secrets)).toHaveLength(1);
+  });
+
   it('refuses, as a synth error, a stage that names no chain A RPC (the embedded chain is in no bundle)', () => {
     const errors = Annotations.fromStack(root).findError('*', Match.stringLikeRegexp('CHAIN_A_RPC_URL'));
     expect(errors).toHaveLength(1);

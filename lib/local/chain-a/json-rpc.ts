@@ -53,7 +53,14 @@ const list = (params: unknown) => (Array.isArray(params) ? params : []);
 async function accountJson(chain: LocalChainA, address: PublicKey) {
   const a = await chain.rpc.getAccountInfo(address);
   if (!a) return null;
-  return { data: [Buffer.from(a.data).toString('base64'), 'base64'], executable: a.executable, lamports: a.lamports, owner: a.owner.toBase58(), rentEpoch: 0, space: a.data.length };
+  return {
+    data: [Buffer.from(a.data).toString('base64'), 'base64'],
+    executable: a.executable,
+    lamports: a.lamports,
+    owner: a.owner.toBase58(),
+    rentEpoch: 0,
+    space: a.data.length,
+  };
 }
 
 /** What the front answers from beyond the chain's own reads: airdrops are not in its ledger of transactions. */
@@ -76,9 +83,25 @@ async function answer(chain: LocalChainA, state: FrontState, method: string, par
     case 'getAccountInfo':
       return { context, value: await accountJson(chain, key(p[0])) };
     case 'getMultipleAccounts':
-      return { context, value: await Promise.all(z.array(z.string()).max(100).parse(p[0]).map((a) => accountJson(chain, key(a)))) };
+      return {
+        context,
+        value: await Promise.all(
+          z
+            .array(z.string())
+            .max(100)
+            .parse(p[0])
+            .map((a) => accountJson(chain, key(a))),
+        ),
+      };
     case 'getMinimumBalanceForRentExemption':
-      return chain.rpc.getMinimumBalanceForRentExemption(z.number().int().min(0).max(10 * 1024 * 1024).parse(p[0]));
+      return chain.rpc.getMinimumBalanceForRentExemption(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(10 * 1024 * 1024)
+          .parse(p[0]),
+      );
     case 'requestAirdrop': {
       const lamports = z.number().int().positive().max(1e15).parse(p[1]);
       const drop = await sent(() => chain.airdrop(key(p[0]), BigInt(lamports)));
@@ -132,7 +155,10 @@ async function sent<T>(run: () => Promise<T>): Promise<T> {
     const parts = [`Transaction simulation failed: ${e.message}`];
     if (e.insufficientFunds) parts.push('Attempt to debit an account but found no record of a prior credit.');
     if (e.customCode !== undefined) parts.push(`custom program error: 0x${e.customCode.toString(16)}`);
-    throw new RpcError(-32002, parts.join(' '), { err: e.customCode === undefined ? 'Rejected' : { InstructionError: [0, { Custom: e.customCode }] }, logs: e.logs });
+    throw new RpcError(-32002, parts.join(' '), {
+      err: e.customCode === undefined ? 'Rejected' : { InstructionError: [0, { Custom: e.customCode }] },
+      logs: e.logs,
+    });
   }
 }
 
@@ -195,7 +221,8 @@ export async function startChainARpc(chain: LocalChainA): Promise<ChainARpcServe
       })
       .catch((e: unknown) => {
         if (e instanceof RpcError) return reply(id, { error: { code: e.code, message: e.message, data: e.data } });
-        if (e instanceof z.ZodError || e instanceof SyntaxError) return reply(id, { error: { code: -32602, message: `Invalid params: ${e.message.slice(0, 200)}` } });
+        if (e instanceof z.ZodError || e instanceof SyntaxError)
+          return reply(id, { error: { code: -32602, message: `Invalid params: ${e.message.slice(0, 200)}` } });
         reply(id, { error: { code: -32603, message: `Internal error: ${(e as Error).message}` } });
       });
   });

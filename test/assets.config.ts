@@ -41,6 +41,7 @@ export const ASSET_TESTS: Record<string, string[]> = {
     'CHECKSUM_MISMATCH on upload leaves no block, record or pin behind',
     'a large direct upload is served by redirect to its data object, trusted by the ETag it was written with',
   ],
+  'test/api/storage-replicas.test.ts': ['completes through the queue and the worker: pinned on every target, and its proof verifies'],
   'test/api/attest.test.ts': [
     'answers valid for a proof of the commitment, false otherwise, 400 when malformed',
     'lists each schema with its circuit, the pinned verification key hash and who fixes each signal',

@@ -5,12 +5,14 @@ import { defineConfig } from 'vitest/config';
  * AWS-only services on Moto) through SHROUD_BASE_URL (test/support/asset-server.ts,
  * test/support/runtime.ts), with the test workers' table and bucket set to the server's. Run after
  * `npm run synth` (CI's .ci/run does). The chosen tests of each file talk to the API over HTTP
- * only (no moved clock, no runtime environment of their own, no embedded chain A), and cover a
- * wallet key sealed as a KMS data key, a streamed assistant answer, uploads and downloads, the
- * identity routes, chain B proofs, social login, the attest, zk-toolkit and docs routes and the
+ * only (no moved clock, no runtime environment of their own, no embedded services), and cover a
+ * wallet key sealed as a KMS data key signing a compression that chain A executes (over the
+ * rehearsal's JSON-RPC front), a replica pin through SQS and the worker to a Pinata and two S3
+ * targets, the attestation issuer's signature, a streamed assistant answer, uploads and downloads,
+ * the identity routes, chain B proofs, social login, the zk-toolkit and docs routes and the
  * $default route. The rest of each file is not selected (the test name pattern), not skipped in
- * code. Not covered: compression, bridge, transfer, swap and rewards, whose tests need the
- * embedded chains (docs/deploy.md, "Found by the asset mode").
+ * code. Not covered: decompression, compressed transfers and tokens, bridge, transfer, swap and
+ * rewards, which need Photon's listings and proofs (docs/deploy.md, "Not covered by the rehearsal").
  */
 export const ASSET_TESTS: Record<string, string[]> = {
   'test/api/platform.test.ts': [

@@ -47,7 +47,6 @@ export const ASSET_TESTS: Record<string, string[]> = {
   'test/api/attest.test.ts': [
     'answers valid for a proof of the commitment, false otherwise, 400 when malformed',
     'lists each schema with its circuit, the pinned verification key hash and who fixes each signal',
-    'publishes the issuer public key, the same on every call, and nothing secret',
     'issues a signed attestation that verifies; the age is nowhere in it',
   ],
   'test/api/zk-toolkit.test.ts': [

@@ -74,7 +74,7 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/support/asset-server.ts'],
     maxWorkers: 2,
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 180_000,
   },
 });

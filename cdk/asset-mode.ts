@@ -9,18 +9,21 @@
  */
 import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { routes } from '../functions/routes.ts';
 import { gatewayPath } from '../lib/http/router.ts';
 import { startDynamoLocal } from '../lib/local/dynamodb-local.ts';
 import { startMoto } from '../lib/local/moto.ts';
-import { startS3Local } from '../lib/local/s3-local.ts';
+import { ensureLocalBucket, startS3Local } from '../lib/local/s3-local.ts';
+import { startLocalPinata } from '../lib/local/pinata.ts';
 import { AssetHost } from './asset-host.ts';
 import { readWiring } from './asset-wiring.ts';
-import { environmentOf, nodeFunctions, readAssembly } from './cloud-assembly.ts';
-import { createLocalAws, localUrls, REGION } from './local-aws.ts';
+import { environmentOf, nodeFunctions, readAssembly, type SynthesizedFunction } from './cloud-assembly.ts';
+import { REHEARSAL_BUCKETS, REHEARSAL_HOSTS, REHEARSAL_SECRETS } from './rehearsal.ts';
+import { createLocalAws, localUrls, MOTO_CREDENTIALS, REGION } from './local-aws.ts';
 import { createSandbox, runtimeEnvironment } from './lambda-sandbox.ts';
 import { startSqsPoller } from './sqs-poller.ts';
 
@@ -98,8 +101,10 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     const host = new AssetHost(sandbox, { onLog: (fn, line) => log(`[${fn}] ${line}`) });
     stops.push(() => host.stop());
     const fns = nodeFunctions(opts.outdir, scopes);
+    const rehearsal = await startRehearsalServices(fns, { dataDir: opts.dataDir, moto: moto.endpoint, s3: s3.endpoint });
+    stops.push(rehearsal.stop);
     for (const fn of fns) {
-      const templateEnv = Object.fromEntries(Object.entries(environmentOf(fn, local.resolver)).map(([k, v]) => [k, localUrls(v, url)]));
+      const templateEnv = Object.fromEntries(Object.entries(environmentOf(fn, local.resolver)).map(([k, v]) => [k, rehearsal.localize(localUrls(v, url))]));
       host.add(fn, (dirs) => runtimeEnvironment(fn, { ...opts.functionEnvironment, ...templateEnv }, dirs, endpoints));
     }
 
@@ -157,6 +162,7 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     const summary = [
       ...local.summary,
       `Moto on ${moto.endpoint}`,
+      ...rehearsal.summary,
       ...wiring.schedules.map((s) => `schedule ${s.expression}: ${s.fn}`),
       ...wiring.queues.map((q) => `SQS ${q.queueArn} → ${q.fn} (batch ${q.batchSize}${q.reportBatchItemFailures ? ', partial failures' : ''})`),
     ];
@@ -165,6 +171,60 @@ export async function startAssetMode(opts: AssetModeOptions): Promise<AssetMode>
     await stop();
     throw e;
   }
+}
+
+/**
+ * The loopback stand-ins of the rehearsal stage's outside services (cdk/rehearsal.ts), each
+ * started when a function's environment names its placeholder host: chain A's JSON-RPC front over
+ * the embedded chain (its state under `dataDir`), a loopback Pinata, and the local S3 for the S3
+ * replica targets, with the targets' secrets made on Moto under the names their ARNs give.
+ * `localize` points a resolved value at them.
+ */
+async function startRehearsalServices(fns: SynthesizedFunction[], at: { dataDir: string; moto: string; s3: string }) {
+  const named = (host: string) => fns.some((fn) => JSON.stringify(fn.environment).includes(host));
+  const hosts = new Map<string, string>();
+  const stops: (() => Promise<void>)[] = [];
+  const summary: string[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  const secret = async (name: string, value: string) => {
+    const sm = new SecretsManagerClient({ region: REGION, endpoint: at.moto, credentials: MOTO_CREDENTIALS });
+    const made = await sm.send(new CreateSecretCommand({ Name: name, SecretString: value }));
+    sm.destroy();
+    summary.push(`secret ${name}: ${made.ARN}`);
+  };
+  try {
+    if (named(REHEARSAL_HOSTS.chainA)) {
+      const [{ LocalChainA }, { startChainARpc }] = await Promise.all([import('../lib/local/chain-a/chain.ts'), import('../lib/local/chain-a/json-rpc.ts')]);
+      const chain = await LocalChainA.open(at.dataDir);
+      stops.push(() => chain.close());
+      const front = await startChainARpc(chain);
+      stops.push(front.stop);
+      hosts.set(`http://${REHEARSAL_HOSTS.chainA}`, front.url);
+      summary.push(`chain A (the embedded chain over JSON-RPC) on ${front.url}`);
+    }
+    if (named(REHEARSAL_HOSTS.pinata)) {
+      const jwt = randomBytes(24).toString('base64url');
+      const pinata = await startLocalPinata(jwt);
+      stops.push(() => pinata.stop());
+      await secret(REHEARSAL_SECRETS.pinataJwt, jwt);
+      hosts.set(`http://${REHEARSAL_HOSTS.pinata}`, pinata.base);
+      summary.push(`Pinata (loopback) on ${pinata.base}`);
+    }
+    if (named(REHEARSAL_HOSTS.s3)) {
+      // The local S3's own account (lib/local/s3-local.ts), as an S3-compatible service's keys.
+      await secret(REHEARSAL_SECRETS.s3Keys, JSON.stringify({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }));
+      for (const b of REHEARSAL_BUCKETS) await ensureLocalBucket(at.s3, b);
+      hosts.set(`http://${REHEARSAL_HOSTS.s3}`, at.s3);
+      summary.push(`replica buckets ${REHEARSAL_BUCKETS.join(', ')} on ${at.s3}`);
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const localize = (value: string) => [...hosts].reduce((v, [from, to]) => v.replaceAll(from, to), value);
+  return { localize, summary, stop };
 }
 
 /** A function URL's event: payload 2.0 with the URL's request context (no route key, `$default`). */

@@ -225,8 +225,35 @@ export function environmentOf(fn: SynthesizedFunction, resolver: Resolver): Reco
   return Object.fromEntries(Object.entries(fn.environment).map(([k, v]) => [k, resolveValue(v, fn.stack, resolver)]));
 }
 
-const ACCOUNT = '000000000000';
-const REGION = 'us-east-1';
+export const ACCOUNT = '000000000000';
+export const REGION = 'us-east-1';
+
+/** A pseudo parameter's value in account 000000000000, us-east-1; `other` for the rest. */
+export function pseudoParameter(name: string, stack: Scope, other: string): string {
+  const known: Record<string, string> = {
+    'AWS::AccountId': ACCOUNT,
+    'AWS::Region': REGION,
+    'AWS::Partition': 'aws',
+    'AWS::URLSuffix': 'amazonaws.com',
+    'AWS::StackName': stack.name.split('/')[0]!,
+  };
+  return known[name] ?? other;
+}
+
+/** The name or ARN of a resource whose name the template itself gives (a table, a bucket), for any resolver; else undefined. */
+export function namedResource(ref: ResourceRef, resolver: Resolver): string | undefined {
+  const { logicalId, resource, attribute, stack } = ref;
+  const prop = (k: string) => (resource.Properties?.[k] === undefined ? undefined : resolveValue(resource.Properties[k], stack, resolver));
+  if (resource.Type === 'AWS::DynamoDB::Table') {
+    const name = prop('TableName') ?? logicalId;
+    return attribute === 'Arn' ? `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${name}` : name;
+  }
+  if (resource.Type === 'AWS::S3::Bucket') {
+    const name = prop('BucketName') ?? logicalId.toLowerCase();
+    return attribute === 'Arn' ? `arn:aws:s3:::${name}` : name;
+  }
+  return undefined;
+}
 /** A stable 32-hex id for a resource (KMS key ids, distribution ids): the same on every run. */
 const idFor = (s: string) => {
   let h = 0x811c9dc5;
@@ -243,28 +270,15 @@ const idFor = (s: string) => {
  * 000000000000, us-east-1), for a function that only has to load: nothing is reached at them.
  */
 export const placeholderResolver: Resolver = {
-  pseudo: (name, stack) =>
-    ({
-      'AWS::AccountId': ACCOUNT,
-      'AWS::Region': REGION,
-      'AWS::Partition': 'aws',
-      'AWS::URLSuffix': 'amazonaws.com',
-      'AWS::StackName': stack.name.split('/')[0]!,
-    })[name] ?? `${name}-placeholder`,
+  pseudo: (name, stack) => pseudoParameter(name, stack, `${name}-placeholder`),
   dynamicReference: (ref) => `placeholder-${idFor(ref)}`,
   resource(ref) {
+    const named = namedResource(ref, placeholderResolver);
+    if (named !== undefined) return named;
     const { logicalId, resource, attribute, stack } = ref;
     const prop = (k: string) => (resource.Properties?.[k] === undefined ? undefined : resolveValue(resource.Properties[k], stack, placeholderResolver));
     const id = idFor(`${stack.name}/${logicalId}`);
     switch (resource.Type) {
-      case 'AWS::DynamoDB::Table': {
-        const name = prop('TableName') ?? logicalId;
-        return attribute === 'Arn' ? `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${name}` : name;
-      }
-      case 'AWS::S3::Bucket': {
-        const name = prop('BucketName') ?? logicalId.toLowerCase();
-        return attribute === 'Arn' ? `arn:aws:s3:::${name}` : name;
-      }
       case 'AWS::KMS::Key': {
         const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`;
         return attribute === 'Arn' ? `arn:aws:kms:${REGION}:${ACCOUNT}:key/${uuid}` : uuid;

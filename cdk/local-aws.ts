@@ -12,10 +12,9 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { randomBytes } from 'node:crypto';
 import { bootstrap } from '../lib/local/bootstrap.ts';
 import { ensureLocalBucket } from '../lib/local/s3-local.ts';
-import { resolveValue, type Resolver, type ResourceRef, type Scope } from './cloud-assembly.ts';
+import { namedResource, pseudoParameter, REGION, resolveValue, type Resolver, type ResourceRef, type Scope } from './cloud-assembly.ts';
 
-export const ACCOUNT = '000000000000';
-export const REGION = 'us-east-1';
+export { ACCOUNT, REGION } from './cloud-assembly.ts';
 /** Moto accepts any keys; these mark the requests as the asset mode's. */
 export const MOTO_CREDENTIALS = { accessKeyId: 'AKIDLOCALASSETS', secretAccessKey: 'local-assets' };
 
@@ -53,15 +52,7 @@ export async function createLocalAws(scopes: Scope[], at: LocalEndpoints): Promi
   const summary: string[] = [];
 
   const resolver: Resolver = {
-    pseudo: (name, stack) =>
-      ({
-        'AWS::AccountId': ACCOUNT,
-        'AWS::Region': REGION,
-        'AWS::Partition': 'aws',
-        'AWS::URLSuffix': 'amazonaws.com',
-        'AWS::StackName': stack.name.split('/')[0]!,
-        'AWS::NoValue': '',
-      })[name] ?? `${name}-local`,
+    pseudo: (name, stack) => (name === 'AWS::NoValue' ? '' : pseudoParameter(name, stack, `${name}-local`)),
     dynamicReference(ref) {
       // {{resolve:secretsmanager:<arn or name>:SecretString:<json key>:<stage>:<version>}}
       const m = /^\{\{resolve:secretsmanager:(arn:[^:]+:secretsmanager:[^:]+:\d+:secret:[^:]+|[^:]+):SecretString:([^:]*):/.exec(ref);
@@ -70,18 +61,11 @@ export async function createLocalAws(scopes: Scope[], at: LocalEndpoints): Promi
       return m[2] ? String((JSON.parse(secret.value) as Record<string, unknown>)[m[2]]) : secret.value;
     },
     resource(ref: ResourceRef) {
+      const named = namedResource(ref, resolver);
+      if (named !== undefined) return named;
       const { stack, logicalId, resource, attribute } = ref;
-      const prop = (k: string) => (resource.Properties?.[k] === undefined ? undefined : resolveValue(resource.Properties[k], stack, resolver));
       const made = keyOf(stack, logicalId);
       switch (resource.Type) {
-        case 'AWS::DynamoDB::Table': {
-          const name = prop('TableName') ?? logicalId;
-          return attribute === 'Arn' ? `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${name}` : name;
-        }
-        case 'AWS::S3::Bucket': {
-          const name = prop('BucketName') ?? logicalId.toLowerCase();
-          return attribute === 'Arn' ? `arn:aws:s3:::${name}` : name;
-        }
         case 'AWS::KMS::Key': {
           const k = keys.get(made);
           if (!k) throw new Error(`${made}: the key was not made on Moto`);

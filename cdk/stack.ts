@@ -11,6 +11,9 @@ import { NagSuppressions } from 'cdk-nag';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { ReplicaPinning, replicaTargetsOf } from './replicas.ts';
+import { checkStageEnvironment } from './rehearsal.ts';
+import { attestIssuerSecret } from './attest-issuer.ts';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ScheduledJob } from './constructs/scheduled-job.ts';
 import { WebHosting } from './constructs/web-hosting.ts';
 import { grantBedrockModel, streamingUrl } from './ai.ts';
@@ -153,6 +156,7 @@ export class ShroudStack extends Stack {
       ...(this.node.tryGetContext('publicBaseUrl') ? {} : { PUBLIC_BASE_URL: web.url }),
       ...(isProduction(this) ? { SHROUD_PRODUCTION: 'true' } : {}),
     };
+    checkStageEnvironment(this, environment);
     // A stage that moves real value is not synthesized with keys from a development ceremony.
     assertTrustedSetup(join(repoRoot, 'circuits', 'artifacts'), environment);
 
@@ -173,6 +177,7 @@ export class ShroudStack extends Stack {
       removalPolicy: stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     const attestCiphertext = this.node.tryGetContext('attestIssuerKeyCiphertext') as string | undefined;
+    const attestSecret = attestCiphertext ? undefined : attestIssuerSecret(this, stage, attestKey);
 
     // Alarms notify an SNS topic when the `alarmEmail` context is set (see cdk/monitoring.ts).
     const topic = alarmTopic(this, stage);
@@ -194,13 +199,17 @@ export class ShroudStack extends Stack {
           circuitsLayer,
           environment: signs
             ? { ...apiEnvironment, WALLET_KMS_KEY_ID: walletKey.keyArn }
-            : group === 'attest' && attestCiphertext
-              ? { ...apiEnvironment, ATTEST_ISSUER_KEY_CIPHERTEXT: attestCiphertext }
+            : group === 'attest'
+              ? {
+                  ...apiEnvironment,
+                  ...(attestSecret ? { ATTEST_ISSUER_SECRET_ARN: attestSecret.secretArn } : { ATTEST_ISSUER_KEY_CIPHERTEXT: attestCiphertext! }),
+                }
               : apiEnvironment,
           topic,
           walletKey: signs ? walletKey : undefined,
           replicas,
           attestKey: group === 'attest' ? attestKey : undefined,
+          attestSecret: group === 'attest' ? attestSecret : undefined,
         }),
       );
     }
@@ -302,6 +311,8 @@ interface GroupStackProps {
   replicas?: ReplicaPinning;
   /** The attest key, for the attest group (Decrypt of the issuer key only). */
   attestKey?: IKey;
+  /** The attest group's generated issuer secret (cdk/attest-issuer.ts), when no ciphertext is given. */
+  attestSecret?: ISecret;
 }
 
 /**
@@ -343,6 +354,8 @@ class GroupStack extends NestedStack {
     if (props.group === 'storage') props.replicas?.grantRequests(role);
     if (props.group === 'ai') grantBedrockModel(this, role, props.environment);
     if (props.attestKey) props.attestKey.grant(role, 'kms:Decrypt');
+    // The role's own policy (grantRead would also write the key's policy: a cycle with this nested stack); kms:Decrypt is granted above.
+    if (props.attestSecret) role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [props.attestSecret.secretArn] }));
 
     if (props.group === 'fallback') {
       const fn = new ApiFunction(this, 'Fallback', {

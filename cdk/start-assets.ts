@@ -40,8 +40,8 @@ const sources = ['cdk', 'functions', 'lib', join('circuits', 'artifacts')].map((
 const stale = !existsSync(manifest) || (!reuse && sources.some((d) => newest(d) > statSync(manifest).mtimeMs));
 if (flag('--synth') || stale) {
   if (reuse && !existsSync(manifest)) console.error(`${relative(root, outdir)} has no assembly: synthesizing`);
-  console.error(`synthesizing into ${relative(root, outdir)} (npm run synth)…`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'aws-cdk', 'bin', 'cdk'), 'synth', '--quiet', '-o', outdir], {
+  console.error(`synthesizing the rehearsal stage into ${relative(root, outdir)} (npm run synth -- -c rehearsal=true)…`);
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'aws-cdk', 'bin', 'cdk'), 'synth', '--quiet', '-c', 'rehearsal=true', '-o', outdir], {
     cwd: root,
     stdio: 'inherit',
   });

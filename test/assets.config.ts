@@ -5,12 +5,14 @@ import { defineConfig } from 'vitest/config';
  * AWS-only services on Moto) through SHROUD_BASE_URL (test/support/asset-server.ts,
  * test/support/runtime.ts), with the test workers' table and bucket set to the server's. Run after
  * `npm run synth` (CI's .ci/run does). The chosen tests of each file talk to the API over HTTP
- * only (no moved clock, no runtime environment of their own, no embedded chain A), and cover a
- * wallet key sealed as a KMS data key, a streamed assistant answer, uploads and downloads, the
- * identity routes, chain B proofs, social login, the attest, zk-toolkit and docs routes and the
+ * only (no moved clock, no runtime environment of their own, no embedded services), and cover a
+ * wallet key sealed as a KMS data key signing a compression that chain A executes (over the
+ * rehearsal's JSON-RPC front), a replica pin through SQS and the worker to a Pinata and two S3
+ * targets, the attestation issuer's signature, a streamed assistant answer, uploads and downloads,
+ * the identity routes, chain B proofs, social login, the zk-toolkit and docs routes and the
  * $default route. The rest of each file is not selected (the test name pattern), not skipped in
- * code. Not covered: compression, bridge, transfer, swap and rewards, whose tests need the
- * embedded chains (docs/deploy.md, "Found by the asset mode").
+ * code. Not covered: decompression, compressed transfers and tokens, bridge, transfer, swap and
+ * rewards, which need Photon's listings and proofs (docs/deploy.md, "Not covered by the rehearsal").
  */
 export const ASSET_TESTS: Record<string, string[]> = {
   'test/api/platform.test.ts': [
@@ -28,6 +30,8 @@ export const ASSET_TESTS: Record<string, string[]> = {
     'imports a chain A key (base58 or JSON bytes) once; a malformed key is 400',
     'lists (optionally by chain), reads, renames, switches the active wallet, deletes',
     "someone else's wallet, or an unknown id, is 404 WALLET_NOT_FOUND everywhere",
+    'airdrops test coins on localnet and shows the ordinary balance exactly',
+    "signs with the wallet's own key: a compression of 1.5 lands, the coins leave the wallet and show compressed",
   ],
   'test/api/ai.test.ts': [
     'streams server-sent events: meta first, done last, each frame `event:` + one `data:` line',
@@ -39,9 +43,11 @@ export const ASSET_TESTS: Record<string, string[]> = {
     'CHECKSUM_MISMATCH on upload leaves no block, record or pin behind',
     'a large direct upload is served by redirect to its data object, trusted by the ETag it was written with',
   ],
+  'test/api/storage-replicas.test.ts': ['completes through the queue and the worker: pinned on every target, and its proof verifies'],
   'test/api/attest.test.ts': [
     'answers valid for a proof of the commitment, false otherwise, 400 when malformed',
     'lists each schema with its circuit, the pinned verification key hash and who fixes each signal',
+    'issues a signed attestation that verifies; the age is nowhere in it',
   ],
   'test/api/zk-toolkit.test.ts': [
     'poseidon: circomlib vectors, one input or several',
@@ -68,7 +74,7 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/support/asset-server.ts'],
     maxWorkers: 2,
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 180_000,
   },
 });

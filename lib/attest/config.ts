@@ -8,14 +8,20 @@ import { readConfig } from '#lib/config.ts';
  *   KMS (base64 CiphertextBlob, encryption context `purpose=shroud-attest-issuer`); decrypted
  *   once per cold start. The stack passes it from `-c attestIssuerKeyCiphertext=…` and grants
  *   `kms:Decrypt` on the attest key to the attest functions only.
+ * - `ATTEST_ISSUER_SECRET_ARN` (AWS, the stack's default): a secret CloudFormation generated under
+ *   the attest key (cdk/attest-issuer.ts), read once per cold start; the key is derived from it.
  * - otherwise `DATA_DIR`: the local key file `DATA_DIR/keys/attest-issuer.key` (0600), made once.
  * - `ATTEST_VALIDITY_DAYS`: how long an attestation is valid (default 365).
  * - `ATTEST_ROOT_HISTORY`: how many of a group's latest roots a membership proof may use (default 30).
- * Neither key source set: the routes that need the key (issuing, verify, issuer) fail on their first
+ * No key source set: the routes that need the key (issuing, verify, issuer) fail on their first
  * use with a message naming both variables; the others (schemas, groups, lists) work without it.
  */
 const schema = z.object({
   ATTEST_ISSUER_KEY_CIPHERTEXT: z.string().min(1).optional(),
+  ATTEST_ISSUER_SECRET_ARN: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'a Secrets Manager secret ARN')
+    .optional(),
   DATA_DIR: z.string().optional(),
   AWS_REGION: z.string().default('us-east-1'),
   KMS_ENDPOINT: z.url().optional(),

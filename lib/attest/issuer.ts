@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DecryptCommand } from '@aws-sdk/client-kms';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { once } from '#lib/zk/circomlib/once.ts';
 import { attestConfig, kmsClient } from './config.ts';
 import { publicKeyOf, signPoseidon, verifyPoseidon, type PointData, type SignatureData } from './eddsa.ts';
@@ -9,7 +10,8 @@ import { publicKeyOf, signPoseidon, verifyPoseidon, type PointData, type Signatu
 /**
  * The issuer: one EdDSA (Baby JubJub, Poseidon) key that signs every attestation. Its private
  * key never leaves this module: never logged, returned or stored in the table.
- *   - AWS: KMS-encrypted configuration (`ATTEST_ISSUER_KEY_CIPHERTEXT`), decrypted once per cold start;
+ *   - AWS: KMS-encrypted configuration (`ATTEST_ISSUER_KEY_CIPHERTEXT`), decrypted once per cold start,
+ *     or else the stack's generated secret (`ATTEST_ISSUER_SECRET_ARN`), read once per cold start;
  *   - embedded default: `DATA_DIR/keys/attest-issuer.key`, 32 random bytes (base64, 0600), made once.
  */
 export const KMS_CONTEXT = { purpose: 'shroud-attest-issuer' };
@@ -44,14 +46,25 @@ async function kmsKey(ciphertext: string): Promise<Buffer> {
   return Buffer.from(out.Plaintext);
 }
 
+/** The key from the stack's generated secret: 32 bytes of SHA-256 over its string (64 random alphanumerics). */
+export async function secretKey(arn: string, client: SecretsManagerClient = new SecretsManagerClient({ region: arn.split(':')[3] })): Promise<Buffer> {
+  const out = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!out.SecretString || out.SecretString.length < 32) throw new Error(`ATTEST_ISSUER_SECRET_ARN: secret ${arn} has no key material (32+ characters)`);
+  return createHash('sha256').update(`${KMS_CONTEXT.purpose}\0${out.SecretString}`).digest();
+}
+
 const issuerKey = once(async () => {
   const c = attestConfig;
-  if (!c.ATTEST_ISSUER_KEY_CIPHERTEXT && !c.DATA_DIR) {
+  if (!c.ATTEST_ISSUER_KEY_CIPHERTEXT && !c.ATTEST_ISSUER_SECRET_ARN && !c.DATA_DIR) {
     throw new Error(
-      'invalid configuration: ATTEST_ISSUER_KEY_CIPHERTEXT: the issuer key needs ATTEST_ISSUER_KEY_CIPHERTEXT (AWS) or DATA_DIR (the local key file)',
+      'invalid configuration: ATTEST_ISSUER_KEY_CIPHERTEXT: the issuer key needs ATTEST_ISSUER_KEY_CIPHERTEXT or ATTEST_ISSUER_SECRET_ARN (AWS) or DATA_DIR (the local key file)',
     );
   }
-  const privateKey = c.ATTEST_ISSUER_KEY_CIPHERTEXT ? await kmsKey(c.ATTEST_ISSUER_KEY_CIPHERTEXT) : localKey(c.DATA_DIR!);
+  const privateKey = c.ATTEST_ISSUER_KEY_CIPHERTEXT
+    ? await kmsKey(c.ATTEST_ISSUER_KEY_CIPHERTEXT)
+    : c.ATTEST_ISSUER_SECRET_ARN
+      ? await secretKey(c.ATTEST_ISSUER_SECRET_ARN)
+      : localKey(c.DATA_DIR!);
   const publicKey = await publicKeyOf(privateKey);
   const keyId = createHash('sha256').update(`${publicKey.x}:${publicKey.y}`).digest('hex').slice(0, 32);
   const info: IssuerInfo = { algorithm: 'eddsa-poseidon-babyjubjub', publicKey, keyId };

@@ -6,13 +6,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { verifyStorageProof } from '#lib/client/storage-proof.ts';
 import { ensureLocalBucket, startS3Local, type S3Local } from '#lib/local/s3-local.ts';
-import { startFakePinata, type FakePinata } from '../support/pinata-fake.ts';
+import { startLocalPinata, type LocalPinata } from '#lib/local/pinata.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { auditRound, randomBytesOf, signedIn, upload } from '../support/storage.ts';
 
 /**
  * Replicated pinning over mixed targets: two local S3 servers (one configured the old way, without
- * `type`) and a Pinata account (the loopback fake of test/support/pinata-fake.ts), its JWT named
+ * `type`) and a Pinata account (the loopback fake of lib/local/pinata.ts), its JWT named
  * by an environment variable as on a developer's machine.
  */
 const JWT_ENV = 'SHROUD_TEST_PINATA_REPLICA_JWT';
@@ -20,14 +20,14 @@ const JWT = `eyJ-test-${randomBytes(16).toString('hex')}`;
 
 let rt: TestRuntime;
 let alice: HttpClient & { userId: string };
-let fake: FakePinata;
+let fake: LocalPinata;
 let dir: string;
 const s3: S3Local[] = [];
 let queue: typeof import('#lib/storage/replica-queue.ts');
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'shroud-pinata-targets-'));
-  fake = await startFakePinata(JWT);
+  fake = await startLocalPinata(JWT);
   const targets: unknown[] = [];
   for (const n of [1, 2]) {
     const server = await startS3Local(join(dir, `s3-${n}`));

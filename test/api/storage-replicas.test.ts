@@ -63,6 +63,21 @@ async function pinned(client: HttpClient, cid: string) {
   return res;
 }
 
+describe('a replica pin, by itself', () => {
+  it('completes through the queue and the worker: pinned on every target, and its proof verifies', async () => {
+    const { cid } = await uploadFile(alice, 1_500_000);
+    expect((await pin(alice, cid)).status).toBe(202);
+    // No drain: the queue's consumer (SQS and the worker in the asset mode, the local queue under npm start) completes it.
+    let st = await status(alice, cid);
+    for (const until = Date.now() + 100_000; st.json.status !== 'pinned' && Date.now() < until; st = await status(alice, cid)) {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(st.json, JSON.stringify(st.json)).toMatchObject({ cid, replicas: 3, status: 'pinned' });
+    expect(st.json.targets.map((t: { state: string }) => t.state)).toEqual(['ok', 'ok', 'ok']);
+    expect(await verifyStorageProof(st.json.storageProof, { cid, challenge: st.json.challenge, minReplicas: 3 })).toMatchObject({ valid: true });
+  }, 150_000);
+});
+
 describe('replica/pin bounds and ownership', () => {
   it('answers 400 naming the bounds, 404 for a CID the caller has no file of', async () => {
     const { cid } = await uploadFile(alice, 10_000);

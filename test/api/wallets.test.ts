@@ -136,6 +136,21 @@ describe('wallets', () => {
     expect((await alice.get(`/api/wallets/${w.id}/balance?mint=${Keypair.generate().publicKey.toBase58()}`)).json.error).toBe('INVALID_MINT');
   });
 
+  it("signs with the wallet's own key: a compression of 1.5 lands, the coins leave the wallet and show compressed", async () => {
+    const w = (await alice.post('/api/wallets', { chain: 'a', name: 'signer' })).json.wallet;
+    expect((await alice.post(`/api/wallets/${w.id}/airdrop`, { amount: 2 })).status).toBe(200);
+    const c = await alice.post('/api/compression/compress-native', { walletId: w.id, amount: 1.5 });
+    expect(c.status, JSON.stringify(c.json)).toBe(200);
+    expect(c.json).toMatchObject({ success: true, txHash: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/), compressedAmount: '1500000000' });
+    expect((await alice.get(`/api/compression/compressed-balance/${w.id}`)).json).toMatchObject({ balance: '1500000000', formatted: '1.5' });
+    const paid = 500_000_000n - BigInt((await alice.get(`/api/wallets/${w.id}/balance`)).json.balance);
+    expect(paid).toBeGreaterThan(0n); // the fees, paid by the wallet that signed
+    expect(paid).toBeLessThan(100_000n);
+    // a second wallet with nothing cannot sign its way to coins: the chain refuses, nothing moves
+    const poor = (await alice.post('/api/wallets', { chain: 'a', name: 'unfunded' })).json.wallet;
+    expect((await alice.post('/api/compression/compress-native', { walletId: poor.id, amount: 0.001 })).json.error).toBe('INSUFFICIENT_BALANCE');
+  });
+
   it('requires a session', async () => {
     expect((await rt.client().get('/api/wallets')).status).toBe(401);
     expect((await rt.client().post('/api/wallets', { chain: 'a', name: 'x' })).status).toBe(401);

@@ -21,7 +21,7 @@ const load = () =>
 const loadBefore = load();
 const started = performance.now();
 const cdk = join(root, 'node_modules', 'aws-cdk', 'bin', 'cdk');
-const args = [cdk, 'synth', '--quiet', '-o', out, ...(maps ? ['-c', 'sourceMaps=true'] : [])];
+const args = [cdk, 'synth', '--quiet', '-o', out, '-c', 'rehearsal=true', ...(maps ? ['-c', 'sourceMaps=true'] : [])];
 const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
 let stderr = '';
 child.stderr.on('data', (d: Buffer) => (stderr += d));

@@ -69,6 +69,19 @@ describe('Moto (lib/local/moto.ts)', () => {
     expect(await rules.json()).toMatchObject({ Rules: [] });
   });
 
+  it("derives the attest issuer's key from the stack's generated secret, read by ARN (lib/attest/issuer.ts)", async () => {
+    const { secretKey } = await import('../../lib/attest/issuer.ts');
+    const sm = new SecretsManagerClient(aws());
+    const made = async (name: string, value: string) => (await sm.send(new CreateSecretCommand({ Name: name, SecretString: value }))).ARN!;
+    const arn = await made('attest-issuer-a', 'A'.repeat(64));
+    const key = await secretKey(arn, sm);
+    expect(key).toHaveLength(32);
+    expect(await secretKey(arn, sm)).toEqual(key);
+    expect(await secretKey(await made('attest-issuer-b', 'B'.repeat(64)), sm)).not.toEqual(key);
+    await expect(secretKey(await made('attest-issuer-short', 'short'), sm)).rejects.toThrow(/no key material/);
+    sm.destroy();
+  });
+
   it('closes its port when stopped', async () => {
     const other = await startMoto();
     await other.stop();

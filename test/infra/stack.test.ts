@@ -2,6 +2,7 @@ import { Aspects, NestedStack, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { applyRehearsal, REHEARSAL_CONTEXT } from '../../cdk/rehearsal.ts';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { routes } from '../../functions/routes.ts';
 import { scheduledJobs } from '../../functions/jobs.ts';
@@ -171,6 +172,21 @@ describe('the CDK stack', () => {
     const meta = JSON.stringify(templates.get(root)!.toJSON().Metadata ?? {});
     for (const m of meta.matchAll(/"reason":"([^"]*)"/g)) expect(m[1]!.length).toBeGreaterThan(20);
   });
+
+  it("gives the attest functions the issuer key's generated secret by ARN, readable by their role only", () => {
+    const naming = [...templates].filter(([, t]) => JSON.stringify(t.toJSON()).includes('ATTEST_ISSUER_SECRET_ARN'));
+    expect(naming.map(([s]) => s.node.id)).toEqual(['Attest']);
+    expect(JSON.stringify(naming[0]![1].toJSON())).toContain('secretsmanager:GetSecretValue');
+    const secrets = templates
+      .get(root)!
+      .findResources('AWS::SecretsManager::Secret', { Properties: { Description: Match.stringLikeRegexp('attestation issuer') } });
+    expect(Object.keys(secrets)).toHaveLength(1);
+  });
+
+  it('refuses, as a synth error, a stage that names no chain A RPC (the embedded chain is in no bundle)', () => {
+    const errors = Annotations.fromStack(root).findError('*', Match.stringLikeRegexp('CHAIN_A_RPC_URL'));
+    expect(errors).toHaveLength(1);
+  });
 });
 
 describe('deployment settings', () => {
@@ -178,7 +194,7 @@ describe('deployment settings', () => {
     const app = testApp({
       context: {
         'aws:cdk:bundling-stacks': [],
-        functionEnvironment: { CHAINB_ADAPTER: 'rpc', OAUTH_GITHUB_CLIENT_ID: 'gh-client' },
+        functionEnvironment: { CHAINB_ADAPTER: 'rpc', OAUTH_GITHUB_CLIENT_ID: 'gh-client', CHAIN_A_NETWORK: 'devnet', CHAIN_A_RPC_URL: 'https://rpc.example' },
         secretName: 'shroud/prod',
         secretKeys: ['CHAINB_PRIVATE_KEY', 'OAUTH_GITHUB_CLIENT_SECRET'],
       },
@@ -190,6 +206,19 @@ describe('deployment settings', () => {
     expect(json).toContain('"OAUTH_GITHUB_CLIENT_ID":"gh-client"');
     expect(json).toContain('{{resolve:secretsmanager:shroud/prod:SecretString:CHAINB_PRIVATE_KEY::}}');
     expect(json).toContain('{{resolve:secretsmanager:shroud/prod:SecretString:OAUTH_GITHUB_CLIENT_SECRET::}}');
+    expect(Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('CHAIN_A_RPC_URL'))).toEqual([]);
+  });
+
+  it('-c rehearsal=true gives the rehearsal stage its chain A RPC; context on the command line wins', () => {
+    const app = testApp({ context: { rehearsal: 'true' } });
+    applyRehearsal(app);
+    expect(app.node.tryGetContext('functionEnvironment')).toEqual(REHEARSAL_CONTEXT.functionEnvironment);
+    const own = testApp({ context: { rehearsal: 'true', functionEnvironment: { CHAIN_A_RPC_URL: 'https://rpc.example' } } });
+    applyRehearsal(own);
+    expect(own.node.tryGetContext('functionEnvironment')).toEqual({ CHAIN_A_RPC_URL: 'https://rpc.example' });
+    const plain = testApp({});
+    applyRehearsal(plain);
+    expect(plain.node.tryGetContext('functionEnvironment')).toBeUndefined();
   });
 });
 

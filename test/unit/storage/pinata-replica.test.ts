@@ -7,16 +7,16 @@ import { importContent } from '#lib/storage/cid.ts';
 import { dagBlocks } from '#lib/storage/dag.ts';
 import { PinataReplicaTarget } from '#lib/storage/replica-target-pinata.ts';
 import { TargetFailure, type CopyJournal, type CopySource } from '#lib/storage/replica-target-port.ts';
-import { startFakePinata, type FakePinata } from '../../support/pinata-fake.ts';
+import { startLocalPinata, type LocalPinata } from '#lib/local/pinata.ts';
 
-/** PinataReplicaTarget against a loopback Pinata (test/support/pinata-fake.ts) over real HTTP. */
+/** PinataReplicaTarget against a loopback Pinata (lib/local/pinata.ts) over real HTTP. */
 const JWT_ENV = 'TEST_PINATA_REPLICA_JWT';
 const JWT = `jwt-${randomBytes(12).toString('hex')}`;
-let fake: FakePinata;
+let fake: LocalPinata;
 
 beforeAll(async () => {
   process.env[JWT_ENV] = JWT;
-  fake = await startFakePinata(JWT);
+  fake = await startLocalPinata(JWT);
 });
 afterAll(async () => {
   await fake?.stop();

@@ -6,7 +6,8 @@ import { CID } from 'multiformats/cid';
 import { cidOf } from '#lib/storage/cid.ts';
 
 /**
- * A loopback Pinata for the replica target's tests, doing for real what the target relies on:
+ * A loopback Pinata, for the replica target's tests and the asset mode's rehearsal stage
+ * (cdk/asset-mode.ts), doing for real what the target (lib/storage/replica-target-pinata.ts) relies on:
  * - `POST /v3/files` (multipart `file`, `network`, `name`, `car`): with `car=true` the CAR is
  *   parsed (@ipld/car), every block checked against its CID and kept in a real blockstore, and
  *   the file's `cid` is the CAR's root; without it (or with `ignoreCar`) the upload is chunked as
@@ -17,7 +18,7 @@ import { cidOf } from '#lib/storage/cid.ts';
  * Every `/v3/` call must carry `Authorization: Bearer <jwt>` (401 otherwise); the gateway needs none.
  * `failNext(...statuses)` answers the next `/v3/` calls with those statuses (429 with Retry-After: 0).
  */
-export interface FakeFile {
+export interface PinataFile {
   id: string;
   cid: string;
   name: string;
@@ -27,12 +28,12 @@ export interface FakeFile {
   blocks: string[];
 }
 
-export class FakePinata {
+export class LocalPinata {
   jwt: string;
   /** Treat uploads as plain bytes even with `car=true` (a root that is not ours). */
   ignoreCar = false;
   readonly blocks = new MemoryBlockstore();
-  readonly files = new Map<string, FakeFile>();
+  readonly files = new Map<string, PinataFile>();
   readonly requests: { method: string; path: string; auth?: string; fields?: Record<string, string> }[] = [];
   private failures: number[] = [];
   private server?: Server;
@@ -76,7 +77,7 @@ export class FakePinata {
     return { type: 'pinata' as const, name, gateway: this.base, apiUrl: `${this.base}/v3`, uploadUrl: `${this.base}/v3`, jwt: { env: jwtEnv } };
   }
 
-  filesOf(cid: string): FakeFile[] {
+  filesOf(cid: string): PinataFile[] {
     return [...this.files.values()].filter((f) => f.cid === cid);
   }
 
@@ -138,7 +139,7 @@ export class FakePinata {
       } else {
         cid = await cidOf(bytes);
       }
-      const f: FakeFile = {
+      const f: PinataFile = {
         id: randomUUID(),
         cid,
         name: String(form.get('name') ?? file.name),
@@ -191,4 +192,4 @@ export class FakePinata {
   }
 }
 
-export const startFakePinata = (jwt: string) => new FakePinata(jwt).start();
+export const startLocalPinata = (jwt: string) => new LocalPinata(jwt).start();

@@ -168,6 +168,7 @@ export const shieldedCommands = [
     async run(ctx: BaseContext) {
       const w = await walletOf(ctx);
       const out = await ctx.client.api.transferTestTokens({ body: { walletId: w.id, amount: amountOf(ctx.args[0]) } });
+      if ('status' in out) return submittedFields(out);
       return {
         data: out,
         fields: [

@@ -2093,6 +2093,10 @@ export interface Operations {
       mint: string;
       amount: string;
       decimals: number;
+    } | {
+      status: "submitted";
+      txHash: string;
+      explorerUrl: string;
     };
   };
   /** GET /api/swap/pairs */

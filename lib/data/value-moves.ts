@@ -21,7 +21,8 @@ export type MoveStatus = (typeof MOVE_STATUSES)[number];
 export const movePurpose = z.discriminatedUnion('kind', [
   /**
    * A send from a user's chain A wallet or one-time address (compression, transfers, mints, token
-   * creation, shielded deposits, sweeps, the service's bridge deposits); `operation` names the
+   * creation, shielded deposits, sweeps, the service's bridge deposits), or from the test token's
+   * mint authority (`test-tokens`, lib/transfer/test-token.ts); `operation` names the
    * route's work, `ref` the record of its own that the move belongs to (a deposit's, a bridge
    * transfer's id), which settles by the same chain rule on its own pass.
    */

@@ -15,8 +15,8 @@ import { requestIdempotency } from '#lib/http/request-idempotency.ts';
 
 /**
  * The value-move journal: every chain A transaction routed through it (compression, compressed
- * transfers, mint-to, token creation, reward claims, shielded deposits, swaps, sweeps, the
- * service's bridge deposits; docs/value-moves.md) is recorded — signed bytes and the
+ * transfers, mint-to, token creation, reward claims, shielded deposits, swaps (local pools and
+ * Jupiter), sweeps, the service's bridge deposits, the test-token faucet; docs/value-moves.md) is recorded — signed bytes and the
  * block height after which it can no longer land — before it is sent, and only the chain settles
  * it: landed, failed, or expired past that height with no status in the history
  * (lib/transfer/chain.ts `settle`). A timeout settles nothing: the request answers 202

@@ -6,8 +6,10 @@ import { clock } from '#lib/clock.ts';
 import type { OrderRecord } from '#lib/data/swap-orders.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
+import { journaled, MoveUnsettled } from '#lib/moves/journal.ts';
 import { toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
+import { walletConfig } from '#lib/wallets/config.ts';
 import { chainAAddress } from '#lib/wallets/wallets.ts';
 import { checkInput, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
@@ -89,19 +91,32 @@ export async function quoteViaJupiter(
   return { record, tokenIn, tokenOut, hops: terms.route };
 }
 
-/** Sends the stored quote's transaction, signed by `user`; the output is measured on chain for tokens. */
-export async function executeViaJupiter(order: OrderRecord, user: Keypair) {
+/**
+ * Sends the stored quote's transaction, signed by `user`, through the value-move journal
+ * (lib/moves/journal.ts): the signed bytes and Jupiter's `lastValidBlockHeight` are recorded before
+ * the send, the wallet's lease (`owner`'s) and the Idempotency-Key are bound to it, and only the
+ * chain settles it — not settled in time, MoveUnsettled (the route answers 202 `submitted`, the
+ * journal executes or fails the order, with the quoted amount). The output is measured on chain
+ * for tokens when it landed at once.
+ */
+export async function executeViaJupiter(order: OrderRecord, user: Keypair, owner: string) {
   const quote = jupiterQuoteSchema.parse(order.route);
   const chain = await chainA();
   const out = new PublicKey(order.toMint);
   const measured = !out.equals(WSOL);
   const before = measured ? await onChainA(() => tokenBalance(chain, user.publicKey, out)) : 0n;
-  const tx = await aggregator(() => client.swapTransaction(quote, user.publicKey));
+  const { tx, lastValidBlockHeight } = await aggregator(() => client.swap(quote, user.publicKey));
   signSwap(tx, user);
+  const via = journaled(chain, {
+    userId: order.userId,
+    purpose: { kind: 'swap', orderId: order.id, amountOut: order.amountOut, outputAddress: user.publicKey.toBase58() },
+    lease: { walletId: order.walletId, owner, seconds: walletConfig.WALLET_LOCK_SECONDS },
+  });
   let sent;
   try {
-    sent = await chain.sendAndConfirm(tx);
+    sent = await via(tx, lastValidBlockHeight);
   } catch (e) {
+    if (e instanceof MoveUnsettled) throw e;
     if (e instanceof ChainRejected && e.customCode === JUPITER_SLIPPAGE_EXCEEDED)
       throw errors.slippageExceeded("the route gave less than the quote's minimum at execution; ask for a new quote");
     return onChainA(() => Promise.reject(e));

@@ -139,6 +139,11 @@ export class JupiterClient {
 
   /** The unsigned transaction for `quote`, checked (see `checkSwapTransaction`). */
   async swapTransaction(quote: JupiterQuote, user: PublicKey): Promise<VersionedTransaction> {
+    return (await this.swap(quote, user)).tx;
+  }
+
+  /** The checked transaction for `quote` and the block height after which its blockhash has expired (Jupiter's answer). */
+  async swap(quote: JupiterQuote, user: PublicKey): Promise<{ tx: VersionedTransaction; lastValidBlockHeight: number }> {
     const body = await this.call('/swap', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -153,7 +158,7 @@ export class JupiterClient {
       throw new AggregatorUnavailable('jupiter: swapTransaction is not a transaction');
     }
     checkSwapTransaction(tx, user);
-    return tx;
+    return { tx, lastValidBlockHeight: parsed.data.lastValidBlockHeight };
   }
 }
 

@@ -370,7 +370,7 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
     };
     sent = await withWalletLock(w, (owner) =>
       order.adapter === 'jupiter'
-        ? executeViaJupiter(order, user)
+        ? executeViaJupiter(order, user, owner)
         : onChainA(() =>
             executeLocal({
               user,

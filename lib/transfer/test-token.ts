@@ -6,6 +6,7 @@ import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/shielded-pools.ts';
 import type { TestTokenRecord } from '#lib/data/shielded-pools.ts';
 import { errors } from '#lib/errors.ts';
+import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
 import { amountInput, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { keyVault } from '#lib/wallets/config.ts';
@@ -59,8 +60,16 @@ export function ensureTestToken(): Promise<TestTokenRecord | undefined> {
 export const testTokensInput = z.object({ walletId: z.string().min(1).max(64), amount: amountInput });
 export const testTokensResponse = z.object({ txHash: z.string(), mint: z.string(), amount: z.string(), decimals: z.number().int() });
 
-/** Mints `amount` whole test tokens to the caller's chain A wallet (its associated token account). */
-export async function mintTestTokens(userId: string, input: z.infer<typeof testTokensInput>): Promise<z.infer<typeof testTokensResponse>> {
+/**
+ * Mints `amount` whole test tokens to the caller's chain A wallet (its associated token account).
+ * The service's mint authority signs it: a value move of the service, through the journal
+ * (lib/moves/journal.ts) — a mint the chain has not settled in time is `submitted` (202), its
+ * Idempotency-Key bound to it, never minted a second time by a retry.
+ */
+export async function mintTestTokens(
+  userId: string,
+  input: z.infer<typeof testTokensInput>,
+): Promise<z.infer<typeof testTokensResponse> | ReturnType<typeof submitted>> {
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'a') throw errors.invalidInput('walletId: test tokens go to chain A wallets');
   const units = toUnits(input.amount, TEST_TOKEN_DECIMALS);
@@ -75,6 +84,12 @@ export async function mintTestTokens(userId: string, input: z.infer<typeof testT
   } finally {
     secret.fill(0);
   }
-  const sent = await onChainA(() => mintTo(chain, authority, new PublicKey(t.mint), new PublicKey(w.address), units));
-  return { txHash: sent.signature, mint: t.mint, amount: units.toString(), decimals: TEST_TOKEN_DECIMALS };
+  const via = journaled(chain, { userId, purpose: { kind: 'wallet-send', operation: 'test-tokens', ref: w.id } });
+  try {
+    const sent = await onChainA(() => mintTo(chain, authority, new PublicKey(t.mint), new PublicKey(w.address), units, via));
+    return { txHash: sent.signature, mint: t.mint, amount: units.toString(), decimals: TEST_TOKEN_DECIMALS };
+  } catch (e) {
+    if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
+    throw e;
+  }
 }

@@ -125,3 +125,29 @@ describe('the status cache forgets, the history does not', () => {
     expect(await balance(pool.address)).toBe(poolBefore);
   });
 });
+
+describe("the test-token faucet: the service's mint authority signs, through the journal", () => {
+  it('a mint confirmed after the timeout: 202 submitted; a retry with the same key mints nothing more; the journal settles it landed', async () => {
+    const mintOnce = (key: string, amount: number) =>
+      alice.request('POST', '/api/transfer/test-tokens', { json: { walletId: wallet.id, amount }, headers: { 'idempotency-key': key } });
+    const first = await mintOnce('faucet-first', 1); // creates the test token, without faults
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    const { tokenBalance } = await import('#lib/chains/chain-a/operations.ts');
+    const held = () => tokenBalance(chain, new PublicKey(wallet.address), new PublicKey(first.json.mint));
+    const before = await held();
+
+    chain.inject('late'); // it lands; its confirmation does not come in time
+    const a = await mintOnce('faucet-late', 5);
+    expect(a.status, JSON.stringify(a.json)).toBe(202);
+    expect(a.json).toMatchObject({ status: 'submitted', txHash: expect.any(String) });
+    const again = await mintOnce('faucet-late', 5);
+    expect([again.status, again.json.txHash]).toEqual([202, a.json.txHash]);
+    expect(await held()).toBe(before + 5_000_000n);
+
+    await retry();
+    const { getMove } = await import('#lib/data/value-moves.ts');
+    expect(await getMove(a.json.txHash)).toMatchObject({ status: 'landed', purpose: { kind: 'wallet-send', operation: 'test-tokens' } });
+    expect((await mintOnce('faucet-late', 5)).json.txHash).toBe(a.json.txHash);
+    expect(await held()).toBe(before + 5_000_000n);
+  });
+});

@@ -32,6 +32,26 @@ export async function request(rt: TestRuntime, client: HttpClient, chain: Faulty
   }
 }
 
+/**
+ * A job's pass run in this process (the relayer, the retry job), or `crashed` once the fault layer
+ * swallowed one of its calls. A crash seen while passes run side by side may be another's: this one
+ * is given half a second more to finish (a pass on the local chains takes milliseconds).
+ */
+export async function crashable<T>(chain: FaultyChainA, run: () => Promise<T>): Promise<T | 'crashed'> {
+  const crashes = () => chain.crashed;
+  const before = crashes();
+  const out = run();
+  const tick = (ms: number) => new Promise<'tick'>((r) => setTimeout(() => r('tick'), ms));
+  for (;;) {
+    const done = await Promise.race([out, tick(50)]);
+    if (done !== 'tick') return done;
+    if (crashes() > before) {
+      const late = await Promise.race([out, tick(500)]);
+      return late === 'tick' ? 'crashed' : late;
+    }
+  }
+}
+
 /** The answers the docs give these routes (the body's code for the errors); `extra`: a route's own. */
 export function expectDocumented(answers: Answer[], extra: Record<number, string[]> = {}): void {
   const documented: Record<number, string[] | undefined> = {
@@ -52,13 +72,14 @@ export function expectDocumented(answers: Answer[], extra: Record<number, string
 }
 
 const fault = fc.constantFrom<ChainAFault | 'none'>('none', ...FAULTS);
-export const schedule = fc.record({
+export const scheduleFields = {
   faults: fc.array(fault, { minLength: 1, maxLength: 3 }),
   // One schedule in four: a read fault refuses the request before it sends, leaving its send faults unused.
   readFault: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
   concurrent: fc.integer({ min: 1, max: 3 }),
   milli: fc.integer({ min: 1, max: 9 }),
-});
+};
+export const schedule = fc.record(scheduleFields);
 export type Schedule = typeof schedule extends fc.Arbitrary<infer S> ? S : never;
 
 /** Per move: schedules run, requests made, faults injected, milliseconds; printed by `npm run chaos` (CHAOS_REPORT). */

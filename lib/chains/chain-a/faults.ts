@@ -34,6 +34,12 @@ export const FAULTS = [
   'late',
   /** The send is accepted; the transaction lands at the next call, after the client gave up. */
   'lands-later',
+  /**
+   * The send is accepted; the transaction stays in flight (no status; a resend is accepted again and
+   * not confirmed in time either) and lands IN_FLIGHT_SLOTS slots later, if its blockhash is still
+   * valid then. The window in which a client that signs anew pays twice.
+   */
+  'in-flight',
   /** The caller dies before its send reaches the chain. */
   'crash-before',
   /** The caller dies after the chain took its transaction. */
@@ -41,6 +47,8 @@ export const FAULTS = [
 ] as const;
 export type ChainAFault = (typeof FAULTS)[number];
 const READ_FAULTS: readonly ChainAFault[] = ['rpc-timeout', 'rate-limited', 'server-error'];
+/** Slots an `in-flight` transaction takes to land. */
+export const IN_FLIGHT_SLOTS = 3;
 
 export interface ChainAFaultOptions {
   /** Slots a blockhash and a cached status live (150 on Solana). */
@@ -97,8 +105,8 @@ export class FaultyChainA implements ChainA {
   private readonly issued = new Map<string, number>();
   /** Signature → the slot at which it landed (as this layer saw it). */
   private readonly landedAt = new Map<string, number>();
-  /** Sent and accepted, landing at the next call (`lands-later`). */
-  private readonly inFlight: VersionedTransaction[] = [];
+  /** Sent and accepted, landing at the next call (`lands-later`) or once the cluster reaches slot `at` (`in-flight`). */
+  private readonly inFlight: { tx: VersionedTransaction; at?: number }[] = [];
   /** Sends handed to the inner chain and not yet applied there. */
   private readonly applying = new Set<Promise<unknown>>();
   /** Tests: how many sends reached their crash point (the process "died" there: after the chain took it, for `crash-after`). */
@@ -174,14 +182,15 @@ export class FaultyChainA implements ChainA {
     const now = await this.slot();
     const issued = this.issued.get(tx.message.recentBlockhash);
     if (issued !== undefined && now > issued + this.options.window) throw new ChainRejected('transaction failed: BlockhashNotFound');
+    if (this.inFlight.some((f) => bs58.encode(f.tx.signatures[0]!) === signature)) throw timedOut(signature); // accepted again, still in flight
     const landed = this.landedAt.get(signature);
     if (landed !== undefined) {
       if (now - landed <= this.options.window) throw new ChainRejected('transaction failed: AlreadyProcessed');
       throw new ChainRejected('transaction failed: BlockhashNotFound');
     }
     if (fault === 'dropped') throw timedOut(signature);
-    if (fault === 'lands-later') {
-      this.inFlight.push(tx);
+    if (fault === 'lands-later' || fault === 'in-flight') {
+      this.inFlight.push({ tx, ...(fault === 'in-flight' ? { at: now + IN_FLIGHT_SLOTS } : {}) });
       throw timedOut(signature);
     }
     const sent = await this.apply(tx);
@@ -205,12 +214,18 @@ export class FaultyChainA implements ChainA {
     return this.inner.explorerUrl(signature);
   }
 
-  /** Transactions accepted earlier land now, unless their blockhash expired meanwhile (then never). */
+  /**
+   * Transactions accepted earlier land now (an `in-flight` one once its slot has come), unless their
+   * blockhash expired before they could (then never).
+   */
   private async landInFlight(): Promise<void> {
-    while (this.inFlight.length) {
-      const tx = this.inFlight.shift()!;
+    const now = await this.slot();
+    const all = this.inFlight.splice(0);
+    const due = all.filter((f) => f.at === undefined || f.at <= now);
+    this.inFlight.push(...all.filter((f) => !due.includes(f)));
+    for (const { tx, at } of due) {
       const issued = this.issued.get(tx.message.recentBlockhash);
-      if (issued !== undefined && (await this.slot()) > issued + this.options.window) continue;
+      if (issued !== undefined && (at ?? (await this.slot())) > issued + this.options.window) continue;
       try {
         await this.apply(tx);
       } catch {
@@ -288,6 +303,8 @@ export class FaultyChainA implements ChainA {
         return async (...args: unknown[]) => {
           const fault = this.next('read');
           if (fault) throw unavailable(fault);
+          // What the cluster answers includes what landed meanwhile (a balance, an account).
+          if (prop !== 'getSlot' && prop !== 'getBlockHeight' && prop !== 'getLatestBlockhash') await this.landInFlight();
           return own ? own(...(args as never[])) : value.apply(target, args);
         };
       },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesizedFunction } from '../../cdk/cloud-assembly.ts';
 import { ApiFunction } from '../../cdk/constructs/api-function.ts';
-import { removeTemporaryBuilds, writeFunctionAsset } from '../../cdk/function-bundles.ts';
+import { removeTemporaryBuilds, writeFunctionAsset, writeGroupAsset } from '../../cdk/function-bundles.ts';
 import { checkAssets, createSandbox, invokeInProcess, loadInProcess, runtimeEnvironment } from '../../cdk/lambda-sandbox.ts';
 import { createTableInput } from '../../lib/data/table.ts';
 import { dropTable, localDynamoClient } from '../../lib/local/bootstrap.ts';
@@ -199,6 +199,38 @@ describe('the browser terminal functions as shipped', () => {
     },
     180_000,
   );
+});
+
+describe("a route group's shared asset", () => {
+  it('holds each entry of the group as its own module beside the chunks they load, and each loads from it by its handler', async () => {
+    const dir = tmp('shroud-group-');
+    writeGroupAsset('functions/bug-reports', dir);
+    const files = readdirSync(dir);
+    expect(files.filter((f) => !f.startsWith('chunk-')).sort()).toEqual(['create.mjs', 'list.mjs']);
+    expect(files.every((f) => /^(create|list|chunk-[A-Z0-9]+)\.mjs$/.test(f))).toBe(true);
+    const sandbox = createSandbox();
+    try {
+      for (const [i, handler] of ['create.handler', 'list.handler'].entries()) {
+        const f: SynthesizedFunction = {
+          stack: { name: 'Shroud-ci', file: '', template: {}, parameters: new Map() },
+          logicalId: 'F',
+          name: handler,
+          runtime: 'nodejs22.x',
+          handler,
+          layerDirs: [],
+          timeoutSeconds: 10,
+          memoryMb: 512,
+          resource: { Type: 'AWS::Lambda::Function' },
+          assetDir: dir,
+          environment: {},
+        };
+        const placed = sandbox.place(f, i);
+        expect(await loadInProcess(f, runtimeEnvironment(f, { STAGE: 'ci' }, placed), placed.taskDir)).toMatchObject({ ok: true });
+      }
+    } finally {
+      sandbox.remove();
+    }
+  }, 300_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

@@ -26,7 +26,7 @@ export function streamingUrl(
     role: props.role,
     environment: props.environment,
   });
-  (fn.node.defaultChild as CfnFunction).addPropertyOverride('Handler', 'index.streamHandler');
+  (fn.node.defaultChild as CfnFunction).addPropertyOverride('Handler', `${fn.handlerModule}.streamHandler`);
   const origins = (props.environment.CORS_ORIGINS ?? '').split(',').filter(Boolean);
   const url = fn.addFunctionUrl({
     authType: FunctionUrlAuthType.NONE,

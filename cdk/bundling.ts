@@ -9,11 +9,13 @@ export const bundling = {
   minify: true,
   mainFields: ['module', 'main'],
   /**
-   * The AWS SDK v3 is part of the nodejs22.x runtime. The others are only ever imported on local
-   * paths (dynamic imports a Lambda never takes): esbuild builds the browser terminal's script
-   * only where no prebuilt one lies beside the bundle (lib/web/bundle.ts).
+   * Only ever imported on local paths (dynamic imports a Lambda never takes): esbuild builds the
+   * browser terminal's script only where no prebuilt one lies beside the bundle (lib/web/bundle.ts).
+   * The AWS SDK v3 is bundled, though the nodejs22.x runtime has a copy: its minified ESM parts
+   * load in about half the CPU time of the runtime's packages (DynamoDB and its document client:
+   * 65 against 123 ms here; test/bench/cold-assets.ts).
    */
-  external: ['@aws-sdk/*', 'litesvm', '@solana/kit', '@lightprotocol/hasher.rs', 'ganache', 'esbuild'],
+  external: ['litesvm', '@solana/kit', '@lightprotocol/hasher.rs', 'ganache', 'esbuild'],
   /** snarkjs and friends expect CommonJS globals in an ESM bundle. */
   banner:
     "import{createRequire as __cr}from'module';import{fileURLToPath as __fu}from'url';import{dirname as __dn}from'path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);",

@@ -1,16 +1,19 @@
 /**
- * Every function's bundle from one esbuild run (cdk/bundling.ts's settings): NodejsFunction ran
- * esbuild once per function, 147 processes that each parsed the same dependency tree again
- * (99–160 s of a synth). Here the first asset that needs its bundle builds them all (every handler
- * of the route table, the fallback, the scheduled jobs), each a self-contained `index.mjs` as
- * before; each function's asset then copies its own. Assets are hashed by their output, so a
- * function whose bundle is identical to another's (a streaming route's second function) shares
- * that one asset. Source maps only with `-c sourceMaps=true` (they were 85 % of the assembly).
+ * Every function's bundle from one esbuild run (cdk/bundling.ts's settings) with code splitting:
+ * NodejsFunction ran esbuild once per function, 147 processes that each parsed the same dependency
+ * tree again, and one run without splitting still minified and printed each shared module once
+ * per function (213 MB of output, 58–188 s of a synth); split, each module is printed once
+ * (151 entries and their chunks, 7 MB, 5–17 s). An entry's output imports the chunks it needs
+ * (`./chunk-<hash>.mjs`, all in one flat directory, as in the asset, so that `import.meta.url`
+ * still names the directory of the files a module reads beside it); what it reaches only through
+ * `await import()` is a chunk that a cold start does not read. Assets: one per route group
+ * (functionCode), hashed by their output. Source maps only with `-c sourceMaps=true` (they were
+ * 85 % of the assembly).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { buildSync } from 'esbuild';
@@ -32,8 +35,8 @@ function knownEntries(): string[] {
 interface Build {
   dir: string;
   sourcemap: boolean;
-  /** entry (repo-relative) → its output file in `dir`. */
-  outputs: Map<string, string>;
+  /** entry (repo-relative) → its output file in `dir` and the chunk files it loads, directly or in turn (dynamic imports included). */
+  outputs: Map<string, { file: string; chunks: string[] }>;
 }
 const builds: Build[] = [];
 let site: string | undefined;
@@ -52,16 +55,23 @@ const temporaryDir = (prefix: string) => {
   return dir;
 };
 
-const keyOf = (entry: string) => entry.replace(/\.[cm]?[jt]s$/, '');
+/** An entry's output name: flat, so that every entry and chunk lies in one directory, as in the asset. */
+const keyOf = (entry: string) => entry.replace(/\.[cm]?[jt]s$/, '').replaceAll('/', '--');
 
 function build(entries: string[], sourcemap: boolean): Build {
   const dir = temporaryDir('shroud-bundles-');
   const started = performance.now();
-  buildSync({
+  // Code splitting: each module is parsed, minified and printed once for all functions (not once
+  // per function that bundles it), and what a function reaches only through `await import()`
+  // (lib/'s heavy libraries behind first use) is a chunk of its own that a cold start never reads.
+  const { metafile } = buildSync({
     absWorkingDir: repoRoot,
     entryPoints: entries.map((e) => ({ in: join(repoRoot, e), out: keyOf(e) })),
     outdir: dir,
     outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    splitting: true,
+    metafile: true,
     bundle: true,
     format: bundling.format,
     platform: bundling.platform,
@@ -73,20 +83,42 @@ function build(entries: string[], sourcemap: boolean): Build {
     banner: { js: bundling.banner },
     logLevel: 'warning',
   });
+  const imports = new Map(
+    Object.entries(metafile.outputs).map(([out, o]) => [join(repoRoot, out), o.imports.filter((i) => !i.external).map((i) => join(repoRoot, i.path))]),
+  );
+  const chunksOf = (file: string): string[] => {
+    const seen = new Set<string>();
+    const visit = (f: string) => {
+      for (const i of imports.get(f) ?? []) {
+        if (seen.has(i)) continue;
+        seen.add(i);
+        visit(i);
+      }
+    };
+    visit(file);
+    return [...seen].map((f) => relative(dir, f)).sort();
+  };
   process.stderr.write(
     `bundled ${entries.length} functions in ${((performance.now() - started) / 1000).toFixed(1)} s${sourcemap ? ' (with source maps)' : ''}\n`,
   );
-  const b: Build = { dir, sourcemap, outputs: new Map(entries.map((e) => [e, join(dir, `${keyOf(e)}.mjs`)])) };
+  const outputs = new Map(
+    entries.map((e) => {
+      const file = join(dir, `${keyOf(e)}.mjs`);
+      return [e, { file, chunks: chunksOf(file) }];
+    }),
+  );
+  const b: Build = { dir, sourcemap, outputs };
   builds.push(b);
   return b;
 }
 
 /** `entry`'s bundle: the first call builds every known entry at once, a later unknown entry alone. */
-function bundleOf(entry: string, sourcemap: boolean, alone: boolean): string {
+function bundleOf(entry: string, sourcemap: boolean, alone: boolean): { dir: string; file: string; chunks: string[] } {
   const found = builds.find((b) => b.sourcemap === sourcemap && b.outputs.has(entry));
-  if (found) return found.outputs.get(entry)!;
+  if (found) return { dir: found.dir, ...found.outputs.get(entry)! };
   const entries = alone || builds.some((b) => b.sourcemap === sourcemap) ? [entry] : [...new Set([...knownEntries(), entry])];
-  return build(entries, sourcemap).outputs.get(entry)!;
+  const b = build(entries, sourcemap);
+  return { dir: b.dir, ...b.outputs.get(entry)! };
 }
 
 /** Files some functions read beside their bundle, by entry. */
@@ -123,44 +155,72 @@ export function copyTree(from: string, to: string): void {
   }
 }
 
+/** The directory of a known entry's group asset (`functions/swap`), or undefined for an entry outside the route and job tables. */
+const groupOf = (entry: string): string | undefined => (knownEntries().includes(entry) ? dirname(entry) : undefined);
+/** The module name of `entry` in its asset: its file name in a group asset (`quote`), `index` alone. */
+const moduleName = (entry: string) => (groupOf(entry) ? basename(entry).replace(/\.[cm]?[jt]s$/, '') : 'index');
+
 /**
- * The Lambda code of the function whose handler module is `entry` (repo-relative): `index.mjs`
- * (and its map when asked) plus the files it reads beside it. Bundled locally, never in Docker.
+ * The Lambda code of the function whose handler module is `entry` (repo-relative), and the
+ * module its `Handler` names. A function of the route or job tables gets its group's asset: every
+ * entry of its directory (`functions/swap/quote.mjs`, `execute.mjs`, …) beside the chunks any of
+ * them loads, so a group's functions share one asset where each shipped its own copy of the same
+ * chunks (cdk.out 309 → 100 MB or so); each function still imports only its own module and the
+ * chunks it reaches. Another entry (a test's) gets an asset of its own (`index.mjs`). Bundled
+ * locally, never in Docker.
  */
-export function functionCode(scope: Construct, entry: string): Code {
+export function functionCode(scope: Construct, entry: string): { code: Code; module: string } {
   const sourcemap = sourceMapsWanted(scope);
   const rel = relative(repoRoot, join(repoRoot, entry));
-  return Code.fromAsset(join(repoRoot, 'functions'), {
+  const group = groupOf(rel);
+  const code = Code.fromAsset(join(repoRoot, 'functions'), {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       image: DockerImage.fromRegistry('unused-local-bundling-only'),
-      // Part of the staging cache key: one asset per entry and map setting (tryBundle is not).
-      environment: { ENTRY: rel, SOURCE_MAPS: String(sourcemap) },
+      // Part of the staging cache key: one asset per group (or entry) and map setting (tryBundle is not).
+      environment: group ? { GROUP: group, SOURCE_MAPS: String(sourcemap) } : { ENTRY: rel, SOURCE_MAPS: String(sourcemap) },
       local: {
         tryBundle(outputDir) {
-          writeFunctionAsset(rel, outputDir, { sourcemap });
+          if (group) writeGroupAsset(group, outputDir, { sourcemap });
+          else writeFunctionAsset(rel, outputDir, { sourcemap });
           return true;
         },
       },
     },
   });
+  return { code, module: moduleName(rel) };
+}
+
+/** One entry's output as `name.mjs` in `outputDir` (its map renamed with it), and the chunks it loads beside it. */
+function writeEntry(entry: string, name: string, outputDir: string, sourcemap: boolean, alone: boolean): void {
+  const { dir, file, chunks } = bundleOf(entry, sourcemap, alone);
+  for (const c of chunks) {
+    if (existsSync(join(outputDir, c))) continue; // another entry of the group loads it too
+    copyFileSync(join(dir, c), join(outputDir, c));
+    if (sourcemap) copyFileSync(join(dir, `${c}.map`), join(outputDir, `${c}.map`));
+  }
+  if (!sourcemap) copyFileSync(file, join(outputDir, `${name}.mjs`));
+  else {
+    // The bundle names its map after the entry's output; here it is `name.mjs`'s.
+    writeFileSync(
+      join(outputDir, `${name}.mjs`),
+      readFileSync(file, 'utf8').replace(/\/\/# sourceMappingURL=[^\n]*\s*$/, `//# sourceMappingURL=${name}.mjs.map\n`),
+    );
+    copyFileSync(`${file}.map`, join(outputDir, `${name}.mjs.map`));
+  }
+  EXTRA_FILES[entry]?.(outputDir);
+}
+
+/** A group's asset (`group` a directory of functions/): each known entry there as `<file name>.mjs`, the chunks they load, the files they read. */
+export function writeGroupAsset(group: string, outputDir: string, opts: { sourcemap?: boolean } = {}): void {
+  for (const entry of knownEntries().filter((e) => dirname(e) === group)) writeEntry(entry, moduleName(entry), outputDir, opts.sourcemap ?? false, false);
 }
 
 /**
- * What a function's asset holds (`entry` repo-relative): its bundle as `index.mjs`, its map when
- * asked, the files it reads beside it. `alone`: bundle only this entry (tests), not every known one.
+ * What a function's asset of its own holds (`entry` repo-relative): its bundle as `index.mjs`, the
+ * chunks it loads, its map when asked, the files it reads beside it. `alone`: bundle only this
+ * entry (tests), not every known one.
  */
 export function writeFunctionAsset(entry: string, outputDir: string, opts: { sourcemap?: boolean; alone?: boolean } = {}): void {
-  const sourcemap = opts.sourcemap ?? false;
-  const file = bundleOf(entry, sourcemap, opts.alone ?? false);
-  if (!sourcemap) copyFileSync(file, join(outputDir, 'index.mjs'));
-  else {
-    // The bundle names its map after the entry; here it is index.mjs's.
-    writeFileSync(
-      join(outputDir, 'index.mjs'),
-      readFileSync(file, 'utf8').replace(/\/\/# sourceMappingURL=[^\n]*\s*$/, '//# sourceMappingURL=index.mjs.map\n'),
-    );
-    copyFileSync(`${file}.map`, join(outputDir, 'index.mjs.map'));
-  }
-  EXTRA_FILES[entry]?.(outputDir);
+  writeEntry(entry, 'index', outputDir, opts.sourcemap ?? false, opts.alone ?? false);
 }

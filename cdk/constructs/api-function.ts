@@ -30,6 +30,8 @@ export interface ApiFunctionProps {
 export class ApiFunction extends LambdaFunction {
   /** The physical name as a plain string (`functionName` is a token outside its own stack). */
   readonly plainName: string;
+  /** The module of its asset that `Handler` names (cdk/function-bundles.ts: `quote` in a group's asset, else `index`). */
+  readonly handlerModule: string;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     const crypto = props.profile === 'crypto';
@@ -40,10 +42,11 @@ export class ApiFunction extends LambdaFunction {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    const { code, module } = functionCode(scope, props.entry);
     super(scope, id, {
       functionName,
-      code: functionCode(scope, props.entry),
-      handler: 'index.handler',
+      code,
+      handler: `${module}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: crypto ? 2048 : 512,
@@ -65,5 +68,6 @@ export class ApiFunction extends LambdaFunction {
       },
     });
     this.plainName = functionName;
+    this.handlerModule = module;
   }
 }

@@ -1,5 +1,5 @@
 import { ChainRejected, ChainUnavailable } from '#lib/chains/chain-a/index.ts';
-import { NotAMint, NotEnough } from '#lib/chains/chain-a/operations.ts';
+import { NotAMint, NotEnough } from '#lib/chains/chain-a/operation-errors.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 

@@ -3,7 +3,6 @@ import { PublicKey, type Keypair } from '@solana/web3.js';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { chainA } from '#lib/chains/chain-a/index.ts';
-import * as chainAOps from '#lib/chains/chain-a/operations.ts';
 import * as repo from '#lib/data/wallets.ts';
 import type { Chain, WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
@@ -215,6 +214,9 @@ export async function walletBalance(userId: string, walletId: string, mint: stri
   if (w.chain !== 'a') throw errors.invalidInput('chain B balances are served by the chain B routes');
   const chain = await chainA();
   const owner = new PublicKey(w.address);
+  // On first use: with Light's compressed-token and spl-token (~0.7 MB), not parsed at the cold
+  // start of every function that reaches this module (chain B's, rewards', swap's listings).
+  const chainAOps = await import('#lib/chains/chain-a/operations.ts');
   if (!mint) {
     const balance = await onChainA(() => chainAOps.nativeBalance(chain, owner));
     return { address: w.address, balance: balance.toString(), formatted: formatUnits(balance, NATIVE_DECIMALS), decimals: NATIVE_DECIMALS };

@@ -14,11 +14,17 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import * as snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import type { Curve, Groth16Proof, MemFile } from 'snarkjs';
 import { errors, isAppError } from '#lib/errors.ts';
 import { artifactPath, getCircuit, type CircuitManifest } from './circuits.ts';
-import { buildCachedBn128 } from './bn128-curve.ts';
+
+/**
+ * snarkjs (with ffjavascript's curves, r1csfile, circom_runtime: ~330 KB of a bundle) on first
+ * use, not at import: every function that checks a proof schema or the field order imports this
+ * module, and most never prove (test/bench/cold-assets.ts). Typed by lib/zk/snarkjs.d.ts.
+ */
+let snarkjsLoaded: Promise<typeof import('snarkjs')> | undefined;
+const snarkjsLib = () => (snarkjsLoaded ??= import('snarkjs'));
 
 /** BN254 scalar field order: circuit signals live in [0, r). */
 export const SNARK_FIELD_ORDER = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -84,15 +90,18 @@ function noteCurve(): void {
 let building: Promise<Curve> | undefined;
 async function ensureCurve(): Promise<void> {
   if ((globalThis as { curve_bn128?: Curve | null }).curve_bn128) return;
-  building ??= buildCachedBn128().finally(() => {
-    building = undefined;
-  });
+  // On first use too (its engine and the 86 KB module), like snarkjs above.
+  building ??= import('./bn128-curve.ts')
+    .then(({ buildCachedBn128 }) => buildCachedBn128())
+    .finally(() => {
+      building = undefined;
+    });
   await building;
 }
 
 async function curve(): Promise<Curve> {
   await ensureCurve();
-  const c = await snarkjs.curves.getCurveFromName('bn128');
+  const c = await (await snarkjsLib()).curves.getCurveFromName('bn128');
   noteCurve();
   return c;
 }
@@ -171,6 +180,7 @@ export async function generateProof(circuit: string, inputs: CircuitInputs): Pro
   const entry = circuitEntry(circuit);
   const checked = checkInputs(entry.manifest, inputs);
   const wtns: MemFile = { type: 'mem' };
+  const snarkjs = await snarkjsLib();
   try {
     await snarkjs.wtns.calculate(checked, wasmOf(entry), wtns);
   } catch (err) {

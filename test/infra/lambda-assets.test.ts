@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesizedFunction } from '../../cdk/cloud-assembly.ts';
 import { ApiFunction } from '../../cdk/constructs/api-function.ts';
-import { removeTemporaryBuilds, writeFunctionAsset } from '../../cdk/function-bundles.ts';
+import { build as esbuild } from 'esbuild';
+import { bundling } from '../../cdk/bundling.ts';
+import { removeTemporaryBuilds, writeFunctionAsset, writeGroupAsset } from '../../cdk/function-bundles.ts';
 import { checkAssets, createSandbox, invokeInProcess, loadInProcess, runtimeEnvironment } from '../../cdk/lambda-sandbox.ts';
 import { createTableInput } from '../../lib/data/table.ts';
 import { dropTable, localDynamoClient } from '../../lib/local/bootstrap.ts';
@@ -199,6 +201,81 @@ describe('the browser terminal functions as shipped', () => {
     },
     180_000,
   );
+});
+
+describe("a route group's shared asset", () => {
+  it('holds each entry of the group as its own module beside the chunks they load, and each loads from it by its handler', async () => {
+    const dir = tmp('shroud-group-');
+    writeGroupAsset('functions/bug-reports', dir);
+    const files = readdirSync(dir);
+    expect(files.filter((f) => !f.startsWith('chunk-')).sort()).toEqual(['create.mjs', 'list.mjs']);
+    expect(files.every((f) => /^(create|list|chunk-[A-Z0-9]+)\.mjs$/.test(f))).toBe(true);
+    const sandbox = createSandbox();
+    try {
+      for (const [i, handler] of ['create.handler', 'list.handler'].entries()) {
+        const f: SynthesizedFunction = {
+          stack: { name: 'Shroud-ci', file: '', template: {}, parameters: new Map() },
+          logicalId: 'F',
+          name: handler,
+          runtime: 'nodejs22.x',
+          handler,
+          layerDirs: [],
+          timeoutSeconds: 10,
+          memoryMb: 512,
+          resource: { Type: 'AWS::Lambda::Function' },
+          assetDir: dir,
+          environment: {},
+        };
+        const placed = sandbox.place(f, i);
+        expect(await loadInProcess(f, runtimeEnvironment(f, { STAGE: 'ci' }, placed), placed.taskDir)).toMatchObject({ ok: true });
+      }
+    } finally {
+      sandbox.remove();
+    }
+  }, 300_000);
+});
+
+describe('what a cold start reads', () => {
+  // The modules a function's output imports statically (what its init parses), as the one split
+  // build of cdk/function-bundles.ts makes them; `await import()` targets are left for first use.
+  const staticInputs = async (entries: string[], entry: string) => {
+    const { metafile } = await esbuild({
+      absWorkingDir: join(import.meta.dirname, '..', '..'),
+      entryPoints: entries,
+      outdir: tmp('shroud-split-'),
+      bundle: true,
+      splitting: true,
+      format: bundling.format,
+      platform: bundling.platform,
+      target: bundling.target,
+      mainFields: bundling.mainFields,
+      external: bundling.external,
+      metafile: true,
+      write: false,
+      logLevel: 'silent',
+    });
+    const outputs = metafile.outputs;
+    const start = Object.keys(outputs).find((o) => outputs[o]!.entryPoint === entry)!;
+    const seen = new Set([start]);
+    const visit = (o: string) => {
+      for (const i of outputs[o]!.imports) {
+        if (i.kind !== 'import-statement' || i.external || seen.has(i.path)) continue;
+        seen.add(i.path);
+        visit(i.path);
+      }
+    };
+    visit(start);
+    return [...seen].flatMap((o) => Object.keys(outputs[o]!.inputs));
+  };
+
+  it('imports no proving or curve library (snarkjs, circomlibjs) at init, where the function only checks a proof schema or a Merkle root', async () => {
+    const entries = ['functions/auth/session.ts', 'functions/swap/pairs.ts', 'functions/zk-toolkit/hash-poseidon.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      expect(inputs.some((i) => i.startsWith('lib/'))).toBe(true);
+      expect(inputs.filter((i) => /node_modules\/(snarkjs|circomlibjs)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

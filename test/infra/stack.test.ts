@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { applyRehearsal, REHEARSAL_CONTEXT } from '../../cdk/rehearsal.ts';
 import { ShroudStack } from '../../cdk/stack.ts';
 import { routes } from '../../functions/routes.ts';
-import { scheduledJobs } from '../../functions/jobs.ts';
+import { jobs, scheduledJobs } from '../../functions/jobs.ts';
+import { basename } from 'node:path';
 import { testApp } from '../support/cdk.ts';
 
 /**
@@ -45,6 +46,22 @@ describe('the CDK stack', () => {
     expect(functions).toBe(routes.length + 7 + routes.filter((r) => r.stream).length);
     expect(new Set(handlers).size).toBe(functions);
     expect(handlers.every((n) => n.startsWith('shroud-ci-'))).toBe(true);
+  });
+
+  it("names as each function's handler its own module in its group's asset (cdk/function-bundles.ts): `quote.handler`, not a shared `index`", () => {
+    const moduleOf = (entry: string) => basename(entry).replace(/\.ts$/, '');
+    const handlers = new Set<string>();
+    for (const t of templates.values()) {
+      for (const f of ours(t.findResources('AWS::Lambda::Function'))) handlers.add((f as { Properties: { Handler: string } }).Properties.Handler);
+    }
+    const expected = new Set([
+      ...routes.map((r) => `${moduleOf(r.handler)}.handler`),
+      ...routes.filter((r) => r.stream).map((r) => `${moduleOf(r.handler)}.streamHandler`),
+      'fallback.handler',
+      ...jobs.map((j) => `${moduleOf(j.handler)}.handler`),
+    ]);
+    for (const r of routes) expect(handlers).toContain(`${moduleOf(r.handler)}.handler`);
+    expect([...handlers].filter((h) => !expected.has(h))).toEqual([]);
   });
 
   it('gives every route an API Gateway route with the same method and path', () => {

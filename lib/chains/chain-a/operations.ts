@@ -28,25 +28,9 @@ import type { ChainA, SentTransaction } from './port.ts';
  * Amounts are bigint smallest units throughout.
  */
 
-/** Not enough of something to cover an amount; `have` is what there is. */
-export class NotEnough extends Error {
-  constructor(
-    readonly what: string,
-    readonly have: bigint,
-    readonly need: bigint,
-  ) {
-    super(`not enough ${what}: have ${have}, need ${need}`);
-    this.name = 'NotEnough';
-  }
-}
+import { NotAMint, NotEnough } from './operation-errors.ts';
 
-/** An address that is not a mint of the SPL token program. */
-export class NotAMint extends Error {
-  constructor(readonly mint: string) {
-    super(`${mint} is not a token mint`);
-    this.name = 'NotAMint';
-  }
-}
+export { NotAMint, NotEnough };
 
 /**
  * How a built and signed transaction reaches the chain: by default straight through the port; a

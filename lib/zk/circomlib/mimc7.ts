@@ -1,7 +1,6 @@
 // A deep import: circomlibjs's package entry re-exports every primitive, which a bundle cannot
 // shed; its `exports` map lists only that entry, hence the path (see circomlibjs.d.ts).
-import buildMimc7 from '../../../node_modules/circomlibjs/src/mimc7.js';
 import { once } from './once.ts';
 
 /** circomlibjs's MiMC7 (91 rounds, seed "mimc"), built once per process. */
-export const getMimc7 = once(buildMimc7);
+export const getMimc7 = once(async () => (await import('../../../node_modules/circomlibjs/src/mimc7.js')).default());

@@ -1,7 +1,6 @@
 // A deep import: circomlibjs's package entry re-exports every primitive (and ethers), which a
 // bundle cannot shed; its `exports` map lists only that entry, hence the path (see circomlibjs.d.ts).
-import { buildPoseidon } from '../../../node_modules/circomlibjs/src/poseidon_wasm.js';
 import { once } from './once.ts';
 
 /** circomlibjs's wasm Poseidon (circomlib's parameters), built once per process. */
-export const getPoseidon = once(buildPoseidon);
+export const getPoseidon = once(async () => (await import('../../../node_modules/circomlibjs/src/poseidon_wasm.js')).buildPoseidon());

@@ -8,7 +8,7 @@ import type { TokenInfo } from './chain-b/tokens.ts';
 /**
  * The seam between the ports (lib/chains) and the emulators of the embedded default (lib/local),
  * which lib/<domain> never imports (test/unit/architecture/dependencies.test.ts). The embedded
- * runtime and the test setup install the emulators (lib/local/adapters.ts: installEmbeddedChains);
+ * runtime and the test setup install the emulators (lib/local/adapters.ts: installEmbeddedAdapters);
  * a Lambda never does, and `CHAIN_A_ADAPTER` / `CHAINB_ADAPTER` = local then fails at first use.
  * Every loader is asynchronous so that installing loads nothing: a module of the emulators reads
  * its configuration when first used, after the process (or the test) has set it.

@@ -20,18 +20,21 @@ export interface EmbeddedChains {
   proofRegistry(keys: LocalKeys, chainId: constants.StarknetChainId): Promise<ProofRegistry>;
 }
 
+/** A bridge mint: `amount` of `token` to `to` for the message `messageId` (a new token named by `symbol`, `name`, `decimals`). */
+export interface BridgeMint {
+  token: string;
+  to: string;
+  amount: bigint;
+  messageId: string;
+  symbol?: string;
+  name?: string;
+  decimals?: number;
+}
+
 /** What the bridge's relayer does on the embedded chain B's ledger beyond the wallets' port. */
 export interface EmbeddedLedger {
   /** Mints `amount` of `token` to `to` once per `messageId` (an L1_HANDLER transaction); again, the first hash. */
-  bridgeMint(args: {
-    token: string;
-    to: string;
-    amount: bigint;
-    messageId: string;
-    symbol?: string;
-    name?: string;
-    decimals?: number;
-  }): Promise<{ txHash: string }>;
+  bridgeMint(args: BridgeMint): Promise<{ txHash: string }>;
   balanceOf(token: string, address: string): Promise<bigint>;
 }
 

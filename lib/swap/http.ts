@@ -204,9 +204,7 @@ export function quoteAnswer(o: OrderRecord, tokenIn: Token, tokenOut: Token, rou
     ...(o.shielded
       ? {
           deposit: {
-            pool: o.shielded.pool,
-            commitment: o.shielded.commitment,
-            denomination: o.shielded.denomination,
+            ...depositOf(o.shielded),
             surplus: (BigInt(o.amountOut) - BigInt(o.shielded.denomination)).toString(),
             minSurplus: (BigInt(o.minAmountOut) - BigInt(o.shielded.denomination)).toString(),
           },
@@ -214,6 +212,9 @@ export function quoteAnswer(o: OrderRecord, tokenIn: Token, tokenOut: Token, rou
       : {}),
   };
 }
+
+/** The shielded deposit an order pays: its pool, the client's commitment, the pool's denomination. */
+const depositOf = ({ pool, commitment, denomination }: NonNullable<OrderRecord['shielded']>) => ({ pool, commitment, denomination });
 
 export const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({
   id: o.id,
@@ -230,9 +231,7 @@ export const viewOrder = (o: OrderRecord): z.infer<typeof orderView> => ({
   ...(o.shielded
     ? {
         deposit: {
-          pool: o.shielded.pool,
-          commitment: o.shielded.commitment,
-          denomination: o.shielded.denomination,
+          ...depositOf(o.shielded),
           ...(o.shielded.depositId ? { id: o.shielded.depositId } : {}),
           ...(o.shielded.leafIndex !== undefined ? { leafIndex: o.shielded.leafIndex, root: o.shielded.root! } : {}),
         },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, shortString, type Call, type constants, type ResourceBoundsBN } from 'starknet';
 import { readChainBConfig } from '#lib/chains/chain-b/config.ts';
+import type { BridgeMint } from '#lib/chains/embedded.ts';
 import { clock } from '#lib/clock.ts';
 import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/local/chain-b/ledger-table.ts';
 import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
@@ -150,15 +151,7 @@ export class LocalLedger {
    * call mints (an L1_HANDLER transaction with a Transfer from 0) and records the message; any
    * later call with that message id mints nothing and answers the first transaction's hash.
    */
-  async bridgeMint(args: {
-    token: string;
-    to: string;
-    amount: bigint;
-    messageId: string;
-    symbol?: string;
-    name?: string;
-    decimals?: number;
-  }): Promise<{ txHash: string }> {
+  async bridgeMint(args: BridgeMint): Promise<{ txHash: string }> {
     if (!args.messageId) throw new RangeError('bridgeMint: messageId is required');
     const done = await readMintedMessage(args.messageId);
     if (done) return { txHash: done };

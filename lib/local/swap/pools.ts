@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
-import { createMint, mintInfo, mintTo, NotAMint } from '#lib/chains/chain-a/operations.ts';
+import { createMint, mintExists, mintTo } from '#lib/chains/chain-a/operations.ts';
 import { acquirePoolLease, releasePoolLease } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
 import { serviceKey, type ServiceKey } from '#lib/rewards/service-keys.ts';
@@ -36,17 +36,6 @@ async function seedPool(chain: ChainA, kp: Keypair): Promise<Record<string, stri
   await mintTo(chain, kp, mint, kp.publicKey, SEED.sUSD);
   await wrapNative(chain, kp, SEED.SOL);
   return { sUSD: mint.toBase58() };
-}
-
-async function mintExists(chain: ChainA, mint: string | undefined): Promise<boolean> {
-  if (!mint) return false;
-  try {
-    await mintInfo(chain, new PublicKey(mint));
-    return true;
-  } catch (e) {
-    if (e instanceof NotAMint) return false;
-    throw e;
-  }
 }
 
 let pairsOnce: Promise<LocalPair[]> | undefined;

@@ -6,10 +6,11 @@
  * environment the runtime sets plus the template's. An asset that imports anything it did not
  * bundle fails here as it would on AWS (in the repository, node_modules would hide that).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { environmentOf, nodeFunctions, placeholderResolver, type SynthesizedFunction } from './cloud-assembly.ts';
 
 const repoRoot = join(import.meta.dirname, '..');
@@ -105,11 +106,16 @@ export interface LoadResult {
   error?: string;
 }
 
-/** Imports the handler in a process of its own (cdk/lambda-runtime/load.mjs); `timeoutMs` bounds a hung init. */
-export function loadInProcess(fn: SynthesizedFunction, env: Record<string, string>, taskDir: string, timeoutMs = 60_000): Promise<LoadResult> {
+/**
+ * The answer a runtime helper (cdk/lambda-runtime/*.mjs) prints last, a line `{"ok"…}`; else why
+ * there is none: killed after `timeoutMs` (`timedOut`), or its exit code and the end of its stderr.
+ */
+function answerOf<T>(
+  child: ChildProcessByStdio<Writable | null, Readable, Readable>,
+  timeoutMs: number,
+  timedOut: string,
+): Promise<T | { ok: false; error: string }> {
   return new Promise((done) => {
-    // NODE_OPTIONS is the template's (e.g. --enable-source-maps), as the runtime passes it on.
-    const child = spawn(process.execPath, [join(RUNTIME_DIR, 'load.mjs'), taskDir, fn.handler], { cwd: taskDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
@@ -122,10 +128,21 @@ export function loadInProcess(fn: SynthesizedFunction, env: Record<string, strin
         .split('\n')
         .reverse()
         .find((l) => l.startsWith('{"ok"'));
-      if (last) return done(JSON.parse(last) as LoadResult);
-      done({ ok: false, error: signal ? `init did not finish in ${timeoutMs / 1000} s` : `exit ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}` });
+      try {
+        if (last) return done(JSON.parse(last) as T);
+      } catch (e) {
+        return done({ ok: false, error: `unreadable answer: ${(e as Error).message}` });
+      }
+      done({ ok: false, error: signal ? `${timedOut} in ${timeoutMs / 1000} s` : `exit ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}` });
     });
   });
+}
+
+/** Imports the handler in a process of its own (cdk/lambda-runtime/load.mjs); `timeoutMs` bounds a hung init. */
+export function loadInProcess(fn: SynthesizedFunction, env: Record<string, string>, taskDir: string, timeoutMs = 60_000): Promise<LoadResult> {
+  // NODE_OPTIONS is the template's (e.g. --enable-source-maps), as the runtime passes it on.
+  const child = spawn(process.execPath, [join(RUNTIME_DIR, 'load.mjs'), taskDir, fn.handler], { cwd: taskDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return answerOf<LoadResult>(child, timeoutMs, 'init did not finish');
 }
 
 export interface CheckedFunction {
@@ -171,31 +188,11 @@ export function invokeInProcess(
   event: unknown,
   timeoutMs = 60_000,
 ): Promise<{ ok: boolean; result?: unknown; error?: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(RUNTIME_DIR, 'invoke.mjs'), taskDir, fn.handler], {
-      cwd: taskDir,
-      env: { ...env, SHROUD_SANDBOX_TIMEOUT_MS: String(fn.timeoutSeconds * 1000) },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d));
-    child.stderr.on('data', (d: Buffer) => (err += d));
-    child.stdin.end(JSON.stringify(event));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const last = out
-        .trim()
-        .split('\n')
-        .reverse()
-        .find((l) => l.startsWith('{"ok"'));
-      try {
-        if (last) return done(JSON.parse(last) as { ok: boolean; result?: unknown; error?: string });
-      } catch (e) {
-        return done({ ok: false, error: `unreadable answer: ${(e as Error).message}` });
-      }
-      done({ ok: false, error: signal ? `did not finish in ${timeoutMs / 1000} s` : `exit ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}` });
-    });
+  const child = spawn(process.execPath, [join(RUNTIME_DIR, 'invoke.mjs'), taskDir, fn.handler], {
+    cwd: taskDir,
+    env: { ...env, SHROUD_SANDBOX_TIMEOUT_MS: String(fn.timeoutSeconds * 1000) },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.end(JSON.stringify(event));
+  return answerOf<{ ok: boolean; result?: unknown; error?: string }>(child, timeoutMs, 'did not finish');
 }

@@ -2,7 +2,8 @@ import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { reply } from '#lib/http/reply.ts';
 import { submittedAnswer } from '#lib/moves/responses.ts';
-import { execute, executeInput, executeView } from '#lib/swap/swap.ts';
+import { executeInput, executeView } from '#lib/swap/http.ts';
+import { execute } from '#lib/swap/swap.ts';
 
 /** 200 once the swap landed; 202 `submitted` when it was sent and the chain has not settled it yet (the journal executes or fails the order). */
 export const handler = endpoint(

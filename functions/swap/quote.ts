@@ -1,6 +1,7 @@
 import { routeOf } from '#functions/routes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { quote, quoteInput, quoteView } from '#lib/swap/swap.ts';
+import { quoteInput, quoteView } from '#lib/swap/http.ts';
+import { quote } from '#lib/swap/swap.ts';
 
 export const handler = endpoint(routeOf('POST', '/api/swap/quote'), { body: quoteInput, responses: { 200: quoteView } }, async (req) =>
   quote(req.session!.userId, req.body),

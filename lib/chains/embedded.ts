@@ -8,7 +8,7 @@ import type { TokenInfo } from './chain-b/tokens.ts';
 /**
  * The seam between the ports (lib/chains) and the emulators of the embedded default (lib/local),
  * which lib/<domain> never imports (test/unit/architecture/dependencies.test.ts). The embedded
- * runtime and the test setup install the emulators (lib/local/adapters.ts: installEmbeddedChains);
+ * runtime and the test setup install the emulators (lib/local/adapters.ts: installEmbeddedAdapters);
  * a Lambda never does, and `CHAIN_A_ADAPTER` / `CHAINB_ADAPTER` = local then fails at first use.
  * Every loader is asynchronous so that installing loads nothing: a module of the emulators reads
  * its configuration when first used, after the process (or the test) has set it.
@@ -20,18 +20,21 @@ export interface EmbeddedChains {
   proofRegistry(keys: LocalKeys, chainId: constants.StarknetChainId): Promise<ProofRegistry>;
 }
 
+/** A bridge mint: `amount` of `token` to `to` for the message `messageId` (a new token named by `symbol`, `name`, `decimals`). */
+export interface BridgeMint {
+  token: string;
+  to: string;
+  amount: bigint;
+  messageId: string;
+  symbol?: string;
+  name?: string;
+  decimals?: number;
+}
+
 /** What the bridge's relayer does on the embedded chain B's ledger beyond the wallets' port. */
 export interface EmbeddedLedger {
   /** Mints `amount` of `token` to `to` once per `messageId` (an L1_HANDLER transaction); again, the first hash. */
-  bridgeMint(args: {
-    token: string;
-    to: string;
-    amount: bigint;
-    messageId: string;
-    symbol?: string;
-    name?: string;
-    decimals?: number;
-  }): Promise<{ txHash: string }>;
+  bridgeMint(args: BridgeMint): Promise<{ txHash: string }>;
   balanceOf(token: string, address: string): Promise<bigint>;
 }
 

@@ -1,3 +1,5 @@
+import * as z from 'zod';
+
 /**
  * `CHAIN_FAULTS`: one string for the three fault layers (docs/chain-faults.md), comma-separated:
  * `on` (every layer on, with no injected faults), and `name=value` pairs, a name without prefix
@@ -33,6 +35,29 @@ export function faultPairsFor(text: string, layer: FaultLayer): Record<string, s
     pairs[prefix ? name.slice(prefix.length) : name] = value;
   }
   return on ? pairs : undefined;
+}
+
+/**
+ * A layer's options from `CHAIN_FAULTS`: its own `settings` (zod fields keyed by their names in the
+ * string), `seed` and a rate (a probability) per fault in `faults`; unknown names are refused.
+ * Undefined when the layer is off.
+ */
+export function layerOptions<F extends string>(
+  text: string,
+  layer: FaultLayer,
+  settings: Record<string, z.ZodType<number>>,
+  faults: readonly F[],
+): { settings: Record<string, number>; seed: number; rates: Partial<Record<F, number>> } | undefined {
+  const pairs = faultPairsFor(text, layer);
+  if (!pairs) return undefined;
+  const rate = z.coerce.number().min(0).max(1);
+  const schema = z.object({ ...settings, seed: z.coerce.number().int().default(1), ...Object.fromEntries(faults.map((f) => [f, rate.optional()])) }).strict();
+  const parsed = schema.safeParse(pairs);
+  if (!parsed.success) throw faultsError(parsed.error.issues, layer);
+  const o = parsed.data as Record<string, number | undefined>;
+  const rates: Partial<Record<F, number>> = {};
+  for (const f of faults) if (o[f] !== undefined) rates[f] = o[f];
+  return { settings: o as Record<string, number>, seed: o.seed!, rates };
 }
 
 /** The zod issues of a layer's options as one line naming CHAIN_FAULTS. */

@@ -16,6 +16,14 @@ type CommandContext = BaseContext;
 
 export const usage = (message: string) => new ShroudError('USAGE', 0, message);
 export const str = (v: unknown) => (v === undefined ? undefined : String(v));
+/** A wallet as the commands that make or show one print it, its name under `label`. */
+export const walletFields = (w: { id: string; chain: 'a' | 'b'; name: string; address: string; isActive: boolean }, label = 'wallet'): [string, unknown][] => [
+  [label, w.name],
+  ['id', w.id],
+  ['chain', w.chain],
+  ['address', w.address],
+  ['active', w.isActive],
+];
 /** A 202: sent, and the chain has not settled it yet (the service will; the wallet waits for it). */
 export const submittedFields = (out: { status: 'submitted'; txHash: string; explorerUrl: string }) => ({
   data: out,

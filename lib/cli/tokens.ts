@@ -3,7 +3,7 @@
  * own (its mint authority is the wallet) and a wallet brought in by its secret key (sealed on the
  * server like a created one).
  */
-import { amountOf, need, secret, str, submittedFields, usage, walletOf, wholeUnits, type BaseContext } from './shared.ts';
+import { amountOf, need, secret, str, submittedFields, usage, walletFields, walletOf, wholeUnits, type BaseContext } from './shared.ts';
 
 export const tokenCommands = [
   {
@@ -80,13 +80,7 @@ export const tokenCommands = [
       const { wallet } = await ctx.client.api.walletsImport({ body: { chain, name, secretKey, ...(password ? { password } : {}) } });
       return {
         data: wallet,
-        fields: [
-          ['imported', wallet.name],
-          ['id', wallet.id],
-          ['chain', wallet.chain],
-          ['address', wallet.address],
-          ['active', wallet.isActive],
-        ] as [string, unknown][],
+        fields: walletFields(wallet, 'imported'),
       };
     },
   },

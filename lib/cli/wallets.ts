@@ -11,6 +11,7 @@ import {
   str,
   STRK_DECIMALS,
   submittedFields,
+  walletFields,
   usage,
   walletByNameOrId,
   walletOf,
@@ -25,14 +26,7 @@ function chainOf(ctx: CommandContext): 'a' | 'b' | undefined {
   return chain;
 }
 type Wallet = { id: string; chain: 'a' | 'b'; name: string; address: string; isActive: boolean; createdAt: string };
-const walletFields = (w: Wallet): [string, unknown][] => [
-  ['wallet', w.name],
-  ['id', w.id],
-  ['chain', w.chain],
-  ['address', w.address],
-  ['active', w.isActive],
-  ['created', w.createdAt],
-];
+const shownFields = (w: Wallet): [string, unknown][] => [...walletFields(w), ['created', w.createdAt]];
 
 export const walletCommands: CommandDef[] = [
   {
@@ -63,13 +57,7 @@ export const walletCommands: CommandDef[] = [
       const { wallet } = await ctx.client.api.walletsCreate({ body: { chain, name: need(ctx.args[0], 'name'), ...(password ? { password } : {}) } });
       return {
         data: wallet,
-        fields: [
-          ['wallet', wallet.name],
-          ['id', wallet.id],
-          ['chain', wallet.chain],
-          ['address', wallet.address],
-          ['active', wallet.isActive],
-        ],
+        fields: walletFields(wallet),
       };
     },
   },
@@ -180,7 +168,7 @@ export const walletCommands: CommandDef[] = [
     async run(ctx) {
       const w = await walletByNameOrId(ctx, need(ctx.args[0], 'wallet'), chainOf(ctx));
       const { wallet } = await ctx.client.api.walletsGet({ params: { id: w.id } });
-      return { data: wallet, fields: walletFields(wallet) };
+      return { data: wallet, fields: shownFields(wallet) };
     },
   },
   {
@@ -194,7 +182,7 @@ export const walletCommands: CommandDef[] = [
     async run(ctx) {
       const w = await walletByNameOrId(ctx, need(ctx.args[0], 'wallet'), chainOf(ctx));
       const { wallet } = await ctx.client.api.walletsUpdate({ params: { id: w.id }, body: { name: need(ctx.args[1], 'name') } });
-      return { data: wallet, fields: [['renamed', `${w.name} → ${wallet.name}`], ...walletFields(wallet).slice(1)] };
+      return { data: wallet, fields: [['renamed', `${w.name} → ${wallet.name}`], ...shownFields(wallet).slice(1)] };
     },
   },
   {
@@ -205,7 +193,7 @@ export const walletCommands: CommandDef[] = [
     async run(ctx) {
       const w = await walletByNameOrId(ctx, need(ctx.args[0], 'wallet'), chainOf(ctx));
       const { wallet } = await ctx.client.api.walletsUpdate({ params: { id: w.id }, body: { isActive: true } });
-      return { data: wallet, fields: walletFields(wallet) };
+      return { data: wallet, fields: shownFields(wallet) };
     },
   },
   {

@@ -13,7 +13,6 @@ import { CONFLICT, retryOnConflict, type Conflict } from './retry.ts';
  * window the first check opened; the item is the window.
  */
 const failuresSchema = z.object({ count: z.number(), ttl: z.number() });
-export type LoginFailures = z.infer<typeof failuresSchema>;
 export const loginFailuresDecoder = decoder('login failure counter', failuresSchema);
 
 const key = (username: string) => ({ pk: `LOGINFAIL#${username.toLowerCase()}`, sk: 'LOGINFAIL' });

@@ -15,7 +15,6 @@ import { decoder, deleteItem, isConditionalFailure, readItem } from './items.ts'
  * locking): the request route, the worker and the audit never overwrite each other's news.
  */
 export const replicaStatuses = ['pending', 'pinning', 'pinned', 'degraded', 'failed', 'releasing'] as const;
-export type ReplicaStatus = (typeof replicaStatuses)[number];
 
 const targetStateSchema = z.object({
   state: z.enum(['pending', 'ok', 'unreachable', 'failed']),

@@ -1,4 +1,4 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
 import { deleteIf, putIf } from './conditional.ts';
@@ -86,7 +86,6 @@ export async function ledger(userId: string): Promise<Accrual[]> {
 }
 
 const accountSchema = z.object({ userId: z.string(), account: z.string(), epoch: z.number(), points: z.number() });
-export type EpochAccount = z.infer<typeof accountSchema>;
 const asAccount = decoder('reward account', accountSchema);
 
 export const epochAccounts = (n: number) => listPartition(epochPk(n), asAccount, { prefix: 'ACCOUNT#' });
@@ -104,7 +103,6 @@ const closeSchema = z.object({
   totalPoints: z.number().optional(),
   closedAt: z.string().optional(),
 });
-export type EpochClose = z.infer<typeof closeSchema>;
 const asClose = decoder('reward epoch close', closeSchema);
 
 export const getClose = (n: number) => readItem(closeKey(n), asClose);
@@ -151,19 +149,6 @@ export async function markClaimPaid(n: number, account: string, txHash: string):
       UpdateExpression: 'SET #s = :s, txHash = :t',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':s': 'paid', ':t': txHash },
-    }),
-  );
-}
-
-/** A payment that failed before reaching the chain: the claim may be tried again. */
-export async function releaseClaim(n: number, account: string): Promise<void> {
-  await db.send(
-    new DeleteCommand({
-      TableName: tableName,
-      Key: claimKey(n, account),
-      ConditionExpression: '#s = :s',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':s': 'paying' },
     }),
   );
 }

@@ -211,20 +211,6 @@ export async function dropPendingDeposit(d: DepositRecord): Promise<void> {
   ]);
 }
 
-/** Records a new signed transfer for a pending deposit (after an earlier one expired unsent). */
-export async function replacePendingTransfer(d: DepositRecord, txHash: string, signedTx: string): Promise<void> {
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: depositKey(d.userId, d.id),
-      UpdateExpression: 'SET txHash = :h, signedTx = :tx',
-      ConditionExpression: '#s = :p AND txHash = :old',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':h': txHash, ':tx': signedTx, ':p': 'pending', ':old': d.txHash },
-    }),
-  );
-}
-
 /** The transfer landed: the deposit waits for its append. Idempotent. */
 export async function markDepositTransferred(d: DepositRecord): Promise<void> {
   try {

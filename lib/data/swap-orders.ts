@@ -15,7 +15,6 @@ import { sealedKeySchema } from './wallets.ts';
  * A quote is executed by one conditional update `status = quoted AND expiresAt > now`, so it
  * runs at most once whatever the retries and races.
  */
-export type OrderStatus = 'quoted' | 'executing' | 'executed' | 'failed';
 
 const orderSchema = z.object({
   id: z.string(),

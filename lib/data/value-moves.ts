@@ -27,7 +27,7 @@ export const movePurpose = z.discriminatedUnion('kind', [
    * transfer's id), which settles by the same chain rule on its own pass.
    */
   z.object({ kind: z.literal('wallet-send'), operation: z.string(), ref: z.string().optional() }),
-  /** A swap's one transaction (lib/swap/local.ts): its order executed when it lands, failed when it cannot. */
+  /** A swap's one transaction (lib/local/swap/pools.ts): its order executed when it lands, failed when it cannot. */
   z.object({ kind: z.literal('swap'), orderId: z.string(), amountOut: z.string(), outputAddress: z.string(), depositId: z.string().optional() }),
   /** A reward claim's mint (lib/rewards/rewards.ts): paid when it lands, released when it cannot. */
   z.object({ kind: z.literal('reward-claim'), epoch: z.number().int(), account: z.string() }),

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { circuitsDir } from '#lib/zk/circuits.ts';
 import { assertTrustedSetup } from '#lib/zk/trusted-setup.ts';
-import { installEmbeddedChains } from './adapters.ts';
+import { installEmbeddedAdapters } from './adapters.ts';
 import { bootstrap } from './bootstrap.ts';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.ts';
 import type { EthereumL1 } from './ethereum-l1.ts';
@@ -83,7 +83,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
   assertTrustedSetup(circuitsDir(), process.env);
   useRuntimeHeapGrowth();
   // The emulators behind the chain ports (the handlers' CHAIN_A_ADAPTER / CHAINB_ADAPTER = local).
-  installEmbeddedChains();
+  installEmbeddedAdapters();
   const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
   mkdirSync(dataDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];

@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
 import { queryInteger } from '#lib/http/validation.ts';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
-import { createMint, mintInfo, mintTo, NotAMint } from '#lib/chains/chain-a/operations.ts';
+import { createMint, mintExists, mintTo } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/rewards-ledger.ts';
 import { getServiceKey } from '#lib/data/swap-pools.ts';
@@ -177,22 +177,11 @@ export async function ledger(userId: string): Promise<z.infer<typeof ledgerView>
 
 const TREASURY = 'rewards-treasury';
 
-async function mintThere(chain: ChainA, mint: string | undefined): Promise<boolean> {
-  if (!mint) return false;
-  try {
-    await mintInfo(chain, new PublicKey(mint));
-    return true;
-  } catch (e) {
-    if (e instanceof NotAMint) return false;
-    throw e;
-  }
-}
-
 /** The treasury key, the reward token's mint authority (set up at the first claim). */
 async function treasury(chain: ChainA) {
   return serviceKey(
     TREASURY,
-    (r) => mintThere(chain, r.mints[REWARD_TOKEN.symbol]),
+    (r) => mintExists(chain, r.mints[REWARD_TOKEN.symbol]),
     async (kp) => {
       await chain.airdrop(kp.publicKey, 10n * 10n ** 9n);
       const { mint } = await createMint(chain, kp, REWARD_TOKEN.decimals);

@@ -1,3 +1,5 @@
+import { errors } from '#lib/errors.ts';
+
 /**
  * The constant-product rule (x · y = k), in bigint smallest units. The fee is taken from the input
  * and rounded up, the output rounded down: every rounding is in the pool's favour, so k never
@@ -44,6 +46,24 @@ export function price({ reserveIn, reserveOut }: Reserves, amountIn: bigint, fee
   const ideal = (reserveOut * net) / reserveIn;
   const priceImpactBps = ideal === 0n ? 0 : Number(ceilDiv((ideal - amountOut) * BPS, ideal));
   return { amountIn, fee, amountOut, priceImpactBps };
+}
+
+/** The pool's price for `amountIn`, or 422 INSUFFICIENT_LIQUIDITY naming why. */
+export function priceOrRefuse(r: Reserves, amountIn: bigint, feeBps: number): Priced {
+  try {
+    return price(r, amountIn, BigInt(feeBps));
+  } catch (e) {
+    if (e instanceof PricingError) {
+      throw errors.insufficientLiquidity(
+        e.reason === 'too-large'
+          ? "the amount is larger than the pool's reserve of that token"
+          : e.reason === 'empty-pool'
+            ? 'the pool is empty'
+            : 'the amount is too small to buy anything from this pool',
+      );
+    }
+    throw e;
+  }
 }
 
 /** The least output the caller accepts: amountOut · (10000 − slippageBps) / 10000, rounded up. */

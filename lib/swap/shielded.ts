@@ -9,7 +9,7 @@ import { listPools } from '#lib/transfer/pool-views.ts';
 import { poolOrThrow } from '#lib/transfer/pools.ts';
 import { formatUnits } from '#lib/wallets/amounts.ts';
 import { WSOL } from './chain.ts';
-import type { ShieldedLeg, Token } from './local.ts';
+import type { ShieldedLeg, Token } from './venue-port.ts';
 import { inputForMinOut, type Reserves } from './pricing.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { installEmbeddedChains } from '#lib/local/adapters.ts';
+import { installEmbeddedAdapters } from '#lib/local/adapters.ts';
 
 /**
  * vitest's setupFiles, run in the worker before each test file's own imports: the file's table
@@ -10,4 +10,4 @@ process.env.TABLE_NAME = `shroud-test-${randomBytes(6).toString('hex')}`;
 
 // The emulators behind the chain ports, as the embedded runtime installs them (lib/local/adapters.ts;
 // installing loads none of them, so no module reads its configuration here).
-installEmbeddedChains();
+installEmbeddedAdapters();

@@ -3,7 +3,7 @@ import type { PublicKey, SignatureStatusConfig, VersionedTransaction } from '@so
 import bs58 from 'bs58';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { faultPairsFor, faultsError, seeded } from '../faults-config.ts';
+import { layerOptions, seeded } from '../faults-config.ts';
 import { ChainRejected, ChainUnavailable, type ChainA, type SentTransaction } from './port.ts';
 
 /**
@@ -60,15 +60,7 @@ export interface ChainAFaultOptions {
   seed: number;
 }
 
-const rate = z.coerce.number().min(0).max(1);
-const optionsSchema = z
-  .object({
-    window: z.coerce.number().int().positive().default(150),
-    'slot-ms': z.coerce.number().int().nonnegative().default(400),
-    seed: z.coerce.number().int().default(1),
-    ...Object.fromEntries(FAULTS.filter((f) => !f.startsWith('crash')).map((f) => [f, rate.optional()])),
-  })
-  .strict();
+const SETTINGS = { window: z.coerce.number().int().positive().default(150), 'slot-ms': z.coerce.number().int().nonnegative().default(400) };
 
 /**
  * `CHAIN_FAULTS` for chain A: its names without prefix (or with `a.`), comma-separated `name=value`
@@ -78,14 +70,13 @@ const optionsSchema = z
  * (lib/chains/faults-config.ts). Undefined when chain A's layer is off.
  */
 export function chainAFaults(text: string): ChainAFaultOptions | undefined {
-  const pairs = faultPairsFor(text, 'a');
-  if (!pairs) return undefined;
-  const parsed = optionsSchema.safeParse(pairs);
-  if (!parsed.success) throw faultsError(parsed.error.issues, 'a');
-  const o = parsed.data as Record<string, number | undefined>;
-  const rates: Partial<Record<ChainAFault, number>> = {};
-  for (const f of FAULTS) if (o[f] !== undefined) rates[f] = o[f];
-  return { window: o.window!, slotMs: o['slot-ms']!, seed: o.seed!, rates };
+  const o = layerOptions(
+    text,
+    'a',
+    SETTINGS,
+    FAULTS.filter((f) => !f.startsWith('crash')),
+  );
+  return o && { window: o.settings.window!, slotMs: o.settings['slot-ms']!, seed: o.seed, rates: o.rates };
 }
 
 /** Chain A's options from `CHAIN_FAULTS`, its defaults when only other layers are named. */

@@ -60,6 +60,18 @@ export async function mintInfo(chain: ChainA, mint: PublicKey): Promise<{ decima
   return { decimals: m.decimals, authority: m.mintAuthority };
 }
 
+/** Whether `mint` (base58) is a token mint on this chain: a service key's mint may be gone with a fresh chain under its table. */
+export async function mintExists(chain: ChainA, mint: string | undefined): Promise<boolean> {
+  if (!mint) return false;
+  try {
+    await mintInfo(chain, new PublicKey(mint));
+    return true;
+  } catch (e) {
+    if (e instanceof NotAMint) return false;
+    throw e;
+  }
+}
+
 /** The owner's ordinary token balance: its associated token account (0 when there is none). */
 export async function tokenBalance(chain: ChainA, owner: PublicKey, mint: PublicKey): Promise<bigint> {
   const ata = getAssociatedTokenAddressSync(mint, owner, true);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { faultPairsFor, faultsError, seeded } from '../faults-config.ts';
+import { layerOptions, seeded } from '../faults-config.ts';
 import { accountAddress, publicKeyOf } from './account.ts';
 import {
   ChainBOutcomeUnknown,
@@ -47,26 +47,15 @@ export interface ChainBFaultOptions {
   seed: number;
 }
 
-const rate = z.coerce.number().min(0).max(1);
-const optionsSchema = z
-  .object({
-    'pending-blocks': z.coerce.number().int().positive().max(10_000).default(3),
-    'block-ms': z.coerce.number().int().nonnegative().default(6000),
-    seed: z.coerce.number().int().default(1),
-    ...Object.fromEntries(FAULTS.map((f) => [f, rate.optional()])),
-  })
-  .strict();
+const SETTINGS = {
+  'pending-blocks': z.coerce.number().int().positive().max(10_000).default(3),
+  'block-ms': z.coerce.number().int().nonnegative().default(6000),
+};
 
 /** Chain B's options from `CHAIN_FAULTS` (its `b.` names); undefined when its layer is off. */
 export function chainBFaults(text: string): ChainBFaultOptions | undefined {
-  const pairs = faultPairsFor(text, 'b');
-  if (!pairs) return undefined;
-  const parsed = optionsSchema.safeParse(pairs);
-  if (!parsed.success) throw faultsError(parsed.error.issues, 'b');
-  const o = parsed.data as Record<string, number | undefined>;
-  const rates: Partial<Record<ChainBFault, number>> = {};
-  for (const f of FAULTS) if (o[f] !== undefined) rates[f] = o[f];
-  return { pendingBlocks: o['pending-blocks']!, blockMs: o['block-ms']!, seed: o.seed!, rates };
+  const o = layerOptions(text, 'b', SETTINGS, FAULTS);
+  return o && { pendingBlocks: o.settings['pending-blocks']!, blockMs: o.settings['block-ms']!, seed: o.seed, rates: o.rates };
 }
 
 /** A send held back: it lands (or is rejected) once the chain reaches block `at`. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { faultPairsFor, faultsError, seeded } from '../faults-config.ts';
+import { layerOptions, seeded } from '../faults-config.ts';
 import { EthereumRpc, type EthereumRpcOptions } from './rpc.ts';
 
 /**
@@ -29,26 +29,15 @@ export interface L1FaultOptions {
   seed: number;
 }
 
-const rate = z.coerce.number().min(0).max(1);
-const optionsSchema = z
-  .object({
-    'reorg-blocks': z.coerce.number().int().positive().max(1_000_000).default(3),
-    'late-blocks': z.coerce.number().int().positive().max(10_000).default(2),
-    seed: z.coerce.number().int().default(1),
-    ...Object.fromEntries(FAULTS.map((f) => [f, rate.optional()])),
-  })
-  .strict();
+const SETTINGS = {
+  'reorg-blocks': z.coerce.number().int().positive().max(1_000_000).default(3),
+  'late-blocks': z.coerce.number().int().positive().max(10_000).default(2),
+};
 
 /** The L1's options from `CHAIN_FAULTS` (its `l1.` names); undefined when its layer is off. */
 export function l1Faults(text: string): L1FaultOptions | undefined {
-  const pairs = faultPairsFor(text, 'l1');
-  if (!pairs) return undefined;
-  const parsed = optionsSchema.safeParse(pairs);
-  if (!parsed.success) throw faultsError(parsed.error.issues, 'l1');
-  const o = parsed.data as Record<string, number | undefined>;
-  const rates: Partial<Record<L1Fault, number>> = {};
-  for (const f of FAULTS) if (o[f] !== undefined) rates[f] = o[f];
-  return { reorgBlocks: o['reorg-blocks']!, lateBlocks: o['late-blocks']!, seed: o.seed!, rates };
+  const o = layerOptions(text, 'l1', SETTINGS, FAULTS);
+  return o && { reorgBlocks: o.settings['reorg-blocks']!, lateBlocks: o.settings['late-blocks']!, seed: o.seed, rates: o.rates };
 }
 
 type Fate = { fault: 'none' } | { fault: 'reorg' | 'stale-receipt'; height: bigint; minedAgainAt: bigint } | { fault: 'late-receipt'; until: bigint };

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ec } from 'starknet';
 import { publicKeyOf, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
-import { ACCOUNT_REVERTS, ERC20_REVERTS } from '#lib/local/chain-b/ledger.ts';
+import { ACCOUNT_REVERTS, ERC20_REVERTS } from '#lib/local/chain-b/contracts.ts';
 
 /**
  * The ERC-20 the local chain B ledger stands for (lib/chains/chain-b/erc20.cairo), compiled and
  * tested with the Cairo 2.8.2 compiler and test runner as WebAssembly (`wasm-cairo`). The revert
- * tests (transfer, the warp route's burn, mint) are generated from the ledger's own strings (ERC20_REVERTS): each passes only if the
+ * tests (transfer, the warp route's burn, mint) are generated from the ledger's own strings (ERC20_REVERTS, lib/local/chain-b/contracts.ts): each passes only if the
  * contract panics with exactly that string, so the ledger's reasons are the contract's.
  * Slow (minutes on a loaded machine: the compiler runs in WebAssembly), hence one run.
  */

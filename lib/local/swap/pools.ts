@@ -1,39 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
-import { createMint, mintInfo, mintTo, NotAMint, type Sender } from '#lib/chains/chain-a/operations.ts';
+import { createMint, mintExists, mintTo } from '#lib/chains/chain-a/operations.ts';
 import { acquirePoolLease, releasePoolLease } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
-import { checkInput, reserveOf, signedSwap, wrapNative, WSOL } from './chain.ts';
-import { swapConfig } from './config.ts';
-import { minOut, price, PricingError, type Priced } from './pricing.ts';
 import { serviceKey, type ServiceKey } from '#lib/rewards/service-keys.ts';
+import { checkInput, WSOL } from '#lib/swap/chain.ts';
+import { swapConfig } from '#lib/swap/config.ts';
+import { priceOrRefuse } from '#lib/swap/pricing.ts';
+import type { Executed, Execution, Pair, SwapVenue, Token } from '#lib/swap/venue-port.ts';
+import { reserveOf, signedSwap, wrapNative } from './transactions.ts';
 
 /**
- * The local adapter: one constant-product pool per pair on the local chain A, its reserves the
- * pool key's associated token accounts. Pools are seeded at first use in a process (and again if
- * the chain under the table is a fresh one): a new pool key gets test coins from the chain's
- * faucet, creates the pair's test token (it is its mint authority), mints the token reserve and
- * wraps the native-coin reserve. Prices are read from the reserves; an execution re-reads them
- * under the pool's lease (one pricing-and-signing at a time per pool, across instances) and signs
- * for the pool only if the output still meets the quote's minimum.
+ * The swap venue of the embedded default (lib/swap/venue-port.ts): one constant-product pool per
+ * pair on the local chain A, its reserves the pool key's associated token accounts. Pools are
+ * seeded at first use in a process (and again if the chain under the table is a fresh one): a new
+ * pool key gets test coins from the chain's faucet, creates the pair's test token (it is its mint
+ * authority), mints the token reserve and wraps the native-coin reserve. Prices are read from the
+ * reserves; an execution re-reads them under the pool's lease (one pricing-and-signing at a time
+ * per pool, across instances) and signs for the pool only if the output still meets the quote's
+ * minimum.
  */
-export interface Token {
-  symbol: string;
-  mint: PublicKey;
-  decimals: number;
-}
-
-export interface Pair {
-  pairId: string;
-  base: Token;
-  quote: Token;
-  feeBps: number;
-  pool: ServiceKey;
-}
+type LocalPair = Pair & { key: ServiceKey };
 
 /** The seeded reserves: 1,000 SOL against 150,000 sUSD (a spot price of 150 sUSD per SOL). */
-export const SEED = { SOL: 1_000n * 10n ** 9n, sUSD: 150_000n * 10n ** 6n, sUSDdecimals: 6 } as const;
+const SEED = { SOL: 1_000n * 10n ** 9n, sUSD: 150_000n * 10n ** 6n, sUSDdecimals: 6 } as const;
 const POOL_NAME = 'swap-pool:SOL-sUSD';
 /** Pool lease: held for one pricing-and-send; waited for (with jitter) up to POOL_WAIT_MS. */
 const POOL_LEASE_SECONDS = 30;
@@ -47,24 +38,13 @@ async function seedPool(chain: ChainA, kp: Keypair): Promise<Record<string, stri
   return { sUSD: mint.toBase58() };
 }
 
-async function mintExists(chain: ChainA, mint: string | undefined): Promise<boolean> {
-  if (!mint) return false;
-  try {
-    await mintInfo(chain, new PublicKey(mint));
-    return true;
-  } catch (e) {
-    if (e instanceof NotAMint) return false;
-    throw e;
-  }
-}
-
-let pairsOnce: Promise<Pair[]> | undefined;
+let pairsOnce: Promise<LocalPair[]> | undefined;
 
 /** The pairs of this process's chain, seeding the pool at first use. */
-export function localPairs(): Promise<Pair[]> {
+function localPairs(): Promise<LocalPair[]> {
   pairsOnce ??= (async () => {
     const chain = await chainA();
-    const pool = await serviceKey(
+    const key = await serviceKey(
       POOL_NAME,
       (r) => mintExists(chain, r.mints.sUSD),
       (kp) => seedPool(chain, kp),
@@ -73,9 +53,10 @@ export function localPairs(): Promise<Pair[]> {
       {
         pairId: 'SOL-sUSD',
         base: { symbol: 'SOL', mint: WSOL, decimals: 9 },
-        quote: { symbol: 'sUSD', mint: new PublicKey(pool.record.mints.sUSD!), decimals: SEED.sUSDdecimals },
+        quote: { symbol: 'sUSD', mint: new PublicKey(key.record.mints.sUSD!), decimals: SEED.sUSDdecimals },
         feeBps: swapConfig.SWAP_FEE_BPS,
-        pool,
+        pool: key.record.address,
+        key,
       },
     ];
   })();
@@ -85,8 +66,7 @@ export function localPairs(): Promise<Pair[]> {
 
 const matches = (t: Token, s: string) => t.symbol.toLowerCase() === s.toLowerCase() || t.mint.toBase58() === s;
 
-/** The pair and direction for `from` → `to` (symbols or mint addresses); 400 UNSUPPORTED_PAIR otherwise. */
-export async function findPair(from: string, to: string): Promise<{ pair: Pair; tokenIn: Token; tokenOut: Token }> {
+async function findPair(from: string, to: string): Promise<{ pair: LocalPair; tokenIn: Token; tokenOut: Token }> {
   for (const pair of await localPairs()) {
     if (matches(pair.base, from) && matches(pair.quote, to)) return { pair, tokenIn: pair.base, tokenOut: pair.quote };
     if (matches(pair.quote, from) && matches(pair.base, to)) return { pair, tokenIn: pair.quote, tokenOut: pair.base };
@@ -94,32 +74,12 @@ export async function findPair(from: string, to: string): Promise<{ pair: Pair; 
   throw errors.unsupportedPair(`no pool for ${from} → ${to}; GET /api/swap/pairs lists the pairs`);
 }
 
-export async function reserves(pair: Pair, tokenIn: Token, tokenOut: Token) {
+async function reserves(pair: Pair, tokenIn: Token, tokenOut: Token) {
   const chain = await chainA();
-  const pool = new PublicKey(pair.pool.record.address);
+  const pool = new PublicKey(pair.pool);
   const [reserveIn, reserveOut] = await Promise.all([reserveOf(chain, pool, tokenIn.mint), reserveOf(chain, pool, tokenOut.mint)]);
   return { reserveIn, reserveOut };
 }
-
-/** The pool's price for `amountIn`, or 422 INSUFFICIENT_LIQUIDITY. */
-export function priceOrRefuse(r: { reserveIn: bigint; reserveOut: bigint }, amountIn: bigint, feeBps: number): Priced {
-  try {
-    return price(r, amountIn, BigInt(feeBps));
-  } catch (e) {
-    if (e instanceof PricingError) {
-      throw errors.insufficientLiquidity(
-        e.reason === 'too-large'
-          ? "the amount is larger than the pool's reserve of that token"
-          : e.reason === 'empty-pool'
-            ? 'the pool is empty'
-            : 'the amount is too small to buy anything from this pool',
-      );
-    }
-    throw e;
-  }
-}
-
-export { minOut };
 
 async function withPoolLease<T>(pairId: string, fn: () => Promise<T>): Promise<T> {
   const owner = randomUUID();
@@ -131,40 +91,7 @@ async function withPoolLease<T>(pairId: string, fn: () => Promise<T>): Promise<T
   }
 }
 
-export interface Execution {
-  user: Keypair;
-  recipient: Keypair;
-  pairId: string;
-  from: string;
-  to: string;
-  amountIn: bigint;
-  minAmountOut: bigint;
-  /** The output funds a shielded-pool deposit in the same transaction (see `ShieldedLeg`). */
-  shielded?: ShieldedLeg;
-  /** Told the signature and the priced output before the send (the reward accrual's note), and of a refusal. */
-  journal?: { beforeSend(signature: string, amountOut: bigint): Promise<void>; refused(): Promise<void> };
-  /** Sends through the value-move journal (lib/moves/journal.ts), told the priced output; left out: sent straight. */
-  via?: (amountOut: bigint) => Sender;
-}
-
-/**
- * A deposit paid from the swap's output: `units` to the pool account `to`. `record` is called
- * with the transaction's signature before it is sent (the deposit's journal: lib/transfer), and
- * `refused` when the chain refused it (nothing moved: the reservation goes).
- */
-export interface ShieldedLeg {
-  to: PublicKey;
-  units: bigint;
-  record(signature: string): Promise<void>;
-  refused(): Promise<void>;
-}
-
-/**
- * Prices again from the reserves at execution (under the pool's lease) and sends the one
- * transaction: 409 SLIPPAGE_EXCEEDED when a swap since the quote moved the price past the
- * minimum, 422 INSUFFICIENT_BALANCE before any fee when the user cannot pay.
- */
-export async function executeLocal(x: Execution) {
+async function execute(x: Execution): Promise<Executed> {
   const { pair, tokenIn, tokenOut } = await findPair(x.from, x.to);
   if (pair.pairId !== x.pairId) throw errors.unsupportedPair("the quote's pool is gone");
   const chain = await chainA();
@@ -181,7 +108,7 @@ export async function executeLocal(x: Execution) {
       throw errors.slippageExceeded("the pool now gives less than the deposit's denomination; ask for a new quote");
     const signed = await signedSwap(chain, {
       user: x.user,
-      pool: await pair.pool.signer(),
+      pool: await pair.key.signer(),
       recipient: x.recipient,
       fromMint: tokenIn.mint,
       fromDecimals: tokenIn.decimals,
@@ -205,3 +132,6 @@ export async function executeLocal(x: Execution) {
     return { ...sent, amountOut: priced.amountOut, fee: priced.fee, reservesBefore: r };
   });
 }
+
+/** The local pools as the swap service sees them (the venue port). */
+export const localSwapVenue: SwapVenue = { pairs: localPairs, findPair, reserves, execute };

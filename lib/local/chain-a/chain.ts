@@ -1,13 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildAndSignTx, LightSystemProgram, type Rpc } from '@lightprotocol/stateless.js';
 import { ACCOUNT_SIZE, AccountLayout, AccountState, getAssociatedTokenAddressSync, MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { Keypair, PublicKey, VersionedTransaction, type AccountInfo } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
-import { LIGHT_PROGRAMS } from '#lib/chains/chain-a/light-artifacts.ts';
 import { LiteSvmRpc, type LedgerTransaction, type LocalLedgerView } from './rpc.ts';
 import { ChainStore, type LogRecord } from './store.ts';
+import { feeOf, loadLight, rejection } from './svm.ts';
 import { DEFAULT_TREE_CONFIG, MIN_OPEN_TREES, registerTreeInstructions, registrationCost, type TreeConfig } from './trees.ts';
 import { ChainRejected, type ChainA, type LocalTokens, type SentTransaction } from '#lib/chains/chain-a/port.ts';
 import { ensureLightArtifacts } from '#lib/chains/chain-a/setup.ts';
@@ -37,11 +36,6 @@ export const LOCAL_TOKEN_COLLATERAL = 1_000_000n;
 
 /** How many changes between two snapshots: a restart runs at most this many again (~3 ms each). */
 const SNAPSHOT_EVERY = 500;
-
-interface AccountJson {
-  pubkey: string;
-  account: { lamports: number; data: [string, string]; owner: string; executable: boolean; space?: number };
-}
 
 export class LocalChainA implements ChainA {
   readonly network = 'localnet' as const;
@@ -374,63 +368,4 @@ export class LocalChainA implements ChainA {
   async close(): Promise<void> {
     await this.store?.close();
   }
-}
-
-/** Light's five programs and every account of the package's `accounts/` directory. */
-function loadLight(svm: LiteSVM, kit: Kit, dir: string) {
-  for (const [id, file] of Object.entries(LIGHT_PROGRAMS)) svm.addProgramFromFile(kit.address(id), join(dir, 'bin', file));
-  for (const file of readdirSync(join(dir, 'accounts')).filter((f) => f.endsWith('.json'))) {
-    const { pubkey, account } = JSON.parse(readFileSync(join(dir, 'accounts', file), 'utf8')) as AccountJson;
-    const data = Buffer.from(account.data[0], 'base64');
-    svm.setAccount({
-      address: kit.address(pubkey),
-      data,
-      executable: account.executable,
-      lamports: kit.lamports(BigInt(account.lamports)),
-      programAddress: kit.address(account.owner),
-      space: BigInt(data.length),
-    });
-  }
-}
-
-function rejection(result: import('litesvm').FailedTransactionMetadata): ChainRejected {
-  const logs = result.meta().logs();
-  const err = result.err();
-  const text = err.toString();
-  let custom: number | undefined;
-  if (typeof err === 'object' && 'err' in err) {
-    const inner = err.err();
-    if (typeof inner === 'object' && 'code' in inner) custom = inner.code;
-  }
-  const insufficient =
-    /InsufficientFunds|AccountNotFound|insufficient lamports/i.test(`${text} ${logs.join(' ')}`) || (typeof err === 'number' && [2, 5].includes(err));
-  return new ChainRejected(`transaction failed: ${text}${custom !== undefined ? ` (custom program error ${custom})` : ''}`, logs, custom, insufficient);
-}
-
-const COMPUTE_BUDGET = 'ComputeBudget111111111111111111111111111111';
-/** LiteSVM's fee per signature, as a cluster's (its default FeeStructure). */
-const LAMPORTS_PER_SIGNATURE = 5_000n;
-
-/**
- * The fee a cluster charges for `tx`: 5,000 lamports per signature, plus the priority fee of its
- * ComputeBudget instructions (unit price in micro-lamports × unit limit, rounded up). LiteSVM
- * charges it but does not report it; the local ledger keeps it for `getTransaction` (the rewards
- * rule counts fees: lib/rewards/rules.ts).
- */
-export function feeOf(tx: VersionedTransaction): bigint {
-  const keys = tx.message.staticAccountKeys;
-  let price = 0n;
-  let limit: bigint | undefined;
-  let others = 0n;
-  for (const ix of tx.message.compiledInstructions) {
-    const data = Buffer.from(ix.data);
-    if (keys[ix.programIdIndex]?.toBase58() !== COMPUTE_BUDGET) {
-      others++;
-      continue;
-    }
-    if (data[0] === 2 && data.length >= 5) limit = BigInt(data.readUInt32LE(1));
-    if (data[0] === 3 && data.length >= 9) price = data.readBigUInt64LE(1);
-  }
-  const units = limit ?? (200_000n * others < 1_400_000n ? 200_000n * others : 1_400_000n);
-  return BigInt(tx.message.header.numRequiredSignatures) * LAMPORTS_PER_SIGNATURE + (price * units + 999_999n) / 1_000_000n;
 }

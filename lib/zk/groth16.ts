@@ -89,6 +89,8 @@ function noteCurve(): void {
  */
 let building: Promise<Curve> | undefined;
 async function ensureCurve(): Promise<void> {
+  // snarkjs sets globalThis.curve_bn128 to null when it first loads: loaded first, so the curve placed here stays.
+  await snarkjsLib();
   if ((globalThis as { curve_bn128?: Curve | null }).curve_bn128) return;
   // On first use too (its engine and the 86 KB module), like snarkjs above.
   building ??= import('./bn128-curve.ts')

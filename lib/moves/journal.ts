@@ -133,12 +133,13 @@ export async function resolveMovesOnce(olderThanMs = 0): Promise<MovesReport> {
   return report;
 }
 
-/** Settles one move now if the chain can tell (a request that finds its wallet held for it). */
+/** Settles one chain A move now if the chain can tell (a request that finds its chain A wallet held for it). */
 export async function resolveMove(txHash: string): Promise<Settlement['kind'] | 'unknown'> {
   const m = await getMove(txHash);
   if (!m) return 'unknown';
   if (m.status !== 'sent') return m.status;
-  if (m.chain === 'b') return (await import('./chain-b.ts')).resolveChainBMove(txHash);
+  // A chain B move holds a chain B wallet, settled by lib/moves/chain-b.ts (the wallet's own next request).
+  if (m.chain === 'b') return 'unknown';
   return (await resolve(await chainA(), m)).kind;
 }
 

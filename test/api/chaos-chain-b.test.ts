@@ -33,11 +33,20 @@ let retryJob: () => Promise<unknown>;
 let invokeFee: bigint;
 let keys = 0;
 const report: Report = {};
+// Each schedule moves the clock 31 minutes: a thousand of them outlive a session, so the user signs in again each simulated day.
+let signIn: () => Promise<void>;
+let signedInAt = 0;
 
 beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000', CHAIN_FAULTS: 'b.block-ms=0,b.pending-blocks=2' });
   alice = rt.client();
-  await signedInUser(alice);
+  const me = await signedInUser(alice);
+  signIn = async () => {
+    const login = await alice.post('/api/auth/login', { username: me.username, password: me.password });
+    expect(login.status).toBe(200);
+    signedInAt = clock.nowMs();
+  };
+  signedInAt = clock.nowMs();
   wallet = (await alice.post('/api/wallets', { chain: 'b', name: 'chaos', password: PASS })).json.wallet;
   recipient = (await alice.post('/api/wallets', { chain: 'b', name: 'chaos-to', password: PASS })).json.wallet;
   expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 100 })).status).toBe(200);
@@ -87,6 +96,7 @@ describe('chaos: chain B transfer', () => {
       fc.assert(
         fc.asyncProperty(schedule, async (s) => {
           chain.clearInjected();
+          if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
           const key = `chaos-b-${++keys}`;
           const strk = (a: string) => chainb.balanceOf(chainb.STRK.address, a);
           if ((await strk(wallet.address)) < 5n * E18) expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 100 })).status).toBe(200);

@@ -18,6 +18,7 @@ import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
 import { walletConfig } from '#lib/wallets/config.ts';
 import { journaled, MoveUnsettled, submitted as submittedMove } from '#lib/moves/journal.ts';
+import { submittedB } from '#lib/moves/chain-b.ts';
 import { submittedAnswer } from '#lib/moves/responses.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { escrowAccount, memoOf, prepareRoute, sendDeposit } from './chain-a-source.ts';
@@ -229,8 +230,11 @@ async function initiateWithdraw(userId: string, input: z.infer<typeof initiateIn
   });
   // Sent by the service: the record is written once the wallet has accepted the password (withdraw.ts).
   if (!wallet) await insertBridge(record);
-  const current = wallet ? await sendWithdraw(record, wallet, input.password!, route) : record;
-  return { transaction: view(current), bridgeUrl: bridgeUrl('chaina-chainb'), instructions: instructions(current) };
+  const answer = (r: BridgeRecord) => ({ transaction: view(r), bridgeUrl: bridgeUrl('chaina-chainb'), instructions: instructions(r) });
+  if (!wallet) return answer(record);
+  // Sent, not settled: 202 naming the transaction (the journal holds the wallet and the key for it).
+  const sent = await sendWithdraw(record, wallet, input.password!, route, (r, txHash) => ({ ...answer(r), ...submittedB(txHash) }));
+  return sent.unsettled ? { ...answer(sent.record), ...submittedB(sent.unsettled) } : answer(sent.record);
 }
 
 function newRecord(

@@ -4,6 +4,7 @@ import { clock } from '#lib/clock.ts';
 import { attachSource, failBridge, insertBridge, readBridge, transitionBridge, type BridgeRecord } from '#lib/data/bridge-transfers.ts';
 import { getWallet, type WalletRecord } from '#lib/data/wallets.ts';
 import { logger } from '#lib/log.ts';
+import { resolveChainBMove } from '#lib/moves/chain-b.ts';
 import { executeFromWallet } from '#lib/wallets/chain-b.ts';
 import { releaseWithdrawal } from './chain-a-release.ts';
 import { checkWithdraw, ensureWarpRoute, recipientU256, withdrawCall } from './chain-b-source.ts';
@@ -22,12 +23,19 @@ const at = () => clock.now().toISOString();
  * Sends the record's transfer_remote from the wallet. The record is written only once the wallet
  * has accepted the password and the balances suffice (a wrong password, a locked wallet or a short
  * balance leaves no record), and it takes the transaction's hash before the transaction is sent:
- * it then answers `submitted` — also when chain B does not say whether the transaction landed
- * (its node gone after the send, no receipt in time), which the relayer settles from the hash
- * (completed once found, failed if it never shows within the window) — or `failed` with nothing
- * burned when chain B refuses or reverts it.
+ * it then answers `submitted` — with `unsettled` (the route's 202) when chain B did not say whether
+ * the transaction landed (its node gone after the send, no receipt in time): the value-move journal
+ * settles it (lib/moves/chain-b.ts) and the relayer follows that settlement — or `failed` with
+ * nothing burned when chain B refuses or reverts it. `answer`: the route's 202 body for the record
+ * as sent, kept by the journal for a retry with the request's Idempotency-Key.
  */
-export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: string, route: HyperlaneToken): Promise<BridgeRecord> {
+export async function sendWithdraw(
+  r: BridgeRecord,
+  w: WalletRecord,
+  password: string,
+  route: HyperlaneToken,
+  answer: (r: BridgeRecord, txHash: string) => object,
+): Promise<{ record: BridgeRecord; unsettled?: string }> {
   await ensureWarpRoute(route);
   const amount = BigInt(r.amountUnits);
   const token = { address: route.destinationToken, symbol: r.token, name: r.token, decimals: route.decimals };
@@ -37,7 +45,12 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
   /** The record as this call leaves it (`submitted`), read before the send: the answer. */
   let submitted: BridgeRecord | undefined;
   try {
-    const out = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)], async (txHash) => {
+    const move = {
+      purpose: { kind: 'wallet-send' as const, operation: 'bridge-withdraw', ref: r.id },
+      to: r.destAddress,
+      answer: (txHash: string) => answer(submitted ?? r, txHash),
+    };
+    const out = await executeFromWallet(w, password, { token, amount }, [withdrawCall(route, r.destAddress, amount)], move, async (txHash) => {
       await insertBridge(r);
       inserted = true;
       // The hash is on the record before the transaction goes out: whatever happens next (no
@@ -48,7 +61,10 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
       // Read now: once the transaction is out, the relayer may move the record on at any moment.
       submitted = await readBridge(r.userId, r.id);
     });
-    if ('unsettled' in out) logger.warn('bridge: withdrawal sent, outcome unknown; left to the relayer', { bridgeId: r.id, txHash: out.txHash });
+    if ('unsettled' in out) {
+      logger.warn('bridge: withdrawal sent, outcome unknown; the journal settles it', { bridgeId: r.id, txHash: out.txHash });
+      return { record: submitted ?? r, unsettled: out.txHash };
+    }
   } catch (e) {
     if (!inserted) throw e;
     // Refused or reverted on chain B: nothing was burned. The record says so, the caller gets the reason.
@@ -56,7 +72,7 @@ export async function sendWithdraw(r: BridgeRecord, w: WalletRecord, password: s
     await failBridge(r, { from: ['pending', 'submitted'], at: at(), failureReason, sourceTxHash: attached ?? null });
     throw e;
   }
-  return submitted ?? r;
+  return { record: submitted ?? r };
 }
 
 export function withdrawInstructions(r: BridgeRecord): { step1: string; step2: string; step3: string } {
@@ -85,14 +101,22 @@ export async function confirmWithdrawSource(r: BridgeRecord, confirmWindowMs: nu
   const from = r.walletId ? (await getWallet(r.userId, r.walletId))?.address : undefined;
   const check = await checkWithdraw(r.sourceTxHash, route, r.destAddress, BigInt(r.amountUnits), from);
   if (!check.ok) {
-    // Not on chain B: REJECTED is final (it never ran, nothing was burned); otherwise it may still come, within the window.
-    const rejected = check.missing && (await chainB().getTransactionStatus(r.sourceTxHash)) === 'REJECTED';
-    if (check.missing && !rejected && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
-    const failureReason = rejected
-      ? 'chain B REJECTED the source transaction (it never ran: nothing was burned)'
-      : check.missing
-        ? 'the source transaction was not found on chain B'
-        : check.reason;
+    // Not on chain B. The service's own send is in the value-move journal: only chain B's settlement
+    // of it decides (settled here too, so the wallet and the key are free at once), never the window.
+    // A transaction sent by the user: REJECTED is final (it never ran, nothing was burned); otherwise
+    // it may still come, within the window.
+    const journaled = check.missing && r.walletId ? await resolveChainBMove(r.sourceTxHash) : 'unknown';
+    if (journaled === 'pending' || journaled === 'landed') return; // landed: its receipt is read on the next pass
+    const rejected = check.missing && journaled === 'unknown' && (await chainB().getTransactionStatus(r.sourceTxHash)) === 'REJECTED';
+    if (check.missing && journaled === 'unknown' && !rejected && clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < confirmWindowMs) return;
+    const failureReason =
+      rejected || journaled === 'failed'
+        ? 'chain B REJECTED the source transaction (it never ran: nothing was burned)'
+        : journaled === 'expired'
+          ? 'the source transaction can never land on chain B: its nonce was taken by another transaction of the account (nothing was burned)'
+          : check.missing
+            ? 'the source transaction was not found on chain B'
+            : check.reason;
     await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });
     return;
   }

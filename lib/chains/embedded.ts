@@ -85,6 +85,9 @@ export class DeferredChainB implements ChainB {
   getTransactionStatus(hash: string): Promise<ChainBTxStatus> {
     return this.#inner().then((c) => c.getTransactionStatus(hash));
   }
+  getNonce(address: string): Promise<bigint> {
+    return this.#inner().then((c) => c.getNonce(address));
+  }
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
     return this.#inner().then((c) => c.faucet(token, to, amount));
   }

@@ -5,11 +5,12 @@ import { conditionalWrite } from './conditional.ts';
 import { decoder, queryAll, readItem } from './items.ts';
 
 /**
- * The value-move journal's records (lib/moves/journal.ts). Items:
+ * The value-move journal's records (chain A: lib/moves/journal.ts; chain B: lib/moves/chain-b.ts). Items:
  *
- *   MOVE#<txHash> / MOVE   one signed transaction that moves value: written before it is sent,
- *                          with its signed bytes and the block height after which it can no
- *                          longer land; while unsettled also in gsi1 MOVE#OPEN / <createdAt>#<txHash>
+ *   MOVE#<txHash> / MOVE   one signed transaction that moves value: written before it is sent —
+ *                          on chain A with its signed bytes and the block height after which it
+ *                          can no longer land, on chain B with its account and nonce; while
+ *                          unsettled also in gsi1 MOVE#OPEN (chain A) or MOVE#OPEN#B / <createdAt>#<txHash>
  *
  * A move is settled once, by a conditional write from `sent`: landed (with its slot), failed, or
  * expired — whichever the chain said first; a second settlement of the same move changes nothing.
@@ -34,62 +35,105 @@ export const movePurpose = z.discriminatedUnion('kind', [
 ]);
 export type MovePurpose = z.infer<typeof movePurpose>;
 
-const moveItem = z.object({
+const common = {
   txHash: z.string(),
-  chain: z.literal('a'),
   userId: z.string(),
   /** The wallet whose signing lease the move holds until it settles, when a wallet signed it. */
   walletId: z.string().optional(),
   /** The Idempotency-Key record (its hashed table key) bound to the move, when the request had one. */
   idempotencyPk: z.string().optional(),
   purpose: movePurpose,
+  status: z.enum(MOVE_STATUSES),
+  createdAt: z.string(),
+  settledAt: z.string().optional(),
+};
+const chainAMove = z.object({
+  ...common,
+  chain: z.literal('a'),
   /** The signed transaction, base64: sent again unchanged while it may still land. */
   signedTx: z.string(),
   lastValidBlockHeight: z.number().int(),
-  status: z.enum(MOVE_STATUSES),
   slot: z.number().int().optional(),
-  createdAt: z.string(),
-  settledAt: z.string().optional(),
 });
+/**
+ * A chain B INVOKE (lib/moves/chain-b.ts): its account and the nonce it takes, which decide when a
+ * transaction the node does not know can never land; what it moves, for the audit.
+ */
+const chainBMove = z.object({
+  ...common,
+  chain: z.literal('b'),
+  account: z.string(),
+  /** Decimal. */
+  nonce: z.string(),
+  moves: z.object({ token: z.string(), amount: z.string(), to: z.string() }),
+  /** Why it failed: REVERTED (ran; its fee charged, its nonce used) or REJECTED/refused (never ran: nothing moved). */
+  failure: z.enum(['reverted', 'rejected']).optional(),
+});
+const moveItem = z.discriminatedUnion('chain', [chainAMove, chainBMove]);
 export type MoveRecord = z.infer<typeof moveItem>;
+export type ChainAMoveRecord = z.infer<typeof chainAMove>;
+export type ChainBMoveRecord = z.infer<typeof chainBMove>;
 const moveDecoder = decoder('value move', moveItem);
 
 const moveKey = (txHash: string) => ({ pk: `MOVE#${txHash}`, sk: 'MOVE' });
-const OPEN = 'MOVE#OPEN';
+/** The open moves' index partition, one per chain: each chain's settle pass reads its own. */
+const openKey = (chain: MoveRecord['chain']) => (chain === 'a' ? 'MOVE#OPEN' : 'MOVE#OPEN#B');
 
-/** Records a move about to be sent; false when this transaction is recorded already. */
-export async function recordMove(m: Omit<MoveRecord, 'status' | 'slot' | 'settledAt'>): Promise<boolean> {
+type Unsettled<M> = M extends MoveRecord ? Omit<M, 'status' | 'slot' | 'settledAt' | 'failure'> : never;
+
+/**
+ * Records a move about to be sent; false when this transaction is recorded already. A chain B
+ * transaction REJECTED (or never sent) is recorded again when it is sent again: its nonce unused,
+ * the same INVOKE has the same hash (lib/moves/chain-b.ts).
+ */
+export async function recordMove(m: Unsettled<MoveRecord>): Promise<boolean> {
   return conditionalWrite(
     new PutCommand({
       TableName: tableName,
-      Item: { ...moveKey(m.txHash), ...m, status: 'sent', gsi1pk: OPEN, gsi1sk: `${m.createdAt}#${m.txHash}` },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      Item: { ...moveKey(m.txHash), ...m, status: 'sent', gsi1pk: openKey(m.chain), gsi1sk: `${m.createdAt}#${m.txHash}` },
+      ConditionExpression: 'attribute_not_exists(pk) OR (#s = :failed AND failure = :rejected)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':rejected': 'rejected' },
     }),
   );
 }
 
 export const getMove = (txHash: string): Promise<MoveRecord | undefined> => readItem(moveKey(txHash), moveDecoder);
 
+/** What a settlement records besides its status: chain A's slot, or why a chain B move failed. */
+export type SettledDetails = { slot?: number; failure?: 'reverted' | 'rejected' };
+
 /** Settles a move that is still `sent`; false when it was settled already (by another settler). */
-export async function settleMove(txHash: string, status: Exclude<MoveStatus, 'sent'>, at: string, slot?: number): Promise<boolean> {
+export async function settleMove(txHash: string, status: Exclude<MoveStatus, 'sent'>, at: string, details: SettledDetails | number = {}): Promise<boolean> {
+  const d = typeof details === 'number' ? { slot: details } : details;
+  const extra = Object.entries(d).filter(([, v]) => v !== undefined);
   return conditionalWrite(
     new UpdateCommand({
       TableName: tableName,
       Key: moveKey(txHash),
-      UpdateExpression: `SET #s = :s, settledAt = :at${slot !== undefined ? ', slot = :slot' : ''} REMOVE gsi1pk, gsi1sk`,
+      UpdateExpression: `SET #s = :s, settledAt = :at${extra.map(([k]) => `, ${k} = :${k}`).join('')} REMOVE gsi1pk, gsi1sk`,
       ConditionExpression: '#s = :sent',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':s': status, ':at': at, ':sent': 'sent', ...(slot !== undefined ? { ':slot': slot } : {}) },
+      ExpressionAttributeValues: { ':s': status, ':at': at, ':sent': 'sent', ...Object.fromEntries(extra.map(([k, v]) => [`:${k}`, v])) },
     }),
   );
 }
 
-/** Unsettled moves recorded before `beforeIso`, oldest first. */
-export async function listOpenMoves(beforeIso: string): Promise<MoveRecord[]> {
+/** Chain A's unsettled moves recorded before `beforeIso`, oldest first. */
+export async function listOpenMoves(beforeIso: string): Promise<ChainAMoveRecord[]> {
+  return (await openMoves('a', beforeIso)).filter((m): m is ChainAMoveRecord => m.chain === 'a');
+}
+
+/** Chain B's unsettled moves recorded before `beforeIso`, oldest first. */
+export async function listOpenChainBMoves(beforeIso: string): Promise<ChainBMoveRecord[]> {
+  return (await openMoves('b', beforeIso)).filter((m): m is ChainBMoveRecord => m.chain === 'b');
+}
+
+async function openMoves(chain: MoveRecord['chain'], beforeIso: string): Promise<MoveRecord[]> {
   const items = await queryAll({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
-    ExpressionAttributeValues: { ':pk': OPEN, ':before': beforeIso },
+    ExpressionAttributeValues: { ':pk': openKey(chain), ':before': beforeIso },
   });
   return items.map((i) => moveDecoder.decode(i));
 }

@@ -5,7 +5,7 @@ import { clock } from '#lib/clock.ts';
 import { bindToTransaction, recordKeyOf, settleBound } from '#lib/data/idempotency.ts';
 import { markClaimPaid, releaseClaimFor } from '#lib/data/rewards-ledger.ts';
 import { getOrder, markExecuted, markFailed } from '#lib/data/swap-orders.ts';
-import { getMove, listOpenMoves, recordMove, settleMove, type MovePurpose, type MoveRecord } from '#lib/data/value-moves.ts';
+import { getMove, listOpenMoves, recordMove, settleMove, type ChainAMoveRecord, type MovePurpose, type MoveRecord } from '#lib/data/value-moves.ts';
 import { endWalletLeaseHold, holdWalletLeaseFor, reclaimWalletLease } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { envelope } from '#lib/http/envelope.ts';
@@ -135,15 +135,17 @@ export async function resolveMovesOnce(olderThanMs = 0): Promise<MovesReport> {
   return report;
 }
 
-/** Settles one move now if the chain can tell (a request that finds its wallet held for it). */
+/** Settles one chain A move now if the chain can tell (a request that finds its chain A wallet held for it). */
 export async function resolveMove(txHash: string): Promise<Settlement['kind'] | 'unknown'> {
   const m = await getMove(txHash);
   if (!m) return 'unknown';
   if (m.status !== 'sent') return m.status;
+  // A chain B move holds a chain B wallet, settled by lib/moves/chain-b.ts (the wallet's own next request).
+  if (m.chain === 'b') return 'unknown';
   return (await resolve(await chainA(), m)).kind;
 }
 
-async function resolve(chain: ChainA, m: MoveRecord): Promise<Settlement> {
+async function resolve(chain: ChainA, m: ChainAMoveRecord): Promise<Settlement> {
   const s = await settle(chain, { signature: m.txHash, bytes: m.signedTx, lastValidBlockHeight: m.lastValidBlockHeight });
   if (s.kind !== 'pending') await finish(chain, m.txHash, s);
   return s;

@@ -3,6 +3,7 @@ import { clock } from '#lib/clock.ts';
 import * as deposits from '#lib/data/shielded-pools.ts';
 import { listOpenJobs } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
+import { resolveChainBMovesOnce } from '#lib/moves/chain-b.ts';
 import { resolveMovesOnce, type MovesReport } from '#lib/moves/journal.ts';
 import { forgetOwed } from '#lib/rewards/accrue.ts';
 import { settle } from './chain.ts';
@@ -16,7 +17,8 @@ import { appendToTree } from './tree.ts';
  * crashed request left: unpaid withdrawals (payouts.ts decides, exactly once), deposits whose
  * transfer was sent but whose commitment is not in the tree yet, and the value moves the chain has
  * not settled (lib/moves/journal.ts: compression, mint-to, create-token, reward claims, deposits,
- * swaps, sweeps, the service's bridge deposits; docs/value-moves.md). Work younger than
+ * swaps, sweeps, the service's bridge deposits; and chain B's, lib/moves/chain-b.ts: wallet
+ * transfers and bridge withdrawals; docs/value-moves.md). Work younger than
  * TRANSFER_RETRY_AFTER_SECONDS is left to the request still handling it.
  */
 export const RETRY_INTERVAL_MS = 60_000;
@@ -30,6 +32,8 @@ export interface RetryReport {
   failures: number;
   /** The value-move journal's pass (lib/moves/journal.ts). */
   moves?: MovesReport;
+  /** The same for chain B's moves (lib/moves/chain-b.ts). */
+  chainBMoves?: MovesReport;
 }
 
 export async function retryTransfersOnce(): Promise<RetryReport> {
@@ -57,6 +61,12 @@ export async function retryTransfersOnce(): Promise<RetryReport> {
   } catch (e) {
     report.failures++;
     logger.warn('value moves not settled; next pass', { error: e as Error });
+  }
+  try {
+    report.chainBMoves = await resolveChainBMovesOnce();
+  } catch (e) {
+    report.failures++;
+    logger.warn('chain B value moves not settled; next pass', { error: e as Error });
   }
   return report;
 }

@@ -23,9 +23,12 @@ import {
 } from '#lib/chains/chain-b/index.ts';
 import { config } from '#lib/config.ts';
 import { clearFailures, reserveAttempt } from '#lib/data/login-failures.ts';
-import { acquireWalletLease, endWalletLeaseHold, holdWalletLeaseFor, releaseWalletLease, walletLeaseHeldFor, type WalletRecord } from '#lib/data/wallets.ts';
+import type { MovePurpose } from '#lib/data/value-moves.ts';
+import { acquireWalletLease, endWalletLeaseHold, releaseWalletLease, walletLeaseHeldFor, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
+import { chainBMove, resolveChainBMove, submittedB } from '#lib/moves/chain-b.ts';
+import { MOVE_HOLD_SECONDS } from '#lib/moves/journal.ts';
 import { walletConfig } from './config.ts';
 import { WrongPassword } from './custody.ts';
 import { chainBPrivateKey, listWallets, MAX_AIRDROP, ownedWallet } from './wallets.ts';
@@ -167,23 +170,34 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
   const amount = units(input.amount, t);
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'b') throw errors.walletNotFound();
-  const out = await executeFromWallet(w, input.password, { token: t, amount }, [transferCall(t.address, to, amount)]);
+  const out = await executeFromWallet(w, input.password, { token: t, amount }, [transferCall(t.address, to, amount)], {
+    purpose: { kind: 'wallet-send', operation: 'chainb-transfer' },
+    to,
+    answer: submittedB,
+  });
   const sent = {
     txHash: out.txHash,
     explorerUrl: chainBExplorerUrl(out.txHash, config.PUBLIC_BASE_URL),
     ...(out.deployTxHash ? { deployTxHash: out.deployTxHash } : {}),
   };
-  // Handed to chain B, not confirmed (the route answers 202). The hash tells (GET /api/chainb/tx/:hash); a retry
-  // with the same Idempotency-Key gets this answer again instead of a second transfer.
+  // Handed to chain B, not settled (the route answers 202). The hash tells (GET /api/chainb/tx/:hash); a retry
+  // with the same Idempotency-Key gets this answer again instead of a second transfer until the journal settles it.
   if ('unsettled' in out) return { status: 'submitted', ...sent } satisfies z.infer<typeof transferSubmittedOutput>;
   return { ...sent, fee: out.fee.toString() };
 }
 
-/** A send chain B has not answered for (see ChainBOutcomeUnknown): it may still land. */
+/** A send chain B has not settled yet (see ChainBOutcomeUnknown): it may still land; the journal settles it. */
 export interface UnsettledSend {
   unsettled: true;
   txHash: string;
   deployTxHash?: string;
+}
+
+/** The journal's part of a send (lib/moves/chain-b.ts): what it is for, to whom, and the route's 202 body naming it. */
+export interface SendMove {
+  purpose: MovePurpose;
+  to: string;
+  answer: (txHash: string) => object;
 }
 
 /**
@@ -192,71 +206,97 @@ export interface UnsettledSend {
  * spends and of the fees, with the same error codes. The bridge's withdrawals use it too:
  * `beforeSend` runs once the password and the balances have passed and the INVOKE is signed,
  * with its hash, just before it is sent (a withdrawal writes its record there, so that a refused
- * one leaves none and a lost one can be found). A send whose outcome chain B did not tell (its
- * node gone after the send, no receipt in time) is not an error: it comes back unsettled, with
- * its hash, for the caller to follow — it may still land, so failing it would invite a second.
+ * one leaves none and a lost one can be found). Then the value-move journal records the
+ * transaction (hash, account, nonce, what it moves) and binds the wallet's lease and the request's
+ * Idempotency-Key to it, before the send (lib/moves/chain-b.ts). A send whose outcome chain B did
+ * not tell (its node gone after the send, no receipt in time) is not an error: it comes back
+ * unsettled, with its hash — it may still land, so failing it would invite a second — and the
+ * journal settles it by chain B's word only.
  */
 export async function executeFromWallet(
   w: WalletRecord,
   password: string,
   spends: { token: TokenInfo; amount: bigint },
   calls: Call[],
+  send: SendMove,
   beforeSend?: (txHash: string) => Promise<void>,
 ): Promise<TransferOutcome | UnsettledSend> {
   // The lease comes first: one request per wallet at a time, so at most one password check is
   // ever in flight for it, and five failures are exactly five (parallel guesses get 409).
   const owner = randomUUID();
   await takeWalletLease(w, owner);
-  let held = false;
+  const move = chainBMove({
+    userId: w.userId,
+    purpose: send.purpose,
+    lease: { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS },
+    moves: { token: spends.token.address, amount: spends.amount, to: send.to },
+    answer: send.answer,
+  });
   try {
     const key = await unlock(w, password);
     try {
       await onChainB(() => preflight(w.address, spends.token, spends.amount));
-      return await onChainB(() => chainB().execute({ privateKey: `0x${key.toString('hex')}`, calls, ...(beforeSend ? { beforeSend } : {}) }));
+      const out = await onChainB(() =>
+        chainB().execute({
+          privateKey: `0x${key.toString('hex')}`,
+          calls,
+          beforeSend: async (txHash, signed) => {
+            await beforeSend?.(txHash);
+            await move.record(txHash, signed);
+          },
+        }),
+      );
+      // Landed: the answer is the transfer's even if the journal's bookkeeping fails now (its pass finishes it then).
+      await move
+        .settled({ kind: 'landed' })
+        .catch((e: unknown) => logger.warn('chain B: landed, the journal settles it later', { txHash: out.txHash, error: e as Error }));
+      return out;
     } finally {
       key.fill(0);
     }
   } catch (e) {
-    if (e instanceof ChainBOutcomeUnknown) {
-      logger.warn('chain B: sent, outcome unknown', { walletId: w.id, txHash: e.txHash, error: e });
-      // The wallet sends nothing else until this one has settled: a retry without its
-      // Idempotency-Key must not become a second transfer.
-      held = await holdWalletLeaseFor(w.id, owner, e.txHash, UNSETTLED_HOLD_SECONDS);
-      return { unsettled: true, txHash: e.txHash, ...(e.deployTxHash ? { deployTxHash: e.deployTxHash } : {}) };
+    if (e instanceof ChainBReverted) {
+      await move.settled({ kind: 'failed', failure: 'reverted' });
+      throw errors.transactionReverted(`transaction ${e.txHash} reverted: ${e.reason}`);
     }
-    if (e instanceof ChainBReverted) throw errors.transactionReverted(`transaction ${e.txHash} reverted: ${e.reason}`);
     if (e instanceof ChainBRejected) {
+      await move.settled({ kind: 'failed', failure: 'rejected' });
       if (e.kind === 'NONCE') throw errors.nonceConflict();
       if (e.kind === 'FEE_BALANCE') throw errors.insufficientFeeBalance();
       throw errors.transactionFailed(`chain B refused the transaction: ${e.message}`);
     }
+    if (move.txHash) {
+      // Recorded and handed to chain B, its outcome unknown: the wallet and the key stay bound to it.
+      logger.warn('chain B: sent, outcome unknown; the journal settles it', { walletId: w.id, txHash: move.txHash, error: e as Error });
+      const deployTxHash = e instanceof ChainBOutcomeUnknown ? e.deployTxHash : undefined;
+      return { unsettled: true, txHash: move.txHash, ...(deployTxHash ? { deployTxHash } : {}) };
+    }
     throw e;
   } finally {
-    if (!held) await releaseWalletLease(w.id, owner);
+    // Held for an unsettled move, the lease is no longer `owner`'s: this changes nothing then.
+    await releaseWalletLease(w.id, owner);
   }
 }
 
-/**
- * How long a wallet is held after a send whose outcome chain B did not tell, unless chain B shows
- * the transaction first: the window after which the bridge's relayer gives up on a withdrawal's
- * transaction that never appeared (lib/bridge/relayer.ts, CONFIRM_WINDOW_MS).
- */
-export const UNSETTLED_HOLD_SECONDS = 30 * 60;
+/** How long a wallet and an Idempotency-Key stay bound to a send chain B has not settled, at most (the journal's). */
+export const UNSETTLED_HOLD_SECONDS = MOVE_HOLD_SECONDS;
 
 /**
- * The wallet's signing lease, or 409 WALLET_LOCKED. A lease held on for a sent transaction ends
- * as soon as chain B has decided that transaction (landed, reverted, or REJECTED); until then the
- * answer names it.
+ * The wallet's signing lease, or 409 WALLET_LOCKED. A lease held for a sent transaction ends as
+ * soon as chain B has settled that transaction (lib/moves/chain-b.ts: landed, failed, or expired);
+ * until then the answer names it.
  */
 async function takeWalletLease(w: WalletRecord, owner: string): Promise<void> {
   if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
   const pending = await walletLeaseHeldFor(w.id);
   if (pending) {
-    // Settled either way: accepted (landed or reverted), or REJECTED (never ran, its nonce unused).
-    const status = await onChainB(() => chainB().getTransactionStatus(pending));
-    if (status !== 'ACCEPTED' && status !== 'REJECTED') {
+    const outcome = await onChainB(() => resolveChainBMove(pending));
+    // Not a move of the journal (a hold from before it, or one whose record was never written): chain B's status decides.
+    const settled =
+      outcome === 'unknown' ? ['ACCEPTED', 'REJECTED'].includes(await onChainB(() => chainB().getTransactionStatus(pending))) : outcome !== 'pending';
+    if (!settled) {
       throw errors.walletLocked(
-        `transaction ${pending} from this wallet was sent and chain B has not shown it yet (GET /api/chainb/tx/${pending}); the wallet sends again once it has landed, or after ${UNSETTLED_HOLD_SECONDS / 60} minutes`,
+        `transaction ${pending} from this wallet was sent and chain B has not settled it yet (GET /api/chainb/tx/${pending}); the wallet sends again once it has landed or failed, or after ${UNSETTLED_HOLD_SECONDS / 60} minutes`,
       );
     }
     await endWalletLeaseHold(w.id, pending);

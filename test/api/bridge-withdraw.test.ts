@@ -182,6 +182,7 @@ describe("withdraw from the caller's chain B wallet", () => {
       await withLostChainBAnswer(true, () =>
         alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })),
       ),
+      202,
     ).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     // The hash the record took before the send is the transaction's on chain B.
@@ -193,19 +194,25 @@ describe("withdraw from the caller's chain B wallet", () => {
     expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
   });
 
-  it('sent, outcome unknown, and it never landed: submitted, then failed after the confirmation window; nothing burned or released', async () => {
+  it('sent, outcome unknown, and it never landed: submitted until its nonce is taken by the next send from the wallet, then failed; nothing burned or released', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
     const t = ok(
       await withLostChainBAnswer(false, () => alice.post('/api/bridge/initiate', withdraw({ destAddress: dest, walletId: walletB.id, password: PASS }))),
+      202,
     ).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     fails(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`), 404, 'TX_NOT_FOUND');
     await new Promise((r) => setTimeout(r, 1500));
     expect(ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction.status).toBe('submitted'); // the relayer waits for it
+    // Past the window it may still land (its nonce unused): the journal, and so the relayer, wait for chain B.
     advanceClock(31 * 60 * 1000);
+    await relayBridge(aliceId, t.id);
+    expect(ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction.status).toBe('submitted');
+    // The wallet's hold has lapsed: its next send takes that nonce, and the withdrawal can never land.
+    ok(await alice.post('/api/chainb/transfer', { walletId: walletB.id, password: PASS, amount: '0.001', recipientAddress: walletB.address }));
     expect((await settled(alice, t.id)).status).toBe('failed');
-    expect((await readBridge(aliceId, t.id))!.failureReason).toMatch(/not found on chain B/);
+    expect((await readBridge(aliceId, t.id))!.failureReason).toMatch(/nonce was taken/);
     expect(await synthetic(walletB.address)).toBe(held);
     expect(await lamports(dest)).toBe(0n);
   });

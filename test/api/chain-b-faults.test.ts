@@ -47,6 +47,8 @@ const strk = (address: string) => chainb.balanceOf(chainb.STRK.address, address)
 const send = (walletId: string, to: string, amount: string, headers: Record<string, string> = {}) =>
   alice.post('/api/chainb/transfer', { walletId, password: PASS, amount, recipientAddress: to }, { headers });
 const INVOKE_FEE = () => fees.feeOf(fees.LOCAL_GAS_USE.invoke);
+/** The value-move journal's record of a chain B transaction (lib/moves/chain-b.ts). */
+const move = async (txHash: string) => (await import('#lib/data/value-moves.ts')).getMove(txHash);
 
 /** A funded, deployed sender (one transfer done) and a recipient; balances read after. */
 async function pair() {
@@ -79,8 +81,10 @@ describe('chain B transfers under faults', () => {
     await chain.advanceBlocks(3);
     expect(ok(await alice.get(`/api/chainb/tx/${r.json.txHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', sender: a.address });
     expect(await strk(b.address)).toBe(recipient + E18 / 2n);
-    // The hold ends as chain B shows the transaction: the next transfer goes, and only it.
+    expect(await move(r.json.txHash)).toMatchObject({ chain: 'b', status: 'sent', account: a.address, moves: { amount: String(E18 / 2n), to: b.address } });
+    // The hold ends as chain B shows the transaction (the request that finds it settles it): the next transfer goes, and only it.
     ok(await send(a.id, b.address, '0.25'));
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });
     expect(await strk(b.address)).toBe(recipient + E18 / 2n + E18 / 4n);
     expect(await strk(a.address)).toBe(sender - E18 / 2n - E18 / 4n - 2n * INVOKE_FEE());
   });
@@ -97,6 +101,11 @@ describe('chain B transfers under faults', () => {
     await chain.advanceBlocks(3); // the first arrives now: its nonce is used
     expect(chain.heldBack()).toEqual([]);
     expect((await alice.get(`/api/chainb/tx/${first.json.txHash}`)).status).toBe(404);
+    // Unknown to chain B, its nonce taken by the second: it can never land, and the journal says so.
+    expect(await move(first.json.txHash)).toMatchObject({ status: 'sent' });
+    expect((await (await import('#lib/moves/chain-b.ts')).resolveChainBMovesOnce()).expired).toBe(1);
+    expect(await move(first.json.txHash)).toMatchObject({ status: 'expired' });
+    expect(await move(second.json.txHash)).toMatchObject({ status: 'landed' });
     expect(await strk(b.address)).toBe(recipient + E18 / 4n);
     expect(await strk(a.address)).toBe(sender - E18 / 4n - INVOKE_FEE());
   });
@@ -113,6 +122,35 @@ describe('chain B transfers under faults', () => {
     expect(await strk(a.address)).toBe(sender);
     const next = await send(a.id, b.address, '0.5');
     expect(next.status, JSON.stringify(next.json)).toBe(200);
+    // The request that found the wallet held settled the first (the same INVOKE again, then: landed).
+    expect(next.json.txHash).toBe(r.json.txHash);
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
+  });
+
+  it('RECEIVED, then REJECTED, with an Idempotency-Key: the key is free again once chain B says REJECTED (nothing moved); a retry with it sends anew and pays once', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('rejected');
+    const headers = { 'idempotency-key': `rejected-${a.id}` };
+    const r = await send(a.id, b.address, '0.5', headers);
+    expect(r.status).toBe(202);
+    // Still RECEIVED: the key replays the 202 naming it.
+    const meanwhile = await send(a.id, b.address, '0.5', headers);
+    expect([meanwhile.status, meanwhile.json.txHash]).toEqual([202, r.json.txHash]);
+    await chain.advanceBlocks(3);
+    expect(await chain.getTransactionStatus(r.json.txHash)).toBe('REJECTED');
+    // The scheduled pass (every minute) settles it: failed, the key and the wallet free again.
+    expect((await (await import('#functions/scheduled/transfer-retry.ts')).handler()).chainBMoves).toMatchObject({ failed: 1 });
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'failed', failure: 'rejected' });
+    const again = await send(a.id, b.address, '0.5', headers);
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    // Its nonce unused, the same INVOKE again: the same hash, accepted this time.
+    expect(again.json.txHash).toBe(r.json.txHash);
+    expect(ok(await alice.get(`/api/chainb/tx/${again.json.txHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED' });
+    // Landed now: the key answers that, never a third send.
+    const replay = await send(a.id, b.address, '0.5', headers);
+    expect([replay.status, replay.json.txHash]).toEqual([200, again.json.txHash]);
     expect(await strk(b.address)).toBe(recipient + E18 / 2n);
     expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
   });
@@ -125,6 +163,7 @@ describe('chain B transfers under faults', () => {
     expect(r.json).toEqual({ error: 'TRANSACTION_REVERTED', message: expect.stringMatching(/reverted: ERC20: insufficient balance/) });
     const txHash = /transaction (0x[0-9a-f]+)/.exec(r.json.message)![1]!;
     expect(ok(await alice.get(`/api/chainb/tx/${txHash}`)).transaction).toMatchObject({ status: 'REVERTED', revertReason: 'ERC20: insufficient balance' });
+    expect(await move(txHash)).toMatchObject({ status: 'failed', failure: 'reverted' });
     expect(await strk(b.address)).toBe(recipient);
     expect(await strk(a.address)).toBe(sender - INVOKE_FEE());
     ok(await send(a.id, b.address, '0.5'));
@@ -190,7 +229,7 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
     chain.inject('pending');
-    const r = ok(await withdraw(dest)).transaction;
+    const r = ok(await withdraw(dest), 202).transaction;
     expect(r.status).toBe('submitted');
     expect(chain.heldBack()).toEqual([r.sourceTxHash]);
     await new Promise((ok) => setTimeout(ok, 2500)); // relayer passes meanwhile: nothing on chain B yet, nothing released
@@ -206,12 +245,13 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
     chain.inject('rejected');
-    const r = ok(await withdraw(dest)).transaction;
+    const r = ok(await withdraw(dest), 202).transaction;
     expect(r.status).toBe('submitted');
     await chain.advanceBlocks(3);
     const done = await settled(alice, r.id);
     expect(done.status).toBe('failed');
     expect((await readBridge(aliceId, r.id))!.failureReason).toMatch(/REJECTED/);
+    expect(await move(r.sourceTxHash)).toMatchObject({ status: 'failed', failure: 'rejected', purpose: { operation: 'bridge-withdraw', ref: r.id } });
     expect(await synthetic(walletB.address)).toBe(held);
     expect(await lamports(dest)).toBe(0n);
   });

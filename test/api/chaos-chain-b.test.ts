@@ -1,21 +1,24 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainBFault, FaultyChainB } from '#lib/chains/chain-b/faults.ts';
-import { advanceClock } from '#lib/clock.ts';
+import { advanceClock, clock } from '#lib/clock.ts';
+import type { ChainBMoveRecord } from '#lib/data/value-moves.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { expectDocumented, measured, printReport, reportFor, RUNS, type Report } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
- * Chaos as properties for chain B transfers (issue 36; the chain A moves are test/api/chaos.test.ts):
- * random schedules of chain B faults (lib/chains/chain-b/faults.ts: RECEIVED for blocks, RECEIVED
- * then REJECTED, REVERTED with a reason, a nonce taken) and concurrent requests with one
- * Idempotency-Key; then blocks pass, the wallet's hold lapses, and a last retry with the key. At the
- * end: the recipient got the amount at most once; the sender lost exactly that plus whole fees;
- * every hash an answer named was decided by chain B (accepted or REJECTED, none left RECEIVED);
- * a 200's transaction SUCCEEDED; every answer one the README documents.
- * `npm test`: a fixed seed and CHAOS_RUNS (default 8) schedules; `npm run chaos`: 1,000.
+ * Chaos as properties for chain B transfers (issue 36; the chain A moves are chaos.test.ts and
+ * chaos-moves.test.ts): random schedules of chain B faults (lib/chains/chain-b/faults.ts: RECEIVED
+ * for blocks, RECEIVED then REJECTED, REVERTED with a reason, a nonce taken) and concurrent
+ * requests with one Idempotency-Key; then blocks pass (the transfer retry job's pass settling the
+ * journal meanwhile, or not), a retry with the key, the wallet's hold lapses, a last retry, and the
+ * job's pass. At the end, against the value-move journal (lib/moves/chain-b.ts): every move
+ * settled; at most one landed for the key; the recipient's balance changed by exactly what the
+ * journal says landed, the sender's by that and one fee per transaction of its account chain B
+ * accepted; every transaction an answer named is journaled as its answer says; every answer one the
+ * README documents. `npm test`: a fixed seed and CHAOS_RUNS (default 8) schedules; `npm run chaos`: 1,000.
  */
-const RUNS = Number(process.env.CHAOS_RUNS ?? 8);
 const SEED = Number(process.env.CHAOS_SEED ?? 36);
 const PASS = 'chaos-pass-1';
 const E18 = 10n ** 18n;
@@ -25,13 +28,25 @@ let wallet: { id: string; address: string };
 let recipient: { id: string; address: string };
 let chain: FaultyChainB;
 let chainb: typeof import('#lib/chains/chain-b/index.ts');
+let moves: typeof import('#lib/data/value-moves.ts');
+let retryJob: () => Promise<unknown>;
 let invokeFee: bigint;
 let keys = 0;
+const report: Report = {};
+// Each schedule moves the clock 31 minutes: a thousand of them outlive a session, so the user signs in again each simulated day.
+let signIn: () => Promise<void>;
+let signedInAt = 0;
 
 beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000', CHAIN_FAULTS: 'b.block-ms=0,b.pending-blocks=2' });
   alice = rt.client();
-  await signedInUser(alice);
+  const me = await signedInUser(alice);
+  signIn = async () => {
+    const login = await alice.post('/api/auth/login', { username: me.username, password: me.password });
+    expect(login.status).toBe(200);
+    signedInAt = clock.nowMs();
+  };
+  signedInAt = clock.nowMs();
   wallet = (await alice.post('/api/wallets', { chain: 'b', name: 'chaos', password: PASS })).json.wallet;
   recipient = (await alice.post('/api/wallets', { chain: 'b', name: 'chaos-to', password: PASS })).json.wallet;
   expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 100 })).status).toBe(200);
@@ -41,10 +56,12 @@ beforeAll(async () => {
   expect(FAULTS).toEqual([...(await import('#lib/chains/chain-b/faults.ts')).FAULTS]);
   const fees = await import('#lib/chains/chain-b/fees.ts');
   invokeFee = fees.feeOf(fees.LOCAL_GAS_USE.invoke);
+  moves = await import('#lib/data/value-moves.ts');
+  retryJob = (await import('#functions/scheduled/transfer-retry.ts')).handler;
 }, 120_000);
 afterAll(async () => {
   await rt?.stop();
-  if (process.env.CHAOS_REPORT) console.log(`chaos chain B: ${JSON.stringify(totals)}`);
+  printReport(report);
 });
 
 function send(amount: string, key: string) {
@@ -55,16 +72,6 @@ function send(amount: string, key: string) {
   );
 }
 
-/** The answers the README documents for POST /api/chainb/transfer (the body's code for the errors). */
-const DOCUMENTED: Record<number, string[] | undefined> = {
-  200: undefined,
-  202: undefined,
-  409: ['WALLET_LOCKED', 'IDEMPOTENCY_IN_PROGRESS', 'NONCE_CONFLICT'],
-  422: ['TRANSACTION_REVERTED', 'TRANSACTION_FAILED'],
-  502: ['CHAINB_ERROR'],
-};
-const totals = { schedules: 0, requests: 0, faults: {} as Record<string, number>, ms: 0 };
-
 // lib/chains/chain-b/faults.ts loads the ledger's store, which reads its configuration at load: named here, checked against FAULTS below.
 const FAULTS: ChainBFault[] = ['pending', 'rejected', 'reverted', 'nonce-used'];
 const schedule = fc.record({
@@ -72,59 +79,87 @@ const schedule = fc.record({
   concurrent: fc.integer({ min: 1, max: 3 }),
   milli: fc.integer({ min: 1, max: 9 }),
   blocks: fc.integer({ min: 0, max: 3 }),
+  // The transfer retry job's pass runs after those blocks (it settles what chain B decided, freeing the key), or not.
+  settlePass: fc.boolean(),
 });
+
+/** The transaction an answer names: a 200's or 202's, or a 422 TRANSACTION_REVERTED's (in its message). */
+function named(a: { status: number; json: any }): string | undefined {
+  if (a.status === 200 || a.status === 202) return a.json.txHash;
+  if (a.json.error === 'TRANSACTION_REVERTED') return /transaction (0x[0-9a-f]+)/.exec(a.json.message)?.[1];
+  return undefined;
+}
 
 describe('chaos: chain B transfer', () => {
   it(`${RUNS} schedules of faults and retries keep every invariant`, async () => {
-    const started = Date.now();
-    await fc.assert(
-      fc.asyncProperty(schedule, async (s) => {
-        chain.clearInjected();
-        const key = `chaos-b-${++keys}`;
-        const strk = (a: string) => chainb.balanceOf(chainb.STRK.address, a);
-        if ((await strk(wallet.address)) < 5n * E18) expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 100 })).status).toBe(200);
-        const [senderBefore, recipientBefore] = await Promise.all([strk(wallet.address), strk(recipient.address)]);
-        for (const f of s.faults) if (f !== 'none') chain.inject(f);
-        const amount = BigInt(s.milli) * 10n ** 15n;
-        const text = `0.00${s.milli}`;
-        const answers = await Promise.all(Array.from({ length: s.concurrent }, () => send(text, key)));
-        // Some blocks pass, a retry with the key meanwhile; then every held transaction is decided and the hold lapses.
-        await chain.advanceBlocks(s.blocks);
-        answers.push(await send(text, key));
-        chain.clearInjected();
-        await chain.advanceBlocks(10);
-        advanceClock(31 * 60 * 1000);
-        answers.push(await send(text, key));
+    await measured(report, 'chain-b-transfer', chain, () =>
+      fc.assert(
+        fc.asyncProperty(schedule, async (s) => {
+          chain.clearInjected();
+          if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
+          const key = `chaos-b-${++keys}`;
+          const strk = (a: string) => chainb.balanceOf(chainb.STRK.address, a);
+          if ((await strk(wallet.address)) < 5n * E18) expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 100 })).status).toBe(200);
+          const [senderBefore, recipientBefore, nonceBefore] = await Promise.all([
+            strk(wallet.address),
+            strk(recipient.address),
+            chain.getNonce(wallet.address),
+          ]);
+          const othersBefore = chain.injected['nonce-used'];
+          for (const f of s.faults) if (f !== 'none') chain.inject(f);
+          const amount = BigInt(s.milli) * 10n ** 15n;
+          const text = `0.00${s.milli}`;
+          const answers = await Promise.all(Array.from({ length: s.concurrent }, () => send(text, key)));
+          // Some blocks pass (the job's pass, or not), a retry with the key meanwhile; then every held
+          // transaction is decided, the hold lapses, a last retry, and the job's pass.
+          await chain.advanceBlocks(s.blocks);
+          if (s.settlePass) await retryJob();
+          answers.push(await send(text, key));
+          chain.clearInjected();
+          await chain.advanceBlocks(10);
+          advanceClock(31 * 60 * 1000);
+          answers.push(await send(text, key));
+          await chain.advanceBlocks(1);
+          await retryJob();
 
-        const gained = (await strk(recipient.address)) - recipientBefore;
-        const lost = senderBefore - (await strk(wallet.address));
-        // nothing twice: at most the one amount; nothing lost: the sender paid it and whole fees, no more
-        expect([0n, amount]).toContain(gained);
-        expect((lost - gained) % invokeFee).toBe(0n);
-        expect(lost - gained).toBeLessThanOrEqual(BigInt(s.faults.length + 2) * invokeFee);
-        // every move resolved: nothing held back, every named hash decided by chain B
-        expect(chain.heldBack()).toEqual([]);
-        for (const a of answers) {
-          if (a.status === 200 || a.status === 202) expect(['ACCEPTED', 'REJECTED']).toContain(await chain.getTransactionStatus(a.json.txHash));
-          if (a.status === 200) expect((await chain.getTransaction(a.json.txHash))?.status).toBe('SUCCEEDED');
-        }
-        // a transfer that landed is one the answers named (no transaction of the key's unaccounted for)
-        if (gained > 0n) {
-          const named = await Promise.all(answers.filter((a) => a.status === 200 || a.status === 202).map((a) => chain.getTransaction(a.json.txHash)));
-          expect(named.some((t) => t?.status === 'SUCCEEDED')).toBe(true);
-        }
-        // every answer documented
-        for (const a of answers) {
-          expect(Object.keys(DOCUMENTED)).toContain(String(a.status));
-          const codes = DOCUMENTED[a.status];
-          if (codes) expect(codes).toContain(a.json.error);
-        }
-        totals.schedules++;
-        totals.requests += answers.length;
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          // every move settled: none of any schedule left open, nothing held back on chain B
+          expect(await moves.listOpenChainBMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+          expect(chain.heldBack()).toEqual([]);
+          // every transaction an answer named is journaled, settled as its answer says
+          const hashes = [...new Set(answers.map(named).filter((h): h is string => h !== undefined))];
+          const journal = await Promise.all(hashes.map(async (h) => ({ h, m: (await moves.getMove(h)) as ChainBMoveRecord | undefined })));
+          for (const { h, m } of journal) {
+            expect(m, h).toMatchObject({
+              chain: 'b',
+              account: wallet.address,
+              walletId: wallet.id,
+              moves: { amount: amount.toString(), to: recipient.address },
+            });
+            expect(m!.status).not.toBe('sent');
+          }
+          for (const a of answers) {
+            if (a.status === 200) expect((await moves.getMove(a.json.txHash))?.status).toBe('landed');
+            if (a.json.error === 'TRANSACTION_REVERTED') expect(await moves.getMove(named(a)!)).toMatchObject({ status: 'failed', failure: 'reverted' });
+          }
+          // at most one landed for the key; the balances are what the journal says landed
+          const landed = journal.filter(({ m }) => m!.status === 'landed');
+          expect(landed.length).toBeLessThanOrEqual(1);
+          for (const { h } of landed) expect((await chain.getTransaction(h))?.status).toBe('SUCCEEDED');
+          const gained = (await strk(recipient.address)) - recipientBefore;
+          expect(gained).toBe(landed.reduce((sum, { m }) => sum + BigInt(m!.moves.amount), 0n));
+          // the sender paid that and one fee per transaction of its account chain B accepted: the journal's
+          // landed and reverted ones, and the other signer's that took a nonce (the nonce-used fault)
+          const reverted = journal.filter(({ m }) => m!.status === 'failed' && m!.failure === 'reverted').length;
+          const accepted = landed.length + reverted + (chain.injected['nonce-used'] - othersBefore);
+          expect((await chain.getNonce(wallet.address)) - nonceBefore).toBe(BigInt(accepted));
+          expect(senderBefore - (await strk(wallet.address))).toBe(gained + BigInt(accepted) * invokeFee);
+          // every answer documented
+          expectDocumented(answers, { 409: ['NONCE_CONFLICT'], 422: ['TRANSACTION_REVERTED'], 502: ['CHAINB_ERROR'] });
+          reportFor(report, 'chain-b-transfer').schedules++;
+          reportFor(report, 'chain-b-transfer').requests += answers.length;
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      ),
     );
-    totals.ms += Date.now() - started;
-    for (const [f, n] of Object.entries(chain.injected)) totals.faults[f] = n;
   }, 3_600_000);
 });

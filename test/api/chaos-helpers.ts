@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { FAULTS, type ChainAFault, type FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import type { HttpClient, TestRuntime } from '../support/runtime.ts';
 
-/** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
+/** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts, chaos-chain-b.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
 export const RUNS = Number(process.env.CHAOS_RUNS ?? 8);
 // 53: its first eight schedules send under every fault of the layer (late, lands-later, dropped, both crashes, timeouts).
 export const SEED = Number(process.env.CHAOS_SEED ?? 53);
@@ -89,8 +89,13 @@ export function reportFor(report: Report, name: string) {
   return (report[name] ??= { schedules: 0, requests: 0, faults: {}, ms: 0 });
 }
 
-/** The faults injected while `run` ran, added to the move's report. */
-export async function measured(report: Report, name: string, chain: FaultyChainA, run: () => Promise<void>): Promise<void> {
+/** The faults injected while `run` ran, added to the move's report (a fault layer of either chain: its `injected` counts). */
+export async function measured(
+  report: Report,
+  name: string,
+  chain: { readonly injected: Readonly<Record<string, number>> },
+  run: () => Promise<void>,
+): Promise<void> {
   const r = reportFor(report, name);
   const before = { ...chain.injected };
   const started = Date.now();
@@ -99,7 +104,7 @@ export async function measured(report: Report, name: string, chain: FaultyChainA
   } finally {
     r.ms += Date.now() - started;
     for (const [f, n] of Object.entries(chain.injected)) {
-      const d = n - (before[f as ChainAFault] ?? 0);
+      const d = n - (before[f] ?? 0);
       if (d) r.faults[f] = (r.faults[f] ?? 0) + d;
     }
   }

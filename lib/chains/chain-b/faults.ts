@@ -162,8 +162,8 @@ export class FaultyChainB implements ChainB {
     if (fault === 'nonce-used') {
       return this.inner.execute({
         ...req,
-        beforeSend: async (txHash) => {
-          await req.beforeSend?.(txHash);
+        beforeSend: async (txHash, signed) => {
+          await req.beforeSend?.(txHash, signed);
           // Another signer of the account gets there first with the same nonce: a zero transfer to itself.
           await this.inner.execute({ privateKey: req.privateKey, calls: [transferCall(FEE_TOKEN.address, from, 0n)] });
         },
@@ -181,8 +181,15 @@ export class FaultyChainB implements ChainB {
     await this.tick();
     const h = BigInt(hash);
     if (this.held.some((x) => BigInt(x.txHash) === h)) return 'RECEIVED';
-    if ([...this.rejected].some((x) => BigInt(x) === h)) return 'REJECTED';
-    return this.inner.getTransactionStatus(hash);
+    const inner = await this.inner.getTransactionStatus(hash);
+    // REJECTED leaves the nonce unused: the same INVOKE sent again has the same hash, and may be accepted.
+    if (inner !== 'ACCEPTED' && [...this.rejected].some((x) => BigInt(x) === h)) return 'REJECTED';
+    return inner;
+  }
+
+  async getNonce(address: string): Promise<bigint> {
+    await this.tick();
+    return this.inner.getNonce(address);
   }
 
   /** The send signed and its hash handed over, then held inside `beforeSend` until its blocks pass. */
@@ -194,8 +201,8 @@ export class FaultyChainB implements ChainB {
     const gate = new Promise<void>((ok, no) => ((open = ok), (refuse = no)));
     const run = this.inner.execute({
       ...req,
-      beforeSend: async (txHash) => {
-        await req.beforeSend?.(txHash);
+      beforeSend: async (txHash, signed) => {
+        await req.beforeSend?.(txHash, signed);
         known(txHash);
         await gate;
       },

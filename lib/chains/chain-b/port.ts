@@ -24,7 +24,13 @@ export interface ExecuteRequest {
    * DEPLOY_ACCOUNT when one comes first): a caller keeps the hash first, so that a send whose
    * outcome is unknown can still be found on chain later.
    */
-  beforeSend?: (txHash: string) => Promise<void>;
+  beforeSend?: (txHash: string, signed: SignedInvoke) => Promise<void>;
+}
+
+/** What a signed INVOKE is besides its hash: its account and the nonce it takes (a value move's journal record, lib/moves/chain-b.ts). */
+export interface SignedInvoke {
+  sender: string;
+  nonce: bigint;
 }
 
 export interface TransferOutcome {
@@ -131,6 +137,11 @@ export interface ChainB {
   /** An accepted transaction (succeeded or reverted); null while it is not (unknown, received, rejected). */
   getTransaction(hash: string): Promise<ChainBTransaction | null>;
   getTransactionStatus(hash: string): Promise<ChainBTxStatus>;
+  /**
+   * The account's next nonce as of the latest accepted block (0 before deployment): once it has
+   * moved past a transaction's nonce, a transaction the node does not know can never be included.
+   */
+  getNonce(address: string): Promise<bigint>;
   /** The localnet faucet; the rpc adapter has none. */
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }>;
   /**

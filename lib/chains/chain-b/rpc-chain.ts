@@ -14,6 +14,7 @@ import {
   type TransferOutcome,
   type ExecuteRequest,
   type TransferRequest,
+  type SignedInvoke,
 } from './port.ts';
 import { builtinToken, u256FromFelts, type TokenInfo } from './tokens.ts';
 
@@ -63,9 +64,9 @@ function asPortError(e: unknown): unknown {
 /** The caller's `beforeSend` failed: its own error, passed on untouched (nothing was sent). */
 class HookFailed extends Error {}
 
-async function hook(req: ExecuteRequest, txHash: string): Promise<void> {
+async function hook(req: ExecuteRequest, txHash: string, signed: SignedInvoke): Promise<void> {
   try {
-    await req.beforeSend?.(txHash);
+    await req.beforeSend?.(txHash, signed);
   } catch (e) {
     throw new HookFailed('beforeSend failed', { cause: e });
   }
@@ -181,7 +182,7 @@ export class RpcChainB implements ChainB {
       // known — and kept by the caller — before the transaction can land.
       const tx = (await account.getSignedTransaction(req.calls)) as SignedInvokeV3;
       txHash = signedInvokeHash(tx, this.#chainId);
-      await hook(req, txHash);
+      await hook(req, txHash, { sender: toHex64(tx.sender_address), nonce: BigInt(tx.nonce) });
       const { transaction_hash } = await this.provider.invokeSignedTx(tx as Parameters<RpcProvider['invokeSignedTx']>[0]);
       if (toHex64(transaction_hash) !== txHash) throw new ChainBUnavailable(`the node named the transaction ${toHex64(transaction_hash)}, not ${txHash}`);
       fee += await this.#settle(txHash, deadline, deployTxHash);
@@ -215,6 +216,15 @@ export class RpcChainB implements ChainB {
       }));
     } catch (e) {
       if (e instanceof RpcError && e.isType('TXN_HASH_NOT_FOUND')) return [];
+      throw asPortError(e);
+    }
+  }
+
+  async getNonce(address: string): Promise<bigint> {
+    try {
+      return BigInt(await this.provider.getNonceForAddress(toHex64(address), 'latest'));
+    } catch (e) {
+      if (e instanceof RpcError && e.isType('CONTRACT_NOT_FOUND')) return 0n;
       throw asPortError(e);
     }
   }

@@ -107,7 +107,7 @@ export class LocalChainB implements ChainB {
       );
       // The hash the ledger gives this INVOKE (as a node computes it from the signed transaction).
       const txHash = invokeHash({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, chainId });
-      await req.beforeSend?.(txHash);
+      await req.beforeSend?.(txHash, { sender: address, nonce });
       let r;
       try {
         r = await this.ledger.invoke({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, signature });
@@ -122,6 +122,10 @@ export class LocalChainB implements ChainB {
     } catch (e) {
       throw asPortError(e);
     }
+  }
+
+  getNonce(address: string): Promise<bigint> {
+    return this.ledger.getNonce(address);
   }
 
   /** The ledger applies or refuses a transaction at once: accepted, or never received. */

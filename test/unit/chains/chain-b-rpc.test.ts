@@ -346,6 +346,16 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       await expect(chain(down.fetch).getTransactionStatus('0x1')).rejects.toMatchObject({ name: 'ChainBUnavailable' });
     });
 
+    it("getNonce: the account's next nonce at the latest block; 0 for an account not deployed; a node down is ChainBUnavailable", async () => {
+      const node = fakeNode({ starknet_getNonce: (p) => (BigInt(p.contract_address) === BigInt(ADDRESS) ? '0x7' : new RpcFailure(20, 'Contract not found')) });
+      const c = chain(node.fetch);
+      expect(await c.getNonce(ADDRESS)).toBe(7n);
+      expect(node.sent('starknet_getNonce')[0]!.params).toMatchObject({ block_id: 'latest' });
+      expect(await c.getNonce(`0x${'9'.repeat(64)}`)).toBe(0n);
+      const down = fakeNode({ starknet_getNonce: () => new RpcFailure(-32603, 'Internal error') });
+      await expect(chain(down.fetch).getNonce(ADDRESS)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+    });
+
     it('getTransaction: a receipt of a transaction not accepted yet (pre-confirmed, or pending without a block) is not a landed one', async () => {
       const tx = (p: any) => ({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x5', transaction_hash: p.transaction_hash });
       const pre = fakeNode({

@@ -9,8 +9,7 @@ import { endWalletLeaseHold, holdWalletLeaseFor, reclaimWalletLease } from '#lib
 import { errors } from '#lib/errors.ts';
 import { envelope } from '#lib/http/envelope.ts';
 import { requestIdempotency } from '#lib/http/request-idempotency.ts';
-import { logger } from '#lib/log.ts';
-import { MOVE_HOLD_SECONDS, type MovesReport } from './journal.ts';
+import { MOVE_HOLD_SECONDS, settlePass, type MovesReport } from './journal.ts';
 
 /**
  * Chain B's value moves in the journal (lib/moves/journal.ts is chain A's; the records are the
@@ -94,20 +93,9 @@ export function chainBMove(m: ChainBMoveOf): ChainBMove {
 
 /** Settles every open chain B move chain B can now decide (the transfer retry job's pass). */
 export async function resolveChainBMovesOnce(olderThanMs = 0): Promise<MovesReport> {
-  const report: MovesReport = { seen: 0, landed: 0, failed: 0, expired: 0, pending: 0, failures: 0 };
   const open = await listOpenChainBMoves(new Date(clock.nowMs() - olderThanMs + 1).toISOString());
-  if (!open.length) return report;
-  const chain = chainB();
-  for (const m of open) {
-    report.seen++;
-    try {
-      report[(await resolve(chain, m)).kind]++;
-    } catch (e) {
-      report.failures++;
-      logger.warn('chain B value move not settled; next pass', { txHash: m.txHash, error: e as Error });
-    }
-  }
-  return report;
+  const chain = open.length ? chainB() : undefined;
+  return settlePass(open, (m) => resolve(chain!, m), 'chain B value move not settled; next pass');
 }
 
 /** Settles one move now if chain B can tell (a request that finds its wallet held for it). */

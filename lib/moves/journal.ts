@@ -119,17 +119,25 @@ export interface MovesReport {
 
 /** Settles every unsettled move the chain can now decide (the transfer retry job's pass). */
 export async function resolveMovesOnce(olderThanMs = 0): Promise<MovesReport> {
-  const report: MovesReport = { seen: 0, landed: 0, failed: 0, expired: 0, pending: 0, failures: 0 };
   const open = await listOpenMoves(new Date(clock.nowMs() - olderThanMs + 1).toISOString());
-  if (!open.length) return report;
-  const chain = await chainA();
+  const chain = open.length ? await chainA() : undefined;
+  return settlePass(open, (m) => resolve(chain!, m), 'value move not settled; next pass');
+}
+
+/** One pass over open moves (either chain's): each settled if its chain can tell, a failure logged and left for the next pass. */
+export async function settlePass<M extends { txHash: string }>(
+  open: M[],
+  resolveOne: (m: M) => Promise<{ kind: 'landed' | 'failed' | 'expired' | 'pending' }>,
+  failure: string,
+): Promise<MovesReport> {
+  const report: MovesReport = { seen: 0, landed: 0, failed: 0, expired: 0, pending: 0, failures: 0 };
   for (const m of open) {
     report.seen++;
     try {
-      report[(await resolve(chain, m)).kind]++;
+      report[(await resolveOne(m)).kind]++;
     } catch (e) {
       report.failures++;
-      logger.warn('value move not settled; next pass', { txHash: m.txHash, error: e as Error });
+      logger.warn(failure, { txHash: m.txHash, error: e as Error });
     }
   }
   return report;

@@ -10,9 +10,10 @@ import { defineConfig } from 'vitest/config';
  * rehearsal's JSON-RPC front), a replica pin through SQS and the worker to a Pinata and two S3
  * targets, the attestation issuer's signature, a streamed assistant answer, uploads and downloads,
  * the identity routes, chain B proofs, social login, the zk-toolkit and docs routes and the
- * $default route. The rest of each file is not selected (the test name pattern), not skipped in
- * code. Not covered: decompression, compressed transfers and tokens, bridge, transfer, swap and
- * rewards, which need Photon's listings and proofs (docs/deploy.md, "Not covered by the rehearsal").
+ * $default route, and a read of each remaining group (test/api/group-reads.test.ts). The rest of
+ * each file is not selected (the test name pattern), not skipped in code. Not covered: the moves of
+ * decompression, compressed transfers and tokens, bridge, transfer, swap and rewards, which need
+ * Photon's listings and proofs (docs/deploy.md, "Not covered by the rehearsal").
  */
 export const ASSET_TESTS: Record<string, string[]> = {
   'test/api/platform.test.ts': [
@@ -58,6 +59,13 @@ export const ASSET_TESTS: Record<string, string[]> = {
   'test/api/zkauth.test.ts': [
     'refuses an unknown provider (400) and a disabled one (PROVIDER_UNAVAILABLE)',
     'answers the status of a signed-out client with authenticated: false only',
+  ],
+  'test/api/group-reads.test.ts': [
+    'proofs: a new user has no proof history and counts nothing',
+    'transfer: the pools are listed; an unknown nullifier is unspent',
+    'swap: a new user has no orders and no one-time addresses',
+    'bridge: a new user has no history; an unknown record is 404',
+    'rewards: the program and the leaderboard are public; a new user has no points',
   ],
   'test/api/openapi.test.ts': [
     'GET /api/openapi.json is the generated document',

@@ -137,6 +137,15 @@ export class WebHosting extends Construct {
     });
 
     const siteOrigin = S3BucketOrigin.withOriginAccessControl(site);
+    // The site's pages and the share page: one behaviour (the share page adds its path rewrite).
+    const siteBehavior = {
+      origin: siteOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: securityHeaders,
+      compress: true,
+    };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Shroud ${stage}: the browser terminal and /api/*`,
       defaultRootObject: INDEX,
@@ -146,22 +155,10 @@ export class WebHosting extends Construct {
       enableLogging: true,
       logBucket: cdnLogs,
       logFilePrefix: 'cloudfront/',
-      defaultBehavior: {
-        origin: siteOrigin,
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: securityHeaders,
-        compress: true,
-      },
+      defaultBehavior: siteBehavior,
       additionalBehaviors: {
         '/share/*': {
-          origin: siteOrigin,
-          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-          responseHeadersPolicy: securityHeaders,
-          compress: true,
+          ...siteBehavior,
           functionAssociations: [{ function: sharePath, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
         '/api/*': {

@@ -30,7 +30,7 @@ describe('cdk: the ai group', () => {
       InvokeMode: 'RESPONSE_STREAM',
       Cors: { AllowOrigins: ['https://app.example.com'], AllowCredentials: true, AllowMethods: ['POST'] },
     });
-    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-post-ai-chat-stream', Handler: 'index.streamHandler' });
+    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-post-ai-chat-stream', Handler: 'chat.streamHandler' });
     t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-post-ai-chat', Handler: 'index.handler' });
     expect(policies(t)).not.toContain('bedrock');
   });

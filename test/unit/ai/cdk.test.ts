@@ -31,7 +31,7 @@ describe('cdk: the ai group', () => {
       Cors: { AllowOrigins: ['https://app.example.com'], AllowCredentials: true, AllowMethods: ['POST'] },
     });
     t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-post-ai-chat-stream', Handler: 'chat.streamHandler' });
-    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-post-ai-chat', Handler: 'index.handler' });
+    t.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'shroud-ci-post-ai-chat', Handler: 'chat.handler' });
     expect(policies(t)).not.toContain('bedrock');
   });
 

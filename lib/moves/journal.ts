@@ -79,7 +79,7 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     if (m.lease && !(await holdWalletLeaseFor(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS))) {
       throw errors.walletLocked("this request lost the wallet's lease before it could send; retry");
     }
-    await recordMove({
+    const recorded = await recordMove({
       txHash,
       chain: 'a',
       userId: m.userId,
@@ -90,6 +90,12 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
       lastValidBlockHeight,
       createdAt: clock.now().toISOString(),
     });
+    if (!recorded) {
+      // These very bytes are journaled already, in flight or landed (identical transactions have one
+      // signature): sending them again moves nothing; the wallet goes back to the request.
+      if (m.lease) await reclaimWalletLease(m.lease.walletId, txHash, m.lease.owner, m.lease.seconds);
+      throw errors.walletLocked(`transaction ${txHash} from this wallet is journaled already; retry once it has settled`);
+    }
     if (m.recorded) m.recorded.done = true;
     let sent: SentTransaction;
     try {
@@ -97,7 +103,8 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     } catch (e) {
       if (e instanceof ChainRejected && !/AlreadyProcessed|already been processed/i.test(e.message)) {
         // Refused before it ran, or ran and failed: nothing moved. Settled, the lease back to the request.
-        await finish(chain, txHash, { kind: 'failed' }, { lease: m.lease });
+        // Refused before it ran: the same bytes may be sent again later (recordMove reopens it).
+        await finish(chain, txHash, { kind: 'failed' }, { lease: m.lease, rejected: true });
         throw e;
       }
       logger.warn('value move sent, outcome unknown; the journal settles it', { txHash, error: e as Error });
@@ -165,7 +172,12 @@ async function resolve(chain: ChainA, m: ChainAMoveRecord): Promise<Settlement> 
  * the Idempotency-Key (unless `request`, still running, answers it itself), then the wallet's lease
  * (back to the request's owner, or released), and last the move itself.
  */
-async function finish(chain: ChainA, txHash: string, s: Exclude<Settlement, { kind: 'pending' }>, request?: { lease?: MoveOf['lease'] }): Promise<void> {
+async function finish(
+  chain: ChainA,
+  txHash: string,
+  s: Exclude<Settlement, { kind: 'pending' }>,
+  request?: { lease?: MoveOf['lease']; rejected?: boolean },
+): Promise<void> {
   const m = await getMove(txHash);
   if (!m || m.status !== 'sent') return;
   const lease = request?.lease;
@@ -175,7 +187,7 @@ async function finish(chain: ChainA, txHash: string, s: Exclude<Settlement, { ki
     if (lease) await reclaimWalletLease(m.walletId, txHash, lease.owner, lease.seconds);
     else await endWalletLeaseHold(m.walletId, txHash);
   }
-  await settleMove(txHash, s.kind, clock.now().toISOString(), s.kind === 'landed' ? s.slot : undefined);
+  await settleMove(txHash, s.kind, clock.now().toISOString(), s.kind === 'landed' ? { slot: s.slot } : request?.rejected ? { failure: 'rejected' } : {});
 }
 
 /**

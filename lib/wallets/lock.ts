@@ -46,8 +46,9 @@ async function takeLease(w: WalletRecord, owner: string): Promise<void> {
         `transaction ${pending} from this wallet was sent and the chain has not settled it yet; the wallet signs again once it has landed or expired`,
       );
     }
-    // Settled (the hold ended with it), or not a chain A move of the journal (a chain B hold is settled by its own check).
-    if (outcome === 'unknown') await endWalletLeaseHold(w.id, pending).catch(() => undefined);
+    // Settled (its hold ends with it, and is ended here should one have outlived it), or not a chain A
+    // move of the journal (a chain B hold is settled by its own check).
+    await endWalletLeaseHold(w.id, pending).catch(() => undefined);
     if (await acquireWalletLease(w.id, owner, walletConfig.WALLET_LOCK_SECONDS)) return;
   }
   throw errors.walletLocked('another request is using this wallet; retry when it has finished');

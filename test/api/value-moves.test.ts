@@ -137,3 +137,27 @@ describe('an attempt that stalled past its Idempotency-Key lock', () => {
     await idem.complete(scope, key, retry.kind === 'claimed' ? retry.owner : '', { statusCode: 200, headers: {}, body: '{}' });
   });
 });
+
+describe('the same signed bytes refused before they ran, then sent again', () => {
+  it('are journaled again and settled by what the chain did: landed, not the first refusal', async () => {
+    const { journaled } = await import('#lib/moves/journal.ts');
+    const { getMove } = await import('#lib/data/value-moves.ts');
+    const payer = Keypair.generate(); // nothing to pay the fee with yet: the chain refuses the transaction before it runs
+    const { blockhash, lastValidBlockHeight } = await chain.rpc.getLatestBlockhash();
+    const tx = buildAndSignTx(
+      [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 })],
+      payer,
+      blockhash,
+    );
+    const send = () => journaled(chain, { userId: 'user:resend', purpose: { kind: 'wallet-send', operation: 'transfer' } })(tx, lastValidBlockHeight);
+    await expect(send()).rejects.toThrow();
+    const sig = (await import('bs58')).default.encode(tx.signatures[0]!);
+    expect((await getMove(sig))?.status).toBe('failed');
+
+    await chain.airdrop(payer.publicKey, 1_000_000_000n);
+    const sent = await send(); // identical bytes, one signature: now they run
+    expect(sent.signature).toBe(sig);
+    expect(chain.landedSignatures()).toContain(sig);
+    expect((await getMove(sig))?.status).toBe('landed');
+  });
+});

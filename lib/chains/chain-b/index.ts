@@ -5,7 +5,7 @@ import { RpcChainB } from './rpc-chain.ts';
 import { keysFromPrivateKey, loadOrCreateLocalKeys } from './registry-keys.ts';
 import type { ProofRegistry } from './registry.ts';
 import { RpcProofRegistry } from './rpc.ts';
-import { DeferredChainB, DeferredProofRegistry, embedded, type EmbeddedLedger } from '../embedded.ts';
+import { DeferredChainB, DeferredProofRegistry, embedded, type BridgeMint, type EmbeddedLedger } from '../embedded.ts';
 
 export type { ProofRegistry, StoredProof, ProofStoredEvent, StoreProofArgs } from './registry.ts';
 export { RegistryRevert } from './registry.ts';
@@ -54,15 +54,7 @@ function embeddedB(): Promise<{ chain: ChainB; ledger: EmbeddedLedger }> {
  * transaction with an ERC-20 Transfer event from 0x0. Optional `symbol`/`name`/`decimals`
  * register a token other than STRK and ETH the first time it is minted (decimals default 18).
  */
-export async function bridgeMint(args: {
-  token: string;
-  to: string;
-  amount: bigint;
-  messageId: string;
-  symbol?: string;
-  name?: string;
-  decimals?: number;
-}): Promise<{ txHash: string }> {
+export async function bridgeMint(args: BridgeMint): Promise<{ txHash: string }> {
   return (await embeddedB()).ledger.bridgeMint(args);
 }
 

@@ -3,7 +3,7 @@ import { baseUrlOf, startAuthorization } from '#lib/auth/oauth/flow.ts';
 import { requireSameSiteLinkStart } from '#lib/auth/oauth/link-origin.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { redirect } from '#lib/http/reply.ts';
-import { loginQuery } from './login.ts';
+import { loginQuery, startOf } from './login.ts';
 import { toProviderResponse } from '#lib/auth/oauth/responses.ts';
 
 export const handler = endpoint(routeOf('GET', '/api/zkauth/link'), { query: loginQuery, responses: { 302: toProviderResponse } }, async (req) => {
@@ -11,11 +11,7 @@ export const handler = endpoint(routeOf('GET', '/api/zkauth/link'), { query: log
   // A link flow started by another site must never link an account (account-link CSRF).
   requireSameSiteLinkStart(req.headers, baseUrlOf(domainName), req.query.code_challenge !== undefined);
   const { location, cookies } = await startAuthorization({
-    provider: req.query.provider,
-    redirect: req.query.redirect,
-    loginHint: req.query.login_hint,
-    codeChallenge: req.query.code_challenge,
-    codeChallengeMethod: req.query.code_challenge_method,
+    ...startOf(req.query),
     mode: 'link',
     userId: req.session!.userId,
     domainName,

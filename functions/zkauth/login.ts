@@ -14,13 +14,18 @@ export const loginQuery = z.object({
   code_challenge_method: z.string().max(16).optional(),
 });
 
+/** The query's names as startAuthorization takes them (login and link alike). */
+export const startOf = (q: z.infer<typeof loginQuery>) => ({
+  provider: q.provider,
+  redirect: q.redirect,
+  loginHint: q.login_hint,
+  codeChallenge: q.code_challenge,
+  codeChallengeMethod: q.code_challenge_method,
+});
+
 export const handler = endpoint(routeOf('GET', '/api/zkauth/login'), { query: loginQuery, responses: { 302: toProviderResponse } }, async (req) => {
   const { location, cookies } = await startAuthorization({
-    provider: req.query.provider,
-    redirect: req.query.redirect,
-    loginHint: req.query.login_hint,
-    codeChallenge: req.query.code_challenge,
-    codeChallengeMethod: req.query.code_challenge_method,
+    ...startOf(req.query),
     mode: 'login',
     domainName: req.event.requestContext?.domainName,
   });

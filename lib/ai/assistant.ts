@@ -45,14 +45,8 @@ export const answerSchema = z.object({
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
   error: z.object({ error: z.string(), message: z.string() }).optional(),
 });
-const conversationSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  backend: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  messageCount: z.number(),
-});
+/** The stored conversation's fields, named one by one: a field added to the record is not answered by accident. */
+const conversationSchema = store.conversationSchema.pick({ id: true, title: true, backend: true, createdAt: true, updatedAt: true, messageCount: true });
 export const conversationsAnswer = z.object({ conversations: z.array(conversationSchema) });
 export const conversationAnswer = z.object({
   conversation: conversationSchema,

@@ -39,18 +39,23 @@ export interface LoopbackLoginOptions {
   show(url: string): Promise<void> | void;
 }
 
+/** The query that starts a login or a link: the provider, the loopback, the verifier's S256 challenge. */
+async function startQuery(o: LoopbackLoginOptions, verifier: string) {
+  return {
+    provider: o.provider,
+    redirect: o.listener.redirectUri,
+    code_challenge: await challengeOf(verifier),
+    code_challenge_method: 'S256',
+    ...(o.hint ? { login_hint: o.hint } : {}),
+  };
+}
+
 /** Signs the client in through the browser; the session ends up in the client's cookie jar. */
 export async function loopbackLogin(client: ShroudClient, o: LoopbackLoginOptions): Promise<Answer<'zkauthExchange'>> {
   const verifier = newVerifier();
   try {
     const url = client.urlOf('zkauthLogin', {
-      query: {
-        provider: o.provider,
-        redirect: o.listener.redirectUri,
-        code_challenge: await challengeOf(verifier),
-        code_challenge_method: 'S256',
-        ...(o.hint ? { login_hint: o.hint } : {}),
-      },
+      query: await startQuery(o, verifier),
     });
     await o.show(url.href);
     return await codeBack(client, o.listener, verifier);
@@ -84,13 +89,7 @@ export async function loopbackLink(client: ShroudClient, o: LoopbackLoginOptions
   const verifier = newVerifier();
   try {
     const start = await client.api.zkauthLink({
-      query: {
-        provider: o.provider,
-        redirect: o.listener.redirectUri,
-        code_challenge: await challengeOf(verifier),
-        code_challenge_method: 'S256',
-        ...(o.hint ? { login_hint: o.hint } : {}),
-      },
+      query: await startQuery(o, verifier),
     });
     const location = (start as { redirect?: string }).redirect;
     if (!location) throw new ShroudError('AUTH_FAILED', 502, 'the server did not send the provider’s sign-in page');

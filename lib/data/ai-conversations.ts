@@ -15,7 +15,7 @@ import { decoder, deleteItem, isConditionalFailure, listPartition, putItem, read
  */
 export const CONVERSATION_TTL_SECONDS = 30 * 24 * 3600;
 
-const conversationSchema = z.object({
+export const conversationSchema = z.object({
   id: z.string(),
   title: z.string(),
   backend: z.string(),

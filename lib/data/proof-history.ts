@@ -17,8 +17,8 @@ import { decoder, isConditionalFailure, putNew, queryPartition, readItem } from 
  * showed publicly, never a private input.
  */
 export const PROOF_TYPES = ['toolkit', 'storage', 'stark', 'identity', 'attestation'] as const;
-export const PROOF_ACTIONS = ['generated', 'verified', 'accepted'] as const;
-export const PROOF_RESULTS = ['valid', 'invalid'] as const;
+const PROOF_ACTIONS = ['generated', 'verified', 'accepted'] as const;
+const PROOF_RESULTS = ['valid', 'invalid'] as const;
 export const PROOF_ID_PATTERN = /^p[0-9]{13}[0-9a-f]{16}$/;
 
 const groth16ProofSchema = z.object({
@@ -29,7 +29,7 @@ const groth16ProofSchema = z.object({
   curve: z.string().optional(),
 });
 
-export const proofLinksSchema = z.object({
+const proofLinksSchema = z.object({
   fileId: z.string().optional(),
   cid: z.string().optional(),
   attestationId: z.string().optional(),
@@ -39,7 +39,8 @@ export const proofLinksSchema = z.object({
   zkId: z.string().optional(),
 });
 
-const entrySchema = z.object({
+/** The record as stored; lib/proofs/routes.ts answers with it (the proof loosened). */
+export const proofHistoryEntrySchema = z.object({
   id: z.string(),
   type: z.enum(PROOF_TYPES),
   action: z.enum(PROOF_ACTIONS),
@@ -58,10 +59,10 @@ const entrySchema = z.object({
   expiresAt: z.string().optional(),
   createdAt: z.string(),
 });
-export type ProofHistoryEntry = z.infer<typeof entrySchema>;
+export type ProofHistoryEntry = z.infer<typeof proofHistoryEntrySchema>;
 export type ProofType = ProofHistoryEntry['type'];
 export type NewProofHistoryEntry = Omit<ProofHistoryEntry, 'id' | 'createdAt'>;
-export const proofHistoryDecoder = decoder('proof history entry', entrySchema);
+export const proofHistoryDecoder = decoder('proof history entry', proofHistoryEntrySchema);
 
 const partition = (userId: string) => `PROOFS#${userId}`;
 const sortKey = (id: string) => `P#${id}`;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { clientCursorPage } from '#lib/http/client-cursor.ts';
 import { queryInteger } from '#lib/http/validation.ts';
 import { clock } from '#lib/clock.ts';
-import { PROOF_ACTIONS, PROOF_ID_PATTERN, PROOF_RESULTS, PROOF_TYPES, proofLinksSchema } from '#lib/data/proof-history.ts';
+import { PROOF_ID_PATTERN, PROOF_TYPES, proofHistoryEntrySchema } from '#lib/data/proof-history.ts';
 import { errors } from '#lib/errors.ts';
 import { getCircuit } from '#lib/zk/circuits.ts';
 import { verifyProof } from '#lib/zk/groth16.ts';
@@ -40,22 +40,11 @@ export const proofIdParams = z.object({ id: z.string().regex(PROOF_ID_PATTERN, '
 
 // ---- response schemas -----------------------------------------------------------------------
 
-export const proofRecordSchema = z.object({
-  id: z.string(),
-  type: z.enum(PROOF_TYPES),
-  action: z.enum(PROOF_ACTIONS),
-  result: z.enum(PROOF_RESULTS),
-  circuit: z.string().optional(),
-  statement: z.string().optional(),
-  vkHash: z.string().optional(),
-  publicSignals: z.array(z.string()).optional(),
+export const proofRecordSchema = proofHistoryEntrySchema.extend({
   proof: z
     .object({ pi_a: z.array(z.string()), pi_b: z.array(z.array(z.string())), pi_c: z.array(z.string()) })
     .loose()
     .optional(),
-  links: proofLinksSchema,
-  expiresAt: z.string().optional(),
-  createdAt: z.string(),
 });
 export const proofListResponse = z.object({ proofs: z.array(proofRecordSchema), nextCursor: z.string().nullable() });
 export const proofResponse = z.object({ proof: proofRecordSchema });

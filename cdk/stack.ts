@@ -244,7 +244,7 @@ export class ShroudStack extends Stack {
           reason:
             "Wildcards are the table's own index ARNs (grantReadWriteData) and the bucket's own object ARNs; log permissions are scoped to the stage's /aws/lambda/shroud-<stage>-* groups; X-Ray's PutTraceSegments/PutTelemetryRecords (active tracing) accept no resource but *.",
         },
-        { id: 'AwsSolutions-L1', reason: 'nodejs22.x is pinned by design (ARCHITECTURE §11): the code is built and tested on Node 22.' },
+        { id: 'AwsSolutions-L1', reason: 'nodejs22.x is pinned by design (docs/deploy.md): the code is built and tested on Node 22.' },
       ],
       true,
     );

@@ -3,7 +3,7 @@ import { SHROUD_COMMANDS } from './docs-index.generated.ts';
 export type { ShroudCommandShape } from './command-shape.ts';
 
 /**
- * The only commands the assistant may suggest, by an allow-list parser (issue 36): one `shroud`
+ * The only commands the assistant may suggest, by an allow-list parser: one `shroud`
  * command line (a real command of the terminal program with its own long options: isShroudLine),
  * or one `curl` to one quoted URL of this API (isApiCurl). Anything else — a second command, a
  * redirection, an expansion, another program, another URL, an option that reads or writes a file

@@ -47,6 +47,22 @@ const PART_BUFFERS = 2;
 /** Parts hold whole chunks (a chunk is a view of one part), and are at least S3's minimum. */
 const partBytesFor = (chunkSize: number) => chunkSize * Math.max(Math.ceil(MIN_PART_BYTES / chunkSize), Math.floor(PART_BYTES / chunkSize));
 
+/**
+ * Whole part buffers kept between uploads (at most PART_BUFFERS): without them every upload
+ * allocated its 16 MiB of parts again (the first grown from one chunk: 23 MiB in all for a
+ * 100 MB file), external memory that counts towards V8's next full collection of the heap
+ * and stays in the RSS until the allocator gives it back. A buffer is kept only once no
+ * request can still hold it (its part was sent, or the single PUT answered).
+ */
+const spareParts: Uint8Array<ArrayBuffer>[] = [];
+function keepSpare(buffers: Iterable<Uint8Array<ArrayBuffer>>, size: number): void {
+  for (const buffer of buffers) if (buffer.length === size && spareParts.length < PART_BUFFERS && !spareParts.includes(buffer)) spareParts.push(buffer);
+}
+function takeSpare(size: number): Uint8Array<ArrayBuffer> | undefined {
+  const i = spareParts.findIndex((b) => b.length === size);
+  return i < 0 ? undefined : spareParts.splice(i, 1)[0];
+}
+
 /** `buffer`'s first `used` bytes in a buffer twice its size, at most `max` (chunks already put are views of the old one: done with). */
 function grown(buffer: Uint8Array<ArrayBuffer>, used: number, max: number): Uint8Array<ArrayBuffer> {
   const next = new Uint8Array(Math.min(max, buffer.length * 2));
@@ -174,7 +190,8 @@ export class ShardWriter {
       if (this.part.length < this.partSize) this.part = grown(this.part, this.partAt, this.partSize);
       else this.sealPart();
     }
-    // An upload's first part starts at one chunk and grows: a small file never takes a whole part's memory.
+    // An upload's first part starts at one chunk and grows (a small file never allocates a whole
+    // part's memory), unless a whole part is spare.
     this.part ??= await this.partBuffer(this.sealedBytes ? this.partSize : Math.min(chunkSize, this.partSize));
     const view = this.part.subarray(this.partAt, this.partAt + chunkSize);
     this.reserved = { view, offset: this.sealedBytes + this.partAt };
@@ -235,7 +252,10 @@ export class ShardWriter {
       await Promise.race(this.sending);
     }
     if (this.failure) throw this.failure;
-    return this.freeParts.pop() ?? (this.partsAllocated++, new Uint8Array(size));
+    const free = this.freeParts.pop();
+    if (free) return free;
+    this.partsAllocated++;
+    return takeSpare(this.partSize) ?? new Uint8Array(size);
   }
 
   /** Sends the part filling (the multipart upload starts with the first); its buffer is reused once S3 has it. */
@@ -280,6 +300,10 @@ export class ShardWriter {
     const data = this.copied ? { size: this.dataBytes, etag: (await this.copied).etag } : this.part || this.multipart ? await this.finishData() : undefined;
     await Promise.all([...this.sending]);
     if (this.failure) throw this.failure;
+    // Every request is answered: the parts' buffers (and a single PUT's) are spare for the next upload.
+    keepSpare(this.part && !this.multipart ? [...this.freeParts, this.part] : this.freeParts, this.partSize);
+    this.freeParts.length = 0;
+    this.part = undefined;
     const index: ShardIndex = { version: 2, root: root.toString(), shards: this.count, ...(data ? { data } : {}), blocks: Object.fromEntries(this.locations) };
     const body = JSON.stringify(index);
     await this.client.send(
@@ -321,6 +345,9 @@ export class ShardWriter {
   async abort(): Promise<void> {
     await this.tail;
     await Promise.all([...this.sending]);
+    // Only the buffers of parts S3 answered: the one filling may still be read by the import.
+    keepSpare(this.freeParts, this.partSize);
+    this.freeParts.length = 0;
     await this.copied?.catch(() => undefined); // a copy that lands after the delete would stay
     try {
       const UploadId = await this.multipart?.catch(() => undefined);

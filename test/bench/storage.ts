@@ -12,6 +12,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { CID } from 'multiformats/cid';
 
 const MB = 1024 * 1024;
@@ -37,6 +39,18 @@ const { terminateCurves } = await import('#lib/zk/groth16.ts');
 const { id: cookie } = await createSession('bench-user', 'password');
 const proofFile = join(dir, 'proof.json');
 writeFileSync(proofFile, JSON.stringify(await passwordProof('bench', 1n)));
+
+/**
+ * A full collection, and time for V8's concurrent sweeping to free what it found: a peak is then
+ * measured from RSS without the garbage of what ran before (`npm run bench` starts scripts without
+ * --expose-gc, so it is exposed here).
+ */
+setFlagsFromString('--expose-gc');
+const fullGc = runInNewContext('gc') as () => void;
+async function settle(): Promise<void> {
+  fullGc();
+  await new Promise((ok) => setTimeout(ok, 100));
+}
 
 /** Peak RSS since the last reset (Linux: VmHWM, reset by writing 5 to clear_refs); else sampled. */
 function resetPeak(): () => number {
@@ -72,7 +86,7 @@ const cpuSince = (from: NodeJS.CpuUsage) => {
  * CPU seconds the server process spent meanwhile (all its threads: handlers, emulator, local S3).
  */
 async function withPeakRss<T>(fn: () => Promise<T>): Promise<[T, number, number]> {
-  global.gc?.();
+  await settle();
   const before = process.memoryUsage().rss;
   const peak = resetPeak();
   const cpu = process.cpuUsage();
@@ -177,12 +191,20 @@ interface Round {
   bareUpCpu: number;
 }
 
-/** One round at `size` MB: the floors, then the direct upload and its downloads, then the presigned way with other bytes. */
+/**
+ * One round at `size` MB: the direct upload, the floors, the direct upload's downloads, then the
+ * presigned way with other bytes. The upload comes first so that its RSS is measured before the
+ * floors' 100 MB of blocks in this process were freed (memory the allocator may keep, which an
+ * upload after them would reuse without the RSS showing it).
+ */
 async function round(size: number): Promise<Round> {
   const bytes = randomBytes(size * MB);
   const path = join(dir, `file-${size}.bin`);
   writeFileSync(path, bytes);
   const checksum = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  const [up, upRss, upCpu] = await withPeakRss(() => runClient<{ uploadMs: number; cid: string }>([path, proofFile, checksum]));
+  // The floors start from a collected heap, as each measured request does (withPeakRss).
+  await settle();
 
   // The upload floor: SHA-256 + the same CID import into memory, in the 64 KiB pieces a stream brings.
   const memory = new Map<string, Uint8Array>();
@@ -220,7 +242,6 @@ async function round(size: number): Promise<Round> {
   if (read !== bytes.length) throw new Error('download floor: wrong size');
   memory.clear();
 
-  const [up, upRss, upCpu] = await withPeakRss(() => runClient<{ uploadMs: number; cid: string }>([path, proofFile, checksum]));
   if (up.cid !== root.toString()) throw new Error('the server computed another CID');
   const [down, downRss, downCpu] = await withPeakRss(() => runClient<Transfer>([path, proofFile, checksum, 'download', up.cid, String(bytes.length)]));
   // The AWS way for large files (API Gateway takes at most 10 MB), with other bytes of the same
@@ -260,87 +281,100 @@ try {
     // Rounds of fresh bytes (new CIDs: every first download is a first), each against floors
     // measured in the same round: one run's ratio moves by several points with the machine's load.
     const rounds: Round[] = [];
+    const loadNow = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
+    const loadBefore = loadNow();
     for (let r = 0; r < ROUNDS; r++) rounds.push(await round(size));
-    const load = loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ');
+    const load = loadNow();
     const bytes = size * MB;
-    /** The median round's figure, its ratio to the round's floor, and the range of ratios over the rounds. */
-    const line = (what: string, ms: (r: Round) => number, floorMs: (r: Round) => number, floorName: string, target: string) => {
+    /**
+     * The median round's figure, its ratio to the round's floor, the range (min–max) of ratios over
+     * the rounds, and with a target (a percentage of the floor) how many rounds met it.
+     */
+    const line = (what: string, ms: (r: Round) => number, floorMs: (r: Round) => number, floorName: string, target?: number) => {
       const ratios = rounds.map((r) => (100 * floorMs(r)) / ms(r));
       const mid = rounds.find((r) => (100 * floorMs(r)) / ms(r) === median(ratios))!;
       const spread = rounds.length > 1 ? `  (${Math.min(...ratios).toFixed(0)}–${Math.max(...ratios).toFixed(0)} % over ${rounds.length} rounds)` : '';
-      return `  ${what.padEnd(40)} ${fmt(bytes, ms(mid)).padStart(11)}   ${floorName} ${fmt(bytes, floorMs(mid)).padStart(11)}   ${`${median(ratios).toFixed(0)} %`.padStart(5)} of it${spread}${target ? `   (target ${target})` : ''}`;
+      const met = target === undefined ? '' : `   (target >= ${target} %: met in ${ratios.filter((x) => x >= target).length} of ${rounds.length})`;
+      return `  ${what.padEnd(40)} ${fmt(bytes, ms(mid)).padStart(11)}   ${floorName} ${fmt(bytes, floorMs(mid)).padStart(11)}   ${`${median(ratios).toFixed(0)} %`.padStart(5)} of it${spread}${met}`;
     };
-    const mem = (what: string, delta: (r: Round) => number, target: string) =>
-      `  ${what.padEnd(40)} ${`${(Math.max(...rounds.map(delta)) / MB).toFixed(0)} MB`.padStart(11)}${rounds.length > 1 ? ' (the most of any round)' : ''}${target ? `   (target ${target})` : ''}`;
+    /** The most of any round, every round's figure, and with a target (MB) how many rounds stayed within it. */
+    const mem = (what: string, delta: (r: Round) => number, targetMb?: number) => {
+      const mbs = rounds.map((r) => delta(r) / MB);
+      const each = rounds.length > 1 ? ` (the most of any round; each: ${mbs.map((m) => m.toFixed(0)).join(', ')})` : '';
+      const met = targetMb === undefined ? '' : `   (target <= ${targetMb} MB: met in ${mbs.filter((m) => m <= targetMb).length} of ${rounds.length})`;
+      return `  ${what.padEnd(40)} ${`${Math.max(...mbs).toFixed(0)} MB`.padStart(11)}${each}${met}`;
+    };
     const cpuRange = (f: (r: Round) => number) => {
       const v = rounds.map(f);
       return rounds.length > 1 ? `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)} s` : `${v[0]!.toFixed(2)} s`;
     };
     const big = size >= 100;
     report.push(
-      `${size} MB  (load average ${load} after the run, ${cpus().length} cores; the median of ${rounds.length} round${rounds.length > 1 ? 's' : ''})`,
+      `${size} MB  (load average ${loadBefore} before the rounds, ${load} after, ${cpus().length} cores; the median of ${rounds.length} round${rounds.length > 1 ? 's' : ''})`,
       line(
         'upload (direct multipart POST)',
         (r) => r.up.uploadMs,
         (r) => r.floorMs,
         'upload floor',
-        big ? '>= 50 %' : '',
+        // Issue 39: most of what this client allows (a bare server doing only the floor's work reaches 43–58 % here).
+        big ? 35 : undefined,
       ),
       line(
         'presigned upload: finalise',
         (r) => r.pre.uploadMs - r.pre.putMs,
         (r) => r.floorMs,
         'upload floor',
-        big ? '>= 50 %' : '',
+        big ? 50 : undefined,
       ),
       line(
         'first download',
         (r) => r.down.downloadMs,
         (r) => r.readFloorMs,
         'read floor  ',
-        big ? '>= 25 %' : '',
+        big ? 25 : undefined,
       ),
       line(
         'download again',
         (r) => r.down.download2Ms,
         (r) => r.readFloorMs,
         'read floor  ',
-        '',
+        undefined,
       ),
       line(
         'presigned file: first download',
         (r) => r.preDown.downloadMs,
         (r) => r.readFloorMs,
         'read floor  ',
-        big ? '>= 25 %' : '',
+        big ? 25 : undefined,
       ),
       line(
         'the client alone: upload',
         (r) => r.bareUp.uploadMs,
         (r) => r.floorMs,
         'upload floor',
-        '',
+        undefined,
       ),
       line(
         'the client alone: first download',
         (r) => r.bare.downloadMs,
         (r) => r.readFloorMs,
         'read floor  ',
-        '',
+        undefined,
       ),
       line(
         'the client alone: again',
         (r) => r.bare.download2Ms,
         (r) => r.readFloorMs,
         'read floor  ',
-        '',
+        undefined,
       ),
-      mem('RSS + direct POST upload', (r) => r.upRss, big ? '<= 64 MB' : ''),
-      mem('RSS + presigned upload (PUT + finalise)', (r) => r.preRss, big ? '<= 64 MB' : ''),
-      mem('RSS + download (first and again)', (r) => r.downRss, big ? '<= 64 MB' : ''),
-      mem('RSS + presigned file download', (r) => r.preDownRss, ''),
+      mem('RSS + direct POST upload', (r) => r.upRss, big ? 64 : undefined),
+      mem('RSS + presigned upload (PUT + finalise)', (r) => r.preRss, big ? 64 : undefined),
+      mem('RSS + download (first and again)', (r) => r.downRss, big ? 64 : undefined),
+      mem('RSS + presigned file download', (r) => r.preDownRss),
       `  ${'server CPU seconds (all threads)'.padEnd(40)} upload ${cpuRange((r) => r.upCpu)} vs its floor ${cpuRange((r) => r.floorCpu)} and the bare server's ${cpuRange((r) => r.bareUpCpu)}; download (first + again) ${cpuRange((r) => r.downCpu)} vs the read floor ${cpuRange((r) => r.readFloorCpu)}`,
       `  (download ${rounds.every((r) => r.down.redirected) ? 'answered 302 to the data object, its ETag checked' : 'answered with the bytes'}; the API's answer came after ${msRange(rounds.map((r) => r.down.answerMs))} on a first download, ${msRange(rounds.map((r) => r.down.answer2Ms))} again, ${msRange(rounds.map((r) => r.bare.answerMs))} from the bare server)`,
     );
@@ -363,8 +397,11 @@ the client alone = the same client, started the same way, against a bare node:ht
   the handler's multipart parse, SHA-256 and the same import, the blocks kept in memory (no API, proof, S3 or records): what
   storing adds is the gap between it and the upload; for downloads, a 302 and the bytes from memory: the most a download
   can show with this client;
-RSS + = this process's peak RSS during the request minus its RSS before: the API handlers, the emulator and the local S3
-  worker thread (one process; DynamoDB Local is a separate Java process, the client another process).
+RSS + = this process's peak RSS during the request minus its RSS before, measured after a full collection: the API handlers,
+  the emulator and the local S3 worker thread (one process; DynamoDB Local is a separate Java process, the client another
+  process); each round's direct upload runs before that round's floors, so the first round's starts with no freed 100 MB
+  for the allocator to hand back to it;
+"met in k of N" counts the rounds (each against the floor of its own round) that met the target.
 Wall-clock ratios move with the machine's load (the floors are measured in the same run, under the same load);
 the CPU seconds do much less so: they count the work, not the waiting for a core.`);
 } finally {

@@ -128,6 +128,33 @@ describe("ShardWriter, blocks in place (the upload chunker): the file's bytes as
     expect(sha256(await fileBack(cid, store))).toBe(sha256(bytes));
   });
 
+  it("the next upload fills the part buffers the last one's answered parts left (no new 16 MiB per upload), each data object still exactly its own file, two at once too", async () => {
+    const bodies = new Map<string, Set<ArrayBufferLike>>();
+    const watching = (uploadId: string) =>
+      ({
+        send: (command: { constructor: { name: string }; input: { Body?: Uint8Array } }, ...rest: unknown[]) => {
+          if (command.constructor.name === 'UploadPartCommand') bodies.get(uploadId)!.add(command.input.Body!.buffer);
+          return (local.client.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+        },
+      }) as unknown as S3Client;
+    const upload = async (bytes: Uint8Array) => {
+      const uploadId = randomUUID();
+      bodies.set(uploadId, new Set());
+      const writer = new ShardWriter(watching(uploadId), BUCKET, uploadId);
+      const { cid } = await importContent(pieces(bytes), writer, { chunker: writer.chunker(CHUNK_BYTES), blockWriteConcurrency: 1 });
+      const index = await writer.finish(cid);
+      await expectObjectsAgreeWithIndex(uploadId, index, bytes);
+      return bodies.get(uploadId)!;
+    };
+    const first = await upload(randomBytes(20 * MiB + 3));
+    const second = await upload(randomBytes(17 * MiB + 5));
+    expect(first.size).toBe(2);
+    expect([...second].every((b) => first.has(b))).toBe(true);
+    // Two uploads at once never share a buffer, and each object holds its own bytes.
+    const [a, b] = await Promise.all([upload(randomBytes(19 * MiB + 1)), upload(randomBytes(21 * MiB + 2))]);
+    expect([...a].some((x) => b.has(x))).toBe(false);
+  });
+
   it('bytes already in the bucket (a presigned upload) become the data object by a copy at the ETag they were read at; another ETag fails the import and leaves nothing', async () => {
     const { S3Pinning } = await import('#lib/storage/pinning-s3.ts');
     const adapter = new S3Pinning(new S3Blockstore(local.client, BUCKET), 'car', local.client, BUCKET);

@@ -29,6 +29,14 @@ function load(file: string): Promise<Handler> {
   return m;
 }
 
+/** `METHOD /path/{param}`, once per route: the path's rewriting is a regex replace, and every request asked for it. */
+const routeKeys = new WeakMap<Route, string>();
+function routeKeyOf(route: Route): string {
+  let key = routeKeys.get(route);
+  if (key === undefined) routeKeys.set(route, (key = `${route.method} ${gatewayPath(route.path)}`));
+  return key;
+}
+
 const TEXT = /^(application\/(.+\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
 /** The payload-2.0 event API Gateway's HTTP API would send for this request. */
@@ -47,7 +55,7 @@ export function toEvent(req: IncomingMessage, url: URL, body: Buffer, route: Rou
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
   const method = (req.method ?? 'GET').toUpperCase();
-  const routeKey = route ? `${route.method} ${gatewayPath(route.path)}` : '$default';
+  const routeKey = route ? routeKeyOf(route) : '$default';
   const now = Date.now();
   const isText = TEXT.test(headers['content-type'] ?? '');
   const event: APIGatewayProxyEventV2 = {

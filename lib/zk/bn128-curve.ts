@@ -23,9 +23,6 @@ export async function buildCachedBn128(): Promise<Curve> {
     n8r: 32,
     cofactorG2: 0x30644e72e131a029b85045b68181585e06ceecda572a2489345f2299c0f9fa8dn,
     // In a Lambda bundle, one thread: ffjavascript's workers (the web-worker package starts the
-    // bundle's own file as the worker) never answered there once snarkjs was split into a chunk of
-    // its own, and every proof check hung to the function's timeout (npm run test:assets).
-    // In a Lambda bundle, one thread: ffjavascript's workers (the web-worker package starts the
     // bundle's own file as the worker) never answer there, and every proof check hung to the
     // function's timeout (npm run test:assets: attest and storage, 503 after 29 s; with this, 3 s).
     singleThread: Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME),
@@ -34,7 +31,9 @@ export async function buildCachedBn128(): Promise<Curve> {
   const g = globalThis as { curve_bn128?: Curve | null };
   curve.terminate = async () => {
     if (g.curve_bn128 === curve) g.curve_bn128 = null;
-    await curve.tm.terminate();
+    // A single-threaded engine has no workers, and its thread manager's terminate throws reading them
+    // (ffjavascript's own buildBn128 skips it so too).
+    if (!params.singleThread) await curve.tm.terminate();
   };
   g.curve_bn128 = curve;
   return curve;

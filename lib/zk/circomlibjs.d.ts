@@ -67,6 +67,8 @@ declare module 'circomlibjs' {
 declare module '*/circomlibjs/src/poseidon_wasm.js' {
   import type { Poseidon } from 'circomlibjs';
   export function buildPoseidon(): Promise<Poseidon>;
+  /** Adds the Poseidon functions and their constants to a wasmbuilder module (lib/zk/poseidon-wasm-gen.ts). */
+  export function buildPoseidonWasm(builder: unknown): void;
 }
 declare module '*/circomlibjs/src/babyjub.js' {
   import type { BabyJub } from 'circomlibjs';

@@ -14,7 +14,7 @@ import { scopeSignal } from '#lib/attest/fields.ts';
 import { generateProof, terminateCurves, type ProofResult } from '#lib/zk/groth16.ts';
 import { startTestRuntime } from '../support/runtime.ts';
 import { signedIn } from '../support/storage.ts';
-import { coldSigning } from './_attest-cold.ts';
+import { coldFirstAttestation, coldSigning } from './_attest-cold.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);
@@ -44,6 +44,14 @@ async function main(): Promise<void> {
   const { verificationTime } = await import('#lib/attest/attestations.ts');
   try {
     const client = await signedIn(rt);
+    let coldScope = 0;
+    await coldFirstAttestation(arg('--cold', 3), FIRST_TARGET_MS, process.env, async () => {
+      const scope = `cold-${coldScope++}`;
+      const [p] = await proofs(1, scope);
+      const body = JSON.stringify({ schema: 'age-over-18', proof: p!.proof, publicSignals: p!.publicSignals, scope });
+      return { body, cookies: [...client.jar].map(([k, v]) => `${k}=${v}`) };
+    });
+    if (process.argv.includes('--cold-only')) return;
     const send = (p: ProofResult, scope: string) =>
       client.post('/api/attest', { schema: 'age-over-18', proof: p.proof, publicSignals: p.publicSignals, scope });
 
@@ -52,8 +60,9 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const first = await send(warm[0]!, 'warm');
     const firstMs = performance.now() - t0;
+    // Not the issue's row (that is coldFirstAttestation's, above): this process built the curve proving.
     console.log(
-      `first attestation (cold module state, curve already built): ${firstMs.toFixed(0)} ms, status ${first.status}  target ≤ ${FIRST_TARGET_MS} ms ${firstMs <= FIRST_TARGET_MS ? '✔' : '✘'}`,
+      `first attestation through the runtime (cold module state, curve already built by the proofs): ${firstMs.toFixed(0)} ms, status ${first.status}`,
     );
 
     console.log(`proving ${2 * n} range proofs for the runs …`);

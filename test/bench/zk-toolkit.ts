@@ -1,7 +1,8 @@
 /**
  * ZK toolkit over HTTP (`npm run bench -- zk-toolkit`): prints numbers, asserts nothing.
  *   - Poseidon hashes/s through the local runtime against circomlibjs in this process (the ratio
- *     is the API's overhead: HTTP, API Gateway emulation, middy, the DynamoDB rate-limit counter);
+ *     is the API's overhead: HTTP, API Gateway emulation, middy, the DynamoDB rate-limit counter),
+ *     beside a bare node:http server doing only the same hash with the same client (the floor);
  *   - POST proof/generate warm p50 against snarkjs.groth16.fullProve in the same process;
  *   - POST proof/verify warm p50;
  *   - the proof function's cold start: a fresh process imports the esbuild bundle of
@@ -11,11 +12,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { buildPoseidon } from 'circomlibjs';
 import { esbuildOptions } from '../../cdk/bundling.ts';
+import { hashPoseidon } from '#lib/zk/poseidon.ts';
 import { startTestRuntime } from '../support/runtime.ts';
+
+/** Issue 39: Poseidon hashes/s through the local runtime over circomlibjs's in this process. */
+const RATIO_TARGET = 0.25;
 
 const repo = join(import.meta.dirname, '..', '..');
 const CIRCUIT = 'password';
@@ -95,11 +103,35 @@ async function poseidonThroughput(base: string, n: number) {
     if (r.statusCode !== 200) throw new Error(`handler: ${r.statusCode} ${r.body}`);
   });
 
-  console.log(`Poseidon (one input), ${n} requests at concurrency ${concurrency}`);
+  // The floor: a bare node:http server in this process doing only the same hash (lib/zk/poseidon.ts's
+  // request function, JSON in and out), against the same client: what no gateway or stack could beat.
+  const bare = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void hashPoseidon(JSON.parse(Buffer.concat(chunks).toString('utf8'))).then((data) => {
+        const out = JSON.stringify({ data });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(out)) });
+        res.end(out);
+      });
+    });
+  });
+  await new Promise<void>((ok) => bare.listen(0, '127.0.0.1', ok));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  for (let i = 0; i < 50; i++) await post(bareUrl, { input: String(i) });
+  const floor = await measure(n, concurrency, (i) => post(bareUrl, { input: String(i) }));
+  await new Promise((ok) => bare.close(ok));
+
+  const ratio = http.rate / directRate;
+  console.log(`Poseidon (one input), ${n} requests at concurrency ${concurrency}, load average ${loadavg()[0]!.toFixed(1)}`);
   console.log(`  POST hash/poseidon (local runtime)  ${http.rate.toFixed(0)} hashes/s  (p50 ${ms(http.p50)}, p99 ${ms(http.p99)})`);
   console.log(`  its handler called in-process       ${inProc.rate.toFixed(0)} hashes/s  (p50 ${ms(inProc.p50)}; no HTTP, same stack)`);
+  console.log(`  bare node:http server, same hash    ${floor.rate.toFixed(0)} hashes/s  (p50 ${ms(floor.p50)}; the floor for this client)`);
   console.log(`  circomlibjs in-process              ${directRate.toFixed(0)} hashes/s`);
   console.log(`  API overhead (circomlibjs / HTTP)   ${(directRate / http.rate).toFixed(1)}x`);
+  console.log(
+    `  local runtime / circomlibjs         ${ratio.toFixed(3)}  target ≥ ${RATIO_TARGET} ${ratio >= RATIO_TARGET ? '✔' : '✘'}  (the bare server's: ${(floor.rate / directRate).toFixed(3)})`,
+  );
 }
 
 async function proofs(base: string, runs: number) {
@@ -175,7 +207,17 @@ process.exit(0);
   );
   const cold: Array<{ importMs: number; firstMs: number; wallMs: number }> = [];
   // A Lambda reads the artifacts from its layer: point the bundle at the repository's.
-  const childEnv = { ...env, CIRCUITS_DIR: join(repo, 'circuits', 'artifacts'), POWERTOOLS_LOG_LEVEL: 'ERROR' };
+  // Not the runtime's multi-concurrency switch (lib/observability.ts sets it in this process): without
+  // Lambda's invoke store, Powertools' logger throws at import ('InvokeStore is not available').
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _multi, ...own } = env;
+  // AWS_LAMBDA_FUNCTION_NAME: as in a Lambda, the curve single-threaded (lib/zk/bn128-curve.ts: the
+  // bundle's worker threads never answer, and the first proof waited forever).
+  const childEnv = {
+    ...own,
+    AWS_LAMBDA_FUNCTION_NAME: 'zk-toolkit-proof-generate',
+    CIRCUITS_DIR: join(repo, 'circuits', 'artifacts'),
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+  };
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     const p = spawnSync(process.execPath, [child], { encoding: 'utf8', env: childEnv });

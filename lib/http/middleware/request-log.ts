@@ -1,3 +1,4 @@
+import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { isAppError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { recordRequest } from '#lib/metrics.ts';
@@ -23,7 +24,9 @@ export const requestLog = (): HttpMiddleware => {
       code: status >= 400 && isAppError(request.error) ? request.error.code : undefined,
     };
     if (status >= 500) logger.error('request failed', { ...entry, error: request.error ?? undefined });
-    else logger.info('request', entry);
+    // Only when the line would be written: Powertools reads the X-Ray trace id from the environment
+    // and builds the entry before its own level check (about a tenth of a warm local request's stack).
+    else if (logger.level <= LogLevelThreshold.INFO) logger.info('request', entry);
     // By the route table's path, never the raw path: one metric per route, not per id.
     recordRequest({ group: state.route.group, method: state.route.method, route: state.route.path, status, durationMs: entry.durationMs });
   };

@@ -1,6 +1,7 @@
-// A deep import: circomlibjs's package entry re-exports every primitive (and ethers), which a
-// bundle cannot shed; its `exports` map lists only that entry, hence the path (see circomlibjs.d.ts).
 import { once } from './once.ts';
 
-/** circomlibjs's wasm Poseidon (circomlib's parameters), built once per process. */
-export const getPoseidon = once(async () => (await import('../../../node_modules/circomlibjs/src/poseidon_wasm.js')).buildPoseidon());
+/**
+ * circomlibjs's wasm Poseidon (circomlib's parameters), built once per process from the
+ * precomputed module (lib/zk/poseidon-curve.ts), imported on first use: the module is 0.9 MB.
+ */
+export const getPoseidon = once(async () => (await import('../poseidon-curve.ts')).buildCachedPoseidon());

@@ -77,6 +77,27 @@ describe('requestLog', () => {
     await run(requestLog(), 'onError', refused);
     expect(info).toHaveBeenCalledWith('request', expect.objectContaining({ status: 400, code: 'INVALID_INPUT' }));
   });
+
+  it('does not build the request line when the log level drops it, and still writes a 5xx', async () => {
+    const info = vi.spyOn(logger, 'info').mockImplementation(() => {});
+    const error = vi.spyOn(logger, 'error').mockImplementation(() => {});
+    const before = logger.getLevelName();
+    logger.setLogLevel('ERROR');
+    try {
+      const ok = requestOf(routeOf());
+      ok.response = { statusCode: 200 };
+      await run(requestLog(), 'after', ok);
+      expect(info).not.toHaveBeenCalled();
+      expect(ok.response.headers).toMatchObject({ 'x-request-id': expect.any(String) });
+      const failed = requestOf(routeOf());
+      failed.error = new Error('disk on fire');
+      failed.response = { statusCode: 500 };
+      await run(requestLog(), 'onError', failed);
+      expect(error).toHaveBeenCalledWith('request failed', expect.objectContaining({ status: 500 }));
+    } finally {
+      logger.setLogLevel(before as 'INFO');
+    }
+  });
 });
 
 describe('originCheck', () => {

@@ -24,4 +24,19 @@ describe('the precomputed bn128 WebAssembly module', () => {
     expect(await c.pairingEq(c.G1.g, c.G2.g, c.G1.neg(c.G1.g), c.G2.g)).toBe(true);
     await terminateCurves();
   });
+
+  it('built single-threaded, as in a Lambda, it verifies and then terminates (no worker threads to stop)', async () => {
+    await terminateCurves();
+    const { proof, publicSignals } = await generateProof('preimage', { secret: '6' });
+    await terminateCurves();
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'bn128-wasm-test';
+    try {
+      expect(await verifyProof('preimage', proof, publicSignals)).toBe(true);
+      const c = (globalThis as { curve_bn128?: { tm: { singleThread?: boolean } } | null }).curve_bn128;
+      expect(c?.tm.singleThread).toBe(true);
+    } finally {
+      delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+    }
+    await expect(terminateCurves()).resolves.toBeUndefined();
+  });
 });

@@ -124,6 +124,32 @@ describe('bridge releases under a node behind the cluster', () => {
   });
 });
 
+describe('a release recorded before heights were kept', () => {
+  it('gets a bound stamped once (never earlier than its real height), then is settled by it: the stored bytes sent again, no second release', async () => {
+    const { claimRelease, readRelease } = await import('#lib/data/bridge-releases.ts');
+    const { releaseWithdrawal } = await import('#lib/bridge/chain-a-release.ts');
+    const route = (await import('#lib/bridge/routes.ts')).routeToken('chaina-chainb', 'SOL')!;
+    // A stored release of the old shape (no lastValidBlockHeight), never sent: a signed transfer of its own.
+    const payer = Keypair.generate();
+    await chain.airdrop(payer.publicKey, 1_000_000_000n);
+    const dest = Keypair.generate().publicKey;
+    const { signedTransfer } = await import('#lib/transfer/chain.ts');
+    const old = await signedTransfer(chain, payer, dest, 3_000_000n);
+    const messageId = `0x${'ab'.repeat(32)}`;
+    expect(await claimRelease(messageId, { bridgeId: 'legacy', signature: old.signature, transaction: old.bytes, at: new Date(0).toISOString() })).toBe(true);
+    const args = { bridgeId: 'legacy', messageId, route, to: dest.toBase58(), amount: 3_000_000n };
+
+    const height = await chain.rpc.getBlockHeight();
+    await expect(releaseWithdrawal(chain, args)).rejects.toThrow(/no last valid block height/);
+    const stamped = (await readRelease(messageId))!;
+    expect(stamped.signature).toBe(old.signature);
+    expect(stamped.lastValidBlockHeight).toBeGreaterThanOrEqual(height + 300);
+    expect(await releaseWithdrawal(chain, args)).toBe(old.signature);
+    expect(await lamports(dest.toBase58())).toBe(3_000_000n);
+    expect((await readRelease(messageId))?.signature).toBe(old.signature);
+  });
+});
+
 describe('the journal under a node behind the cluster', () => {
   it("past its last valid height, a history search answered by a node that has not reached that height's slot finds nothing: not expired; landed once that node has", async () => {
     const compressed = async () => BigInt(String(await chain.rpc.getCompressedBalanceByOwner(new PublicKey(wallet.address))));

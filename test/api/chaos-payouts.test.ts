@@ -47,8 +47,8 @@ const report: Report = {};
 const POOL = 'sol-0.1';
 const DENOMINATION = 100_000_000n;
 const PASS = 'chaos-release-1';
-// 1510: its first eight schedules meet every send fault first (in-flight twice), and crashes and in-flight in the passes after.
-const SEED = Number(process.env.CHAOS_SEED ?? 1510);
+// 505: its first eight schedules draw every fault of the layer for the requests (in-flight twice, lagging first), and lagging, in-flight and crashes in the passes after.
+const SEED = Number(process.env.CHAOS_SEED ?? 505);
 // The requests' faults (chaos-helpers.ts), and faults for the passes that follow them (the retry job, the relayer), which may crash too.
 const schedule = fc.record({ ...scheduleFields, later: fc.array(fc.constantFrom(...FAULTS), { maxLength: 2 }) });
 

@@ -67,7 +67,7 @@ export interface ChainAFaultOptions {
   slotMs: number;
   /** Slots a `lagging` node is behind the cluster. */
   lag: number;
-  /** Probability of each fault per call it applies to (sends: all; reads: the RPC ones). */
+  /** Probability of each fault per call it applies to (sends: all; reads: the RPC ones, and `lagging` for those of LAGGED_READS). */
   rates: Partial<Record<ChainAFault, number>>;
   seed: number;
 }

@@ -8,9 +8,9 @@ import {
 import { PublicKey, SystemProgram, TransactionInstruction, type Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { ChainA } from '#lib/chains/chain-a/index.ts';
-import { settle } from '#lib/chains/chain-a/settle.ts';
+import { heightBound, settle } from '#lib/chains/chain-a/settle.ts';
 import { clock } from '#lib/clock.ts';
-import { claimRelease, readRelease } from '#lib/data/bridge-releases.ts';
+import { claimRelease, readRelease, stampReleaseHeight } from '#lib/data/bridge-releases.ts';
 import { serviceKey } from '#lib/rewards/service-keys.ts';
 import { MEMO_PROGRAM_ID } from './chain-a-source.ts';
 import type { HyperlaneToken } from './routes.ts';
@@ -27,9 +27,12 @@ import type { HyperlaneToken } from './routes.ts';
  * LOCAL_TOKEN_COLLATERAL (lib/local/chain-a/chain.ts; both stand for what the deposits locked);
  * elsewhere the operator funds it.
  *
- * Exactly once per message id (lib/data/bridge-releases.ts): the signed transaction is recorded
- * before it is sent; a later pass finds it on chain, or resends the very same bytes, and builds a
- * new one only when the chain refuses the old one's blockhash (it can then never land).
+ * Exactly once per message id (lib/data/bridge-releases.ts): the signed transaction and its last
+ * valid block height are recorded before it is sent; a later pass finds it on chain, or resends the
+ * very same bytes, and builds a new one only once the chain settled the old one failed, or expired
+ * past that height with no status in the history (lib/chains/chain-a/settle.ts, the value-move
+ * journal's rule). A resend refused with BlockhashNotFound decides nothing: a node behind the
+ * cluster answers that for a blockhash the cluster still takes.
  */
 export const ESCROW_KEY_NAME = 'bridge-escrow';
 export const LOCAL_COLLATERAL = 1_000n * 10n ** 9n;
@@ -91,7 +94,12 @@ export async function releaseWithdrawal(
 ): Promise<string | undefined> {
   const prior = await readRelease(args.messageId);
   if (prior) {
-    const seen = await settle(chain, { signature: prior.signature, bytes: prior.transaction });
+    // A release recorded before heights were kept gets a bound first (never earlier than its real one).
+    if (prior.lastValidBlockHeight === undefined) {
+      await stampReleaseHeight(args.messageId, prior.signature, await heightBound(chain));
+      throw new Error(`release ${prior.signature} had no last valid block height; one is recorded now, settled on the next pass`);
+    }
+    const seen = await settle(chain, { signature: prior.signature, bytes: prior.transaction, lastValidBlockHeight: prior.lastValidBlockHeight });
     if (seen.kind === 'landed') return prior.signature;
     if (seen.kind === 'pending') throw new Error(`release ${prior.signature} is not settled yet`);
     // failed or expired: that transaction moved nothing; a new one replaces it below.
@@ -100,10 +108,11 @@ export async function releaseWithdrawal(
   const escrow: Keypair = await key.signer();
   // The embedded chain's collateral (ChainA.prepareReleaseCollateral; a live cluster does nothing).
   if (args.route.originMint) await chain.prepareReleaseCollateral(new PublicKey(args.route.originMint), args.route.decimals, escrow.publicKey);
-  const { blockhash } = await chain.rpc.getLatestBlockhash();
+  const { blockhash, lastValidBlockHeight } = await chain.rpc.getLatestBlockhash();
   const tx = buildAndSignTx(releaseInstructions(escrow.publicKey, args.route, new PublicKey(args.to), args.amount, args.messageId), escrow, blockhash);
   const signature = bs58.encode(tx.signatures[0]!);
-  const attempt = { bridgeId: args.bridgeId, signature, transaction: Buffer.from(tx.serialize()).toString('base64'), at: clock.now().toISOString() };
+  const transaction = Buffer.from(tx.serialize()).toString('base64');
+  const attempt = { bridgeId: args.bridgeId, signature, transaction, lastValidBlockHeight, at: clock.now().toISOString() };
   if (!(await claimRelease(args.messageId, attempt, prior?.signature))) return undefined;
   await chain.sendAndConfirm(tx);
   return signature;

@@ -285,3 +285,24 @@ export async function listOpenDeposits(beforeIso: string): Promise<DepositRecord
   });
   return items.map((i) => depositDecoder.decode(i));
 }
+
+/**
+ * Gives a pending deposit recorded without its transfer's last valid block height one (a bound no
+ * lower than the real one: lib/chains/chain-a/settle.ts `heightBound`), once.
+ */
+export async function stampDepositHeight(d: DepositRecord, lastValidBlockHeight: number): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: depositKey(d.userId, d.id),
+        UpdateExpression: 'SET lastValidBlockHeight = :lv',
+        ConditionExpression: '#s = :p AND txHash = :h AND attribute_not_exists(lastValidBlockHeight)',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':lv': lastValidBlockHeight, ':p': 'pending', ':h': d.txHash },
+      }),
+    );
+  } catch (e) {
+    if (!isConditionalFailure(e)) throw e;
+  }
+}

@@ -122,6 +122,19 @@ export async function recordPayoutTx(jobId: string, owner: string, txHash: strin
   if (!stored) throw new LeaseLost(jobId);
 }
 
+/**
+ * Gives the stored payout of a job recorded without its last valid block height one (a bound no
+ * lower than the real one: lib/chains/chain-a/settle.ts `heightBound`), once, while holding the lease.
+ */
+export async function stampPayoutHeight(jobId: string, owner: string, txHash: string, lastValidBlockHeight: number): Promise<void> {
+  const stamped = await updateIf(
+    jobKey(jobId),
+    { set: ['lastValidBlockHeight = :lv'], values: { ':lv': lastValidBlockHeight } },
+    allOf(held(owner), { ConditionExpression: 'txHash = :h AND attribute_not_exists(lastValidBlockHeight)', ExpressionAttributeValues: { ':h': txHash } }),
+  );
+  if (!stamped) throw new LeaseLost(jobId);
+}
+
 /** The worker's lease on a job expired and was taken (or the job was paid) before it could store its transaction. */
 export class LeaseLost extends Error {
   constructor(jobId: string) {

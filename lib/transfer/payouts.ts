@@ -6,6 +6,7 @@ import { getPool } from '#lib/data/shielded-pools.ts';
 import * as repo from '#lib/data/shielded-withdrawals.ts';
 import type { PayoutJob } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
+import { heightBound } from '#lib/chains/chain-a/settle.ts';
 import { settle, signedTransfer } from './chain.ts';
 import { LEASE_MS } from './config.ts';
 import { assetOf, poolSigner } from './pools.ts';
@@ -31,8 +32,14 @@ export async function payJob(jobId: string): Promise<PayoutJob | undefined> {
     const chain = await chainA();
     let paid: { txHash: string; slot: number } | undefined;
     if (job.txHash) {
+      // A payout stored before heights were kept gets a bound first (never earlier than its real one).
+      let lastValidBlockHeight = job.lastValidBlockHeight;
+      if (lastValidBlockHeight === undefined) {
+        lastValidBlockHeight = await heightBound(chain);
+        await repo.stampPayoutHeight(job.id, owner, job.txHash, lastValidBlockHeight);
+      }
       // Only the chain decides: a new payout is signed only once the stored one failed or expired.
-      const seen = await settle(chain, { signature: job.txHash, bytes: job.signedTx, lastValidBlockHeight: job.lastValidBlockHeight });
+      const seen = await settle(chain, { signature: job.txHash, bytes: job.signedTx, lastValidBlockHeight });
       if (seen.kind === 'landed') paid = { txHash: job.txHash, slot: seen.slot };
       else if (seen.kind === 'pending') throw new Error(`payout ${job.txHash} is not settled yet`);
     }

@@ -6,6 +6,7 @@ import { logger } from '#lib/log.ts';
 import { resolveChainBMovesOnce } from '#lib/moves/chain-b.ts';
 import { resolveMovesOnce, type MovesReport } from '#lib/moves/journal.ts';
 import { forgetOwed } from '#lib/rewards/accrue.ts';
+import { heightBound } from '#lib/chains/chain-a/settle.ts';
 import { settle } from './chain.ts';
 import { transferConfig } from './config.ts';
 import { payJob } from './payouts.ts';
@@ -83,7 +84,14 @@ async function finishDeposit(open: deposits.DepositRecord): Promise<'appended' |
   if (!d || d.status === 'complete') return 'skipped';
   if (d.status === 'pending') {
     const chain = await chainA();
-    const seen = await settle(chain, { signature: d.txHash, bytes: d.signedTx, lastValidBlockHeight: d.lastValidBlockHeight });
+    // A deposit recorded before heights were kept gets a bound first (never earlier than its real one).
+    let lastValidBlockHeight = d.lastValidBlockHeight;
+    if (lastValidBlockHeight === undefined) {
+      lastValidBlockHeight = await heightBound(chain);
+      await deposits.stampDepositHeight(d, lastValidBlockHeight);
+      return 'skipped';
+    }
+    const seen = await settle(chain, { signature: d.txHash, bytes: d.signedTx, lastValidBlockHeight });
     if (seen.kind === 'pending') return 'skipped';
     if (seen.kind !== 'landed') {
       // failed, or expired past its last valid block height with no status in the history: nothing moved

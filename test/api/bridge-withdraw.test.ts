@@ -350,7 +350,7 @@ describe('the chain A release, exactly once', () => {
     expect(await lamports(to)).toBe(70_000_000n);
   });
 
-  it('a recorded release whose blockhash the chain no longer knows is replaced by a new transaction, released once', async () => {
+  it('a recorded release past its last valid block height, with no status in the history, is replaced by a new transaction, released once', async () => {
     const chain = await chainA();
     const { serviceKey } = await import('#lib/rewards/service-keys.ts');
     const { ESCROW_KEY_NAME } = await import('#lib/bridge/chain-a-release.ts');
@@ -367,7 +367,8 @@ describe('the chain A release, exactly once', () => {
     ).signer();
     const to = Keypair.generate().publicKey;
     const args = { bridgeId: 'expiry-test', messageId: messageId(), route: SOL, to: to.toBase58(), amount: 20_000_000n };
-    // What a relayer recorded before dying, built on a blockhash the chain has since forgotten.
+    // What a relayer recorded before dying, built on a blockhash the chain has since forgotten, and
+    // the chain past its last valid height (a refusal alone decides nothing: lib/chains/chain-a/settle.ts).
     const stale = buildAndSignTx(
       [SystemProgram.transfer({ fromPubkey: escrow.publicKey, toPubkey: to, lamports: 20_000_000n })],
       escrow,
@@ -379,6 +380,7 @@ describe('the chain A release, exactly once', () => {
         bridgeId: 'expiry-test',
         signature: staleSignature,
         transaction: Buffer.from(stale.serialize()).toString('base64'),
+        lastValidBlockHeight: (await chain.rpc.getBlockHeight()) - 1,
         at: new Date().toISOString(),
       }),
     ).toBe(true);

@@ -214,12 +214,13 @@ describe("deposit from the caller's chain A wallet", () => {
       // No window decides a journaled send: only the chain's settlement of it.
       expect((await readBridge(aliceId, t.id))?.status).toBe('submitted');
       const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
-      const height = chain.rpc.getBlockHeight;
-      chain.rpc.getBlockHeight = async () => Number.MAX_SAFE_INTEGER; // the chain is past its last valid block height
+      const epoch = chain.rpc.getEpochInfo;
+      // The chain is past its last valid block height (read at the node's own slot).
+      chain.rpc.getEpochInfo = async () => ({ ...(await epoch.call(chain.rpc)), blockHeight: Number.MAX_SAFE_INTEGER });
       try {
         expect((await resolveMovesOnce()).expired).toBe(1);
       } finally {
-        chain.rpc.getBlockHeight = height;
+        chain.rpc.getEpochInfo = epoch;
       }
       expect((await settled(alice, t.id)).status).toBe('failed');
     });

@@ -5,7 +5,7 @@ import type { HttpClient, TestRuntime } from '../support/runtime.ts';
 
 /** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts, chaos-chain-b.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
 export const RUNS = Number(process.env.CHAOS_RUNS ?? 8);
-// 53: its first eight schedules send under every fault of the layer (late, lands-later, dropped, both crashes, timeouts).
+// 53: its first eight schedules send under in-flight (a node behind the cluster refusing the resend after it), dropped, lands-later, both crashes, timeouts.
 export const SEED = Number(process.env.CHAOS_SEED ?? 53);
 
 export type Answer = { status: number; json: any } | 'crashed';

@@ -56,6 +56,10 @@ async function answer(method: string, params: unknown[]): Promise<{ result?: unk
       return { result: { context, value: null } };
     case 'getBlockHeight':
       return { result: cluster.height };
+    case 'getEpochInfo':
+      return {
+        result: { epoch: 0, slotIndex: cluster.height, slotsInEpoch: 432_000, absoluteSlot: cluster.height, blockHeight: cluster.height, transactionCount: 1 },
+      };
     case 'sendTransaction': {
       const bytes = params[0] as string;
       const signature = bs58.encode(VersionedTransaction.deserialize(Buffer.from(bytes, 'base64')).signatures[0]!);

@@ -40,13 +40,23 @@ export const FAULTS = [
    * valid then. The window in which a client that signs anew pays twice.
    */
   'in-flight',
+  /**
+   * The call is answered by a node LAG slots behind the cluster (one of several behind a provider's
+   * load balancer): a send carrying a blockhash it has not seen yet is refused with BlockhashNotFound
+   * (not passed on; a copy sent before still lands); the slot and block height are its own; a status
+   * of a transaction that landed in the last LAG slots is missing, history searched or not.
+   */
+  'lagging',
   /** The caller dies before its send reaches the chain. */
   'crash-before',
   /** The caller dies after the chain took its transaction. */
   'crash-after',
 ] as const;
 export type ChainAFault = (typeof FAULTS)[number];
-const READ_FAULTS: readonly ChainAFault[] = ['rpc-timeout', 'rate-limited', 'server-error'];
+const RPC_FAULTS: readonly ChainAFault[] = ['rpc-timeout', 'rate-limited', 'server-error'];
+const READ_FAULTS: readonly ChainAFault[] = [...RPC_FAULTS, 'lagging'];
+/** The reads a `lagging` node answers from its older view (the others pass it by: a queued `lagging` waits for one of these). */
+const LAGGED_READS = new Set(['getSignatureStatuses', 'getSlot', 'getBlockHeight', 'getEpochInfo']);
 /** Slots an `in-flight` transaction takes to land. */
 export const IN_FLIGHT_SLOTS = 3;
 
@@ -55,12 +65,18 @@ export interface ChainAFaultOptions {
   window: number;
   /** Clock milliseconds per slot (400 on Solana); 0: slots advance by transactions (and `advanceSlots`) only. */
   slotMs: number;
-  /** Probability of each fault per call it applies to (sends: all; reads: the RPC ones). */
+  /** Slots a `lagging` node is behind the cluster. */
+  lag: number;
+  /** Probability of each fault per call it applies to (sends: all; reads: the RPC ones, and `lagging` for those of LAGGED_READS). */
   rates: Partial<Record<ChainAFault, number>>;
   seed: number;
 }
 
-const SETTINGS = { window: z.coerce.number().int().positive().default(150), 'slot-ms': z.coerce.number().int().nonnegative().default(400) };
+const SETTINGS = {
+  window: z.coerce.number().int().positive().default(150),
+  'slot-ms': z.coerce.number().int().nonnegative().default(400),
+  lag: z.coerce.number().int().positive().default(20),
+};
 
 /**
  * `CHAIN_FAULTS` for chain A: its names without prefix (or with `a.`), comma-separated `name=value`
@@ -76,7 +92,7 @@ export function chainAFaults(text: string): ChainAFaultOptions | undefined {
     SETTINGS,
     FAULTS.filter((f) => !f.startsWith('crash')),
   );
-  return o && { window: o.settings.window!, slotMs: o.settings['slot-ms']!, seed: o.seed, rates: o.rates };
+  return o && { window: o.settings.window!, slotMs: o.settings['slot-ms']!, lag: o.settings.lag!, seed: o.seed, rates: o.rates };
 }
 
 /** Chain A's options from `CHAIN_FAULTS`, its defaults when only other layers are named. */
@@ -88,7 +104,7 @@ export class FaultyChainA implements ChainA {
   readonly rpc: Rpc;
   /** How many of each fault were injected so far (for the chaos runs' report). */
   readonly injected: Record<ChainAFault, number> = Object.fromEntries(FAULTS.map((f) => [f, 0])) as Record<ChainAFault, number>;
-  private readonly queue: { fault: ChainAFault; on: 'send' | 'read' }[] = [];
+  private readonly queue: { fault: ChainAFault; on: 'send' | 'read'; call?: string }[] = [];
   private readonly random: () => number;
   private readonly startedMs = clock.nowMs();
   private extraSlots = 0;
@@ -126,9 +142,9 @@ export class FaultyChainA implements ChainA {
     return this.inner.prepareReleaseCollateral(mint, decimals, escrow);
   }
 
-  /** Tests: the next calls of this kind meet these faults, in order (before any by rate). */
-  inject(fault: ChainAFault, on: 'send' | 'read' = 'send'): void {
-    this.queue.push({ fault, on });
+  /** Tests: the next calls of this kind (reads: of the RPC method `call`, when named) meet these faults, in order (before any by rate). */
+  inject(fault: ChainAFault, on: 'send' | 'read' = 'send', call?: string): void {
+    this.queue.push({ fault, on, ...(call ? { call } : {}) });
   }
 
   /** Tests: the signatures that landed through this layer, in order. */
@@ -168,11 +184,13 @@ export class FaultyChainA implements ChainA {
       this.crashed++;
       return never();
     }
-    if (fault && READ_FAULTS.includes(fault)) throw unavailable(fault);
+    if (fault && RPC_FAULTS.includes(fault)) throw unavailable(fault);
     const signature = bs58.encode(tx.signatures[0]!);
     const now = await this.slot();
     const issued = this.issued.get(tx.message.recentBlockhash);
     if (issued !== undefined && now > issued + this.options.window) throw new ChainRejected('transaction failed: BlockhashNotFound');
+    // A node behind the cluster has not seen this blockhash: its preflight refuses, and passes nothing on.
+    if (fault === 'lagging' && (issued ?? now) > now - this.options.lag) throw new ChainRejected('transaction failed: BlockhashNotFound');
     if (this.inFlight.some((f) => bs58.encode(f.tx.signatures[0]!) === signature)) throw timedOut(signature); // accepted again, still in flight
     const landed = this.landedAt.get(signature);
     if (landed !== undefined) {
@@ -237,12 +255,14 @@ export class FaultyChainA implements ChainA {
     return applying;
   }
 
-  private next(on: 'send' | 'read'): ChainAFault | undefined {
-    const i = this.queue.findIndex((q) => q.on === on);
+  /** The fault this call meets (a read: of the RPC method `call`; only those of LAGGED_READS meet `lagging`). */
+  private next(on: 'send' | 'read', call?: string): ChainAFault | undefined {
+    const lagged = on === 'send' || LAGGED_READS.has(call ?? '');
+    const i = this.queue.findIndex((q) => q.on === on && (!q.call || q.call === call) && (lagged || q.fault !== 'lagging'));
     let fault: ChainAFault | undefined;
     if (i >= 0) fault = this.queue.splice(i, 1)[0]!.fault;
     else {
-      for (const f of on === 'send' ? FAULTS : READ_FAULTS) {
+      for (const f of (on === 'send' ? FAULTS : READ_FAULTS).filter((x) => lagged || x !== 'lagging')) {
         const p = this.options.rates[f] ?? 0;
         if (p > 0 && this.random() < p) {
           fault = f;
@@ -254,19 +274,23 @@ export class FaultyChainA implements ChainA {
     return fault;
   }
 
+  /** `behind`: slots the answering node is behind the cluster (`lagging`), 0 for an up-to-date one. */
   private faultyRpc(inner: Rpc): Rpc {
-    const overrides: Record<string, (...args: never[]) => Promise<unknown>> = {
-      getSignatureStatuses: async (signatures: string[], config?: SignatureStatusConfig) => {
+    const viewed = async (behind: number) => (await this.slot()) - behind;
+    const overrides: Record<string, (behind: number, ...args: never[]) => Promise<unknown>> = {
+      getSignatureStatuses: async (behind, signatures: string[], config?: SignatureStatusConfig) => {
         await this.landInFlight();
         const answer = await inner.getSignatureStatuses(signatures, config);
-        if (config?.searchTransactionHistory) return answer;
-        const now = await this.slot();
+        const now = await viewed(behind);
         return {
           ...answer,
+          context: { ...answer.context, slot: now },
           value: answer.value.map((s, i) => {
             if (!s) return s;
             const at = this.landedAt.get(signatures[i]!) ?? s.slot;
-            return now - at > this.options.window ? null : s;
+            // Not seen yet by a node behind; evicted from the recent cache unless the history is searched.
+            if (at > now) return null;
+            return !config?.searchTransactionHistory && now - at > this.options.window ? null : s;
           }),
         };
       },
@@ -282,8 +306,13 @@ export class FaultyChainA implements ChainA {
         if (!this.issued.has(blockhash)) this.issued.set(blockhash, now);
         return { blockhash, lastValidBlockHeight: this.issued.get(blockhash)! + this.options.window };
       },
-      getSlot: () => this.slot(),
-      getBlockHeight: () => this.slot(),
+      getSlot: (behind) => viewed(behind),
+      getBlockHeight: (behind) => viewed(behind),
+      // One block per slot here: the node's height and slot are the same number.
+      getEpochInfo: async (behind) => {
+        const slot = await viewed(behind);
+        return { epoch: 0, slotIndex: slot, slotsInEpoch: 432_000, absoluteSlot: slot, blockHeight: slot };
+      },
     };
     return new Proxy(inner, {
       get: (target, prop, receiver) => {
@@ -292,11 +321,11 @@ export class FaultyChainA implements ChainA {
         if (typeof value !== 'function' || typeof prop !== 'string' || !prop.startsWith('get')) return typeof value === 'function' ? value.bind(target) : value;
         const own = overrides[prop];
         return async (...args: unknown[]) => {
-          const fault = this.next('read');
-          if (fault) throw unavailable(fault);
+          const fault = this.next('read', prop);
+          if (fault && fault !== 'lagging') throw unavailable(fault);
           // What the cluster answers includes what landed meanwhile (a balance, an account).
-          if (prop !== 'getSlot' && prop !== 'getBlockHeight' && prop !== 'getLatestBlockhash') await this.landInFlight();
-          return own ? own(...(args as never[])) : value.apply(target, args);
+          if (!['getSlot', 'getBlockHeight', 'getEpochInfo', 'getLatestBlockhash'].includes(prop)) await this.landInFlight();
+          return own ? own(fault === 'lagging' ? this.options.lag : 0, ...(args as never[])) : value.apply(target, args);
         };
       },
     });

@@ -16,7 +16,7 @@ import type { LocalChainA } from './chain.ts';
  * Served: the Solana methods the adapter and the services call for wallets and native-coin
  * compression (getLatestBlockhash, sendTransaction, requestAirdrop, getSignatureStatuses,
  * getBalance, getAccountInfo, getMultipleAccounts, getMinimumBalanceForRentExemption, getSlot,
- * getBlockHeight, getTransaction) and Photon's getIndexerSlot, getIndexerHealth and
+ * getBlockHeight, getEpochInfo, getTransaction) and Photon's getIndexerSlot, getIndexerHealth and
  * getCompressedBalanceByOwner. Not served (answered -32601, which the adapter reports as
  * RPC_ERROR): Photon's compressed-account listings and validity proofs, so spending compressed
  * accounts (decompress, compressed transfers, tokens) does not run through it.
@@ -78,6 +78,8 @@ async function answer(chain: LocalChainA, state: FrontState, method: string, par
     case 'getSlot':
     case 'getBlockHeight':
       return slot;
+    case 'getEpochInfo':
+      return chain.rpc.getEpochInfo();
     case 'getBalance':
       return { context, value: await chain.rpc.getBalance(key(p[0])) };
     case 'getAccountInfo':

@@ -29,6 +29,7 @@ import {
   type AccountInfo,
   type BlockhashWithExpiryBlockHeight,
   type ConfirmedSignatureInfo,
+  type EpochInfo,
   type GetTransactionConfig,
   type GetVersionedTransactionConfig,
   type TransactionResponse,
@@ -234,6 +235,12 @@ export class LiteSvmRpc extends TestRpc {
 
   /** One block per slot here (LiteSVM skips none). */
   override getBlockHeight = async (): Promise<number> => this.ledger.slot();
+
+  /** Height and slot in one answer, as lib/chains/chain-a/settle.ts reads them (one block per slot here). */
+  override getEpochInfo = async (): Promise<EpochInfo> => {
+    const slot = this.ledger.slot();
+    return { epoch: 0, slotIndex: slot, slotsInEpoch: 432_000, absoluteSlot: slot, blockHeight: slot };
+  };
 
   override async getIndexerSlot(): Promise<number> {
     return this.ledger.slot();

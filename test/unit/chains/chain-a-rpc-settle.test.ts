@@ -25,6 +25,8 @@ const node = {
   history: null as null | { slot: number },
   /** The history search finds nothing the first `historyLag` times (its index catching up). */
   historyLag: 0,
+  /** Slots behind `height` of the node answering status reads (one behind a provider's load balancer). */
+  statusBehind: 0,
   /** An HTTP status answered to every request while set (429, 503). */
   httpStatus: undefined as number | undefined,
   sendError: { code: -32002, message: 'Transaction simulation failed: Blockhash not found', data: { err: 'BlockhashNotFound', logs: [] } },
@@ -34,7 +36,6 @@ let server: Server;
 let chain: RpcChainA;
 
 function answer(method: string, params: any[]): { result?: unknown; error?: unknown } {
-  const context = { slot: node.height };
   const status = (s: { slot: number }) => ({ slot: s.slot, confirmations: null, err: null, status: { Ok: null }, confirmationStatus: 'finalized' });
   switch (method) {
     case 'getSignatureStatuses': {
@@ -44,10 +45,15 @@ function answer(method: string, params: any[]): { result?: unknown; error?: unkn
         node.historyLag--;
         s = null;
       }
-      return { result: { context, value: (params[0] as string[]).map(() => (s ? status(s) : null)) } };
+      const seenAt = node.height - node.statusBehind;
+      if (s && s.slot > seenAt) s = null; // landed after the slot this node has reached
+      return { result: { context: { slot: seenAt }, value: (params[0] as string[]).map(() => (s ? status(s) : null)) } };
     }
     case 'getBlockHeight':
       return { result: node.height };
+    case 'getEpochInfo':
+      // One block per slot on this node: height and slot the same number.
+      return { result: { epoch: 0, slotIndex: node.height, slotsInEpoch: 432_000, absoluteSlot: node.height, blockHeight: node.height, transactionCount: 1 } };
     case 'sendTransaction':
       return { error: node.sendError };
     default:
@@ -76,7 +82,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((r) => server?.close(r)));
 beforeEach(() => {
   calls.length = 0;
-  Object.assign(node, { height: 10_000, cached: null, history: null, historyLag: 0, httpStatus: undefined });
+  Object.assign(node, { height: 10_000, cached: null, history: null, historyLag: 0, statusBehind: 0, httpStatus: undefined });
 });
 
 /** A signed transfer, as the journal records it: its signature and its bytes. */
@@ -108,8 +114,8 @@ describe('chain A rpc adapter: settling a recorded transaction (recorded answers
   it('past its last valid height with no status in the history: expired — only then', async () => {
     const t = signed();
     expect(await settle(chain, { ...t, lastValidBlockHeight: 9_990 })).toEqual({ kind: 'expired' });
-    // Two history searches around the height: the second made after the height was read.
-    expect(calls.map((c) => c.method)).toEqual(['getSignatureStatuses', 'getBlockHeight', 'getSignatureStatuses']);
+    // Two history searches around the height: the second made after the height (and its slot) was read.
+    expect(calls.map((c) => c.method)).toEqual(['getSignatureStatuses', 'getEpochInfo', 'getSignatureStatuses']);
     expect(statusCalls().every((c) => c.params[1]?.searchTransactionHistory === true)).toBe(true);
     // Not yet past it: pending, and the same bytes sent again (refused here: still pending).
     calls.length = 0;
@@ -117,15 +123,28 @@ describe('chain A rpc adapter: settling a recorded transaction (recorded answers
     expect(calls.map((c) => c.method)).toContain('sendTransaction');
   });
 
-  it('BlockhashNotFound on the resend of a transaction that landed: landed by the history, never expired and never signed again', async () => {
-    // A record from before heights were kept: the resend's refusal is all it has to go on.
-    node.history = { slot: 9_700 };
-    node.historyLag = 1; // the first history search comes back empty (its index behind), the next finds it
+  it('BlockhashNotFound on the resend, recorded without a last valid height: pending, never expired and never signed again', async () => {
+    // A record from before heights were kept: a refusal is all it would have to go on, and says nothing
+    // (a node behind the cluster answers it for a blockhash the cluster still takes).
     const t = signed();
-    expect(await settle(chain, t)).toEqual({ kind: 'landed', slot: 9_700 });
-    expect(calls.map((c) => c.method)).toEqual(['getSignatureStatuses', 'sendTransaction', 'getSignatureStatuses']);
+    expect(await settle(chain, t)).toEqual({ kind: 'pending' });
+    expect(calls.map((c) => c.method)).toEqual(['getSignatureStatuses', 'sendTransaction']);
     const [sent] = calls.filter((c) => c.method === 'sendTransaction');
     expect(sent!.params[0]).toBe(t.bytes); // the very same bytes, not a new signature
+    // Its history found later: landed.
+    node.history = { slot: 9_700 };
+    expect(await settle(chain, t)).toEqual({ kind: 'landed', slot: 9_700 });
+  });
+
+  it('past its last valid height, the history search answered by a node behind the slot the height was read at: pending; expired once a node that has reached it finds nothing', async () => {
+    node.history = { slot: 9_985 }; // landed before its last valid height, after the slot the node behind has reached
+    node.statusBehind = 20;
+    const t = signed();
+    expect(await settle(chain, { ...t, lastValidBlockHeight: 9_990 })).toEqual({ kind: 'pending' });
+    node.statusBehind = 0;
+    expect(await settle(chain, { ...t, lastValidBlockHeight: 9_990 })).toEqual({ kind: 'landed', slot: 9_985 });
+    node.history = null;
+    expect(await settle(chain, { ...t, lastValidBlockHeight: 9_990 })).toEqual({ kind: 'expired' });
   });
 
   it('429 and 5xx from the provider: ChainUnavailable, nothing decided (the job asks again), then settled once the node answers', async () => {

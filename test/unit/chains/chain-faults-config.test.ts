@@ -7,7 +7,8 @@ import { l1Faults } from '#lib/chains/ethereum/faults.ts';
 describe('CHAIN_FAULTS across chain A, chain B and the L1', () => {
   it('each layer takes its own names; chain A keeps its unprefixed syntax (a. also works)', () => {
     const text = 'late=0.1,a.dropped=0.05,b.pending=0.2,b.rejected=0.1,b.pending-blocks=5,b.block-ms=0,l1.reorg=0.05,l1.reorg-blocks=6,l1.seed=9';
-    expect(chainAFaults(text)).toEqual({ window: 150, slotMs: 400, seed: 1, rates: { late: 0.1, dropped: 0.05 } });
+    expect(chainAFaults(text)).toEqual({ window: 150, slotMs: 400, lag: 20, seed: 1, rates: { late: 0.1, dropped: 0.05 } });
+    expect(chainAFaults('lagging=0.1,lag=40')).toMatchObject({ lag: 40, rates: { lagging: 0.1 } });
     expect(chainBFaults(text)).toEqual({ pendingBlocks: 5, blockMs: 0, seed: 1, rates: { pending: 0.2, rejected: 0.1 } });
     expect(l1Faults(text)).toEqual({ reorgBlocks: 6, lateBlocks: 2, seed: 9, rates: { reorg: 0.05 } });
   });

@@ -6,7 +6,6 @@ import { listWallets, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
 import { accrueNoted, forgetOwed, owedItem } from '#lib/rewards/accrue.ts';
-import { walletConfig } from '#lib/wallets/config.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';

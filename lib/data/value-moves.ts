@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { tableName } from './client.ts';
 import { conditionalWrite } from './conditional.ts';
-import { decoder, queryAll, readItem } from './items.ts';
+import { decoder, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
 
 /**
  * The value-move journal's records (chain A: lib/moves/journal.ts; chain B: lib/moves/chain-b.ts). Items:
@@ -101,6 +101,28 @@ export function recordMoveItem(m: Unsettled<MoveRecord>) {
       ExpressionAttributeValues: { ':failed': 'failed', ':rejected': 'rejected' },
     },
   };
+}
+
+/** Writes of other records (their builders' own conditions) that go in one transaction with a move's record or settlement. */
+export type MoveWrites = TransactItems;
+
+/**
+ * `recordMove` with `before` and `after` in one transaction: -1 when all were written, else the
+ * index of the first write whose condition failed (the record's own is `before.length`); nothing
+ * is written then.
+ */
+export const recordMoveWith = (m: Unsettled<MoveRecord>, before: MoveWrites, after: MoveWrites): Promise<number> =>
+  transactWrite([...before, recordMoveItem(m), ...after]);
+
+/** `settleMove` with `also` in one transaction; false (nothing written) when any condition failed. */
+export async function settleMoveWith(
+  txHash: string,
+  status: Exclude<MoveStatus, 'sent'>,
+  at: string,
+  details: SettledDetails,
+  also: MoveWrites,
+): Promise<boolean> {
+  return (await transactWrite([settleMoveItem(txHash, status, at, details), ...also])) === -1;
 }
 
 export const getMove = (txHash: string): Promise<MoveRecord | undefined> => readItem(moveKey(txHash), moveDecoder);

@@ -283,6 +283,18 @@ export async function recordLastSlot(w: WalletRecord, slot: number): Promise<voi
 
 // ---- the signing lease ----------------------------------------------------------------------
 
+/** A request's signing lease on a wallet: taken by lib/wallets/lock.ts, bound to its value move by lib/moves/journal.ts (`MoveOf`). */
+export interface WalletLease {
+  walletId: string;
+  owner: string;
+  /** Its term once handed back to the request. */
+  seconds: number;
+  /** The wallet's user: with it the journal ends the lease and records the landed slot in the write that settles the move. */
+  userId?: string;
+  /** Set by the journal once it has done so: the request has nothing left to release. */
+  released?: boolean;
+}
+
 /** Takes the wallet's lease for `seconds` when nobody holds a live one (lib/data/leases.ts); false when it is held. */
 export const acquireWalletLease = (walletId: string, owner: string, seconds: number): Promise<boolean> => acquireLease(lockKey(walletId), owner, seconds);
 

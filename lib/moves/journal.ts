@@ -3,26 +3,25 @@ import { chainA, ChainRejected, type ChainA, type SentTransaction } from '#lib/c
 import type { Sender } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
 import { bindToTransactionItem, recordKeyOf, settleBound } from '#lib/data/idempotency.ts';
-import { transactWrite, type TransactItems } from '#lib/data/items.ts';
 import { markClaimPaid, releaseClaimFor } from '#lib/data/rewards-ledger.ts';
 import { getOrder, markExecuted, markFailed } from '#lib/data/swap-orders.ts';
 import {
   getMove,
   listOpenMoves,
-  recordMoveItem,
+  recordMoveWith,
   settleMove,
-  settleMoveItem,
+  settleMoveWith,
   type ChainAMoveRecord,
   type MovePurpose,
   type MoveRecord,
+  type MoveWrites,
 } from '#lib/data/value-moves.ts';
-import { endHoldRecordingSlotItems, endWalletLeaseHold, holdWalletLeaseItem, reclaimWalletLease } from '#lib/data/wallets.ts';
+import { endHoldRecordingSlotItems, endWalletLeaseHold, holdWalletLeaseItem, reclaimWalletLease, type WalletLease } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { envelope } from '#lib/http/envelope.ts';
 import { logger } from '#lib/log.ts';
 import { settle, type Settlement } from '#lib/chains/chain-a/settle.ts';
 import { requestIdempotency } from '#lib/http/request-idempotency.ts';
-import type { WalletLease } from '#lib/wallets/lock.ts';
 
 /**
  * The value-move journal: every chain A transaction routed through it (compression, compressed
@@ -59,7 +58,7 @@ export interface MoveOf {
   /** The wallet's signing lease held by this request (lib/wallets/lock.ts), to bind to the move; `seconds`: its term once handed back. */
   lease?: WalletLease;
   /** Writes that go with the move's record, in its transaction (an accrual owed once it lands: lib/compression/compression.ts). */
-  alsoRecord?: (txHash: string) => TransactItems;
+  alsoRecord?: (txHash: string) => MoveWrites;
   /** Set once the move is recorded: from then on only the journal settles what it was for. */
   recorded?: { done: boolean };
   /** The route's 202 body, when it says more than `submitted` (the answer a retry gets if this request dies). */
@@ -88,13 +87,13 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
       });
     // One transaction, each write with its own condition as it would have alone: the key bound to
     // the transaction, the wallet's lease held for it, and the move recorded with its signed bytes.
-    const items: TransactItems = [];
+    const before: MoveWrites = [];
     const at = {
-      claim: bind ? items.push(bind) - 1 : -2,
-      lease: m.lease ? items.push(holdWalletLeaseItem(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS)) - 1 : -2,
+      claim: bind ? before.push(bind) - 1 : -2,
+      lease: m.lease ? before.push(holdWalletLeaseItem(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS)) - 1 : -2,
     };
-    items.push(
-      recordMoveItem({
+    const failed = await recordMoveWith(
+      {
         txHash,
         chain: 'a',
         userId: m.userId,
@@ -104,10 +103,10 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
         signedTx: Buffer.from(tx.serialize()).toString('base64'),
         lastValidBlockHeight,
         createdAt: clock.now().toISOString(),
-      }),
-      ...(m.alsoRecord?.(txHash) ?? []),
+      },
+      before,
+      m.alsoRecord?.(txHash) ?? [],
     );
-    const failed = await transactWrite(items);
     // The claim first: an attempt whose claim another attempt of the same request took over (its
     // lock lapsed while it stalled) sends nothing; that other attempt does the work.
     if (failed === at.claim) throw errors.idempotencyInProgress(1);
@@ -147,11 +146,14 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
 async function settledWithLease(txHash: string, slot: number, m: MoveOf): Promise<boolean> {
   const lease = m.lease;
   if (m.purpose.kind !== 'wallet-send' || !lease?.userId) return false;
-  const failed = await transactWrite([
-    settleMoveItem(txHash, 'landed', clock.now().toISOString(), { slot }),
-    ...endHoldRecordingSlotItems({ id: lease.walletId, userId: lease.userId }, txHash, slot),
-  ]);
-  if (failed !== -1) return false;
+  const settled = await settleMoveWith(
+    txHash,
+    'landed',
+    clock.now().toISOString(),
+    { slot },
+    endHoldRecordingSlotItems({ id: lease.walletId, userId: lease.userId }, txHash, slot),
+  );
+  if (!settled) return false;
   lease.released = true;
   return true;
 }

@@ -5,6 +5,7 @@ import {
   releaseWalletLease,
   releaseWalletLeaseRecordingSlot,
   walletLeaseHeldFor,
+  type WalletLease,
   type WalletRecord,
 } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
@@ -35,18 +36,6 @@ export async function withWalletLock<T extends { slot: number }>(w: WalletRecord
     if (result && !lease.released) await releaseWalletLeaseRecordingSlot(w, owner, result.slot);
     else if (!result) await releaseWalletLease(w.id, owner);
   }
-}
-
-/** A request's signing lease on a wallet, as the value-move journal binds it (lib/moves/journal.ts `MoveOf`). */
-export interface WalletLease {
-  walletId: string;
-  owner: string;
-  /** Its term once handed back to the request. */
-  seconds: number;
-  /** The wallet's user: with it the journal ends the lease and records the landed slot in the write that settles the move. */
-  userId?: string;
-  /** Set by the journal once it has done so: the request has nothing left to release. */
-  released?: boolean;
 }
 
 async function takeLease(w: WalletRecord, owner: string): Promise<void> {

@@ -1,12 +1,11 @@
 import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
-import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
+import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
 import * as ops from '#lib/chains/chain-a/operations.ts';
 import { listWallets, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
-import { accrueAfter, noteOwed } from '#lib/rewards/accrue.ts';
-import { walletConfig } from '#lib/wallets/config.ts';
+import { accrueNoted, forgetOwed, owedItem } from '#lib/rewards/accrue.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -76,20 +75,29 @@ async function signing<T extends { slot: number; signature: string }>(
   accrual?: { source: 'compression' },
 ): Promise<T | Submitted> {
   const points = (txHash: string) => accrual && { userId: w.userId, source: accrual.source, txHash };
+  // The points are noted as owed in the write that records the move, before it is sent: whatever
+  // happens after the send, the accrual outbox (lib/rewards/accrue.ts) records them once the chain shows it landed.
+  let noted: ReturnType<typeof points>;
   try {
-    const sent = await withWalletLock(w, async (owner) => {
+    const sent = await withWalletLock(w, async (owner, lease) => {
       await caughtUp(chain, w);
-      const lease = { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS };
-      return onChainA(() => fn(journaled(chain, { userId: w.userId, purpose: { kind: 'wallet-send', operation }, lease })));
+      const alsoRecord = accrual && ((txHash: string) => [owedItem((noted = points(txHash)!))]);
+      const via = journaled(chain, { userId: w.userId, purpose: { kind: 'wallet-send', operation }, lease, ...(alsoRecord ? { alsoRecord } : {}) });
+      return onChainA(async () => {
+        try {
+          return await fn(via);
+        } catch (e) {
+          // Refused by the chain (the journal settled it failed): nothing moved, nothing is owed.
+          if (noted && e instanceof ChainRejected) await forgetOwed(noted).catch(() => undefined);
+          throw e;
+        }
+      });
     });
-    const p = points(sent.signature);
-    if (p) await accrueAfter(p);
+    // Signed by this wallet: no need to list the user's wallets to see who paid.
+    if (noted) await accrueNoted(noted, { ownPayer: w.address });
     return sent;
   } catch (e) {
     if (!(e instanceof MoveUnsettled)) throw e;
-    // Points once the chain shows it landed: the accrual outbox (lib/rewards/accrue.ts) checks and records them.
-    const p = points(e.txHash);
-    if (p) await noteOwed(p);
     return submitted(chain, e.txHash);
   }
 }

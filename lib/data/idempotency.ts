@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { clock } from '#lib/clock.ts';
 import * as z from 'zod';
-import { deleteIf, mergeUpdates, putIf, updateIf } from './conditional.ts';
-import { absentOrExpired, allOf, anyOf, decoder, readItem, type Condition } from './items.ts';
+import { tableName } from './client.ts';
+import { deleteIf, mergeUpdates, putIf, updateExpression, updateIf } from './conditional.ts';
+import { absentOrExpired, allOf, anyOf, decoder, readItem, withCondition, type Condition, type TransactItems } from './items.ts';
 import { embeddedLease, leaseFor, leaseSchema } from './leases.ts';
 
 /**
@@ -145,17 +146,30 @@ export const recordKeyOf = (scope: string, key: string): string => keyOf(scope, 
  * (`settleBound`). False when the claim is no longer this attempt's.
  */
 export async function bindToTransaction(scope: string, key: string, owner: string, txHash: string, seconds: number, landed: StoredResponse): Promise<boolean> {
+  const b = binding(owner, txHash, seconds, landed);
+  return (await updateIf(keyOf(scope, key), b.update, b.condition)) !== undefined;
+}
+
+/** `bindToTransaction` as an item of a transaction that writes more (the value-move journal's record: lib/moves/journal.ts), its condition the same. */
+export function bindToTransactionItem(
+  scope: string,
+  key: string,
+  owner: string,
+  txHash: string,
+  seconds: number,
+  landed: StoredResponse,
+): TransactItems[number] {
+  const b = binding(owner, txHash, seconds, landed);
+  return { Update: { TableName: tableName, Key: keyOf(scope, key), UpdateExpression: updateExpression(b.update), ...withCondition(b.condition, b.update) } };
+}
+
+function binding(owner: string, txHash: string, seconds: number, landed: StoredResponse) {
   const lease = leaseFor(owner, seconds);
-  return (
-    (await updateIf(
-      keyOf(scope, key),
-      mergeUpdates(embeddedLease.take(lease), {
-        set: ['txHash = :tx', 'lockedUntil = :until', 'ifLanded = :landed'],
-        values: { ':tx': txHash, ':until': Math.ceil(lease.expiresAt / 1000), ':landed': landed },
-      }),
-      heldBy(owner),
-    )) !== undefined
-  );
+  const update = mergeUpdates(embeddedLease.take(lease), {
+    set: ['txHash = :tx', 'lockedUntil = :until', 'ifLanded = :landed'],
+    values: { ':tx': txHash, ':until': Math.ceil(lease.expiresAt / 1000), ':landed': landed },
+  });
+  return { update, condition: heldBy(owner) };
 }
 
 /**

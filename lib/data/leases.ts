@@ -101,17 +101,22 @@ export const releaseLeaseItem = (key: Key, owner: string) => ({ Delete: { TableN
  * when it does not. `to` = `owner` renews it.
  */
 export function handOverLease(key: Key, owner: string, to: string, seconds: number): Promise<boolean> {
+  return conditionalWrite(new UpdateCommand(handOverLeaseItem(key, owner, to, seconds).Update));
+}
+
+/** `handOverLease` as an item of a transaction that writes more, its condition the same. */
+export function handOverLeaseItem(key: Key, owner: string, to: string, seconds: number) {
   const lease = leaseFor(to, seconds);
-  return conditionalWrite(
-    new UpdateCommand({
+  return {
+    Update: {
       TableName: tableName,
       Key: key,
       UpdateExpression: 'SET #o = :to, expiresAt = :exp, #t = :ttl',
       ConditionExpression: '#o = :o',
       ExpressionAttributeNames: { '#o': 'owner', '#t': 'ttl' },
       ExpressionAttributeValues: { ':o': owner, ':to': to, ':exp': lease.expiresAt, ':ttl': leaseItem(key, lease).ttl },
-    }),
-  );
+    },
+  };
 }
 
 /** Extends `owner`'s lease to `seconds` from now; false when it no longer holds it. */

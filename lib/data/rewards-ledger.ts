@@ -39,8 +39,9 @@ export interface Accrual {
 }
 
 /** `recorded`, `duplicate` (that source transaction already accrued) or `epoch-closed`. */
-export async function recordAccrual(a: Accrual): Promise<'recorded' | 'duplicate' | 'epoch-closed'> {
-  const failed = await transactWrite(accrualItems(a));
+export async function recordAccrual(a: Accrual, alsoClearOwed = false): Promise<'recorded' | 'duplicate' | 'epoch-closed'> {
+  // The owed note (if asked) goes with the entries it was noted for: recorded → nothing owed, in the same write.
+  const failed = await transactWrite([...accrualItems(a), ...(alsoClearOwed ? [{ Delete: { TableName: tableName, Key: owedKey(a.source, a.txHash) } }] : [])]);
   if (failed === -1) return 'recorded';
   return failed === 0 ? 'duplicate' : 'epoch-closed';
 }
@@ -172,8 +173,13 @@ const asOwed = decoder('owed reward accrual', owedSchema);
 
 /** Notes an accrual as owed (idempotent: the same source transaction is one item). */
 export async function putOwed(o: OwedAccrual): Promise<void> {
-  await putItem({ ...owedKey(o.source, o.txHash), ...o, gsi1pk: OWED_OPEN, gsi1sk: `${o.at}#${o.source}#${o.txHash}` });
+  await putItem(owedItem(o));
 }
+
+const owedItem = (o: OwedAccrual) => ({ ...owedKey(o.source, o.txHash), ...o, gsi1pk: OWED_OPEN, gsi1sk: `${o.at}#${o.source}#${o.txHash}` });
+
+/** `putOwed` as an item of a transaction that writes more (the value move it is owed for: lib/moves/journal.ts). */
+export const putOwedItem = (o: OwedAccrual) => ({ Put: { TableName: tableName, Item: owedItem(o) } });
 
 /** The accrual is recorded (or was before): nothing is owed. */
 export const clearOwed = (source: string, txHash: string): Promise<void> => deleteItem(owedKey(source, txHash));

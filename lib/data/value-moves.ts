@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { tableName } from './client.ts';
 import { conditionalWrite } from './conditional.ts';
-import { decoder, queryAll, readItem } from './items.ts';
+import { decoder, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
 
 /**
  * The value-move journal's records (chain A: lib/moves/journal.ts; chain B: lib/moves/chain-b.ts). Items:
@@ -87,15 +87,42 @@ type Unsettled<M> = M extends MoveRecord ? Omit<M, 'status' | 'slot' | 'settledA
  * the same INVOKE has the same hash (lib/moves/chain-b.ts).
  */
 export async function recordMove(m: Unsettled<MoveRecord>): Promise<boolean> {
-  return conditionalWrite(
-    new PutCommand({
+  return conditionalWrite(new PutCommand(recordMoveItem(m).Put));
+}
+
+/** `recordMove` as an item of a transaction that writes more (the lease's hold, the key's binding: lib/moves/journal.ts), its condition the same. */
+export function recordMoveItem(m: Unsettled<MoveRecord>) {
+  return {
+    Put: {
       TableName: tableName,
       Item: { ...moveKey(m.txHash), ...m, status: 'sent', gsi1pk: openKey(m.chain), gsi1sk: `${m.createdAt}#${m.txHash}` },
       ConditionExpression: 'attribute_not_exists(pk) OR (#s = :failed AND failure = :rejected)',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':failed': 'failed', ':rejected': 'rejected' },
-    }),
-  );
+    },
+  };
+}
+
+/** Writes of other records (their builders' own conditions) that go in one transaction with a move's record or settlement. */
+export type MoveWrites = TransactItems;
+
+/**
+ * `recordMove` with `before` and `after` in one transaction: -1 when all were written, else the
+ * index of the first write whose condition failed (the record's own is `before.length`); nothing
+ * is written then.
+ */
+export const recordMoveWith = (m: Unsettled<MoveRecord>, before: MoveWrites, after: MoveWrites): Promise<number> =>
+  transactWrite([...before, recordMoveItem(m), ...after]);
+
+/** `settleMove` with `also` in one transaction; false (nothing written) when any condition failed. */
+export async function settleMoveWith(
+  txHash: string,
+  status: Exclude<MoveStatus, 'sent'>,
+  at: string,
+  details: SettledDetails,
+  also: MoveWrites,
+): Promise<boolean> {
+  return (await transactWrite([settleMoveItem(txHash, status, at, details), ...also])) === -1;
 }
 
 export const getMove = (txHash: string): Promise<MoveRecord | undefined> => readItem(moveKey(txHash), moveDecoder);
@@ -105,18 +132,23 @@ export type SettledDetails = { slot?: number; failure?: 'reverted' | 'rejected' 
 
 /** Settles a move that is still `sent`; false when it was settled already (by another settler). */
 export async function settleMove(txHash: string, status: Exclude<MoveStatus, 'sent'>, at: string, details: SettledDetails | number = {}): Promise<boolean> {
+  return conditionalWrite(new UpdateCommand(settleMoveItem(txHash, status, at, details).Update));
+}
+
+/** `settleMove` as an item of a transaction that writes more, its condition the same. */
+export function settleMoveItem(txHash: string, status: Exclude<MoveStatus, 'sent'>, at: string, details: SettledDetails | number = {}) {
   const d = typeof details === 'number' ? { slot: details } : details;
   const extra = Object.entries(d).filter(([, v]) => v !== undefined);
-  return conditionalWrite(
-    new UpdateCommand({
+  return {
+    Update: {
       TableName: tableName,
       Key: moveKey(txHash),
       UpdateExpression: `SET #s = :s, settledAt = :at${extra.map(([k]) => `, ${k} = :${k}`).join('')} REMOVE gsi1pk, gsi1sk`,
       ConditionExpression: '#s = :sent',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':s': status, ':at': at, ':sent': 'sent', ...Object.fromEntries(extra.map(([k, v]) => [`:${k}`, v])) },
-    }),
-  );
+    },
+  };
 }
 
 /** Chain A's unsettled moves recorded before `beforeIso`, oldest first. */

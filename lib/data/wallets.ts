@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
 import { conditionalWrite } from './conditional.ts';
-import { acquireLease, handOverLease, leaseHolder, releaseLease, releaseLeaseItem } from './leases.ts';
+import { acquireLease, handOverLease, handOverLeaseItem, leaseHolder, releaseLease, releaseLeaseItem } from './leases.ts';
 import { getItem, isConditionalFailure, queryAll, transactWrite, type TransactItems } from './items.ts';
 import { CONFLICT, retryOnConflict } from './retry.ts';
 
@@ -283,6 +283,18 @@ export async function recordLastSlot(w: WalletRecord, slot: number): Promise<voi
 
 // ---- the signing lease ----------------------------------------------------------------------
 
+/** A request's signing lease on a wallet: taken by lib/wallets/lock.ts, bound to its value move by lib/moves/journal.ts (`MoveOf`). */
+export interface WalletLease {
+  walletId: string;
+  owner: string;
+  /** Its term once handed back to the request. */
+  seconds: number;
+  /** The wallet's user: with it the journal ends the lease and records the landed slot in the write that settles the move. */
+  userId?: string;
+  /** Set by the journal once it has done so: the request has nothing left to release. */
+  released?: boolean;
+}
+
 /** Takes the wallet's lease for `seconds` when nobody holds a live one (lib/data/leases.ts); false when it is held. */
 export const acquireWalletLease = (walletId: string, owner: string, seconds: number): Promise<boolean> => acquireLease(lockKey(walletId), owner, seconds);
 
@@ -299,6 +311,10 @@ const HELD_FOR = 'tx:';
 export const holdWalletLeaseFor = (walletId: string, owner: string, txHash: string, seconds: number): Promise<boolean> =>
   handOverLease(lockKey(walletId), owner, `${HELD_FOR}${txHash}`, seconds);
 
+/** `holdWalletLeaseFor` as an item of a transaction that writes more (the journal's record: lib/moves/journal.ts). */
+export const holdWalletLeaseItem = (walletId: string, owner: string, txHash: string, seconds: number) =>
+  handOverLeaseItem(lockKey(walletId), owner, `${HELD_FOR}${txHash}`, seconds);
+
 /** The transaction the wallet's lease is held on for, if it is. */
 export async function walletLeaseHeldFor(walletId: string): Promise<string | undefined> {
   const holder = await leaseHolder(lockKey(walletId));
@@ -311,6 +327,15 @@ export const reclaimWalletLease = (walletId: string, txHash: string, owner: stri
 
 /** Ends the hold for `txHash` (it has settled), if the lease is still held for it. */
 export const endWalletLeaseHold = (walletId: string, txHash: string): Promise<void> => releaseLease(lockKey(walletId), `${HELD_FOR}${txHash}`);
+
+/**
+ * The end of the hold on `txHash` together with the slot it landed in, as items of the transaction
+ * that settles the move (lib/moves/journal.ts): what handing the lease back to the request
+ * (`reclaimWalletLease`, conditional on the hold) and the request's release with the slot
+ * (`releaseWalletLeaseRecordingSlot`) write one after the other, in one round trip.
+ */
+export const endHoldRecordingSlotItems = (w: Pick<WalletRecord, 'id' | 'userId'>, txHash: string, slot: number): TransactItems =>
+  releaseItems(w, `${HELD_FOR}${txHash}`, slot);
 
 /**
  * Releases the lease and records the slot of the transaction it covered, in one transaction (one
@@ -327,7 +352,7 @@ export async function releaseWalletLeaseRecordingSlot(w: WalletRecord, owner: st
   }
 }
 
-const releaseItems = (w: WalletRecord, owner: string, slot: number): TransactItems => [
+const releaseItems = (w: Pick<WalletRecord, 'id' | 'userId'>, owner: string, slot: number): TransactItems => [
   releaseLeaseItem(lockKey(w.id), owner),
   {
     Update: {

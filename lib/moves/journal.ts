@@ -2,11 +2,21 @@ import bs58 from 'bs58';
 import { chainA, ChainRejected, type ChainA, type SentTransaction } from '#lib/chains/chain-a/index.ts';
 import type { Sender } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
-import { bindToTransaction, recordKeyOf, settleBound } from '#lib/data/idempotency.ts';
+import { bindToTransactionItem, recordKeyOf, settleBound } from '#lib/data/idempotency.ts';
 import { markClaimPaid, releaseClaimFor } from '#lib/data/rewards-ledger.ts';
 import { getOrder, markExecuted, markFailed } from '#lib/data/swap-orders.ts';
-import { getMove, listOpenMoves, recordMove, settleMove, type ChainAMoveRecord, type MovePurpose, type MoveRecord } from '#lib/data/value-moves.ts';
-import { endWalletLeaseHold, holdWalletLeaseFor, reclaimWalletLease } from '#lib/data/wallets.ts';
+import {
+  getMove,
+  listOpenMoves,
+  recordMoveWith,
+  settleMove,
+  settleMoveWith,
+  type ChainAMoveRecord,
+  type MovePurpose,
+  type MoveRecord,
+  type MoveWrites,
+} from '#lib/data/value-moves.ts';
+import { endHoldRecordingSlotItems, endWalletLeaseHold, holdWalletLeaseItem, reclaimWalletLease, type WalletLease } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { envelope } from '#lib/http/envelope.ts';
 import { logger } from '#lib/log.ts';
@@ -46,7 +56,9 @@ export interface MoveOf {
   userId: string;
   purpose: MovePurpose;
   /** The wallet's signing lease held by this request (lib/wallets/lock.ts), to bind to the move; `seconds`: its term once handed back. */
-  lease?: { walletId: string; owner: string; seconds: number };
+  lease?: WalletLease;
+  /** Writes that go with the move's record, in its transaction (an accrual owed once it lands: lib/compression/compression.ts). */
+  alsoRecord?: (txHash: string) => MoveWrites;
   /** Set once the move is recorded: from then on only the journal settles what it was for. */
   recorded?: { done: boolean };
   /** The route's 202 body, when it says more than `submitted` (the answer a retry gets if this request dies). */
@@ -57,43 +69,51 @@ export interface MoveOf {
 export const submitted = (chain: ChainA, txHash: string) => ({ status: 'submitted' as const, txHash, explorerUrl: chain.explorerUrl(txHash) });
 
 /**
- * A Sender that journals: records the move, binds the wallet lease and the Idempotency-Key to it,
- * sends, and settles it by the chain's answer. Landed → the transaction (the lease handed back to
- * the request); refused → ChainRejected as before (nothing moved); no answer → MoveUnsettled.
+ * A Sender that journals: records the move, binds the wallet lease and the Idempotency-Key to it
+ * (one transaction), sends, and settles it by the chain's answer. Landed → the transaction (the
+ * lease handed back to the request, or ended with the settlement: `settledWithLease`); refused → ChainRejected as before (nothing moved); no answer → MoveUnsettled.
  */
 export function journaled(chain: ChainA, m: MoveOf): Sender {
   return async (tx, lastValidBlockHeight) => {
     const txHash = bs58.encode(tx.signatures[0]!);
     const claim = requestIdempotency.getStore();
-    // The Idempotency-Key first: an attempt whose claim another attempt of the same request took
-    // over (its lock lapsed while it stalled) sends nothing; that other attempt does the work.
-    if (claim) {
-      // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
-      const answer = {
+    // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
+    const bind =
+      claim &&
+      bindToTransactionItem(claim.scope, claim.key, claim.owner, txHash, MOVE_HOLD_SECONDS, {
         statusCode: 202,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(envelope(claim.envelope, m.answer?.(txHash) ?? submitted(chain, txHash))),
-      };
-      if (!(await bindToTransaction(claim.scope, claim.key, claim.owner, txHash, MOVE_HOLD_SECONDS, answer))) throw errors.idempotencyInProgress(1);
-    }
-    if (m.lease && !(await holdWalletLeaseFor(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS))) {
-      throw errors.walletLocked("this request lost the wallet's lease before it could send; retry");
-    }
-    const recorded = await recordMove({
-      txHash,
-      chain: 'a',
-      userId: m.userId,
-      ...(m.lease ? { walletId: m.lease.walletId } : {}),
-      ...(claim ? { idempotencyPk: recordKeyOf(claim.scope, claim.key) } : {}),
-      purpose: m.purpose,
-      signedTx: Buffer.from(tx.serialize()).toString('base64'),
-      lastValidBlockHeight,
-      createdAt: clock.now().toISOString(),
-    });
-    if (!recorded) {
+      });
+    // One transaction, each write with its own condition as it would have alone: the key bound to
+    // the transaction, the wallet's lease held for it, and the move recorded with its signed bytes.
+    const before: MoveWrites = [];
+    const at = {
+      claim: bind ? before.push(bind) - 1 : -2,
+      lease: m.lease ? before.push(holdWalletLeaseItem(m.lease.walletId, m.lease.owner, txHash, MOVE_HOLD_SECONDS)) - 1 : -2,
+    };
+    const failed = await recordMoveWith(
+      {
+        txHash,
+        chain: 'a',
+        userId: m.userId,
+        ...(m.lease ? { walletId: m.lease.walletId } : {}),
+        ...(claim ? { idempotencyPk: recordKeyOf(claim.scope, claim.key) } : {}),
+        purpose: m.purpose,
+        signedTx: Buffer.from(tx.serialize()).toString('base64'),
+        lastValidBlockHeight,
+        createdAt: clock.now().toISOString(),
+      },
+      before,
+      m.alsoRecord?.(txHash) ?? [],
+    );
+    // The claim first: an attempt whose claim another attempt of the same request took over (its
+    // lock lapsed while it stalled) sends nothing; that other attempt does the work.
+    if (failed === at.claim) throw errors.idempotencyInProgress(1);
+    if (failed === at.lease) throw errors.walletLocked("this request lost the wallet's lease before it could send; retry");
+    if (failed !== -1) {
       // These very bytes are journaled already, in flight or landed (identical transactions have one
-      // signature): sending them again moves nothing; the wallet goes back to the request.
-      if (m.lease) await reclaimWalletLease(m.lease.walletId, txHash, m.lease.owner, m.lease.seconds);
+      // signature): sending them again moves nothing; the wallet stays the request's (nothing was written).
       throw errors.walletLocked(`transaction ${txHash} from this wallet is journaled already; retry once it has settled`);
     }
     if (m.recorded) m.recorded.done = true;
@@ -110,9 +130,32 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
       logger.warn('value move sent, outcome unknown; the journal settles it', { txHash, error: e as Error });
       throw new MoveUnsettled(txHash);
     }
-    await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { lease: m.lease });
+    if (!(await settledWithLease(txHash, sent.slot, m))) await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { lease: m.lease });
     return sent;
   };
+}
+
+/**
+ * A landed wallet send of a request that holds its wallet's lease, settled in one transaction:
+ * the move marked landed (only from `sent`), the hold on it ended (only while held for it) and the
+ * slot recorded on the wallet — what `finish` then the lock's release write one after the other,
+ * with the same conditions. A wallet send's settlement has no effect of its own (`afterSettled`), so
+ * the record just written is all it needs. False (nothing written) when any condition failed or it
+ * is not such a move: `finish` then does it step by step, as for any other.
+ */
+async function settledWithLease(txHash: string, slot: number, m: MoveOf): Promise<boolean> {
+  const lease = m.lease;
+  if (m.purpose.kind !== 'wallet-send' || !lease?.userId) return false;
+  const settled = await settleMoveWith(
+    txHash,
+    'landed',
+    clock.now().toISOString(),
+    { slot },
+    endHoldRecordingSlotItems({ id: lease.walletId, userId: lease.userId }, txHash, slot),
+  );
+  if (!settled) return false;
+  lease.released = true;
+  return true;
 }
 
 export interface MovesReport {

@@ -1,7 +1,7 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
-import { clearOwed, listOwed, putOwed, recordAccrual } from '#lib/data/rewards-ledger.ts';
+import { clearOwed, listOwed, putOwed, putOwedItem, recordAccrual } from '#lib/data/rewards-ledger.ts';
 import { listWallets } from '#lib/data/wallets.ts';
 import { accountOf, epochOf, pointsFor, SOURCES, type Source } from './rules.ts';
 
@@ -17,13 +17,13 @@ export interface AccrueInput {
  * A, when one of the user's chain A wallets is its fee payer; 0 when someone else paid. Throws
  * while the chain does not show the transaction (the outbox's retry job records it later).
  */
-async function feePaid(userId: string, txHash: string): Promise<bigint> {
+async function feePaid(userId: string, txHash: string, ownPayer?: string): Promise<bigint> {
   const chain = await chainA();
   const tx = await chain.rpc.getTransaction(txHash, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
   if (!tx?.meta) throw new Error(`reward accrual: transaction ${txHash} not found on chain A`);
   if (tx.meta.err) return 0n;
   const payer = tx.transaction.message.staticAccountKeys[0]?.toBase58();
-  const mine = (await listWallets(userId)).some((w) => w.chain === 'a' && w.address === payer);
+  const mine = (ownPayer !== undefined && payer === ownPayer) || (await listWallets(userId)).some((w) => w.chain === 'a' && w.address === payer);
   return mine ? BigInt(tx.meta.fee) : 0n;
 }
 
@@ -32,25 +32,40 @@ async function feePaid(userId: string, txHash: string): Promise<bigint> {
  * current one is already closing). Other groups call this once per confirmed transaction.
  * Returns whether this call recorded it (false: it had been recorded before).
  */
-export async function accrue(input: AccrueInput): Promise<{ recorded: boolean; points: number; epoch: number }> {
-  const fee = await feePaid(input.userId, input.txHash);
+export async function accrue(input: AccrueInput, opts: AccrueOptions = {}): Promise<{ recorded: boolean; points: number; epoch: number }> {
+  const fee = await feePaid(input.userId, input.txHash, opts.ownPayer);
   const points = pointsFor(fee);
   const at = clock.now().toISOString();
   // Nothing paid worth a point: nothing to record (no empty entries on the ledger or leaderboard).
-  if (points === 0) return { recorded: false, points, epoch: epochOf(clock.nowMs()) };
+  if (points === 0) {
+    if (opts.clearOwed) await clearOwed(input.source, input.txHash);
+    return { recorded: false, points, epoch: epochOf(clock.nowMs()) };
+  }
   for (let epoch = epochOf(clock.nowMs()); ; epoch++) {
-    const outcome = await recordAccrual({
-      userId: input.userId,
-      account: accountOf(input.userId),
-      epoch,
-      source: input.source,
-      txHash: input.txHash,
-      points,
-      basis: fee.toString(),
-      at,
-    });
+    const outcome = await recordAccrual(
+      {
+        userId: input.userId,
+        account: accountOf(input.userId),
+        epoch,
+        source: input.source,
+        txHash: input.txHash,
+        points,
+        basis: fee.toString(),
+        at,
+      },
+      opts.clearOwed,
+    );
+    // Recorded before: its note (if any) was not cleared with it.
+    if (outcome === 'duplicate' && opts.clearOwed) await clearOwed(input.source, input.txHash);
     if (outcome !== 'epoch-closed') return { recorded: outcome === 'recorded', points, epoch };
   }
+}
+
+export interface AccrueOptions {
+  /** A chain A address the caller knows is one of the user's wallets (the one that signed): no need to list them to see it paid. */
+  ownPayer?: string;
+  /** Clear the accrual's owed note in the write that records it. */
+  clearOwed?: boolean;
 }
 
 const owedOf = (input: AccrueInput) => ({
@@ -68,6 +83,26 @@ const owedOf = (input: AccrueInput) => ({
  */
 export async function noteOwed(input: AccrueInput): Promise<void> {
   await putOwed(owedOf(input));
+}
+
+/** `noteOwed` as an item of the transaction that records the value move it is owed for (lib/moves/journal.ts `alsoRecord`). */
+export const owedItem = (input: AccrueInput) => putOwedItem(owedOf(input));
+
+/**
+ * `accrueAfter` for an accrual noted as owed before its transaction was sent (`owedItem`): recorded
+ * with the note cleared in the same write. A failure is logged, never thrown; the note stays for
+ * the retry job, which records it later.
+ */
+export async function accrueNoted(input: AccrueInput, opts: Pick<AccrueOptions, 'ownPayer'> = {}): Promise<void> {
+  try {
+    await accrue(input, { ...opts, clearOwed: true });
+  } catch (e) {
+    logger.warn('reward accrual failed; the retry job records it', {
+      source: input.source,
+      txHash: input.txHash,
+      error: e instanceof Error ? e.message : String(e),
+    });
+  }
 }
 
 export const forgetOwed = (input: Pick<AccrueInput, 'source' | 'txHash'>): Promise<void> => clearOwed(input.source, input.txHash);

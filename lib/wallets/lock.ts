@@ -5,6 +5,7 @@ import {
   releaseWalletLease,
   releaseWalletLeaseRecordingSlot,
   walletLeaseHeldFor,
+  type WalletLease,
   type WalletRecord,
 } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
@@ -19,19 +20,21 @@ import { walletConfig } from './config.ts';
  * A value move the chain has not settled holds the lease past its request (lib/moves/journal.ts,
  * from before its send): the next request asks the chain about that transaction first, and takes
  * the lease only once it has settled; until then 409 WALLET_LOCKED names it. `fn` gets the
- * request's lease `owner`, for the journal to bind.
+ * request's lease `owner`, for the journal to bind, and the lease as the journal takes it.
  */
-export async function withWalletLock<T extends { slot: number }>(w: WalletRecord, fn: (owner: string) => Promise<T>): Promise<T> {
+export async function withWalletLock<T extends { slot: number }>(w: WalletRecord, fn: (owner: string, lease: WalletLease) => Promise<T>): Promise<T> {
   const owner = randomUUID();
   await takeLease(w, owner);
+  const lease: WalletLease = { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS, userId: w.userId };
   let result: T | undefined;
   try {
-    result = await fn(owner);
+    result = await fn(owner, lease);
     return result;
   } finally {
     // Held for an unsettled move, the lease is no longer `owner`'s: both releases then change nothing.
-    if (result) await releaseWalletLeaseRecordingSlot(w, owner, result.slot);
-    else await releaseWalletLease(w.id, owner);
+    // Ended by the journal with its move's settlement (the slot recorded with it): nothing left to do.
+    if (result && !lease.released) await releaseWalletLeaseRecordingSlot(w, owner, result.slot);
+    else if (!result) await releaseWalletLease(w.id, owner);
   }
 }
 

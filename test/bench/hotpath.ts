@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestRuntime } from '../support/runtime.ts';
 import type { LoadResult, LoadSpec } from './_load.ts';
+import { printSigningRows, signingPath } from './_signing-path.ts';
 
 /**
  * The hot path: requests/s and latency through the local runtime (API Gateway emulator, the
@@ -14,13 +15,18 @@ import type { LoadResult, LoadSpec } from './_load.ts';
  * (every request is still counted by the leased rate limiter), and POWERTOOLS_LOG_LEVEL=CRITICAL
  * as in the tests (no per-request log line). Targets (issue 10, on 2 cores): Poseidon ≥ 2,000
  * req/s, GET /api/init ≥ 3,000 req/s; issue 39: Poseidon's requests/s at least 0.25 of circomlibjs's
- * two-input hashes/s in this process.
+ * two-input hashes/s in this process; compress-native and a compressed transfer through the API
+ * ≤ 2 × (a plain authenticated GET + the same work in process) and ≤ 2.5 × that GET (_signing-path.ts).
  *
  * Requests/s depend on what else the machine runs; the server's CPU time per request does much
  * less, so it is printed too, with the load average, and with the same handler called in process
  * (the difference is the emulator's and HTTP's share).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Issue 39's signing-path rows (_signing-path.ts): rounds of compress-native and transfer. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+/** HOTPATH_ROWS=signing: only the signing-path rows (the throughput rows take half a minute of both cores). */
+const ONLY_SIGNING = process.env.HOTPATH_ROWS === 'signing';
 const CONCURRENCY = 16;
 
 function load(spec: LoadSpec): Promise<LoadResult> {
@@ -110,7 +116,7 @@ try {
       .map((x) => x.toFixed(1))
       .join(' ')} (on ${navigator.hardwareConcurrency} cores)`,
   );
-  for (const t of targets) {
+  for (const t of ONLY_SIGNING ? [] : targets) {
     const spec = { url: `${rt.url}${t.path}`, method: t.method, body: t.body, concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: 0 };
     await load({ ...spec, seconds: 1 }); // warm-up: module import, curve build, first leases
     const [r, ms] = await cpuMs(() => load(spec));
@@ -140,6 +146,8 @@ try {
       .map((x) => x.toFixed(1))
       .join(' ')}`,
   );
+  const { rows, plain } = await signingPath(rt.url, ROUNDS);
+  printSigningRows(rows, plain);
 } finally {
   await rt.stop();
 }

@@ -109,7 +109,7 @@ export async function poolOrThrow(poolId: string): Promise<PoolRecord> {
 export async function poolSigner(pool: PoolRecord): Promise<Keypair> {
   const secret = await openKey(keyVault(), sealId(pool.id), pool.address, pool.sealedKey);
   try {
-    return chainAKeypair(Uint8Array.from(secret));
+    return await chainAKeypair(Uint8Array.from(secret));
   } finally {
     secret.fill(0);
   }

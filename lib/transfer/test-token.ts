@@ -80,7 +80,7 @@ export async function mintTestTokens(
   const secret = await openKey(keyVault(), SEAL_ID, t.authority, t.sealedKey);
   let authority: Keypair;
   try {
-    authority = chainAKeypair(Uint8Array.from(secret));
+    authority = await chainAKeypair(Uint8Array.from(secret));
   } finally {
     secret.fill(0);
   }

@@ -9,6 +9,7 @@ import { keyVault } from '#lib/wallets/config.ts';
 import { openKey, sealKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
 import { emptyTree, poseidonHash2 } from '#lib/zk/merkle.ts';
+import { TEST_TOKEN_DECIMALS } from './config.ts';
 
 /**
  * The pools: one token at one denomination each (the native coin, or the test token on localnet and devnet), its funds in a chain A account whose key the
@@ -25,9 +26,6 @@ export interface PoolSpec {
   /** Smallest units. */
   denomination: bigint;
 }
-
-/** The test token's decimals (test-token.ts mints it; kept here, where the pools' table needs it at import, so that this module does not load the token programs). */
-export const TEST_TOKEN_DECIMALS = 6;
 
 export const POOL_SPECS: PoolSpec[] = [
   { id: 'sol-0.1', token: 'SOL', decimals: 9, denomination: 100_000_000n },

@@ -13,7 +13,7 @@ import { keyVault } from '#lib/wallets/config.ts';
 import { openKey, sealKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
 import { ownedWallet } from '#lib/wallets/wallets.ts';
-import { TEST_TOKEN_DECIMALS } from './pools.ts';
+import { TEST_TOKEN_DECIMALS } from './config.ts';
 
 /**
  * The test token of the token pools: an SPL mint (6 decimals) that the service creates on the

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 /**
  * How a function is bundled, in one place: cdk/function-bundles.ts builds every function's bundle
  * with these settings, and the benchmarks bundle with the same to measure sizes and cold imports.
@@ -16,6 +18,8 @@ export const bundling = {
    * 65 against 123 ms here; test/bench/cold-assets.ts).
    */
   external: ['litesvm', '@solana/kit', '@lightprotocol/hasher.rs', 'ganache', 'esbuild'],
+  /** Packages replaced by a file of cdk/shims/ (each says why it is equivalent on nodejs22.x). */
+  alias: { 'whatwg-url': join(import.meta.dirname, 'shims', 'whatwg-url.mjs') },
   /** snarkjs and friends expect CommonJS globals in an ESM bundle. */
   banner:
     "import{createRequire as __cr}from'module';import{fileURLToPath as __fu}from'url';import{dirname as __dn}from'path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);",
@@ -33,6 +37,7 @@ export const esbuildOptions = (entry: string, outfile: string) => ({
   sourcemap: false,
   mainFields: bundling.mainFields,
   external: bundling.external,
+  alias: bundling.alias,
   banner: { js: bundling.banner },
   logLevel: 'silent' as const,
 });

@@ -80,6 +80,7 @@ function build(entries: string[], sourcemap: boolean): Build {
     sourcemap,
     mainFields: bundling.mainFields,
     external: bundling.external,
+    alias: bundling.alias,
     banner: { js: bundling.banner },
     logLevel: 'warning',
   });

@@ -9,7 +9,8 @@ import { accrueNoted, forgetOwed, owedItem } from '#lib/rewards/accrue.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
-import { chainAAddress, chainASigner, NATIVE_DECIMALS, ownedWallet } from '#lib/wallets/wallets.ts';
+import { chainAAddress } from '#lib/wallets/addresses.ts';
+import { chainASigner, NATIVE_DECIMALS, ownedWallet } from '#lib/wallets/wallets.ts';
 
 /**
  * Compression on chain A (the /api/compression routes of functions/routes.ts): the native coin and SPL tokens moved between

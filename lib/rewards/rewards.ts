@@ -1,8 +1,6 @@
-import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
 import { queryInteger } from '#lib/http/validation.ts';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
-import { createMint, mintExists, mintTo } from '#lib/chains/chain-a/operations.ts';
 import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/rewards-ledger.ts';
 import { getServiceKey } from '#lib/data/swap-pools.ts';
@@ -176,9 +174,12 @@ export async function ledger(userId: string): Promise<z.infer<typeof ledgerView>
 // ---- the claim --------------------------------------------------------------------------------
 
 const TREASURY = 'rewards-treasury';
+/** Light's and SPL's token programs and web3.js (~1 MB) load with the first claim: the program, ledger and leaderboard functions never read them. */
+const chainAOperations = () => import('#lib/chains/chain-a/operations.ts');
 
 /** The treasury key, the reward token's mint authority (set up at the first claim). */
 async function treasury(chain: ChainA) {
+  const { createMint, mintExists } = await chainAOperations();
   return serviceKey(
     TREASURY,
     (r) => mintExists(chain, r.mints[REWARD_TOKEN.symbol]),
@@ -215,6 +216,7 @@ export async function claim(userId: string, input: z.infer<typeof claimInput>): 
     mint = key.record.mints[REWARD_TOKEN.symbol]!;
     const signer = await key.signer();
     const via = journaled(chain, { userId, purpose: { kind: 'reward-claim', epoch: input.epoch, account }, recorded });
+    const [{ mintTo }, { PublicKey }] = await Promise.all([chainAOperations(), import('@solana/web3.js')]);
     sent = await onChainA(() => mintTo(chain, signer, new PublicKey(mint), new PublicKey(w.address), amount, via));
   } catch (e) {
     if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);

@@ -1,4 +1,4 @@
-import { Keypair } from '@solana/web3.js';
+import type { Keypair } from '@solana/web3.js';
 import { getServiceKey, putServiceKeyOnce, replaceServiceKey, type ServiceKeyRecord } from '#lib/data/swap-pools.ts';
 import { clock } from '#lib/clock.ts';
 import { keyVault } from '#lib/wallets/config.ts';
@@ -23,7 +23,7 @@ const wrap = (record: ServiceKeyRecord): ServiceKey => ({
   async signer() {
     const secret = await openKey(keyVault(), custodyId(record.name), record.address, record.sealedKey);
     try {
-      return Keypair.fromSecretKey(Uint8Array.from(secret));
+      return (await import('@solana/web3.js')).Keypair.fromSecretKey(Uint8Array.from(secret));
     } finally {
       secret.fill(0);
     }
@@ -41,7 +41,7 @@ export async function serviceKey(
 ): Promise<ServiceKey> {
   const existing = await getServiceKey(name);
   if (existing && (await stillThere(existing))) return wrap(existing);
-  const kp = Keypair.generate();
+  const kp = (await import('@solana/web3.js')).Keypair.generate();
   const mints = await setup(kp);
   const record: ServiceKeyRecord = {
     name,

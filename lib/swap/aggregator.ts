@@ -10,7 +10,7 @@ import { journaled, MoveUnsettled } from '#lib/moves/journal.ts';
 import { toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { walletConfig } from '#lib/wallets/config.ts';
-import { chainAAddress } from '#lib/wallets/wallets.ts';
+import { chainAAddress } from '#lib/wallets/addresses.ts';
 import { checkInput, WSOL } from './chain.ts';
 import { swapConfig } from './config.ts';
 import { AggregatorRefused, AggregatorUnavailable, JupiterClient, jupiterQuoteSchema, quoteTerms, signSwap, UnsafeTransaction } from './jupiter.ts';

@@ -13,7 +13,8 @@ import { journaled, MoveUnsettled, submitted, type MoveOf } from '#lib/moves/jou
 import { openKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
-import { chainAAddress, chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
+import { chainAAddress } from '#lib/wallets/addresses.ts';
+import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { WSOL } from './chain.ts';
 
 /**
@@ -56,7 +57,7 @@ export const sweepView = z.object({
 async function oneTimeSigner(r: orders.OneTimeAddressRecord): Promise<Keypair> {
   const secret = await openKey(keyVault(), r.id, r.address, r.sealedKey);
   try {
-    return chainAKeypair(Uint8Array.from(secret));
+    return await chainAKeypair(Uint8Array.from(secret));
   } finally {
     secret.fill(0);
   }

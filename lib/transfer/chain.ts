@@ -1,8 +1,9 @@
 import { buildAndSignTx } from '@lightprotocol/stateless.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { SystemProgram, type Keypair, type PublicKey, type VersionedTransaction } from '@solana/web3.js';
+import { PublicKey, SystemProgram, type Keypair, type VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { ChainA } from '#lib/chains/chain-a/index.ts';
+import type { PoolRecord } from '#lib/data/shielded-pools.ts';
 
 /**
  * The chain A transactions of the shielded pools: plain transfers of the native coin or of an SPL
@@ -21,6 +22,9 @@ export interface SignedTransfer {
 
 /** What moves: the native coin, or an SPL token (between the owners' associated token accounts). */
 export type Asset = { mint?: undefined } | { mint: PublicKey; decimals: number };
+
+/** The pool's asset, as the chain transactions take it. */
+export const assetOf = (pool: PoolRecord): Asset => (pool.mint ? { mint: new PublicKey(pool.mint), decimals: pool.decimals } : {});
 
 /**
  * A transfer of `units` of `asset` from `from` (who also pays the fee, and the rent of the

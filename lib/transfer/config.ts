@@ -21,3 +21,6 @@ export const transferConfig: TransferConfig = readTransferConfig();
 
 /** A payout or deposit lease: longer than one confirmation, short enough to retry soon after a crash. */
 export const LEASE_MS = 60_000;
+
+/** The test token's decimals (test-token.ts mints it): here, not there, so that the pools' table (pools.ts) does not load the token programs at import. */
+export const TEST_TOKEN_DECIMALS = 6;

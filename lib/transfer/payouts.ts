@@ -7,9 +7,9 @@ import * as repo from '#lib/data/shielded-withdrawals.ts';
 import type { PayoutJob } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
 import { heightBound } from '#lib/chains/chain-a/settle.ts';
-import { settle, signedTransfer } from './chain.ts';
+import { assetOf, settle, signedTransfer } from './chain.ts';
 import { LEASE_MS } from './config.ts';
-import { assetOf, poolSigner } from './pools.ts';
+import { poolSigner } from './pools.ts';
 
 /**
  * Pays a withdrawal's job, exactly once, however often it is called and by whom:

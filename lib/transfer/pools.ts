@@ -1,4 +1,4 @@
-import { Keypair, PublicKey } from '@solana/web3.js';
+import type { Keypair } from '@solana/web3.js';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/shielded-pools.ts';
@@ -8,9 +8,8 @@ import { logger } from '#lib/log.ts';
 import { keyVault } from '#lib/wallets/config.ts';
 import { openKey, sealKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
-import type { Asset } from './chain.ts';
 import { emptyTree, poseidonHash2 } from '#lib/zk/merkle.ts';
-import { ensureTestToken, TEST_TOKEN_DECIMALS } from './test-token.ts';
+import { TEST_TOKEN_DECIMALS } from './config.ts';
 
 /**
  * The pools: one token at one denomination each (the native coin, or the test token on localnet and devnet), its funds in a chain A account whose key the
@@ -42,7 +41,7 @@ export const POOL_FEE_RESERVE = 1_000_000_000n;
 const sealId = (poolId: string) => `pool:${poolId}`;
 
 async function createPool(spec: PoolSpec, mint: string | undefined): Promise<void> {
-  const key = Keypair.generate();
+  const key = (await import('@solana/web3.js')).Keypair.generate();
   const address = key.publicKey.toBase58();
   const tree = emptyTree(await poseidonHash2());
   try {
@@ -68,6 +67,7 @@ async function createPool(spec: PoolSpec, mint: string | undefined): Promise<voi
 async function fund(pool: PoolRecord): Promise<void> {
   const chain = await chainA();
   if (chain.network === 'mainnet') return; // the operator funds it
+  const { PublicKey } = await import('@solana/web3.js');
   await chain.airdrop(new PublicKey(pool.address), POOL_FEE_RESERVE);
   await repo.markPoolFunded(pool.id);
 }
@@ -80,7 +80,7 @@ export function ensurePools(): Promise<void> {
     for (const spec of POOL_SPECS) {
       let pool = await repo.getPool(spec.id);
       if (!pool) {
-        const mint = spec.token === 'TEST' ? await ensureTestToken() : undefined;
+        const mint = spec.token === 'TEST' ? await (await import('./test-token.ts')).ensureTestToken() : undefined;
         if (spec.token === 'TEST' && !mint) continue; // no test token on mainnet: no token pools
         await createPool(spec, mint?.mint);
         pool = (await repo.getPool(spec.id))!;
@@ -95,8 +95,6 @@ export function ensurePools(): Promise<void> {
 }
 
 /** The pool, or 404 POOL_NOT_FOUND. */
-/** The pool's asset, as the chain transactions take it. */
-export const assetOf = (pool: PoolRecord): Asset => (pool.mint ? { mint: new PublicKey(pool.mint), decimals: pool.decimals } : {});
 
 export async function poolOrThrow(poolId: string): Promise<PoolRecord> {
   await ensurePools();
@@ -109,7 +107,7 @@ export async function poolOrThrow(poolId: string): Promise<PoolRecord> {
 export async function poolSigner(pool: PoolRecord): Promise<Keypair> {
   const secret = await openKey(keyVault(), sealId(pool.id), pool.address, pool.sealedKey);
   try {
-    return chainAKeypair(Uint8Array.from(secret));
+    return await chainAKeypair(Uint8Array.from(secret));
   } finally {
     secret.fill(0);
   }

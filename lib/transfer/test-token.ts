@@ -13,6 +13,7 @@ import { keyVault } from '#lib/wallets/config.ts';
 import { openKey, sealKey } from '#lib/wallets/custody.ts';
 import { chainAKeypair } from '#lib/wallets/keys.ts';
 import { ownedWallet } from '#lib/wallets/wallets.ts';
+import { TEST_TOKEN_DECIMALS } from './config.ts';
 
 /**
  * The test token of the token pools: an SPL mint (6 decimals) that the service creates on the
@@ -20,7 +21,6 @@ import { ownedWallet } from '#lib/wallets/wallets.ts';
  * pools' keys. `POST /api/transfer/test-tokens` mints some to a caller's wallet, as the faucet
  * gives test coins. Never on mainnet (no token pools there).
  */
-export const TEST_TOKEN_DECIMALS = 6;
 /** The most one request mints, in whole tokens. */
 export const MAX_TEST_TOKENS = 10_000;
 /** Lamports the faucet gives the mint authority: the mint's rent and its transactions' fees. */
@@ -80,7 +80,7 @@ export async function mintTestTokens(
   const secret = await openKey(keyVault(), SEAL_ID, t.authority, t.sealedKey);
   let authority: Keypair;
   try {
-    authority = chainAKeypair(Uint8Array.from(secret));
+    authority = await chainAKeypair(Uint8Array.from(secret));
   } finally {
     secret.fill(0);
   }

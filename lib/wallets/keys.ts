@@ -1,6 +1,5 @@
-import { Keypair } from '@solana/web3.js';
+import type { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { CallData, ec, hash, num, stark } from 'starknet';
 import type { Chain } from '#lib/data/wallets.ts';
 
 /**
@@ -15,8 +14,13 @@ import type { Chain } from '#lib/data/wallets.ts';
  */
 export const OZ_ACCOUNT_CLASS_HASH = '0x05b4b537eaa2399e3aa99c4e2e0208ebd6c71bc1467938cd52c798c601e43564';
 
-/** The Stark curve's order: a private key is in [1, n). */
-const STARK_ORDER = ec.starkCurve.CURVE.n;
+/**
+ * The chains' libraries at first use: @solana/web3.js (with node-fetch's URL tables) and starknet
+ * are most of a wallet function's bundle, and most functions that import this module (listings,
+ * renames, balances of the other chain) never make or read a key.
+ */
+const solana = () => import('@solana/web3.js');
+const starknet = () => import('starknet');
 
 export interface ChainKey {
   address: string;
@@ -31,24 +35,27 @@ export class InvalidSecretKey extends Error {
   }
 }
 
-export function chainBAddress(privateKey: bigint): string {
+export async function chainBAddress(privateKey: bigint): Promise<string> {
+  const { CallData, ec, hash, num } = await starknet();
   const publicKey = ec.starkCurve.getStarkKey(num.toHex(privateKey));
   return num.toHex64(hash.calculateContractAddressFromHash(publicKey, OZ_ACCOUNT_CLASS_HASH, CallData.compile({ publicKey }), 0));
 }
 
 const be32 = (x: bigint) => Buffer.from(x.toString(16).padStart(64, '0'), 'hex');
 
-export function generateKey(chain: Chain): ChainKey {
+export async function generateKey(chain: Chain): Promise<ChainKey> {
   if (chain === 'a') {
-    const kp = Keypair.generate();
+    const kp = (await solana()).Keypair.generate();
     return { address: kp.publicKey.toBase58(), secret: kp.secretKey };
   }
-  const pk = BigInt(stark.randomAddress()) % STARK_ORDER || 1n;
-  return { address: chainBAddress(pk), secret: be32(pk) };
+  const { ec, stark } = await starknet();
+  // The Stark curve's order: a private key is in [1, n).
+  const pk = BigInt(stark.randomAddress()) % ec.starkCurve.CURVE.n || 1n;
+  return { address: await chainBAddress(pk), secret: be32(pk) };
 }
 
 /** A key given by the user; `InvalidSecretKey` for anything malformed. */
-export function importKey(chain: Chain, secretKey: string): ChainKey {
+export async function importKey(chain: Chain, secretKey: string): Promise<ChainKey> {
   const s = secretKey.trim();
   if (chain === 'a') {
     let bytes: Uint8Array;
@@ -73,7 +80,7 @@ export function importKey(chain: Chain, secretKey: string): ChainKey {
     if (bytes.length !== 64) throw new InvalidSecretKey('secretKey: a chain A secret key is 64 bytes');
     let kp: Keypair;
     try {
-      kp = Keypair.fromSecretKey(bytes); // checks that the public half matches the seed
+      kp = (await solana()).Keypair.fromSecretKey(bytes); // checks that the public half matches the seed
     } catch {
       throw new InvalidSecretKey('secretKey: the public half does not match the private seed');
     }
@@ -81,9 +88,9 @@ export function importKey(chain: Chain, secretKey: string): ChainKey {
   }
   if (!/^0x[0-9a-fA-F]{1,64}$/.test(s)) throw new InvalidSecretKey('secretKey: a chain B private key is 0x-hex');
   const pk = BigInt(s);
-  if (pk <= 0n || pk >= STARK_ORDER) throw new InvalidSecretKey('secretKey: outside the Stark curve order');
-  return { address: chainBAddress(pk), secret: be32(pk) };
+  if (pk <= 0n || pk >= (await starknet()).ec.starkCurve.CURVE.n) throw new InvalidSecretKey('secretKey: outside the Stark curve order');
+  return { address: await chainBAddress(pk), secret: be32(pk) };
 }
 
 /** The chain A signer from a stored secret. */
-export const chainAKeypair = (secret: Uint8Array): Keypair => Keypair.fromSecretKey(secret);
+export const chainAKeypair = async (secret: Uint8Array): Promise<Keypair> => (await solana()).Keypair.fromSecretKey(secret);

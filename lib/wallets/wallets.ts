@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PublicKey, type Keypair } from '@solana/web3.js';
+import type { Keypair } from '@solana/web3.js';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
 import { chainA } from '#lib/chains/chain-a/index.ts';
@@ -97,13 +97,13 @@ async function store(userId: string, chain: Chain, name: string, key: ChainKey, 
 }
 
 export async function createWallet(userId: string, input: z.infer<typeof createWalletInput>): Promise<WalletView> {
-  return store(userId, input.chain, input.name, generateKey(input.chain), input.password);
+  return store(userId, input.chain, input.name, await generateKey(input.chain), input.password);
 }
 
 export async function importWallet(userId: string, input: z.infer<typeof importWalletInput>): Promise<WalletView> {
   let key: ChainKey;
   try {
-    key = importKey(input.chain, input.secretKey);
+    key = await importKey(input.chain, input.secretKey);
   } catch (e) {
     if (e instanceof InvalidSecretKey) throw errors.invalidInput(e.message);
     throw e;
@@ -180,7 +180,7 @@ export async function chainASigner(w: WalletRecord): Promise<Keypair> {
   if (w.chain !== 'a') throw errors.invalidInput('walletId: not a chain A wallet');
   const secret = await openKey(keyVault(), w.id, w.address, w.sealedKey);
   try {
-    return chainAKeypair(Uint8Array.from(secret));
+    return await chainAKeypair(Uint8Array.from(secret));
   } finally {
     secret.fill(0);
   }
@@ -200,23 +200,18 @@ export async function chainBPrivateKey(w: WalletRecord, password: string): Promi
   }
 }
 
-/** A base58 address, or 400 with `code` (INVALID_MINT for mints). */
-export function chainAAddress(value: string, field: string, invalid = errors.invalidInput): PublicKey {
-  try {
-    return new PublicKey(value);
-  } catch {
-    throw invalid(`${field}: not a chain A address`);
-  }
-}
-
 export async function walletBalance(userId: string, walletId: string, mint: string | undefined) {
   const w = await ownedWallet(userId, walletId);
   if (w.chain !== 'a') throw errors.invalidInput('chain B balances are served by the chain B routes');
   const chain = await chainA();
+  // On first use: with Light's compressed-token and spl-token (~0.7 MB) and web3.js, not parsed at
+  // the cold start of every function that reaches this module (chain B's, rewards', swap's listings).
+  const [chainAOps, { PublicKey }, { chainAAddress }] = await Promise.all([
+    import('#lib/chains/chain-a/operations.ts'),
+    import('@solana/web3.js'),
+    import('./addresses.ts'),
+  ]);
   const owner = new PublicKey(w.address);
-  // On first use: with Light's compressed-token and spl-token (~0.7 MB), not parsed at the cold
-  // start of every function that reaches this module (chain B's, rewards', swap's listings).
-  const chainAOps = await import('#lib/chains/chain-a/operations.ts');
   if (!mint) {
     const balance = await onChainA(() => chainAOps.nativeBalance(chain, owner));
     return { address: w.address, balance: balance.toString(), formatted: formatUnits(balance, NATIVE_DECIMALS), decimals: NATIVE_DECIMALS };
@@ -235,6 +230,7 @@ export async function airdrop(userId: string, walletId: string, input: z.infer<t
   if (chain.network === 'mainnet') throw errors.forbidden('airdrops exist on localnet and devnet only');
   const lamports = toUnits(input.amount, NATIVE_DECIMALS);
   if (lamports > BigInt(MAX_AIRDROP) * 10n ** BigInt(NATIVE_DECIMALS)) throw errors.invalidInput(`amount: at most ${MAX_AIRDROP} per airdrop`);
+  const { PublicKey } = await import('@solana/web3.js');
   const sent = await onChainA(() => chain.airdrop(new PublicKey(w.address), lamports));
   await repo.recordLastSlot(w, sent.slot);
   return {

@@ -1,7 +1,6 @@
 import { readChainAConfig } from './config.ts';
 import type { ChainA } from './port.ts';
 import { chainAFaults, FaultyChainA } from './faults.ts';
-import { RpcChainA } from './rpc.ts';
 import { embedded } from '../embedded.ts';
 
 export type { ChainA, ChainANetwork, SentTransaction } from './port.ts';
@@ -19,6 +18,8 @@ export function chainA(): Promise<ChainA> {
     const c = readChainAConfig();
     let chain: ChainA;
     if (c.adapter === 'rpc') {
+      // stateless.js and web3.js load with the first chain call, not at the import of this module.
+      const { RpcChainA } = await import('./rpc.ts');
       chain = new RpcChainA({ network: c.CHAIN_A_NETWORK, rpcUrl: c.CHAIN_A_RPC_URL!, indexerUrl: c.indexerUrl!, proverUrl: c.proverUrl! });
     } else {
       chain = await embedded().chainA(c.DATA_DIR);

@@ -1,11 +1,15 @@
-import { VersionedTransaction } from '@solana/web3.js';
+import type { VersionedTransaction } from '@solana/web3.js';
 import { ChainRejected, type ChainA } from './port.ts';
 
 /**
  * What the chain says of a transaction signed and recorded before it was sent: the one rule by
  * which value moves are settled (lib/moves/journal.ts, lib/transfer's payouts and deposits).
  */
-export const decodeSignedTransfer = (bytes: string): VersionedTransaction => VersionedTransaction.deserialize(Buffer.from(bytes, 'base64'));
+export async function decodeSignedTransfer(bytes: string): Promise<VersionedTransaction> {
+  // web3.js at first use: the journal (lib/moves/journal.ts) is in most functions' import graph.
+  const { VersionedTransaction } = await import('@solana/web3.js');
+  return VersionedTransaction.deserialize(Buffer.from(bytes, 'base64'));
+}
 
 export type Landing = ({ landed: true; slot: number } | { landed: false; failed: boolean }) & {
   /** The slot of the node's view that answered (its `context.slot`): a node behind the cluster answers from an older one. */
@@ -58,7 +62,7 @@ export async function settle(chain: ChainA, t: { signature: string; bytes?: stri
   }
   if (!t.bytes) return { kind: 'pending' };
   try {
-    return { kind: 'landed', slot: (await chain.sendAndConfirm(decodeSignedTransfer(t.bytes))).slot };
+    return { kind: 'landed', slot: (await chain.sendAndConfirm(await decodeSignedTransfer(t.bytes))).slot };
   } catch (e) {
     if (isAlreadyProcessed(e)) {
       const again = await landing(chain, t.signature);

@@ -61,30 +61,30 @@ describe('password wrap (chain B)', () => {
 });
 
 describe('keys and addresses', () => {
-  it('chain A: base58 address of a 64-byte key; imports base58 and solana-keygen JSON', () => {
+  it('chain A: base58 address of a 64-byte key; imports base58 and solana-keygen JSON', async () => {
     const kp = Keypair.generate();
-    expect(importKey('a', bs58.encode(kp.secretKey)).address).toBe(kp.publicKey.toBase58());
-    expect(importKey('a', JSON.stringify([...kp.secretKey])).address).toBe(kp.publicKey.toBase58());
-    expect(generateKey('a').address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect((await importKey('a', bs58.encode(kp.secretKey))).address).toBe(kp.publicKey.toBase58());
+    expect((await importKey('a', JSON.stringify([...kp.secretKey]))).address).toBe(kp.publicKey.toBase58());
+    expect((await generateKey('a')).address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
   });
 
-  it('chain A: malformed keys are refused', () => {
+  it('chain A: malformed keys are refused', async () => {
     const kp = Keypair.generate();
     const tampered = Uint8Array.from(kp.secretKey);
     tampered[40]! ^= 1; // public half no longer matches the seed
     for (const bad of ['', 'not-base58-0OIl', bs58.encode(kp.secretKey.subarray(0, 32)), '[1,2,3]', '[300]', bs58.encode(tampered)]) {
-      expect(() => importKey('a', bad), bad).toThrow(InvalidSecretKey);
+      await expect(importKey('a', bad), bad).rejects.toThrow(InvalidSecretKey);
     }
   });
 
-  it('chain B: the OpenZeppelin account counterfactual address (salt = public key, calldata = [public key])', () => {
+  it('chain B: the OpenZeppelin account counterfactual address (salt = public key, calldata = [public key])', async () => {
     const pk = 0x1234567890abcdefn;
     const pub = ec.starkCurve.getStarkKey(num.toHex(pk));
     const expected = num.toHex64(hash.calculateContractAddressFromHash(pub, OZ_ACCOUNT_CLASS_HASH, CallData.compile([pub]), 0));
-    expect(chainBAddress(pk)).toBe(expected);
-    expect(importKey('b', '0x1234567890abcdef').address).toBe(expected);
-    expect(generateKey('b').address).toMatch(/^0x[0-9a-f]{64}$/);
-    for (const bad of ['0x0', '1234', '0x' + 'f'.repeat(64), 'zz']) expect(() => importKey('b', bad), bad).toThrow(InvalidSecretKey);
+    expect(await chainBAddress(pk)).toBe(expected);
+    expect((await importKey('b', '0x1234567890abcdef')).address).toBe(expected);
+    expect((await generateKey('b')).address).toMatch(/^0x[0-9a-f]{64}$/);
+    for (const bad of ['0x0', '1234', '0x' + 'f'.repeat(64), 'zz']) await expect(importKey('b', bad), bad).rejects.toThrow(InvalidSecretKey);
   });
 });
 

@@ -40,7 +40,7 @@ export const FAULTS = [
    * valid then. The window in which a client that signs anew pays twice.
    */
   'in-flight',
-  /** The caller dies before its send reaches the chain. */
+  /** The caller dies before its send reaches the chain (injected on a read: while it waits for the node's answer). */
   'crash-before',
   /** The caller dies after the chain took its transaction. */
   'crash-after',
@@ -293,6 +293,11 @@ export class FaultyChainA implements ChainA {
         const own = overrides[prop];
         return async (...args: unknown[]) => {
           const fault = this.next('read');
+          // A crash on a read (tests: `inject('crash-before', 'read')`): the caller dies waiting for the node.
+          if (fault === 'crash-before' || fault === 'crash-after') {
+            this.crashed++;
+            return never();
+          }
           if (fault) throw unavailable(fault);
           // What the cluster answers includes what landed meanwhile (a balance, an account).
           if (prop !== 'getSlot' && prop !== 'getBlockHeight' && prop !== 'getLatestBlockhash') await this.landInFlight();

@@ -68,7 +68,8 @@ async function earnedEpoch(): Promise<number> {
 beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000', REWARDS_EPOCH_SECONDS: '3600', CHAIN_FAULTS: 'slot-ms=0' });
   alice = rt.client();
-  const me = await signedInUser(alice);
+  // A loaded machine's DynamoDB Local may refuse the first registration (503): once more.
+  const me = await signedInUser(alice).catch(() => signedInUser(alice));
   userId = me.user.id;
   signIn = async () => {
     await ok('/api/auth/login', { username: me.username, password: me.password });
@@ -218,8 +219,11 @@ for (const [name, prepare] of Object.entries(MOVES)) {
             // every move settled
             expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
             expectDocumented(answers, p.codes);
-            reportFor(report, name).schedules++;
-            reportFor(report, name).requests += answers.length;
+            const r = reportFor(report, name);
+            r.schedules++;
+            r.requests += answers.length;
+            // A long run's progress, every hundred schedules (the faults counted so far come with the end's report).
+            if (process.env.CHAOS_REPORT && r.schedules % 100 === 0) console.log(`chaos ${name}: ${r.schedules} schedules, ${r.requests} requests so far`);
           }),
           { numRuns: runs, seed, endOnFailure: true },
         ),

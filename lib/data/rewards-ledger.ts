@@ -1,8 +1,22 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from './client.ts';
-import { deleteIf, putIf } from './conditional.ts';
-import { absentOrExpired, decoder, deleteItem, listPartition, putItem, queryAll, readItem, transactWrite, type TransactItems } from './items.ts';
+import { deleteIf, putIf, updateIf } from './conditional.ts';
+import {
+  absentOrExpired,
+  allOf,
+  anyOf,
+  decoder,
+  deleteItem,
+  listPartition,
+  putItem,
+  queryAll,
+  readItem,
+  transactWrite,
+  type Condition,
+  type TransactItems,
+} from './items.ts';
+import { embeddedLease, leaseSchema, type Lease } from './leases.ts';
 
 /**
  * Rewards: accruals, per-epoch totals, epoch closes and claims. Items:
@@ -13,7 +27,7 @@ import { absentOrExpired, decoder, deleteItem, listPartition, putItem, queryAll,
  *   REWARDEPOCH#<n> / ACCOUNT#<account>       {userId, points}: the account's total in epoch n
  *   REWARDEPOCH#<n> / CLOSE                   {status closing|closed, root, accounts, totalPoints}
  *   REWARDEPOCHS / EPOCH#<n, 10 digits>       the epochs that have any accrual
- *   REWARDCLAIM#<n>#<account> / CLAIM         {status paying|paid, walletId, txHash}
+ *   REWARDCLAIM#<n>#<account> / CLAIM         {status paying|paid, walletId, lease, txHash, lastValidBlockHeight}
  *   REWARDOWED#<source>#<txHash> / OWED       an accrual owed and not known to be recorded yet (the
  *                                             outbox; gsi1 REWARDOWED#OPEN / <at>): the retry job records it
  *
@@ -131,7 +145,11 @@ const claimSchema = z.object({
   account: z.string(),
   status: z.enum(['paying', 'paid']),
   walletId: z.string(),
+  /** The request paying it, until its mint is bound (a request that died before: free once it expires). */
+  lease: leaseSchema.optional(),
+  /** Its mint, bound before the mint is recorded or sent, with the block height after which it can no longer land. */
   txHash: z.string().optional(),
+  lastValidBlockHeight: z.number().optional(),
   at: z.string(),
 });
 export type ClaimRecord = z.infer<typeof claimSchema>;
@@ -139,8 +157,37 @@ const asClaim = decoder('reward claim', claimSchema);
 
 export const getClaim = (n: number, account: string) => readItem(claimKey(n, account), asClaim);
 
-/** Reserves the claim; false when the account already claimed this epoch (or is claiming). */
-export const reserveClaim = (c: ClaimRecord): Promise<boolean> => putIf({ ...claimKey(c.epoch, c.account), ...c }, absentOrExpired());
+const paying: Condition = {
+  ConditionExpression: '#s = :paying',
+  ExpressionAttributeNames: { '#s': 'status' },
+  ExpressionAttributeValues: { ':paying': 'paying' },
+};
+const unbound: Condition = { ConditionExpression: 'attribute_not_exists(txHash)' };
+const boundTo = (txHash: string): Condition => ({ ConditionExpression: 'txHash = :tx', ExpressionAttributeValues: { ':tx': txHash } });
+
+/**
+ * Reserves the claim for the request holding `c.lease`; false when the account claimed this epoch,
+ * or another request is paying it (bound to its mint, or reserved under a live lease). A
+ * reservation whose request died before binding a mint is free once its lease expired.
+ */
+export const reserveClaim = (c: ClaimRecord & { lease: Lease }, nowMs: number): Promise<boolean> =>
+  putIf({ ...claimKey(c.epoch, c.account), ...c }, anyOf(absentOrExpired(), allOf(paying, unbound, embeddedLease.free(nowMs))));
+
+/** Takes over a claim bound to a mint `staleTxHash` that can never land (the caller checked): false if it changed meanwhile. */
+export const retakeClaim = (c: ClaimRecord & { lease: Lease }, staleTxHash: string): Promise<boolean> =>
+  putIf({ ...claimKey(c.epoch, c.account), ...c }, allOf(paying, boundTo(staleTxHash)));
+
+/** Binds the reservation `owner` holds to its mint, before the mint is recorded or sent; false when it is no longer the holder's. */
+export const bindClaim = async (n: number, account: string, owner: string, txHash: string, lastValidBlockHeight: number): Promise<boolean> =>
+  (await updateIf(
+    claimKey(n, account),
+    { set: ['txHash = :bind', 'lastValidBlockHeight = :height'], values: { ':bind': txHash, ':height': lastValidBlockHeight } },
+    allOf(paying, unbound, embeddedLease.heldBy(owner)),
+  )) !== undefined;
+
+/** The reservation `owner` holds, released before any mint was bound to it (nothing was signed). */
+export const releaseReservation = (n: number, account: string, owner: string): Promise<boolean> =>
+  deleteIf(claimKey(n, account), allOf(paying, unbound, embeddedLease.heldBy(owner)));
 
 export async function markClaimPaid(n: number, account: string, txHash: string): Promise<void> {
   await db.send(
@@ -156,11 +203,7 @@ export async function markClaimPaid(n: number, account: string, txHash: string):
 
 /** The claim's mint `txHash` failed or expired (lib/moves/journal.ts): nothing was paid, the claim may be tried again. */
 export async function releaseClaimFor(n: number, account: string, txHash: string): Promise<void> {
-  await deleteIf(claimKey(n, account), {
-    ConditionExpression: '#s = :s AND (attribute_not_exists(txHash) OR txHash = :t)',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':s': 'paying', ':t': txHash },
-  });
+  await deleteIf(claimKey(n, account), allOf(paying, boundTo(txHash)));
 }
 
 // ---- the accrual outbox -----------------------------------------------------------------------

@@ -61,6 +61,11 @@ export interface MoveOf {
   alsoRecord?: (txHash: string) => MoveWrites;
   /** Set once the move is recorded: from then on only the journal settles what it was for. */
   recorded?: { done: boolean };
+  /**
+   * Binds what the move pays for to its transaction before anything is recorded or sent (a reward
+   * claim: lib/rewards/rewards.ts); throws when this request no longer holds it (nothing is sent).
+   */
+  bind?: (txHash: string, lastValidBlockHeight: number) => Promise<void>;
   /** The route's 202 body, when it says more than `submitted` (the answer a retry gets if this request dies). */
   answer?: (txHash: string) => object;
 }
@@ -77,6 +82,7 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
   return async (tx, lastValidBlockHeight) => {
     const txHash = bs58.encode(tx.signatures[0]!);
     const claim = requestIdempotency.getStore();
+    if (m.bind) await m.bind(txHash, lastValidBlockHeight);
     // The answer a retry gets once the move landed, if this request dies before it answers: 202 naming it.
     const bind =
       claim &&

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { queryInteger } from '#lib/http/validation.ts';
 import { chainA, type ChainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
+import { leaseFor } from '#lib/data/leases.ts';
 import * as repo from '#lib/data/rewards-ledger.ts';
+import { getMove } from '#lib/data/value-moves.ts';
 import { getServiceKey } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
 import { serviceKey } from './service-keys.ts';
@@ -191,6 +194,32 @@ async function treasury(chain: ChainA) {
   );
 }
 
+/** A request holds a claim's reservation this long before its mint is bound (far past the route's timeout). */
+const CLAIM_RESERVE_SECONDS = 60;
+
+/**
+ * The claim reserved for this request (its lease's owner); 409 ALREADY_CLAIMED when it is paid, or
+ * being paid: reserved under a live lease, or bound to a mint that may still land. A request that
+ * died before binding a mint holds it until its lease expires; one that died after binding, until
+ * that mint can never land (the journal settled it failed or expired, or it was never recorded and
+ * its block height passed).
+ */
+async function reserve(chain: ChainA, c: repo.ClaimRecord): Promise<string> {
+  const owner = randomUUID();
+  const mine = { ...c, lease: leaseFor(owner, CLAIM_RESERVE_SECONDS) };
+  if (await repo.reserveClaim(mine, clock.nowMs())) return owner;
+  const held = await repo.getClaim(c.epoch, c.account);
+  if (held?.status === 'paying' && held.txHash && (await cannotLand(chain, held)) && (await repo.retakeClaim(mine, held.txHash))) return owner;
+  throw errors.alreadyClaimed();
+}
+
+async function cannotLand(chain: ChainA, held: repo.ClaimRecord): Promise<boolean> {
+  const move = await getMove(held.txHash!);
+  if (move) return move.status === 'failed' || move.status === 'expired';
+  const height = held.lastValidBlockHeight;
+  return height !== undefined && (await onChainA(() => chain.rpc.getBlockHeight())) > height;
+}
+
 export async function claim(userId: string, input: z.infer<typeof claimInput>): Promise<z.infer<typeof claimView> | ReturnType<typeof submitted>> {
   const w = await ownedWallet(userId, input.walletId);
   if (w.chain !== 'a') throw errors.invalidInput('walletId: the reward token is paid on chain A');
@@ -202,10 +231,9 @@ export async function claim(userId: string, input: z.infer<typeof claimInput>): 
   const i = accounts.findIndex((a) => a.account === account);
   if (i < 0) throw errors.notFound(`no reward in epoch ${input.epoch}`);
   const points = accounts[i]!.points;
-  if (!(await repo.reserveClaim({ epoch: input.epoch, account, status: 'paying', walletId: w.id, at: clock.now().toISOString() })))
-    throw errors.alreadyClaimed();
-  const amount = BigInt(points) * REWARD_TOKEN.perPoint;
   const chain = await chainA();
+  const owner = await reserve(chain, { epoch: input.epoch, account, status: 'paying', walletId: w.id, at: clock.now().toISOString() });
+  const amount = BigInt(points) * REWARD_TOKEN.perPoint;
   let sent;
   let mint: string;
   // The mint goes through the value-move journal (lib/moves/journal.ts): once it is recorded, only the
@@ -215,12 +243,16 @@ export async function claim(userId: string, input: z.infer<typeof claimInput>): 
     const key = await onChainA(() => treasury(chain));
     mint = key.record.mints[REWARD_TOKEN.symbol]!;
     const signer = await key.signer();
-    const via = journaled(chain, { userId, purpose: { kind: 'reward-claim', epoch: input.epoch, account }, recorded });
+    const bind = async (txHash: string, height: number) => {
+      if (!(await repo.bindClaim(input.epoch, account, owner, txHash, height))) throw errors.alreadyClaimed();
+    };
+    const via = journaled(chain, { userId, purpose: { kind: 'reward-claim', epoch: input.epoch, account }, recorded, bind });
     const [{ mintTo }, { PublicKey }] = await Promise.all([chainAOperations(), import('@solana/web3.js')]);
     sent = await onChainA(() => mintTo(chain, signer, new PublicKey(mint), new PublicKey(w.address), amount, via));
   } catch (e) {
     if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
-    if (!recorded.done) await repo.releaseClaimFor(input.epoch, account, '');
+    // Nothing recorded: nothing will be sent. A mint already bound stays until it can no longer land (`reserve`).
+    if (!recorded.done) await repo.releaseReservation(input.epoch, account, owner);
     throw e;
   }
   return {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
+import { request } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -66,5 +67,34 @@ describe('a reward mint confirmed after the timeout', () => {
     expect(await tokens()).toBe(paid);
     const me = (await alice.get('/api/rewards/me')).json as { claimable: { epoch: number; claimed: boolean }[] };
     expect(me.claimable.find((c) => c.epoch === epoch)?.claimed).toBe(true);
+  });
+});
+
+describe('a claim whose request died before its mint was recorded', () => {
+  it('is not lost: once the reservation lapsed, the next claim pays it, once', async () => {
+    // alice earns in a new epoch; bob's claim above set the reward token up
+    expect((await alice.post('/api/compression/compress-native', { walletId: aliceWallet.id, amount: 0.5 })).status).toBe(200);
+    const epoch = (await alice.get('/api/rewards/me')).json.epoch as number;
+    advanceClock(EPOCH_MS - (clock.nowMs() % EPOCH_MS) + 70_000);
+    const { REWARD_TOKEN, accountOf } = await import('#lib/rewards/rules.ts');
+    const me = (await alice.get('/api/auth/me')).json.user as { id: string };
+    const points = (await (await import('#lib/data/rewards-ledger.ts')).epochAccount(epoch, accountOf(me.id)))!.points;
+    const mint = (await (await import('#lib/data/swap-pools.ts')).getServiceKey('rewards-treasury'))!.mints.SHRD!;
+    const tokens = async () => BigInt((await alice.get(`/api/wallets/${aliceWallet.id}/balance?mint=${mint}`)).json.balance);
+    const before = await tokens();
+
+    // The process dies waiting for the node, after the claim was reserved and before any mint was signed.
+    chain.inject('crash-before', 'read');
+    expect(await request(rt, alice, chain, '/api/rewards/claim', { epoch, walletId: aliceWallet.id }, 'died-claim')).toBe('crashed');
+    chain.clearInjected();
+    expect((await alice.post('/api/rewards/claim', { epoch, walletId: aliceWallet.id })).json.error).toBe('ALREADY_CLAIMED'); // still reserved
+
+    advanceClock(300_000);
+    await (await import('#lib/moves/journal.ts')).resolveMovesOnce();
+    const again = await alice.post('/api/rewards/claim', { epoch, walletId: aliceWallet.id });
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(await tokens()).toBe(before + BigInt(points) * REWARD_TOKEN.perPoint);
+    expect((await alice.post('/api/rewards/claim', { epoch, walletId: aliceWallet.id })).json.error).toBe('ALREADY_CLAIMED');
+    expect(await tokens()).toBe(before + BigInt(points) * REWARD_TOKEN.perPoint);
   });
 });

@@ -47,7 +47,7 @@ export const FAULTS = [
    * of a transaction that landed in the last LAG slots is missing, history searched or not.
    */
   'lagging',
-  /** The caller dies before its send reaches the chain. */
+  /** The caller dies before its send reaches the chain (injected on a read: while it waits for the node's answer). */
   'crash-before',
   /** The caller dies after the chain took its transaction. */
   'crash-after',
@@ -322,6 +322,11 @@ export class FaultyChainA implements ChainA {
         const own = overrides[prop];
         return async (...args: unknown[]) => {
           const fault = this.next('read', prop);
+          // A crash on a read (tests: `inject('crash-before', 'read')`): the caller dies waiting for the node.
+          if (fault === 'crash-before' || fault === 'crash-after') {
+            this.crashed++;
+            return never();
+          }
           if (fault && fault !== 'lagging') throw unavailable(fault);
           // What the cluster answers includes what landed meanwhile (a balance, an account).
           if (!['getSlot', 'getBlockHeight', 'getEpochInfo', 'getLatestBlockhash'].includes(prop)) await this.landInFlight();

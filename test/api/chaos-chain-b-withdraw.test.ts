@@ -5,7 +5,7 @@ import type { ChainBFault, FaultyChainB } from '#lib/chains/chain-b/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import type { ChainBMoveRecord } from '#lib/data/value-moves.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { crashable, expectDocumented, measured, printReport, reportFor, request, RUNS, type Answer, type Report } from './chaos-helpers.ts';
+import { crashable, expectDocumented, measured, printReport, request, scheduleDone, RUNS, type Answer, type Report } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -226,8 +226,7 @@ describe('chaos: chain B withdrawal', () => {
           expect((await chain.getNonce(walletB.address)) - nonceBefore).toBe(BigInt(accepted));
           expect(feesBefore - (await strk(walletB.address))).toBe(BigInt(accepted) * invokeFee);
           expectDocumented(answers, { 409: ['NONCE_CONFLICT'], 422: ['TRANSACTION_REVERTED'], 502: ['CHAINB_ERROR'] });
-          reportFor(report, 'chain-b-withdraw').schedules++;
-          reportFor(report, 'chain-b-withdraw').requests += answers.length;
+          scheduleDone(report, 'chain-b-withdraw', answers.length);
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       ),

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { FAULTS, type ChainAFault } from '#lib/chains/chain-a/faults.ts';
@@ -90,6 +91,15 @@ export type Report = Record<string, { schedules: number; requests: number; fault
 
 export function reportFor(report: Report, name: string) {
   return (report[name] ??= { schedules: 0, requests: 0, faults: {}, ms: 0 });
+}
+
+/** One schedule done: counted, and a line appended to CHAOS_PROGRESS (a file) if set, so that a long run shows how far it got. */
+export function scheduleDone(report: Report, name: string, requests: number): void {
+  const r = reportFor(report, name);
+  r.schedules++;
+  r.requests += requests;
+  if (process.env.CHAOS_PROGRESS)
+    appendFileSync(process.env.CHAOS_PROGRESS, `${new Date().toISOString()} ${name}: ${r.schedules} schedules, ${r.requests} requests\n`);
 }
 
 /** The faults injected while `run` ran, added to the move's report (a fault layer of either chain: its `injected` counts). */

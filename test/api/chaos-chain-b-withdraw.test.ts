@@ -108,7 +108,7 @@ beforeAll(async () => {
   // The first withdrawal deploys the account (its fee is not an INVOKE's): done before the schedules.
   const first = await alice.post('/api/bridge/initiate', body(1, Keypair.generate().publicKey.toBase58()));
   expect(first.status, JSON.stringify(first.json)).toBe(200);
-}, 180_000);
+}, 600_000); // a loaded machine starts the runtime slowly
 afterAll(async () => {
   await rt?.stop();
   printReport(report);

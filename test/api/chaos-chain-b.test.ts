@@ -59,7 +59,7 @@ beforeAll(async () => {
   invokeFee = fees.feeOf(fees.LOCAL_GAS_USE.invoke);
   moves = await import('#lib/data/value-moves.ts');
   retryJob = (await import('#functions/scheduled/transfer-retry.ts')).handler;
-}, 120_000);
+}, 600_000); // a loaded machine starts the runtime slowly
 afterAll(async () => {
   await rt?.stop();
   printReport(report);

@@ -187,23 +187,23 @@ describe('chaos: chain B withdrawal', () => {
           // every journal entry settled, nothing held back on chain B
           expect(await moves.listOpenChainBMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
           expect(chain.heldBack()).toEqual([]);
-          // the schedule's records (its destination is its own): none open; each completed exactly when its transaction landed
+          // the schedule's records (its destination is its own): none open. A REJECTED INVOKE sent again is the same
+          // transaction (its nonce unused), so records failed before may name the hash a later record sent again:
+          // the journal's move names the last (its `ref`), which is completed exactly when it landed; all others failed.
           const records = (await bridges.listBridges(aliceId)).filter((r) => r.destAddress === dest);
           const open = new Set((await bridges.listOpenBridges()).map((b) => b.id));
-          const journal: { id: string; m: ChainBMoveRecord | undefined }[] = [];
+          const journal: { id: string; m: ChainBMoveRecord }[] = [];
+          for (const h of new Set(records.map((r) => r.sourceTxHash).filter((x): x is string => !!x))) {
+            const m = (await moves.getMove(h)) as ChainBMoveRecord | undefined;
+            if (!m) continue;
+            expect(m, h).toMatchObject({ chain: 'b', account: walletB.address, walletId: walletB.id, purpose: { operation: 'bridge-withdraw' } });
+            expect(records.filter((r) => r.sourceTxHash === h).map((r) => r.id)).toContain(m.purpose.kind === 'wallet-send' ? m.purpose.ref : '');
+            expect(m.moves.amount).toBe(amount.toString());
+            journal.push({ id: (m.purpose as { ref: string }).ref, m });
+          }
           for (const r of records) {
             expect(open.has(r.id), `${r.id} ${r.status}`).toBe(false);
-            const m = r.sourceTxHash ? ((await moves.getMove(r.sourceTxHash)) as ChainBMoveRecord | undefined) : undefined;
-            if (m) {
-              expect(m, r.id).toMatchObject({
-                chain: 'b',
-                account: walletB.address,
-                walletId: walletB.id,
-                purpose: { operation: 'bridge-withdraw', ref: r.id },
-              });
-              expect(m.moves.amount).toBe(amount.toString());
-              journal.push({ id: r.id, m });
-            }
+            const m = journal.find((j) => j.id === r.id)?.m;
             expect(r.status, `${r.id}: ${r.failureReason}`).toBe(m?.status === 'landed' ? 'completed' : 'failed');
             if (r.status === 'completed') expect((await chain.getTransaction(r.sourceTxHash!))?.status).toBe('SUCCEEDED');
           }
@@ -216,12 +216,12 @@ describe('chaos: chain B withdrawal', () => {
             if (a.json.error === 'TRANSACTION_REVERTED') expect(await moves.getMove(h)).toMatchObject({ status: 'failed', failure: 'reverted' });
           }
           // one burn per key; the synthetic token burned and chain A credited exactly what landed, once
-          const landed = journal.filter(({ m }) => m!.status === 'landed');
+          const landed = journal.filter(({ m }) => m.status === 'landed');
           expect(landed.length).toBeLessThanOrEqual(1);
           expect(heldBefore - (await held())).toBe(amount * BigInt(landed.length));
           expect(await lamports(dest)).toBe(amount * BigInt(landed.length));
           // STRK: one fee per transaction of the account chain B accepted (landed, reverted, the other signer's); the nonce agrees
-          const reverted = journal.filter(({ m }) => m!.status === 'failed' && m!.failure === 'reverted').length;
+          const reverted = journal.filter(({ m }) => m.status === 'failed' && m.failure === 'reverted').length;
           const accepted = landed.length + reverted + (chain.injected['nonce-used'] - othersBefore);
           expect((await chain.getNonce(walletB.address)) - nonceBefore).toBe(BigInt(accepted));
           expect(feesBefore - (await strk(walletB.address))).toBe(BigInt(accepted) * invokeFee);

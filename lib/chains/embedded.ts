@@ -1,6 +1,16 @@
 import type { constants } from 'starknet';
 import type { ChainA } from './chain-a/port.ts';
-import type { ChainB, ChainBTransaction, ChainBTxStatus, ExecuteRequest, MaxFees, TransferOutcome, TransferRequest, WarpRouteSetup } from './chain-b/port.ts';
+import type {
+  ChainB,
+  ChainBTransaction,
+  ChainBTxStatus,
+  ExecuteRequest,
+  MaxFees,
+  SignedInvoke,
+  TransferOutcome,
+  TransferRequest,
+  WarpRouteSetup,
+} from './chain-b/port.ts';
 import type { LocalKeys } from './chain-b/registry-keys.ts';
 import type { ProofRegistry, ProofStoredEvent, StoreProofArgs, StoredProof } from './chain-b/registry.ts';
 import type { TokenInfo } from './chain-b/tokens.ts';
@@ -87,6 +97,9 @@ export class DeferredChainB implements ChainB {
   }
   getNonce(address: string): Promise<bigint> {
     return this.#inner().then((c) => c.getNonce(address));
+  }
+  resend(signed: SignedInvoke): Promise<void> {
+    return this.#inner().then((c) => c.resend(signed));
   }
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }> {
     return this.#inner().then((c) => c.faucet(token, to, amount));

@@ -75,10 +75,16 @@ export async function claim(
   const lease = leaseFor(owner, lockSeconds, nowMs);
   const claimed = await putIf(
     { ...keyOf(scope, key), status: 'in_progress', fingerprint, lease, lockedUntil: now + lockSeconds, response: null, ttl: now + IDEMPOTENCY_TTL_SECONDS },
-    // Absent, expired, or an attempt that died holding the lease (of either shape).
+    // Absent, expired, or an attempt that died holding the lease (of either shape) — unless it died
+    // with the key bound to a transaction it sent: only the journal's settlement of that transaction
+    // frees the key then (`settleBound`), however long it takes. Taken over, a retry would send a
+    // second transaction while the first may have landed (its nonce used, the next one free).
     anyOf(
       absentOrExpired(now),
-      allOf(inProgress, embeddedLease.free(nowMs), { ConditionExpression: 'lockedUntil <= :now', ExpressionAttributeValues: { ':now': now } }),
+      allOf(inProgress, embeddedLease.free(nowMs), {
+        ConditionExpression: 'lockedUntil <= :now AND attribute_not_exists(txHash)',
+        ExpressionAttributeValues: { ':now': now },
+      }),
     ),
   );
   if (claimed) return { kind: 'claimed', owner };
@@ -142,8 +148,9 @@ export const recordKeyOf = (scope: string, key: string): string => keyOf(scope, 
 
 /**
  * Binds an attempt's claim to the transaction it is about to send: the claim now lasts `seconds`
- * (past any crash of the attempt) and names the transaction, until the journal settles it
- * (`settleBound`). False when the claim is no longer this attempt's.
+ * for the attempt and names the transaction; if the attempt dies, the key stays bound (`claim`
+ * takes it over no more) until the journal settles the transaction (`settleBound`). False when
+ * the claim is no longer this attempt's.
  */
 export async function bindToTransaction(scope: string, key: string, owner: string, txHash: string, seconds: number, landed: StoredResponse): Promise<boolean> {
   const b = binding(owner, txHash, seconds, landed);

@@ -9,7 +9,7 @@ import { decoder, queryAll, readItem, transactWrite, type TransactItems } from '
  *
  *   MOVE#<txHash> / MOVE   one signed transaction that moves value: written before it is sent —
  *                          on chain A with its signed bytes and the block height after which it
- *                          can no longer land, on chain B with its account and nonce; while
+ *                          can no longer land, on chain B with its account, nonce and signed INVOKE; while
  *                          unsettled also in gsi1 MOVE#OPEN (chain A) or MOVE#OPEN#B / <createdAt>#<txHash>
  *
  * A move is settled once, by a conditional write from `sent`: landed (with its slot), failed, or
@@ -66,6 +66,15 @@ const chainBMove = z.object({
   /** Decimal. */
   nonce: z.string(),
   moves: z.object({ token: z.string(), amount: z.string(), to: z.string() }),
+  /** The signed INVOKE (lib/chains/chain-b/port.ts `StoredInvoke`): sent again unchanged while the node does not know it and its nonce is unused. */
+  invoke: z
+    .object({
+      calls: z.array(z.object({ contractAddress: z.string(), entrypoint: z.string(), calldata: z.array(z.string()) })),
+      resourceBounds: z.record(z.enum(['l1_gas', 'l2_gas', 'l1_data_gas']), z.object({ max_amount: z.string(), max_price_per_unit: z.string() })),
+      tip: z.string(),
+      signature: z.array(z.string()),
+    })
+    .optional(),
   /** Why it failed: REVERTED (ran; its fee charged, its nonce used) or REJECTED/refused (never ran: nothing moved). */
   failure: z.enum(['reverted', 'rejected']).optional(),
 });

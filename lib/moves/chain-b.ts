@@ -15,8 +15,9 @@ import { MOVE_HOLD_SECONDS, settlePass, type MovesReport } from './journal.ts';
  * Chain B's value moves in the journal (lib/moves/journal.ts is chain A's; the records are the
  * same, lib/data/value-moves.ts, with `chain: 'b'`). Every chain B send that moves value — a
  * wallet's transfer, a bridge withdrawal's transfer_remote (both lib/wallets/chain-b.ts
- * `executeFromWallet`) — is recorded with its hash, account and nonce once signed and before it is
- * sent; from then on only chain B settles it (lib/chains/chain-b/settle.ts): landed, failed
+ * `executeFromWallet`) — is recorded with its hash, account, nonce and the signed INVOKE itself once
+ * signed and before it is sent; from then on only chain B settles it (lib/chains/chain-b/settle.ts:
+ * one the node never received is sent again unchanged while its nonce is unused): landed, failed
  * (REVERTED: its fee paid; REJECTED or refused: nothing moved), or expired (unknown to the node and
  * its nonce taken by another transaction). Until then the wallet's signing lease and the request's
  * Idempotency-Key are bound to the transaction, from before the send, as on chain A; once it failed
@@ -68,6 +69,7 @@ export function chainBMove(m: ChainBMoveOf): ChainBMove {
           purpose: m.purpose,
           account: signed.sender,
           nonce: signed.nonce.toString(),
+          invoke: signed.invoke,
           moves: { token: m.moves.token, amount: m.moves.amount.toString(), to: m.moves.to },
           createdAt: clock.now().toISOString(),
         });
@@ -107,7 +109,7 @@ export async function resolveChainBMove(txHash: string): Promise<ChainBSettlemen
 }
 
 async function resolve(chain: ChainB, m: ChainBMoveRecord): Promise<ChainBSettlement> {
-  const s = await settleChainB(chain, { txHash: m.txHash, account: m.account, nonce: BigInt(m.nonce) });
+  const s = await settleChainB(chain, { txHash: m.txHash, account: m.account, nonce: BigInt(m.nonce), ...(m.invoke ? { invoke: m.invoke } : {}) });
   if (s.kind !== 'pending') await finish(m.txHash, s);
   return s;
 }

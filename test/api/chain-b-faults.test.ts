@@ -110,6 +110,27 @@ describe('chain B transfers under faults', () => {
     expect(await strk(a.address)).toBe(sender - E18 / 4n - INVOKE_FEE());
   });
 
+  it('accepted but never received by the node: 202; the settle pass sends the same signed INVOKE again, and it lands (no new send, no half-hour hold)', async () => {
+    const { a, b, sender, recipient } = await pair();
+    const nonce = await chain.getNonce(a.address);
+    chain.inject('dropped');
+    const r = await send(a.id, b.address, '0.5');
+    expect(r.status, JSON.stringify(r.json)).toBe(202);
+    expect(await move(r.json.txHash)).toMatchObject({
+      account: a.address,
+      nonce: nonce.toString(),
+      invoke: { signature: [expect.any(String), expect.any(String)] },
+    });
+    await (await import('#lib/moves/chain-b.ts')).resolveChainBMovesOnce();
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });
+    // The transaction that landed is the one signed, journaled and answered: one INVOKE of the account.
+    expect(ok(await alice.get(`/api/chainb/tx/${r.json.txHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', sender: a.address });
+    expect(await chain.getNonce(a.address)).toBe(nonce + 1n);
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
+    ok(await send(a.id, b.address, '0.25')); // the wallet is free
+  });
+
   it('RECEIVED, then REJECTED: 202, nothing moves, and the wallet is free as soon as chain B says REJECTED (not after half an hour)', async () => {
     const { a, b, sender, recipient } = await pair();
     chain.inject('rejected');
@@ -237,6 +258,21 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
     expect(await lamports(dest)).toBe(0n);
     await chain.advanceBlocks(3);
     expect((await settled(alice, r.id)).status).toBe('completed');
+    expect(await lamports(dest)).toBe(400_000_000n);
+    expect(held - (await synthetic(walletB.address))).toBe(400_000_000n);
+  });
+
+  it('accepted but never received: the settle pass sends the same INVOKE again; it burns once and the relayer releases once', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    const nonce = await chain.getNonce(walletB.address);
+    chain.inject('dropped');
+    const r = ok(await withdraw(dest), 202).transaction;
+    expect(r.status).toBe('submitted');
+    await (await import('#lib/moves/chain-b.ts')).resolveChainBMovesOnce();
+    expect(await move(r.sourceTxHash)).toMatchObject({ status: 'landed', purpose: { operation: 'bridge-withdraw', ref: r.id } });
+    expect((await settled(alice, r.id)).status).toBe('completed');
+    expect(await chain.getNonce(walletB.address)).toBe(nonce + 1n);
     expect(await lamports(dest)).toBe(400_000_000n);
     expect(held - (await synthetic(walletB.address))).toBe(400_000_000n);
   });

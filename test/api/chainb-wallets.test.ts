@@ -220,7 +220,7 @@ describe('chain B wallets', () => {
     expect(await balance(bob, b.address)).toBe(E18 / 10n + E18 / 2n + E18 / 10n);
   });
 
-  it('sent, outcome unknown, and it never landed: 202 with a hash chain B does not know; nothing moved; a refusal by chain B stays an immediate error', async () => {
+  it('sent, its answer lost before chain B received it: 202; the request that finds the wallet held sends the same INVOKE again (it lands, once); a refusal by chain B stays an immediate error', async () => {
     const a = await newWallet(alice);
     const b = await newWallet(bob);
     await airdrop(alice, a.id, 2);
@@ -229,18 +229,16 @@ describe('chain B wallets', () => {
     const r = await withLostChainBAnswer(false, () => send(alice, a.id, { amount: '0.5', recipientAddress: b.address }));
     expect(r.status, JSON.stringify(r.json)).toBe(202);
     expect(r.json).toMatchObject({ status: 'submitted', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-    expect((await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json).toMatchObject({ error: 'TX_NOT_FOUND' });
-    expect(await balance(alice, a.address)).toBe(before);
-    expect(await balance(bob, b.address)).toBe(E18 / 10n);
-    // A retry without the Idempotency-Key cannot become a second transfer: the wallet is held
-    // for the unknown one (named in the answer) until chain B shows it, or the window ends.
+    // The next send finds the wallet held for it: chain B does not know it and its nonce is unused, so
+    // the journal sends the stored INVOKE again (the same hash) and it lands; then this send goes.
     advanceClock(61_000); // past the ordinary signing lease
-    const retry = await send(alice, a.id, { amount: '0.5', recipientAddress: b.address });
-    expect(retry.status).toBe(409);
-    expect(retry.json).toMatchObject({ error: 'WALLET_LOCKED', message: expect.stringContaining(r.json.txHash) });
-    expect(await balance(alice, a.address)).toBe(before);
-    const { UNSETTLED_HOLD_SECONDS } = await import('#lib/wallets/chain-b.ts');
-    advanceClock(UNSETTLED_HOLD_SECONDS * 1000);
+    const next = await send(alice, a.id, { amount: '0.25', recipientAddress: b.address });
+    expect(next.status, JSON.stringify(next.json)).toBe(200);
+    expect((await alice.get(`/api/chainb/tx/${r.json.txHash}`)).json.transaction).toMatchObject({ status: 'SUCCEEDED', sender: a.address, nonce: '0x2' });
+    const invokeFee = fees.feeOf(fees.LOCAL_GAS_USE.invoke);
+    expect(await balance(bob, b.address)).toBe(E18 / 10n + E18 / 2n + E18 / 4n);
+    expect(await balance(alice, a.address)).toBe(before - E18 / 2n - E18 / 4n - 2n * invokeFee);
+    const after = await balance(alice, a.address);
 
     const { LedgerRejection } = await import('#lib/local/chain-b/ledger.ts');
     const ledger = embeddedLedger();
@@ -255,7 +253,7 @@ describe('chain B wallets', () => {
     } finally {
       ledger.invoke = real;
     }
-    expect(await balance(alice, a.address)).toBe(before);
+    expect(await balance(alice, a.address)).toBe(after);
   });
 
   it("5 wrong passwords lock the wallet's transfers for 15 minutes (429 TOO_MANY_ATTEMPTS), even for the right one", async () => {

@@ -4,13 +4,14 @@ import type { ChainBFault, FaultyChainB } from '#lib/chains/chain-b/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import type { ChainBMoveRecord } from '#lib/data/value-moves.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { expectDocumented, measured, printReport, reportFor, RUNS, type Report } from './chaos-helpers.ts';
+import { expectDocumented, measured, printReport, request, scheduleDone, RUNS, type Answer, type Report } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
  * Chaos as properties for chain B transfers (issue 36; the chain A moves are chaos.test.ts and
  * chaos-moves.test.ts): random schedules of chain B faults (lib/chains/chain-b/faults.ts: RECEIVED
- * for blocks, RECEIVED then REJECTED, REVERTED with a reason, a nonce taken) and concurrent
+ * for blocks, RECEIVED then REJECTED, REVERTED with a reason, a nonce taken, accepted but never
+ * received, the request dying before or after chain B took its send) and concurrent
  * requests with one Idempotency-Key; then blocks pass (the transfer retry job's pass settling the
  * journal meanwhile, or not), a retry with the key, the wallet's hold lapses, a last retry, and the
  * job's pass. At the end, against the value-move journal (lib/moves/chain-b.ts): every move
@@ -58,7 +59,7 @@ beforeAll(async () => {
   invokeFee = fees.feeOf(fees.LOCAL_GAS_USE.invoke);
   moves = await import('#lib/data/value-moves.ts');
   retryJob = (await import('#functions/scheduled/transfer-retry.ts')).handler;
-}, 120_000);
+}, 600_000); // a loaded machine starts the runtime slowly
 afterAll(async () => {
   await rt?.stop();
   printReport(report);
@@ -73,7 +74,7 @@ function send(amount: string, key: string) {
 }
 
 // lib/chains/chain-b/faults.ts loads the ledger's store, which reads its configuration at load: named here, checked against FAULTS below.
-const FAULTS: ChainBFault[] = ['pending', 'rejected', 'reverted', 'nonce-used'];
+const FAULTS: ChainBFault[] = ['pending', 'rejected', 'reverted', 'nonce-used', 'dropped', 'crash-before', 'crash-after'];
 const schedule = fc.record({
   faults: fc.array(fc.constantFrom<ChainBFault | 'none'>('none', ...FAULTS), { minLength: 1, maxLength: 3 }),
   concurrent: fc.integer({ min: 1, max: 3 }),
@@ -84,7 +85,8 @@ const schedule = fc.record({
 });
 
 /** The transaction an answer names: a 200's or 202's, or a 422 TRANSACTION_REVERTED's (in its message). */
-function named(a: { status: number; json: any }): string | undefined {
+function named(a: Answer): string | undefined {
+  if (a === 'crashed') return undefined;
   if (a.status === 200 || a.status === 202) return a.json.txHash;
   if (a.json.error === 'TRANSACTION_REVERTED') return /transaction (0x[0-9a-f]+)/.exec(a.json.message)?.[1];
   return undefined;
@@ -109,20 +111,24 @@ describe('chaos: chain B transfer', () => {
           for (const f of s.faults) if (f !== 'none') chain.inject(f);
           const amount = BigInt(s.milli) * 10n ** 15n;
           const text = `0.00${s.milli}`;
-          const answers = await Promise.all(Array.from({ length: s.concurrent }, () => send(text, key)));
+          const post = () =>
+            request(rt, alice, chain, '/api/chainb/transfer', { walletId: wallet.id, password: PASS, amount: text, recipientAddress: recipient.address }, key);
+          const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
           // Some blocks pass (the job's pass, or not), a retry with the key meanwhile; then every held
           // transaction is decided, the hold lapses, a last retry, and the job's pass.
           await chain.advanceBlocks(s.blocks);
           if (s.settlePass) await retryJob();
-          answers.push(await send(text, key));
+          answers.push(await post());
           chain.clearInjected();
           await chain.advanceBlocks(10);
           advanceClock(31 * 60 * 1000);
-          answers.push(await send(text, key));
+          answers.push(await post());
           await chain.advanceBlocks(1);
           await retryJob();
+          // Once more with the key: it names what landed for it (a request that died named nothing), or sends anew if nothing did.
+          answers.push(await post());
 
-          // every move settled: none of any schedule left open, nothing held back on chain B
+          // every move settled: none of any schedule left open, nothing held back on chain B (the last request's send landed at once)
           expect(await moves.listOpenChainBMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
           expect(chain.heldBack()).toEqual([]);
           // every transaction an answer named is journaled, settled as its answer says
@@ -138,6 +144,7 @@ describe('chaos: chain B transfer', () => {
             expect(m!.status).not.toBe('sent');
           }
           for (const a of answers) {
+            if (a === 'crashed') continue;
             if (a.status === 200) expect((await moves.getMove(a.json.txHash))?.status).toBe('landed');
             if (a.json.error === 'TRANSACTION_REVERTED') expect(await moves.getMove(named(a)!)).toMatchObject({ status: 'failed', failure: 'reverted' });
           }
@@ -155,8 +162,7 @@ describe('chaos: chain B transfer', () => {
           expect(senderBefore - (await strk(wallet.address))).toBe(gained + BigInt(accepted) * invokeFee);
           // every answer documented
           expectDocumented(answers, { 409: ['NONCE_CONFLICT'], 422: ['TRANSACTION_REVERTED'], 502: ['CHAINB_ERROR'] });
-          reportFor(report, 'chain-b-transfer').schedules++;
-          reportFor(report, 'chain-b-transfer').requests += answers.length;
+          scheduleDone(report, 'chain-b-transfer', answers.length);
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       ),

@@ -1,6 +1,7 @@
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { FAULTS, type ChainAFault, type FaultyChainA } from '#lib/chains/chain-a/faults.ts';
+import { FAULTS, type ChainAFault } from '#lib/chains/chain-a/faults.ts';
 import type { HttpClient, TestRuntime } from '../support/runtime.ts';
 
 /** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts, chaos-chain-b.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
@@ -11,7 +12,10 @@ export const SEED = Number(process.env.CHAOS_SEED ?? 53);
 export type Answer = { status: number; json: any } | 'crashed';
 
 /** One request, or `crashed` once the fault layer swallowed it (a call that never returns). */
-export async function request(rt: TestRuntime, client: HttpClient, chain: FaultyChainA, route: string, body: object, key: string): Promise<Answer> {
+/** A fault layer that counts its crashes (either chain's: lib/chains/chain-a/faults.ts, lib/chains/chain-b/faults.ts). */
+type Crashing = { readonly crashed: number };
+
+export async function request(rt: TestRuntime, client: HttpClient, chain: Crashing, route: string, body: object, key: string): Promise<Answer> {
   // A crash counts once its send reached the crash point (after the chain took it, for crash-after), not when the fault was drawn.
   const crashes = () => chain.crashed;
   const before = crashes();
@@ -37,7 +41,7 @@ export async function request(rt: TestRuntime, client: HttpClient, chain: Faulty
  * swallowed one of its calls. A crash seen while passes run side by side may be another's: this one
  * is given half a second more to finish (a pass on the local chains takes milliseconds).
  */
-export async function crashable<T>(chain: FaultyChainA, run: () => Promise<T>): Promise<T | 'crashed'> {
+export async function crashable<T>(chain: Crashing, run: () => Promise<T>): Promise<T | 'crashed'> {
   const crashes = () => chain.crashed;
   const before = crashes();
   const out = run();
@@ -87,6 +91,15 @@ export type Report = Record<string, { schedules: number; requests: number; fault
 
 export function reportFor(report: Report, name: string) {
   return (report[name] ??= { schedules: 0, requests: 0, faults: {}, ms: 0 });
+}
+
+/** One schedule done: counted, and a line appended to CHAOS_PROGRESS (a file) if set, so that a long run shows how far it got. */
+export function scheduleDone(report: Report, name: string, requests: number): void {
+  const r = reportFor(report, name);
+  r.schedules++;
+  r.requests += requests;
+  if (process.env.CHAOS_PROGRESS)
+    appendFileSync(process.env.CHAOS_PROGRESS, `${new Date().toISOString()} ${name}: ${r.schedules} schedules, ${r.requests} requests\n`);
 }
 
 /** The faults injected while `run` ran, added to the move's report (a fault layer of either chain: its `injected` counts). */

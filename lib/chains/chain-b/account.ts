@@ -1,4 +1,5 @@
 import { CallData, ec, ETransactionVersion3, hash, transaction, type Call, type constants, type ResourceBoundsBN } from 'starknet';
+import type { StoredInvoke } from './port.ts';
 import { toHex64 } from './felts.ts';
 
 /**
@@ -127,3 +128,44 @@ export function verifyStarkSignature(txHash: string, signature: string[], public
   }
   return false;
 }
+
+type Bounds = ResourceBoundsBN;
+const hexBound = (b: Bounds['l1_gas']) => ({ max_amount: toHex(b.max_amount), max_price_per_unit: toHex(b.max_price_per_unit) });
+const toHex = (x: bigint | number | string) => `0x${BigInt(x).toString(16)}`;
+
+/** An INVOKE as the journal stores it (port.ts `StoredInvoke`): calls with their calldata as felts, bounds and tip as hex. */
+export function storedInvoke(calls: Call[], resourceBounds: Bounds, tip: bigint | string, signature: string[]): StoredInvoke {
+  return {
+    calls: calls.map((c) => ({
+      contractAddress: toHex64(c.contractAddress),
+      entrypoint: c.entrypoint,
+      calldata: CallData.toCalldata(c.calldata ?? []).map(toHex),
+    })),
+    resourceBounds: { l1_gas: hexBound(resourceBounds.l1_gas), l2_gas: hexBound(resourceBounds.l2_gas), l1_data_gas: hexBound(resourceBounds.l1_data_gas) },
+    tip: toHex(tip),
+    signature: signature.map(toHex),
+  };
+}
+
+/** The resource bounds of a stored INVOKE, as signed. */
+export const boundsOfStored = (s: StoredInvoke): Bounds => ({
+  l1_gas: boundOf(s.resourceBounds.l1_gas),
+  l2_gas: boundOf(s.resourceBounds.l2_gas),
+  l1_data_gas: boundOf(s.resourceBounds.l1_data_gas),
+});
+
+/** A stored INVOKE in the JSON-RPC shape a node receives, signature included (what `starknet_addInvokeTransaction` takes). */
+export const invokeV3Of = (sender: string, nonce: bigint, s: StoredInvoke): SignedInvokeV3 & { type: 'INVOKE'; signature: string[] } => ({
+  type: 'INVOKE',
+  sender_address: toHex64(sender),
+  calldata: transaction.getExecuteCalldata(s.calls, '1').map(toHex),
+  version: ETransactionVersion3.V3,
+  signature: s.signature,
+  nonce: toHex(nonce),
+  resource_bounds: s.resourceBounds,
+  tip: s.tip,
+  paymaster_data: [],
+  account_deployment_data: [],
+  nonce_data_availability_mode: 'L1',
+  fee_data_availability_mode: 'L1',
+});

@@ -9,6 +9,7 @@ import {
   type ChainBTxStatus,
   type ExecuteRequest,
   type MaxFees,
+  type SignedInvoke,
   type TransferOutcome,
   type TransferRequest,
   type WarpRouteSetup,
@@ -25,6 +26,7 @@ import { FEE_TOKEN, transferCall, type TokenInfo } from './tokens.ts';
  * `beforeSend`; the adapter's own send then waits inside this layer until its blocks have passed,
  * while the caller gets ChainBOutcomeUnknown, as from a node that kept saying RECEIVED past the
  * client's wait. Its signing key stays in that waiting call meanwhile (in this process only).
+ * A crash is a call that never settles: the caller's `finally` never runs, as when its process dies.
  */
 export const FAULTS = [
   /** Received, executed only `pendingBlocks` blocks later (the client's wait ends first). */
@@ -35,6 +37,12 @@ export const FAULTS = [
   'reverted',
   /** Its nonce used by another transaction of the same account just before it arrives: refused as INVALID_TRANSACTION_NONCE. */
   'nonce-used',
+  /** Accepted by the gateway but never received by the node: the caller gets no answer, the node never hears of it (a resend of the same signed INVOKE is received). */
+  'dropped',
+  /** The caller dies after the INVOKE was signed and handed to `beforeSend`, before it reaches the node. */
+  'crash-before',
+  /** The caller dies after chain B took its transaction. */
+  'crash-after',
 ] as const;
 export type ChainBFault = (typeof FAULTS)[number];
 
@@ -54,7 +62,12 @@ const SETTINGS = {
 
 /** Chain B's options from `CHAIN_FAULTS` (its `b.` names); undefined when its layer is off. */
 export function chainBFaults(text: string): ChainBFaultOptions | undefined {
-  const o = layerOptions(text, 'b', SETTINGS, FAULTS);
+  const o = layerOptions(
+    text,
+    'b',
+    SETTINGS,
+    FAULTS.filter((f) => !f.startsWith('crash')),
+  );
   return o && { pendingBlocks: o.settings['pending-blocks']!, blockMs: o.settings['block-ms']!, seed: o.seed, rates: o.rates };
 }
 
@@ -70,6 +83,9 @@ interface Held {
 }
 
 class Rejected extends Error {}
+/** The send cut off after `beforeSend` (dropped on its way, or its caller dead). */
+class CutOff extends Error {}
+const never = () => new Promise<never>(() => undefined);
 
 /** A call of the ERC-20 transfer that cannot succeed: more than any balance (u128 max). */
 const overdraw = (from: string) => transferCall(FEE_TOKEN.address, from, (1n << 128n) - 1n);
@@ -84,6 +100,8 @@ export class FaultyChainB implements ChainB {
   private extraBlocks = 0;
   private readonly held: Held[] = [];
   private readonly rejected = new Set<string>();
+  /** Tests: how many sends reached their crash point (the process "died" there: after chain B took it, for `crash-after`). */
+  crashed = 0;
 
   constructor(
     readonly inner: ChainB,
@@ -169,7 +187,40 @@ export class FaultyChainB implements ChainB {
         },
       });
     }
+    if (fault === 'crash-after') {
+      await this.inner.execute(req).catch(() => undefined);
+      this.crashed++;
+      return never();
+    }
+    if (fault === 'dropped' || fault === 'crash-before') return this.cutOff(req, fault);
     return this.holdBack(req, fault === 'pending');
+  }
+
+  /** Signed and handed to `beforeSend`, never sent on: the caller hears nothing (`dropped`), or is gone (`crash-before`). */
+  private async cutOff(req: ExecuteRequest, fault: 'dropped' | 'crash-before'): Promise<TransferOutcome> {
+    let txHash: string | undefined;
+    try {
+      return await this.inner.execute({
+        ...req,
+        beforeSend: async (hash, signed) => {
+          await req.beforeSend?.(hash, signed);
+          txHash = hash;
+          throw new CutOff();
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof CutOff) || !txHash) throw e;
+    }
+    if (fault === 'crash-before') {
+      this.crashed++;
+      return never();
+    }
+    throw new ChainBOutcomeUnknown(txHash, undefined, 'accepted by the gateway, no answer since');
+  }
+
+  async resend(signed: SignedInvoke): Promise<void> {
+    await this.tick();
+    return this.inner.resend(signed);
   }
 
   async getTransaction(hash: string): Promise<ChainBTransaction | null> {

@@ -27,10 +27,27 @@ export interface ExecuteRequest {
   beforeSend?: (txHash: string, signed: SignedInvoke) => Promise<void>;
 }
 
-/** What a signed INVOKE is besides its hash: its account and the nonce it takes (a value move's journal record, lib/moves/chain-b.ts). */
+/**
+ * What a signed INVOKE is besides its hash: its account, the nonce it takes, and the transaction
+ * itself — what a value move's journal record keeps (lib/moves/chain-b.ts), so that one the node
+ * never received is sent again unchanged (`resend`: the same hash).
+ */
 export interface SignedInvoke {
   sender: string;
   nonce: bigint;
+  invoke: StoredInvoke;
+}
+
+/**
+ * A signed INVOKE v3 as stored (JSON-safe): its calls (calldata as felts), resource bounds, tip
+ * and signature. The other fields are fixed for every INVOKE the adapters sign: Cairo 1
+ * `__execute__` calldata, both data-availability modes L1, no paymaster, no deployment data.
+ */
+export interface StoredInvoke {
+  calls: { contractAddress: string; entrypoint: string; calldata: string[] }[];
+  resourceBounds: Record<'l1_gas' | 'l2_gas' | 'l1_data_gas', { max_amount: string; max_price_per_unit: string }>;
+  tip: string;
+  signature: string[];
 }
 
 export interface TransferOutcome {
@@ -142,6 +159,12 @@ export interface ChainB {
    * moved past a transaction's nonce, a transaction the node does not know can never be included.
    */
   getNonce(address: string): Promise<bigint>;
+  /**
+   * Sends a signed INVOKE again, unchanged (the same hash): one the node never received (a send lost
+   * on its way, its sender gone). Resolves once the node took it; a refusal is ChainBRejected (its
+   * nonce taken meanwhile: NONCE) or ChainBReverted, an unreachable node ChainBUnavailable.
+   */
+  resend(signed: SignedInvoke): Promise<void>;
   /** The localnet faucet; the rpc adapter has none. */
   faucet(token: string, to: string, amount: bigint): Promise<{ txHash: string }>;
   /**

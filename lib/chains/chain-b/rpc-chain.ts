@@ -1,5 +1,5 @@
 import { Account, LibraryError, RpcError, RpcProvider, type constants } from 'starknet';
-import { accountAddress, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, type SignedInvokeV3 } from './account.ts';
+import { accountAddress, invokeV3Of, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, signedInvokeHash, storedInvoke, type SignedInvokeV3 } from './account.ts';
 import { toHex64 } from './felts.ts';
 import { ACCEPTED, acceptedReceipt, ReceiptRejected, ReceiptTimeout, type AcceptedReceipt } from './receipts.ts';
 import { transferCall } from './tokens.ts';
@@ -60,6 +60,16 @@ function asPortError(e: unknown): unknown {
   }
   return new ChainBUnavailable(e instanceof LibraryError || e instanceof Error ? e.message : 'chain B node error', { cause: e });
 }
+
+const bound = (b: { max_amount: string; max_price_per_unit: string }) => ({
+  max_amount: BigInt(b.max_amount),
+  max_price_per_unit: BigInt(b.max_price_per_unit),
+});
+const boundsOf = (tx: SignedInvokeV3) => ({
+  l1_gas: bound(tx.resource_bounds.l1_gas),
+  l2_gas: bound(tx.resource_bounds.l2_gas),
+  l1_data_gas: bound(tx.resource_bounds.l1_data_gas),
+});
 
 /** The caller's `beforeSend` failed: its own error, passed on untouched (nothing was sent). */
 class HookFailed extends Error {}
@@ -180,9 +190,14 @@ export class RpcChainB implements ChainB {
       }
       // Signed first, sent next (what `account.execute` does in one step), so that the hash is
       // known — and kept by the caller — before the transaction can land.
-      const tx = (await account.getSignedTransaction(req.calls)) as SignedInvokeV3;
+      const tx = (await account.getSignedTransaction(req.calls)) as SignedInvokeV3 & { signature: string[] };
       txHash = signedInvokeHash(tx, this.#chainId);
-      await hook(req, txHash, { sender: toHex64(tx.sender_address), nonce: BigInt(tx.nonce) });
+      const signed = { sender: toHex64(tx.sender_address), nonce: BigInt(tx.nonce), invoke: storedInvoke(req.calls, boundsOf(tx), tx.tip, tx.signature) };
+      // What the journal keeps must be this very transaction, or a resend would be another one.
+      if (signedInvokeHash(invokeV3Of(signed.sender, signed.nonce, signed.invoke), this.#chainId) !== txHash) {
+        throw new ChainBUnavailable('the signed INVOKE has fields the journal does not keep (a paymaster, deployment data, L2 data availability): not sent');
+      }
+      await hook(req, txHash, signed);
       const { transaction_hash } = await this.provider.invokeSignedTx(tx as Parameters<RpcProvider['invokeSignedTx']>[0]);
       if (toHex64(transaction_hash) !== txHash) throw new ChainBUnavailable(`the node named the transaction ${toHex64(transaction_hash)}, not ${txHash}`);
       fee += await this.#settle(txHash, deadline, deployTxHash);
@@ -225,6 +240,18 @@ export class RpcChainB implements ChainB {
       return BigInt(await this.provider.getNonceForAddress(toHex64(address), 'latest'));
     } catch (e) {
       if (e instanceof RpcError && e.isType('CONTRACT_NOT_FOUND')) return 0n;
+      throw asPortError(e);
+    }
+  }
+
+  /** `starknet_addInvokeTransaction` of the same signed transaction: the node names it by the same hash. */
+  async resend(signed: SignedInvoke): Promise<void> {
+    const tx = invokeV3Of(signed.sender, signed.nonce, signed.invoke);
+    const txHash = signedInvokeHash(tx, this.#chainId);
+    try {
+      const { transaction_hash } = await this.provider.invokeSignedTx(tx as Parameters<RpcProvider['invokeSignedTx']>[0]);
+      if (toHex64(transaction_hash) !== txHash) throw new ChainBUnavailable(`the node named the transaction ${toHex64(transaction_hash)}, not ${txHash}`);
+    } catch (e) {
       throw asPortError(e);
     }
   }

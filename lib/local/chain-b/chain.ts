@@ -1,5 +1,5 @@
 import { EDataAvailabilityMode, ETransactionVersion3, Signer, stark, type ResourceBoundsBN } from 'starknet';
-import { accountAddress, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf } from '#lib/chains/chain-b/account.ts';
+import { accountAddress, boundsOfStored, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, storedInvoke } from '#lib/chains/chain-b/account.ts';
 import { boundsFor, LOCAL_GAS_USE, maxFeeOf } from '#lib/chains/chain-b/fees.ts';
 import { LedgerRejection, type LocalLedger } from './ledger.ts';
 import {
@@ -14,6 +14,7 @@ import {
   type TransferRequest,
   type WarpRouteSetup,
   type ChainBTxStatus,
+  type SignedInvoke,
 } from '#lib/chains/chain-b/port.ts';
 import { transferCall, type TokenInfo } from '#lib/chains/chain-b/tokens.ts';
 
@@ -107,7 +108,7 @@ export class LocalChainB implements ChainB {
       );
       // The hash the ledger gives this INVOKE (as a node computes it from the signed transaction).
       const txHash = invokeHash({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, chainId });
-      await req.beforeSend?.(txHash, { sender: address, nonce });
+      await req.beforeSend?.(txHash, { sender: address, nonce, invoke: storedInvoke(calls, resourceBounds, 0n, signature) });
       let r;
       try {
         r = await this.ledger.invoke({ senderAddress: address, calls, nonce, resourceBounds, tip: 0n, signature });
@@ -126,6 +127,24 @@ export class LocalChainB implements ChainB {
 
   getNonce(address: string): Promise<bigint> {
     return this.ledger.getNonce(address);
+  }
+
+  /** The ledger applies it at once (or refuses it: its nonce taken, say). */
+  async resend(signed: SignedInvoke): Promise<void> {
+    const s = signed.invoke;
+    try {
+      const r = await this.ledger.invoke({
+        senderAddress: signed.sender,
+        calls: s.calls,
+        nonce: signed.nonce,
+        resourceBounds: boundsOfStored(s),
+        tip: BigInt(s.tip),
+        signature: s.signature,
+      });
+      if (r.executionStatus === 'REVERTED') throw new ChainBReverted(r.revertReason ?? 'reverted', r.transactionHash);
+    } catch (e) {
+      throw asPortError(e);
+    }
   }
 
   /** The ledger applies or refuses a transaction at once: accepted, or never received. */

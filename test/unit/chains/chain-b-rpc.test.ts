@@ -4,6 +4,8 @@ import { RpcChainB, revertReasonOf } from '#lib/chains/chain-b/rpc-chain.ts';
 import { accountAddress, deployAccountHash, invokeHash, OZ_ACCOUNT_CLASS_HASH, publicKeyOf, verifyStarkSignature } from '#lib/chains/chain-b/account.ts';
 import { transferCall } from '#lib/chains/chain-b/tokens.ts';
 import { STRK } from '#lib/chains/chain-b/tokens.ts';
+import type { SignedInvoke } from '#lib/chains/chain-b/port.ts';
+import { settleChainB } from '#lib/chains/chain-b/settle.ts';
 
 /**
  * The chain B rpc adapter, offline: starknet.js (RpcProvider + Account) builds, estimates and
@@ -385,6 +387,54 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       const e = await send(node, seen).catch((x: unknown) => x);
       expect(e).toMatchObject({ name: 'ChainBReverted', reason: 'ERC20: insufficient balance', txHash: seen[0] });
       expect(await chain(node.fetch).getTransaction(seen[0]!)).toMatchObject({ status: 'REVERTED', revertReason: 'ERC20: insufficient balance', nonce: '0x5' });
+    });
+
+    it('accepted but never received (the send lost on its way): the settle pass resends the same signed INVOKE, starknet_addInvokeTransaction, the same hash', async () => {
+      const lost = fakeNode({
+        ...deployed,
+        starknet_addInvokeTransaction: () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }),
+      });
+      let signed: SignedInvoke | undefined;
+      const e = await chain(lost.fetch)
+        .execute({ privateKey: PRIVATE_KEY, calls: [transferCall(STRK.address, RECIPIENT, 7n)], beforeSend: async (_h, s) => void (signed = s) })
+        .catch((x: unknown) => x);
+      expect(e).toMatchObject({ name: 'ChainBOutcomeUnknown' });
+      const txHash = (e as { txHash: string }).txHash;
+      const first = lost.sent('starknet_addInvokeTransaction')[0]!.params.invoke_transaction;
+      expect(signed).toMatchObject({ sender: ADDRESS, nonce: 5n });
+      // What the journal keeps survives JSON (its record in the table), and is enough to send it again.
+      const stored = JSON.parse(JSON.stringify(signed!.invoke));
+      const t = { txHash, account: ADDRESS, nonce: 5n, invoke: stored };
+
+      // The node never heard of it, the account's nonce still 5: sent again, unchanged; landed.
+      let received = false;
+      const node = fakeNode({
+        ...deployed,
+        starknet_addInvokeTransaction: (p) => ((received = true), { transaction_hash: nodeHashOf(p.invoke_transaction) }),
+        starknet_getTransactionByHash: (p) => ({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x5', transaction_hash: p.transaction_hash }),
+        starknet_getTransactionStatus: () =>
+          received ? { finality_status: 'ACCEPTED_ON_L2', execution_status: 'SUCCEEDED' } : new RpcFailure(29, 'Transaction hash not found'),
+      });
+      expect(await settleChainB(chain(node.fetch), t)).toEqual({ kind: 'landed' });
+      const resent = node.sent('starknet_addInvokeTransaction');
+      expect(resent).toHaveLength(1);
+      expect(resent[0]!.params.invoke_transaction).toEqual(first);
+      expect(nodeHashOf(resent[0]!.params.invoke_transaction)).toBe(txHash);
+
+      // Its nonce taken between the read and the resend: refused, still pending (expired on a later pass, never sent anew).
+      const refused = fakeNode({
+        ...deployed,
+        starknet_addInvokeTransaction: () => new RpcFailure(52, 'Invalid transaction nonce'),
+        starknet_getTransactionStatus: () => new RpcFailure(29, 'Transaction hash not found'),
+      });
+      expect(await settleChainB(chain(refused.fetch), t)).toEqual({ kind: 'pending' });
+      const taken = fakeNode({
+        ...deployed,
+        starknet_getNonce: () => '0x6',
+        starknet_getTransactionStatus: () => new RpcFailure(29, 'Transaction hash not found'),
+      });
+      expect(await settleChainB(chain(taken.fetch), t)).toEqual({ kind: 'expired' });
+      expect(taken.sent('starknet_addInvokeTransaction')).toHaveLength(0);
     });
 
     it('a nonce already used (another signer of the account, or our own earlier transaction): refused as NONCE with nothing sent twice', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as records from '#lib/data/idempotency.ts';
 import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { rawBodyOf } from '../raw-body.ts';
 import type { Event, HttpMiddleware, HttpRequest } from './state.ts';
 
@@ -64,12 +65,20 @@ export const idempotency = (store: Pick<typeof records, 'claim' | 'complete' | '
       const res = request.response;
       // Only a success is the answer to keep: after a refusal the work was not done, so a retry may do it.
       if (!res || (res.statusCode ?? 200) >= 400) return release(request);
-      await store.complete(claim.scope, claim.key, claim.owner, {
-        statusCode: res.statusCode ?? 200,
-        headers: Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k, String(v)])),
-        body: res.body ?? '',
-        isBase64Encoded: res.isBase64Encoded,
-      });
+      try {
+        await store.complete(claim.scope, claim.key, claim.owner, {
+          statusCode: res.statusCode ?? 200,
+          headers: Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k, String(v)])),
+          body: res.body ?? '',
+          isBase64Encoded: res.isBase64Encoded,
+        });
+      } catch (e) {
+        // The key is no longer this attempt's: the journal settled the transaction it was bound to
+        // (and kept that answer), or another attempt took it over. What this attempt did is still
+        // its answer; a 500 here would report a failure for work that was done.
+        if (!(e instanceof records.ClaimLost)) throw e;
+        logger.warn('idempotency key no longer held by this attempt; answered without keeping the answer', { route: request.internal.route.path });
+      }
     },
     onError: release,
   };

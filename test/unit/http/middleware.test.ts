@@ -17,7 +17,7 @@ import type { Result } from '#lib/http/middleware/state.ts';
 import { securityHeaders } from '#lib/http/middleware/security-headers.ts';
 import { securityHeaders as baseSecurityHeaders } from '#lib/http/security-headers.ts';
 import { idempotency, requestFingerprint } from '#lib/http/middleware/idempotency.ts';
-import type { Claim } from '#lib/data/idempotency.ts';
+import { ClaimLost, type Claim } from '#lib/data/idempotency.ts';
 import { eventOf, requestOf, routeOf, run } from './request.ts';
 
 /** Each middleware of the handler stack, called directly: no HTTP, no DynamoDB. */
@@ -325,6 +325,22 @@ describe('idempotency', () => {
     await run(idempotency(s), 'before', failed);
     await run(idempotency(s), 'onError', failed);
     expect(s.release).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers what this attempt did when the key is no longer its own to complete (settled by the journal, or taken over): never a 500', async () => {
+    const s = store();
+    s.complete.mockRejectedValueOnce(new ClaimLost());
+    const ok = keyed('k1');
+    await run(idempotency(s), 'before', ok);
+    ok.response = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: '{"status":"submitted"}' };
+    expect(await run(idempotency(s), 'after', ok)).toBeUndefined();
+    expect(ok.response).toEqual({ statusCode: 202, headers: { 'content-type': 'application/json' }, body: '{"status":"submitted"}' });
+    // Any other failure of the store is still an error.
+    s.complete.mockRejectedValueOnce(new Error('boom'));
+    const other = keyed('k2');
+    await run(idempotency(s), 'before', other);
+    other.response = { statusCode: 200, body: '{}' };
+    expect(await run(idempotency(s), 'after', other)).toMatchObject({ message: 'boom' });
   });
 
   it('replays the first answer marked as such; 422 for another request; 409 while it runs', async () => {

@@ -1,6 +1,7 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import * as deposits from '#lib/data/shielded-pools.ts';
+import { getMove } from '#lib/data/value-moves.ts';
 import { listOpenJobs } from '#lib/data/shielded-withdrawals.ts';
 import { logger } from '#lib/log.ts';
 import { resolveChainBMovesOnce } from '#lib/moves/chain-b.ts';
@@ -84,14 +85,18 @@ async function finishDeposit(open: deposits.DepositRecord): Promise<'appended' |
   if (!d || d.status === 'complete') return 'skipped';
   if (d.status === 'pending') {
     const chain = await chainA();
+    // A deposit sent inside another move (a swap's shielded output) has its bytes and height in
+    // that move's journal record, not its own.
+    const move = d.lastValidBlockHeight === undefined ? await getMove(d.txHash) : undefined;
+    const journaled = move?.chain === 'a' ? move : undefined;
+    let lastValidBlockHeight = d.lastValidBlockHeight ?? journaled?.lastValidBlockHeight;
     // A deposit recorded before heights were kept gets a bound first (never earlier than its real one).
-    let lastValidBlockHeight = d.lastValidBlockHeight;
     if (lastValidBlockHeight === undefined) {
       lastValidBlockHeight = await heightBound(chain);
       await deposits.stampDepositHeight(d, lastValidBlockHeight);
       return 'skipped';
     }
-    const seen = await settle(chain, { signature: d.txHash, bytes: d.signedTx, lastValidBlockHeight });
+    const seen = await settle(chain, { signature: d.txHash, bytes: d.signedTx ?? journaled?.signedTx, lastValidBlockHeight });
     if (seen.kind === 'pending') return 'skipped';
     if (seen.kind !== 'landed') {
       // failed, or expired past its last valid block height with no status in the history: nothing moved

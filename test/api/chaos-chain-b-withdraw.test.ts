@@ -5,7 +5,18 @@ import type { ChainBFault, FaultyChainB } from '#lib/chains/chain-b/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import type { ChainBMoveRecord } from '#lib/data/value-moves.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { crashable, expectDocumented, measured, printReport, request, scheduleDone, RUNS, type Answer, type Report } from './chaos-helpers.ts';
+import {
+  crashable,
+  expectDocumented,
+  measured,
+  printReport,
+  request,
+  scheduleDone,
+  PROPERTY_TIMEOUT,
+  RUNS,
+  type Answer,
+  type Report,
+} from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -157,79 +168,83 @@ describe('chain B withdrawal: a request that died after chain B took its burn', 
 });
 
 describe('chaos: chain B withdrawal', () => {
-  it(`${RUNS} schedules of faults, crashes, retries and relayers side by side keep every invariant`, async () => {
-    await measured(report, 'chain-b-withdraw', chain, () =>
-      fc.assert(
-        fc.asyncProperty(schedule, async (s) => {
-          chain.clearInjected();
-          advanceClock(61_000);
-          if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
-          if ((await strk(walletB.address)) < 5n * E18) expect((await alice.post(`/api/wallets/${walletB.id}/airdrop`, { amount: 100 })).status).toBe(200);
-          if ((await held()) < SOL / 10n) await deposit('1');
-          const key = `chaos-bw-${++keys}`;
-          const dest = Keypair.generate().publicKey.toBase58();
-          const amount = BigInt(s.milli) * 1_000_000n;
-          const [heldBefore, feesBefore, nonceBefore] = await Promise.all([held(), strk(walletB.address), chain.getNonce(walletB.address)]);
-          const othersBefore = chain.injected['nonce-used'];
-          for (const f of s.faults) if (f !== 'none') chain.inject(f);
-          const post = () => request(rt, alice, chain, '/api/bridge/initiate', body(s.milli, dest), key);
-          const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
-          await chain.advanceBlocks(s.blocks);
-          if (s.passes) await sideBySide();
-          answers.push(await post());
-          chain.clearInjected();
-          await chain.advanceBlocks(10);
-          advanceClock(31 * 60 * 1000);
-          answers.push(await post());
-          await chain.advanceBlocks(1);
-          for (let i = 0; i < 3; i++) await sideBySide();
+  it(
+    `${RUNS} schedules of faults, crashes, retries and relayers side by side keep every invariant`,
+    async () => {
+      await measured(report, 'chain-b-withdraw', chain, () =>
+        fc.assert(
+          fc.asyncProperty(schedule, async (s) => {
+            chain.clearInjected();
+            advanceClock(61_000);
+            if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
+            if ((await strk(walletB.address)) < 5n * E18) expect((await alice.post(`/api/wallets/${walletB.id}/airdrop`, { amount: 100 })).status).toBe(200);
+            if ((await held()) < SOL / 10n) await deposit('1');
+            const key = `chaos-bw-${++keys}`;
+            const dest = Keypair.generate().publicKey.toBase58();
+            const amount = BigInt(s.milli) * 1_000_000n;
+            const [heldBefore, feesBefore, nonceBefore] = await Promise.all([held(), strk(walletB.address), chain.getNonce(walletB.address)]);
+            const othersBefore = chain.injected['nonce-used'];
+            for (const f of s.faults) if (f !== 'none') chain.inject(f);
+            const post = () => request(rt, alice, chain, '/api/bridge/initiate', body(s.milli, dest), key);
+            const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
+            await chain.advanceBlocks(s.blocks);
+            if (s.passes) await sideBySide();
+            answers.push(await post());
+            chain.clearInjected();
+            await chain.advanceBlocks(10);
+            advanceClock(31 * 60 * 1000);
+            answers.push(await post());
+            await chain.advanceBlocks(1);
+            for (let i = 0; i < 3; i++) await sideBySide();
 
-          // every journal entry settled, nothing held back on chain B
-          expect(await moves.listOpenChainBMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
-          expect(chain.heldBack()).toEqual([]);
-          // the schedule's records (its destination is its own): none open. A REJECTED INVOKE sent again is the same
-          // transaction (its nonce unused), so records failed before may name the hash a later record sent again:
-          // the journal's move names the last (its `ref`), which is completed exactly when it landed; all others failed.
-          const records = (await bridges.listBridges(aliceId)).filter((r) => r.destAddress === dest);
-          const open = new Set((await bridges.listOpenBridges()).map((b) => b.id));
-          const journal: { id: string; m: ChainBMoveRecord }[] = [];
-          for (const h of new Set(records.map((r) => r.sourceTxHash).filter((x): x is string => !!x))) {
-            const m = (await moves.getMove(h)) as ChainBMoveRecord | undefined;
-            if (!m) continue;
-            expect(m, h).toMatchObject({ chain: 'b', account: walletB.address, walletId: walletB.id, purpose: { operation: 'bridge-withdraw' } });
-            expect(records.filter((r) => r.sourceTxHash === h).map((r) => r.id)).toContain(m.purpose.kind === 'wallet-send' ? m.purpose.ref : '');
-            expect(m.moves.amount).toBe(amount.toString());
-            journal.push({ id: (m.purpose as { ref: string }).ref, m });
-          }
-          for (const r of records) {
-            expect(open.has(r.id), `${r.id} ${r.status}`).toBe(false);
-            const m = journal.find((j) => j.id === r.id)?.m;
-            expect(r.status, `${r.id}: ${r.failureReason}`).toBe(m?.status === 'landed' ? 'completed' : 'failed');
-            if (r.status === 'completed') expect((await chain.getTransaction(r.sourceTxHash!))?.status).toBe('SUCCEEDED');
-          }
-          // every transaction an answer named is the source of one of these records, journaled as answered
-          for (const a of answers) {
-            const h = named(a);
-            if (!h || a === 'crashed') continue;
-            expect(records.map((r) => r.sourceTxHash)).toContain(h);
-            if (a.status === 200) expect((await moves.getMove(h))?.status).toBe('landed');
-            if (a.json.error === 'TRANSACTION_REVERTED') expect(await moves.getMove(h)).toMatchObject({ status: 'failed', failure: 'reverted' });
-          }
-          // one burn per key; the synthetic token burned and chain A credited exactly what landed, once
-          const landed = journal.filter(({ m }) => m.status === 'landed');
-          expect(landed.length).toBeLessThanOrEqual(1);
-          expect(heldBefore - (await held())).toBe(amount * BigInt(landed.length));
-          expect(await lamports(dest)).toBe(amount * BigInt(landed.length));
-          // STRK: one fee per transaction of the account chain B accepted (landed, reverted, the other signer's); the nonce agrees
-          const reverted = journal.filter(({ m }) => m.status === 'failed' && m.failure === 'reverted').length;
-          const accepted = landed.length + reverted + (chain.injected['nonce-used'] - othersBefore);
-          expect((await chain.getNonce(walletB.address)) - nonceBefore).toBe(BigInt(accepted));
-          expect(feesBefore - (await strk(walletB.address))).toBe(BigInt(accepted) * invokeFee);
-          expectDocumented(answers, { 409: ['NONCE_CONFLICT'], 422: ['TRANSACTION_REVERTED'], 502: ['CHAINB_ERROR'] });
-          scheduleDone(report, 'chain-b-withdraw', answers.length);
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      ),
-    );
-  }, 3_600_000);
+            // every journal entry settled, nothing held back on chain B
+            expect(await moves.listOpenChainBMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+            expect(chain.heldBack()).toEqual([]);
+            // the schedule's records (its destination is its own): none open. A REJECTED INVOKE sent again is the same
+            // transaction (its nonce unused), so records failed before may name the hash a later record sent again:
+            // the journal's move names the last (its `ref`), which is completed exactly when it landed; all others failed.
+            const records = (await bridges.listBridges(aliceId)).filter((r) => r.destAddress === dest);
+            const open = new Set((await bridges.listOpenBridges()).map((b) => b.id));
+            const journal: { id: string; m: ChainBMoveRecord }[] = [];
+            for (const h of new Set(records.map((r) => r.sourceTxHash).filter((x): x is string => !!x))) {
+              const m = (await moves.getMove(h)) as ChainBMoveRecord | undefined;
+              if (!m) continue;
+              expect(m, h).toMatchObject({ chain: 'b', account: walletB.address, walletId: walletB.id, purpose: { operation: 'bridge-withdraw' } });
+              expect(records.filter((r) => r.sourceTxHash === h).map((r) => r.id)).toContain(m.purpose.kind === 'wallet-send' ? m.purpose.ref : '');
+              expect(m.moves.amount).toBe(amount.toString());
+              journal.push({ id: (m.purpose as { ref: string }).ref, m });
+            }
+            for (const r of records) {
+              expect(open.has(r.id), `${r.id} ${r.status}`).toBe(false);
+              const m = journal.find((j) => j.id === r.id)?.m;
+              expect(r.status, `${r.id}: ${r.failureReason}`).toBe(m?.status === 'landed' ? 'completed' : 'failed');
+              if (r.status === 'completed') expect((await chain.getTransaction(r.sourceTxHash!))?.status).toBe('SUCCEEDED');
+            }
+            // every transaction an answer named is the source of one of these records, journaled as answered
+            for (const a of answers) {
+              const h = named(a);
+              if (!h || a === 'crashed') continue;
+              expect(records.map((r) => r.sourceTxHash)).toContain(h);
+              if (a.status === 200) expect((await moves.getMove(h))?.status).toBe('landed');
+              if (a.json.error === 'TRANSACTION_REVERTED') expect(await moves.getMove(h)).toMatchObject({ status: 'failed', failure: 'reverted' });
+            }
+            // one burn per key; the synthetic token burned and chain A credited exactly what landed, once
+            const landed = journal.filter(({ m }) => m.status === 'landed');
+            expect(landed.length).toBeLessThanOrEqual(1);
+            expect(heldBefore - (await held())).toBe(amount * BigInt(landed.length));
+            expect(await lamports(dest)).toBe(amount * BigInt(landed.length));
+            // STRK: one fee per transaction of the account chain B accepted (landed, reverted, the other signer's); the nonce agrees
+            const reverted = journal.filter(({ m }) => m.status === 'failed' && m.failure === 'reverted').length;
+            const accepted = landed.length + reverted + (chain.injected['nonce-used'] - othersBefore);
+            expect((await chain.getNonce(walletB.address)) - nonceBefore).toBe(BigInt(accepted));
+            expect(feesBefore - (await strk(walletB.address))).toBe(BigInt(accepted) * invokeFee);
+            expectDocumented(answers, { 409: ['NONCE_CONFLICT'], 422: ['TRANSACTION_REVERTED'], 502: ['CHAINB_ERROR'] });
+            scheduleDone(report, 'chain-b-withdraw', answers.length);
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        ),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

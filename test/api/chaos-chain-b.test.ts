@@ -4,7 +4,7 @@ import type { ChainBFault, FaultyChainB } from '#lib/chains/chain-b/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import type { ChainBMoveRecord } from '#lib/data/value-moves.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { expectDocumented, measured, printReport, request, scheduleDone, RUNS, type Answer, type Report } from './chaos-helpers.ts';
+import { expectDocumented, measured, printReport, request, scheduleDone, PROPERTY_TIMEOUT, RUNS, type Answer, type Report } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -93,79 +93,90 @@ function named(a: Answer): string | undefined {
 }
 
 describe('chaos: chain B transfer', () => {
-  it(`${RUNS} schedules of faults and retries keep every invariant`, async () => {
-    await measured(report, 'chain-b-transfer', chain, () =>
-      fc.assert(
-        fc.asyncProperty(schedule, async (s) => {
-          chain.clearInjected();
-          if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
-          const key = `chaos-b-${++keys}`;
-          const strk = (a: string) => chainb.balanceOf(chainb.STRK.address, a);
-          if ((await strk(wallet.address)) < 5n * E18) expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 100 })).status).toBe(200);
-          const [senderBefore, recipientBefore, nonceBefore] = await Promise.all([
-            strk(wallet.address),
-            strk(recipient.address),
-            chain.getNonce(wallet.address),
-          ]);
-          const othersBefore = chain.injected['nonce-used'];
-          for (const f of s.faults) if (f !== 'none') chain.inject(f);
-          const amount = BigInt(s.milli) * 10n ** 15n;
-          const text = `0.00${s.milli}`;
-          const post = () =>
-            request(rt, alice, chain, '/api/chainb/transfer', { walletId: wallet.id, password: PASS, amount: text, recipientAddress: recipient.address }, key);
-          const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
-          // Some blocks pass (the job's pass, or not), a retry with the key meanwhile; then every held
-          // transaction is decided, the hold lapses, a last retry, and the job's pass.
-          await chain.advanceBlocks(s.blocks);
-          if (s.settlePass) await retryJob();
-          answers.push(await post());
-          chain.clearInjected();
-          await chain.advanceBlocks(10);
-          advanceClock(31 * 60 * 1000);
-          answers.push(await post());
-          await chain.advanceBlocks(1);
-          await retryJob();
-          // Once more with the key: it names what landed for it (a request that died named nothing), or sends anew if nothing did.
-          answers.push(await post());
+  it(
+    `${RUNS} schedules of faults and retries keep every invariant`,
+    async () => {
+      await measured(report, 'chain-b-transfer', chain, () =>
+        fc.assert(
+          fc.asyncProperty(schedule, async (s) => {
+            chain.clearInjected();
+            if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
+            const key = `chaos-b-${++keys}`;
+            const strk = (a: string) => chainb.balanceOf(chainb.STRK.address, a);
+            if ((await strk(wallet.address)) < 5n * E18) expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 100 })).status).toBe(200);
+            const [senderBefore, recipientBefore, nonceBefore] = await Promise.all([
+              strk(wallet.address),
+              strk(recipient.address),
+              chain.getNonce(wallet.address),
+            ]);
+            const othersBefore = chain.injected['nonce-used'];
+            for (const f of s.faults) if (f !== 'none') chain.inject(f);
+            const amount = BigInt(s.milli) * 10n ** 15n;
+            const text = `0.00${s.milli}`;
+            const post = () =>
+              request(
+                rt,
+                alice,
+                chain,
+                '/api/chainb/transfer',
+                { walletId: wallet.id, password: PASS, amount: text, recipientAddress: recipient.address },
+                key,
+              );
+            const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
+            // Some blocks pass (the job's pass, or not), a retry with the key meanwhile; then every held
+            // transaction is decided, the hold lapses, a last retry, and the job's pass.
+            await chain.advanceBlocks(s.blocks);
+            if (s.settlePass) await retryJob();
+            answers.push(await post());
+            chain.clearInjected();
+            await chain.advanceBlocks(10);
+            advanceClock(31 * 60 * 1000);
+            answers.push(await post());
+            await chain.advanceBlocks(1);
+            await retryJob();
+            // Once more with the key: it names what landed for it (a request that died named nothing), or sends anew if nothing did.
+            answers.push(await post());
 
-          // every move settled: none of any schedule left open, nothing held back on chain B (the last request's send landed at once)
-          expect(await moves.listOpenChainBMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
-          expect(chain.heldBack()).toEqual([]);
-          // every transaction an answer named is journaled, settled as its answer says
-          const hashes = [...new Set(answers.map(named).filter((h): h is string => h !== undefined))];
-          const journal = await Promise.all(hashes.map(async (h) => ({ h, m: (await moves.getMove(h)) as ChainBMoveRecord | undefined })));
-          for (const { h, m } of journal) {
-            expect(m, h).toMatchObject({
-              chain: 'b',
-              account: wallet.address,
-              walletId: wallet.id,
-              moves: { amount: amount.toString(), to: recipient.address },
-            });
-            expect(m!.status).not.toBe('sent');
-          }
-          for (const a of answers) {
-            if (a === 'crashed') continue;
-            if (a.status === 200) expect((await moves.getMove(a.json.txHash))?.status).toBe('landed');
-            if (a.json.error === 'TRANSACTION_REVERTED') expect(await moves.getMove(named(a)!)).toMatchObject({ status: 'failed', failure: 'reverted' });
-          }
-          // at most one landed for the key; the balances are what the journal says landed
-          const landed = journal.filter(({ m }) => m!.status === 'landed');
-          expect(landed.length).toBeLessThanOrEqual(1);
-          for (const { h } of landed) expect((await chain.getTransaction(h))?.status).toBe('SUCCEEDED');
-          const gained = (await strk(recipient.address)) - recipientBefore;
-          expect(gained).toBe(landed.reduce((sum, { m }) => sum + BigInt(m!.moves.amount), 0n));
-          // the sender paid that and one fee per transaction of its account chain B accepted: the journal's
-          // landed and reverted ones, and the other signer's that took a nonce (the nonce-used fault)
-          const reverted = journal.filter(({ m }) => m!.status === 'failed' && m!.failure === 'reverted').length;
-          const accepted = landed.length + reverted + (chain.injected['nonce-used'] - othersBefore);
-          expect((await chain.getNonce(wallet.address)) - nonceBefore).toBe(BigInt(accepted));
-          expect(senderBefore - (await strk(wallet.address))).toBe(gained + BigInt(accepted) * invokeFee);
-          // every answer documented
-          expectDocumented(answers, { 409: ['NONCE_CONFLICT'], 422: ['TRANSACTION_REVERTED'], 502: ['CHAINB_ERROR'] });
-          scheduleDone(report, 'chain-b-transfer', answers.length);
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      ),
-    );
-  }, 3_600_000);
+            // every move settled: none of any schedule left open, nothing held back on chain B (the last request's send landed at once)
+            expect(await moves.listOpenChainBMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+            expect(chain.heldBack()).toEqual([]);
+            // every transaction an answer named is journaled, settled as its answer says
+            const hashes = [...new Set(answers.map(named).filter((h): h is string => h !== undefined))];
+            const journal = await Promise.all(hashes.map(async (h) => ({ h, m: (await moves.getMove(h)) as ChainBMoveRecord | undefined })));
+            for (const { h, m } of journal) {
+              expect(m, h).toMatchObject({
+                chain: 'b',
+                account: wallet.address,
+                walletId: wallet.id,
+                moves: { amount: amount.toString(), to: recipient.address },
+              });
+              expect(m!.status).not.toBe('sent');
+            }
+            for (const a of answers) {
+              if (a === 'crashed') continue;
+              if (a.status === 200) expect((await moves.getMove(a.json.txHash))?.status).toBe('landed');
+              if (a.json.error === 'TRANSACTION_REVERTED') expect(await moves.getMove(named(a)!)).toMatchObject({ status: 'failed', failure: 'reverted' });
+            }
+            // at most one landed for the key; the balances are what the journal says landed
+            const landed = journal.filter(({ m }) => m!.status === 'landed');
+            expect(landed.length).toBeLessThanOrEqual(1);
+            for (const { h } of landed) expect((await chain.getTransaction(h))?.status).toBe('SUCCEEDED');
+            const gained = (await strk(recipient.address)) - recipientBefore;
+            expect(gained).toBe(landed.reduce((sum, { m }) => sum + BigInt(m!.moves.amount), 0n));
+            // the sender paid that and one fee per transaction of its account chain B accepted: the journal's
+            // landed and reverted ones, and the other signer's that took a nonce (the nonce-used fault)
+            const reverted = journal.filter(({ m }) => m!.status === 'failed' && m!.failure === 'reverted').length;
+            const accepted = landed.length + reverted + (chain.injected['nonce-used'] - othersBefore);
+            expect((await chain.getNonce(wallet.address)) - nonceBefore).toBe(BigInt(accepted));
+            expect(senderBefore - (await strk(wallet.address))).toBe(gained + BigInt(accepted) * invokeFee);
+            // every answer documented
+            expectDocumented(answers, { 409: ['NONCE_CONFLICT'], 422: ['TRANSACTION_REVERTED'], 502: ['CHAINB_ERROR'] });
+            scheduleDone(report, 'chain-b-transfer', answers.length);
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        ),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

@@ -8,6 +8,8 @@ import type { HttpClient, TestRuntime } from '../support/runtime.ts';
 export const RUNS = Number(process.env.CHAOS_RUNS ?? 8);
 // 53: its first eight schedules send under in-flight (a node behind the cluster refusing the resend after it), dropped, lands-later, both crashes, timeouts.
 export const SEED = Number(process.env.CHAOS_SEED ?? 53);
+// A property's time limit grows with its schedules: a shielded payout's schedule proves a withdrawal and took 7 s at load 40, so a fixed hour failed a 1,000-schedule run that was passing.
+export const PROPERTY_TIMEOUT = Math.max(3_600_000, RUNS * 30_000);
 
 export type Answer = { status: number; json: any } | 'crashed';
 

@@ -4,7 +4,7 @@ import { advanceClock, clock } from '#lib/clock.ts';
 import { encodeCall } from '#lib/chains/ethereum/abi.ts';
 import type { FaultyEthereumRpc, L1Fault } from '#lib/chains/ethereum/faults.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { expectDocumented, RUNS, SEED, type Answer } from './chaos-helpers.ts';
+import { expectDocumented, PROPERTY_TIMEOUT, RUNS, SEED, type Answer } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 // The embedded Ethereum L1 (ganache) for this file: test/support/runtime.ts starts it when LOCAL_L1=1.
@@ -94,72 +94,76 @@ async function creditAllowed(txHash: string): Promise<boolean> {
 }
 
 describe('chaos: l1-deposit', () => {
-  it(`${RUNS} schedules of reorganizations, stale and late receipts, concurrent attaches and relayers: credited once, only on the surviving fork`, async () => {
-    const started = Date.now();
-    const { relayOnce } = await import('#lib/bridge/relayer.ts');
-    await fc.assert(
-      fc.asyncProperty(schedule, async (s) => {
-        watcher.clearInjected();
-        advanceClock(61_000);
-        if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
-        const dest = `0x0${(0xc4a05n + BigInt(n++)).toString(16).padStart(63, '5')}`;
-        const l2Dest = `0x${BigInt(dest).toString(16).padStart(64, '0')}`;
-        const answers: Answer[] = [];
-        const record = await alice.post('/api/bridge/initiate', {
-          bridgeType: 'ethereum-chainb',
-          direction: 'deposit',
-          token: 'ETH',
-          amount: String(Number(s.amount) / 1e18),
-          destAddress: dest,
-        });
-        answers.push({ status: record.status, json: record.json });
-        expect(record.status, JSON.stringify(record.json)).toBe(200);
-        const id: string = record.json.transaction.id;
-        const txHash: string = await rpc('eth_sendTransaction', [
-          {
-            from: l1.accounts[2]!,
-            to: l1Bridge,
-            data: encodeCall('deposit(address,uint256,uint256)', [ETH_TOKEN, s.amount, dest]),
-            value: hex(s.amount + FEE),
-            gas: hex(500_000n),
-          },
-        ]);
-        // The fault is this deposit's from the watcher's first read of its receipt.
-        if (s.fault !== 'none') watcher.inject(s.fault, s.lost && s.fault !== 'late-receipt' ? 1_000_000 : s.blocks);
-        const attached = await Promise.all(Array.from({ length: s.attaches }, () => alice.post(`/api/bridge/${id}/source-tx`, { txHash })));
-        for (const a of attached) answers.push({ status: a.status, json: a.json });
-        expect(attached.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+  it(
+    `${RUNS} schedules of reorganizations, stale and late receipts, concurrent attaches and relayers: credited once, only on the surviving fork`,
+    async () => {
+      const started = Date.now();
+      const { relayOnce } = await import('#lib/bridge/relayer.ts');
+      await fc.assert(
+        fc.asyncProperty(schedule, async (s) => {
+          watcher.clearInjected();
+          advanceClock(61_000);
+          if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
+          const dest = `0x0${(0xc4a05n + BigInt(n++)).toString(16).padStart(63, '5')}`;
+          const l2Dest = `0x${BigInt(dest).toString(16).padStart(64, '0')}`;
+          const answers: Answer[] = [];
+          const record = await alice.post('/api/bridge/initiate', {
+            bridgeType: 'ethereum-chainb',
+            direction: 'deposit',
+            token: 'ETH',
+            amount: String(Number(s.amount) / 1e18),
+            destAddress: dest,
+          });
+          answers.push({ status: record.status, json: record.json });
+          expect(record.status, JSON.stringify(record.json)).toBe(200);
+          const id: string = record.json.transaction.id;
+          const txHash: string = await rpc('eth_sendTransaction', [
+            {
+              from: l1.accounts[2]!,
+              to: l1Bridge,
+              data: encodeCall('deposit(address,uint256,uint256)', [ETH_TOKEN, s.amount, dest]),
+              value: hex(s.amount + FEE),
+              gas: hex(500_000n),
+            },
+          ]);
+          // The fault is this deposit's from the watcher's first read of its receipt.
+          if (s.fault !== 'none') watcher.inject(s.fault, s.lost && s.fault !== 'late-receipt' ? 1_000_000 : s.blocks);
+          const attached = await Promise.all(Array.from({ length: s.attaches }, () => alice.post(`/api/bridge/${id}/source-tx`, { txHash })));
+          for (const a of attached) answers.push({ status: a.status, json: a.json });
+          expect(attached.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
 
-        // Rounds: a block passes, relayers side by side; after each, a credit only on the surviving fork, deep enough.
-        const status = async () => (await alice.get(`/api/bridge/status/${id}`)).json.transaction.status as string;
-        let rounds = 0;
-        for (; rounds < 30 && (await status()) === 'submitted'; rounds++) {
-          await rpc('evm_mine', []);
-          await Promise.all(Array.from({ length: s.passes }, () => relayOnce()));
-          if ((await balanceOf(l2Token, l2Dest)) > 0n) expect(await creditAllowed(txHash), `round ${rounds}`).toBe(true);
-        }
-        const lostForGood = s.lost && (s.fault === 'reorg' || s.fault === 'stale-receipt');
-        if (lostForGood) {
-          // Never mined again: never credited; failed once the confirmation window passed.
-          expect(await status()).toBe('submitted');
-          advanceClock(31 * 60 * 1000);
-          await relayOnce();
-        } else await relayOnce();
-        const final = await alice.get(`/api/bridge/status/${id}`);
-        answers.push({ status: final.status, json: final.json });
-        expect(final.json.transaction.status).toBe(lostForGood ? 'failed' : 'completed');
-        // Exactly once: the amount when completed, nothing when failed; more passes change nothing.
-        await Promise.all([relayOnce(), relayOnce()]);
-        expect(await balanceOf(l2Token, l2Dest)).toBe(lostForGood ? 0n : s.amount);
-        const { listOpenBridges } = await import('#lib/data/bridge-transfers.ts');
-        expect((await listOpenBridges()).map((b) => b.id)).not.toContain(id);
-        expectDocumented(answers, { 409: ['BRIDGE_STATE_CONFLICT'] });
-        totals.schedules++;
-        totals.requests += answers.length;
-        if (s.fault !== 'none') totals.faults[s.fault] = (totals.faults[s.fault] ?? 0) + 1;
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    );
-    totals.ms += Date.now() - started;
-  }, 3_600_000);
+          // Rounds: a block passes, relayers side by side; after each, a credit only on the surviving fork, deep enough.
+          const status = async () => (await alice.get(`/api/bridge/status/${id}`)).json.transaction.status as string;
+          let rounds = 0;
+          for (; rounds < 30 && (await status()) === 'submitted'; rounds++) {
+            await rpc('evm_mine', []);
+            await Promise.all(Array.from({ length: s.passes }, () => relayOnce()));
+            if ((await balanceOf(l2Token, l2Dest)) > 0n) expect(await creditAllowed(txHash), `round ${rounds}`).toBe(true);
+          }
+          const lostForGood = s.lost && (s.fault === 'reorg' || s.fault === 'stale-receipt');
+          if (lostForGood) {
+            // Never mined again: never credited; failed once the confirmation window passed.
+            expect(await status()).toBe('submitted');
+            advanceClock(31 * 60 * 1000);
+            await relayOnce();
+          } else await relayOnce();
+          const final = await alice.get(`/api/bridge/status/${id}`);
+          answers.push({ status: final.status, json: final.json });
+          expect(final.json.transaction.status).toBe(lostForGood ? 'failed' : 'completed');
+          // Exactly once: the amount when completed, nothing when failed; more passes change nothing.
+          await Promise.all([relayOnce(), relayOnce()]);
+          expect(await balanceOf(l2Token, l2Dest)).toBe(lostForGood ? 0n : s.amount);
+          const { listOpenBridges } = await import('#lib/data/bridge-transfers.ts');
+          expect((await listOpenBridges()).map((b) => b.id)).not.toContain(id);
+          expectDocumented(answers, { 409: ['BRIDGE_STATE_CONFLICT'] });
+          totals.schedules++;
+          totals.requests += answers.length;
+          if (s.fault !== 'none') totals.faults[s.fault] = (totals.faults[s.fault] ?? 0) + 1;
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+      totals.ms += Date.now() - started;
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

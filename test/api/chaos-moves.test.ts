@@ -5,7 +5,19 @@ import { createNote, noteCommitment } from '#lib/client/transfer-note.ts';
 import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { expectDocumented, measured, printReport, reportFor, request as send, RUNS, schedule, SEED, type Answer, type Report } from './chaos-helpers.ts';
+import {
+  expectDocumented,
+  measured,
+  printReport,
+  reportFor,
+  request as send,
+  PROPERTY_TIMEOUT,
+  RUNS,
+  schedule,
+  SEED,
+  type Answer,
+  type Report,
+} from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -156,59 +168,63 @@ const MOVES: Record<string, Move> = {
 
 for (const [name, move] of Object.entries(MOVES)) {
   describe(`chaos: ${name}`, () => {
-    it(`${RUNS} schedules of faults, crashes and retries keep every invariant`, async () => {
-      await measured(report, name, chain, () =>
-        fc.assert(
-          fc.asyncProperty(schedule, async (s) => {
-            chain.clearInjected();
-            advanceClock(120_000);
-            if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
-            // Thousands of schedules spend more than the first airdrops (a deposit is 0.1 SOL).
-            if ((await lamports(wallet.address)) < 20_000_000_000n) await chain.airdrop(new PublicKey(wallet.address), 50_000_000_000n);
-            const p = await move.prepare(s.milli);
-            const route = move.route(p as Prepared & { path: string });
-            const key = `chaos-${name}-${++keys}`;
-            const before = await p.measure();
-            const landedBefore = new Set(chain.landedSignatures());
-            for (const f of s.faults) if (f !== 'none') chain.inject(f);
-            if (s.readFault) chain.inject('rate-limited', 'read');
-            const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, () => send(rt, alice, chain, route, p.body, key)));
-            // Time passes: locks of dead requests lapse, blockhashes expire; the retry job settles; a last retry.
-            chain.clearInjected();
-            const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
-            advanceClock(120_000);
-            await retryTransfersOnce();
-            await chain.applied();
-            chain.advanceSlots(200);
-            await retryTransfersOnce();
-            answers.push(await send(rt, alice, chain, route, p.body, key));
-            advanceClock(120_000);
-            await retryTransfersOnce();
+    it(
+      `${RUNS} schedules of faults, crashes and retries keep every invariant`,
+      async () => {
+        await measured(report, name, chain, () =>
+          fc.assert(
+            fc.asyncProperty(schedule, async (s) => {
+              chain.clearInjected();
+              advanceClock(120_000);
+              if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
+              // Thousands of schedules spend more than the first airdrops (a deposit is 0.1 SOL).
+              if ((await lamports(wallet.address)) < 20_000_000_000n) await chain.airdrop(new PublicKey(wallet.address), 50_000_000_000n);
+              const p = await move.prepare(s.milli);
+              const route = move.route(p as Prepared & { path: string });
+              const key = `chaos-${name}-${++keys}`;
+              const before = await p.measure();
+              const landedBefore = new Set(chain.landedSignatures());
+              for (const f of s.faults) if (f !== 'none') chain.inject(f);
+              if (s.readFault) chain.inject('rate-limited', 'read');
+              const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, () => send(rt, alice, chain, route, p.body, key)));
+              // Time passes: locks of dead requests lapse, blockhashes expire; the retry job settles; a last retry.
+              chain.clearInjected();
+              const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
+              advanceClock(120_000);
+              await retryTransfersOnce();
+              await chain.applied();
+              chain.advanceSlots(200);
+              await retryTransfersOnce();
+              answers.push(await send(rt, alice, chain, route, p.body, key));
+              advanceClock(120_000);
+              await retryTransfersOnce();
 
-            const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
-            await chain.applied();
-            const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
-            // nothing twice for one key; every transaction that landed is journaled as landed
-            // (what each landed transaction was, should two land: the journal's record names its purpose)
-            expect(
-              landed.length,
-              JSON.stringify({ answers, moves: await Promise.all(landed.map(async (sig) => ({ sig, move: await getMove(sig) }))) }),
-            ).toBeLessThanOrEqual(1);
-            for (const sig of landed) expect((await getMove(sig))?.status).toBe('landed');
-            // the chain moved exactly what the journal says landed
-            expect(await p.measure()).toBe(before + (await p.per(landed[0])) * BigInt(landed.length));
-            // nothing lost: an answer that says it landed has its transaction on the chain; the record agrees
-            for (const a of answers) if (a !== 'crashed' && a.status === 200 && a.json.txHash) expect(landed).toContain(a.json.txHash);
-            await p.record?.(landed[0]);
-            // every move settled
-            expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
-            expectDocumented(answers, move.codes);
-            reportFor(report, name).schedules++;
-            reportFor(report, name).requests += answers.length;
-          }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
-        ),
-      );
-    }, 3_600_000);
+              const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
+              await chain.applied();
+              const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
+              // nothing twice for one key; every transaction that landed is journaled as landed
+              // (what each landed transaction was, should two land: the journal's record names its purpose)
+              expect(
+                landed.length,
+                JSON.stringify({ answers, moves: await Promise.all(landed.map(async (sig) => ({ sig, move: await getMove(sig) }))) }),
+              ).toBeLessThanOrEqual(1);
+              for (const sig of landed) expect((await getMove(sig))?.status).toBe('landed');
+              // the chain moved exactly what the journal says landed
+              expect(await p.measure()).toBe(before + (await p.per(landed[0])) * BigInt(landed.length));
+              // nothing lost: an answer that says it landed has its transaction on the chain; the record agrees
+              for (const a of answers) if (a !== 'crashed' && a.status === 200 && a.json.txHash) expect(landed).toContain(a.json.txHash);
+              await p.record?.(landed[0]);
+              // every move settled
+              expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+              expectDocumented(answers, move.codes);
+              reportFor(report, name).schedules++;
+              reportFor(report, name).requests += answers.length;
+            }),
+            { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          ),
+        );
+      },
+      PROPERTY_TIMEOUT,
+    );
   });
 }

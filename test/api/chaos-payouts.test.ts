@@ -14,6 +14,7 @@ import {
   printReport,
   reportFor,
   request as send,
+  PROPERTY_TIMEOUT,
   RUNS,
   scheduleFields,
   type Answer,
@@ -99,61 +100,65 @@ function injectOne(f: ChainAFault) {
 }
 
 describe('chaos: shielded-payout', () => {
-  it(`${RUNS} schedules of faults, crashes and withdrawals posted again: one payout per nullifier, paid`, async () => {
-    await measured(report, 'shielded-payout', chain, () =>
-      fc.assert(
-        fc.asyncProperty(schedule, async (s) => {
-          await nextSchedule();
-          // A note in the pool, deposited without faults; its withdrawal proved to a fresh recipient.
-          const note = createNote(POOL);
-          const dep = await alice.post('/api/transfer/deposit', { pool: POOL, walletId: wallet.id, commitment: await noteCommitment(note) });
-          expect(dep.status, JSON.stringify(dep.json)).toBe(200);
-          const leaves = await fetchLeaves(async (path) => (await anonymous.get(path)).json, POOL);
-          const recipient = Keypair.generate().publicKey.toBase58();
-          const proof = await proveWithdrawal(note, leaves, recipient, { relayerFee: 0n });
-          const landedBefore = new Set(chain.landedSignatures());
+  it(
+    `${RUNS} schedules of faults, crashes and withdrawals posted again: one payout per nullifier, paid`,
+    async () => {
+      await measured(report, 'shielded-payout', chain, () =>
+        fc.assert(
+          fc.asyncProperty(schedule, async (s) => {
+            await nextSchedule();
+            // A note in the pool, deposited without faults; its withdrawal proved to a fresh recipient.
+            const note = createNote(POOL);
+            const dep = await alice.post('/api/transfer/deposit', { pool: POOL, walletId: wallet.id, commitment: await noteCommitment(note) });
+            expect(dep.status, JSON.stringify(dep.json)).toBe(200);
+            const leaves = await fetchLeaves(async (path) => (await anonymous.get(path)).json, POOL);
+            const recipient = Keypair.generate().publicKey.toBase58();
+            const proof = await proveWithdrawal(note, leaves, recipient, { relayerFee: 0n });
+            const landedBefore = new Set(chain.landedSignatures());
 
-          inject(s);
-          const post = () => send(rt, anonymous, chain, '/api/transfer/withdraw', proof, `chaos-payout-${proof.nullifierHash}`);
-          const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
-          // Time passes: the leases of dead requests lapse; retry passes side by side (faults, crashes); blockhashes expire; the retry job pays; the withdrawal posted once more.
-          chain.clearInjected();
-          advanceClock(120_000);
-          chain.advanceSlots(1); // a slot passes: a blockhash newer than the first send's, which may still be in flight
-          for (const f of s.later) injectOne(f);
-          await Promise.all(Array.from({ length: s.concurrent }, () => crashable(chain, retryOnce)));
-          chain.clearInjected();
-          advanceClock(120_000);
-          await retryOnce();
-          await chain.applied();
-          chain.advanceSlots(200);
-          advanceClock(120_000);
-          await retryOnce();
-          answers.push(await post());
+            inject(s);
+            const post = () => send(rt, anonymous, chain, '/api/transfer/withdraw', proof, `chaos-payout-${proof.nullifierHash}`);
+            const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
+            // Time passes: the leases of dead requests lapse; retry passes side by side (faults, crashes); blockhashes expire; the retry job pays; the withdrawal posted once more.
+            chain.clearInjected();
+            advanceClock(120_000);
+            chain.advanceSlots(1); // a slot passes: a blockhash newer than the first send's, which may still be in flight
+            for (const f of s.later) injectOne(f);
+            await Promise.all(Array.from({ length: s.concurrent }, () => crashable(chain, retryOnce)));
+            chain.clearInjected();
+            advanceClock(120_000);
+            await retryOnce();
+            await chain.applied();
+            chain.advanceSlots(200);
+            advanceClock(120_000);
+            await retryOnce();
+            answers.push(await post());
 
-          // Read first: the cluster's answer includes what landed meanwhile (an in-flight transaction).
-          const received = await lamports(recipient);
-          await chain.applied();
-          const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
-          // One payout per nullifier, and it landed: nothing twice, nothing lost.
-          expect(landed).toHaveLength(1);
-          expect(received).toBe(DENOMINATION);
-          const spent = (await anonymous.get(`/api/transfer/nullifiers/${proof.nullifierHash}`)).json;
-          expect(spent.spent).toBe(true);
-          const job = (await anonymous.get(`/api/transfer/jobs/${spent.jobId}`)).json;
-          expect(job).toMatchObject({ status: 'paid', txHash: landed[0], amount: DENOMINATION.toString() });
-          // Every answer that took the withdrawal names that one job.
-          for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(a.json.jobId).toBe(spent.jobId);
-          const { listOpenJobs } = await import('#lib/data/shielded-withdrawals.ts');
-          expect(await listOpenJobs(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
-          expectDocumented(answers, { 409: ['NULLIFIER_SPENT'] });
-          reportFor(report, 'shielded-payout').schedules++;
-          reportFor(report, 'shielded-payout').requests += answers.length;
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      ),
-    );
-  }, 3_600_000);
+            // Read first: the cluster's answer includes what landed meanwhile (an in-flight transaction).
+            const received = await lamports(recipient);
+            await chain.applied();
+            const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
+            // One payout per nullifier, and it landed: nothing twice, nothing lost.
+            expect(landed).toHaveLength(1);
+            expect(received).toBe(DENOMINATION);
+            const spent = (await anonymous.get(`/api/transfer/nullifiers/${proof.nullifierHash}`)).json;
+            expect(spent.spent).toBe(true);
+            const job = (await anonymous.get(`/api/transfer/jobs/${spent.jobId}`)).json;
+            expect(job).toMatchObject({ status: 'paid', txHash: landed[0], amount: DENOMINATION.toString() });
+            // Every answer that took the withdrawal names that one job.
+            for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(a.json.jobId).toBe(spent.jobId);
+            const { listOpenJobs } = await import('#lib/data/shielded-withdrawals.ts');
+            expect(await listOpenJobs(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+            expectDocumented(answers, { 409: ['NULLIFIER_SPENT'] });
+            reportFor(report, 'shielded-payout').schedules++;
+            reportFor(report, 'shielded-payout').requests += answers.length;
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        ),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });
 
 describe('chaos: bridge-release', () => {
@@ -172,64 +177,68 @@ describe('chaos: bridge-release', () => {
     expect((await alice.get(`/api/bridge/status/${d.json.transaction.id}`)).json.transaction.status).toBe('completed');
   }, 120_000);
 
-  it(`${RUNS} schedules of faults, crashes and relayers side by side: one release per message, landed`, async () => {
-    await measured(report, 'bridge-release', chain, () =>
-      fc.assert(
-        fc.asyncProperty(schedule, async (s) => {
-          await nextSchedule();
-          const dest = Keypair.generate().publicKey.toBase58();
-          const amount = BigInt(s.milli) * 1_000_000n;
-          const landedBefore = new Set(chain.landedSignatures());
-          const answers: Answer[] = [];
-          const w = await alice.post('/api/bridge/initiate', {
-            bridgeType: 'chaina-chainb',
-            direction: 'withdraw',
-            token: 'SOL',
-            amount: String(s.milli / 1000),
-            destAddress: dest,
-            walletId: walletB.id,
-            password: PASS,
-          });
-          answers.push({ status: w.status, json: w.json });
-          expect(w.status, JSON.stringify(w.json)).toBe(200);
-          const id: string = w.json.transaction.id;
+  it(
+    `${RUNS} schedules of faults, crashes and relayers side by side: one release per message, landed`,
+    async () => {
+      await measured(report, 'bridge-release', chain, () =>
+        fc.assert(
+          fc.asyncProperty(schedule, async (s) => {
+            await nextSchedule();
+            const dest = Keypair.generate().publicKey.toBase58();
+            const amount = BigInt(s.milli) * 1_000_000n;
+            const landedBefore = new Set(chain.landedSignatures());
+            const answers: Answer[] = [];
+            const w = await alice.post('/api/bridge/initiate', {
+              bridgeType: 'chaina-chainb',
+              direction: 'withdraw',
+              token: 'SOL',
+              amount: String(s.milli / 1000),
+              destAddress: dest,
+              walletId: walletB.id,
+              password: PASS,
+            });
+            answers.push({ status: w.status, json: w.json });
+            expect(w.status, JSON.stringify(w.json)).toBe(200);
+            const id: string = w.json.transaction.id;
 
-          inject(s);
-          // Relayers side by side (two timers, two Lambda instances), some of them dying mid-way.
-          const passes = await Promise.all(Array.from({ length: s.concurrent }, () => crashable(chain, relayOnce)));
-          // Time passes (a dead relayer holds nothing: releases have no lease); more passes side by side (faults, crashes); blockhashes expire; more passes.
-          chain.clearInjected();
-          advanceClock(120_000);
-          chain.advanceSlots(1); // a slot passes: a blockhash newer than the first send's, which may still be in flight
-          for (const f of s.later) injectOne(f);
-          await Promise.all(Array.from({ length: s.concurrent }, () => crashable(chain, relayOnce)));
-          chain.clearInjected();
-          for (let i = 0; i < 3; i++) await relayOnce();
-          await chain.applied();
-          chain.advanceSlots(200);
-          for (let i = 0; i < 3; i++) await relayOnce();
+            inject(s);
+            // Relayers side by side (two timers, two Lambda instances), some of them dying mid-way.
+            const passes = await Promise.all(Array.from({ length: s.concurrent }, () => crashable(chain, relayOnce)));
+            // Time passes (a dead relayer holds nothing: releases have no lease); more passes side by side (faults, crashes); blockhashes expire; more passes.
+            chain.clearInjected();
+            advanceClock(120_000);
+            chain.advanceSlots(1); // a slot passes: a blockhash newer than the first send's, which may still be in flight
+            for (const f of s.later) injectOne(f);
+            await Promise.all(Array.from({ length: s.concurrent }, () => crashable(chain, relayOnce)));
+            chain.clearInjected();
+            for (let i = 0; i < 3; i++) await relayOnce();
+            await chain.applied();
+            chain.advanceSlots(200);
+            for (let i = 0; i < 3; i++) await relayOnce();
 
-          const received = await lamports(dest);
-          await chain.applied();
-          const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
-          // One release per message, and it landed; the recipient got exactly the amount.
-          expect(landed).toHaveLength(1);
-          expect(received).toBe(amount);
-          const { readBridge, listOpenBridges } = await import('#lib/data/bridge-transfers.ts');
-          const record = (await readBridge(aliceId, id))!;
-          expect(record).toMatchObject({ status: 'completed', destTxHash: landed[0] });
-          const { readRelease } = await import('#lib/data/bridge-releases.ts');
-          expect((await readRelease(record.messageId!))?.signature).toBe(landed[0]);
-          expect((await listOpenBridges()).map((b) => b.id)).not.toContain(id);
-          const status = await alice.get(`/api/bridge/status/${id}`);
-          answers.push({ status: status.status, json: status.json });
-          expect(status.json.transaction).toMatchObject({ status: 'completed', destTxHash: landed[0] });
-          expectDocumented(answers);
-          reportFor(report, 'bridge-release').schedules++;
-          reportFor(report, 'bridge-release').requests += answers.length + passes.length;
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      ),
-    );
-  }, 3_600_000);
+            const received = await lamports(dest);
+            await chain.applied();
+            const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
+            // One release per message, and it landed; the recipient got exactly the amount.
+            expect(landed).toHaveLength(1);
+            expect(received).toBe(amount);
+            const { readBridge, listOpenBridges } = await import('#lib/data/bridge-transfers.ts');
+            const record = (await readBridge(aliceId, id))!;
+            expect(record).toMatchObject({ status: 'completed', destTxHash: landed[0] });
+            const { readRelease } = await import('#lib/data/bridge-releases.ts');
+            expect((await readRelease(record.messageId!))?.signature).toBe(landed[0]);
+            expect((await listOpenBridges()).map((b) => b.id)).not.toContain(id);
+            const status = await alice.get(`/api/bridge/status/${id}`);
+            answers.push({ status: status.status, json: status.json });
+            expect(status.json.transaction).toMatchObject({ status: 'completed', destTxHash: landed[0] });
+            expectDocumented(answers);
+            reportFor(report, 'bridge-release').schedules++;
+            reportFor(report, 'bridge-release').requests += answers.length + passes.length;
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        ),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { expectDocumented, measured, printReport, reportFor, request as send, RUNS, scheduleFields, type Answer, type Report } from './chaos-helpers.ts';
+import {
+  expectDocumented,
+  measured,
+  printReport,
+  reportFor,
+  request as send,
+  PROPERTY_TIMEOUT,
+  RUNS,
+  scheduleFields,
+  type Answer,
+  type Report,
+} from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -179,59 +190,63 @@ const MOVES: Record<string, (milli: number) => Promise<Prepared>> = {
 
 for (const [name, prepare] of Object.entries(MOVES)) {
   describe(`chaos: ${name}`, () => {
-    it(`${runs} schedules of faults, crashes and retries keep every invariant`, async () => {
-      await measured(report, name, chain, () =>
-        fc.assert(
-          fc.asyncProperty(schedule, async (s) => {
-            chain.clearInjected();
-            advanceClock(120_000);
-            if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
-            if ((await lamports(wallet.address)) < 10_000_000_000n) await chain.airdrop(new PublicKey(wallet.address), 20_000_000_000n);
-            const p = await prepare(s.milli);
-            const key = `chaos-${name}-${++keys}`;
-            const before = await p.measure();
-            const landedBefore = new Set(chain.landedSignatures());
-            for (const f of s.faults) if (f !== 'none') chain.inject(f);
-            if (s.readFault) chain.inject(s.readCrash ? 'crash-before' : 'rate-limited', 'read');
-            const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, () => send(rt, alice, chain, p.route, p.body, key)));
-            // Time passes: locks of dead requests lapse, blockhashes expire; the retry job settles; a last retry.
-            chain.clearInjected();
-            const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
-            advanceClock(120_000);
-            await retryTransfersOnce();
-            await chain.applied();
-            chain.advanceSlots(200);
-            await retryTransfersOnce();
-            answers.push(await send(rt, alice, chain, p.route, p.body, key));
-            advanceClock(120_000);
-            await retryTransfersOnce();
+    it(
+      `${runs} schedules of faults, crashes and retries keep every invariant`,
+      async () => {
+        await measured(report, name, chain, () =>
+          fc.assert(
+            fc.asyncProperty(schedule, async (s) => {
+              chain.clearInjected();
+              advanceClock(120_000);
+              if (clock.nowMs() - signedInAt > 86_400_000) await signIn();
+              if ((await lamports(wallet.address)) < 10_000_000_000n) await chain.airdrop(new PublicKey(wallet.address), 20_000_000_000n);
+              const p = await prepare(s.milli);
+              const key = `chaos-${name}-${++keys}`;
+              const before = await p.measure();
+              const landedBefore = new Set(chain.landedSignatures());
+              for (const f of s.faults) if (f !== 'none') chain.inject(f);
+              if (s.readFault) chain.inject(s.readCrash ? 'crash-before' : 'rate-limited', 'read');
+              const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, () => send(rt, alice, chain, p.route, p.body, key)));
+              // Time passes: locks of dead requests lapse, blockhashes expire; the retry job settles; a last retry.
+              chain.clearInjected();
+              const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
+              advanceClock(120_000);
+              await retryTransfersOnce();
+              await chain.applied();
+              chain.advanceSlots(200);
+              await retryTransfersOnce();
+              answers.push(await send(rt, alice, chain, p.route, p.body, key));
+              advanceClock(120_000);
+              await retryTransfersOnce();
 
-            const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
-            await chain.applied();
-            const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
-            // nothing twice for one key; every transaction that landed is journaled as landed
-            expect(
-              landed.length,
-              JSON.stringify({ answers, moves: await Promise.all(landed.map(async (sig) => ({ sig, move: await getMove(sig) }))) }),
-            ).toBeLessThanOrEqual(1);
-            for (const sig of landed) expect((await getMove(sig))?.status).toBe('landed');
-            // the chain moved exactly what the journal says landed
-            expect(await p.measure()).toBe(before + p.per * BigInt(landed.length));
-            // nothing lost: an answer that says it landed has its transaction on the chain; the record agrees
-            for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(landed).toContain(a.json.txHash);
-            await p.record?.(landed[0]);
-            // every move settled
-            expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
-            expectDocumented(answers, p.codes);
-            const r = reportFor(report, name);
-            r.schedules++;
-            r.requests += answers.length;
-            // A long run's progress, every hundred schedules (the faults counted so far come with the end's report).
-            if (process.env.CHAOS_REPORT && r.schedules % 100 === 0) console.log(`chaos ${name}: ${r.schedules} schedules, ${r.requests} requests so far`);
-          }),
-          { numRuns: runs, seed, endOnFailure: true },
-        ),
-      );
-    }, 3_600_000);
+              const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
+              await chain.applied();
+              const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
+              // nothing twice for one key; every transaction that landed is journaled as landed
+              expect(
+                landed.length,
+                JSON.stringify({ answers, moves: await Promise.all(landed.map(async (sig) => ({ sig, move: await getMove(sig) }))) }),
+              ).toBeLessThanOrEqual(1);
+              for (const sig of landed) expect((await getMove(sig))?.status).toBe('landed');
+              // the chain moved exactly what the journal says landed
+              expect(await p.measure()).toBe(before + p.per * BigInt(landed.length));
+              // nothing lost: an answer that says it landed has its transaction on the chain; the record agrees
+              for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(landed).toContain(a.json.txHash);
+              await p.record?.(landed[0]);
+              // every move settled
+              expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+              expectDocumented(answers, p.codes);
+              const r = reportFor(report, name);
+              r.schedules++;
+              r.requests += answers.length;
+              // A long run's progress, every hundred schedules (the faults counted so far come with the end's report).
+              if (process.env.CHAOS_REPORT && r.schedules % 100 === 0) console.log(`chaos ${name}: ${r.schedules} schedules, ${r.requests} requests so far`);
+            }),
+            { numRuns: runs, seed, endOnFailure: true },
+          ),
+        );
+      },
+      PROPERTY_TIMEOUT,
+    );
   });
 }

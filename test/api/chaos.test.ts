@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { expectDocumented, measured, printReport, reportFor, request as send, RUNS, schedule, SEED, type Report } from './chaos-helpers.ts';
+import { expectDocumented, measured, printReport, reportFor, request as send, PROPERTY_TIMEOUT, RUNS, schedule, SEED, type Report } from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -52,51 +52,55 @@ const request = (route: string, body: object, key: string) => send(rt, alice, ch
 
 for (const [name, move] of Object.entries(MOVES)) {
   describe(`chaos: ${name}`, () => {
-    it(`${RUNS} schedules of faults, crashes and retries keep every invariant`, async () => {
-      await measured(report, name, chain, () =>
-        fc.assert(
-          fc.asyncProperty(schedule, async (s) => {
-            chain.clearInjected();
-            const key = `chaos-${name}-${++keys}`;
-            const before = await compressed();
-            const landedBefore = new Set(chain.landedSignatures());
-            for (const f of s.faults) if (f !== 'none') chain.inject(f);
-            if (s.readFault) chain.inject('rate-limited', 'read');
-            const amount = s.milli / 1000;
-            const answers = await Promise.all(Array.from({ length: s.concurrent }, () => request(move.route, move.body(amount), key)));
-            // Time passes: locks of dead requests lapse, blockhashes expire; the journal's pass settles; a last retry.
-            chain.clearInjected();
-            advanceClock(120_000);
-            const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
-            await resolveMovesOnce();
-            await chain.applied();
-            chain.advanceSlots(200);
-            await resolveMovesOnce();
-            answers.push(await request(move.route, move.body(amount), key));
-            await resolveMovesOnce();
+    it(
+      `${RUNS} schedules of faults, crashes and retries keep every invariant`,
+      async () => {
+        await measured(report, name, chain, () =>
+          fc.assert(
+            fc.asyncProperty(schedule, async (s) => {
+              chain.clearInjected();
+              const key = `chaos-${name}-${++keys}`;
+              const before = await compressed();
+              const landedBefore = new Set(chain.landedSignatures());
+              for (const f of s.faults) if (f !== 'none') chain.inject(f);
+              if (s.readFault) chain.inject('rate-limited', 'read');
+              const amount = s.milli / 1000;
+              const answers = await Promise.all(Array.from({ length: s.concurrent }, () => request(move.route, move.body(amount), key)));
+              // Time passes: locks of dead requests lapse, blockhashes expire; the journal's pass settles; a last retry.
+              chain.clearInjected();
+              advanceClock(120_000);
+              const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
+              await resolveMovesOnce();
+              await chain.applied();
+              chain.advanceSlots(200);
+              await resolveMovesOnce();
+              answers.push(await request(move.route, move.body(amount), key));
+              await resolveMovesOnce();
 
-            const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
-            await chain.applied();
-            const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
-            const moves = await Promise.all(landed.map((sig) => getMove(sig)));
-            // every transaction that landed is in the journal, as landed
-            for (const m of moves) expect(m?.status).toBe('landed');
-            // nothing twice for one key; the chain moved exactly what the journal says landed
-            expect(landed.length, JSON.stringify(moves)).toBeLessThanOrEqual(1);
-            const units = BigInt(Math.round(amount * 1000)) * move.units;
-            expect(await compressed()).toBe(before + move.sign * units * BigInt(landed.length));
-            // nothing lost: an answer that says it landed (200) has its transaction on the chain
-            for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(landed).toContain(a.json.txHash);
-            // every move settled
-            expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
-            // every answer documented
-            expectDocumented(answers);
-            reportFor(report, name).schedules++;
-            reportFor(report, name).requests += answers.length;
-          }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
-        ),
-      );
-    }, 3_600_000);
+              const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
+              await chain.applied();
+              const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
+              const moves = await Promise.all(landed.map((sig) => getMove(sig)));
+              // every transaction that landed is in the journal, as landed
+              for (const m of moves) expect(m?.status).toBe('landed');
+              // nothing twice for one key; the chain moved exactly what the journal says landed
+              expect(landed.length, JSON.stringify(moves)).toBeLessThanOrEqual(1);
+              const units = BigInt(Math.round(amount * 1000)) * move.units;
+              expect(await compressed()).toBe(before + move.sign * units * BigInt(landed.length));
+              // nothing lost: an answer that says it landed (200) has its transaction on the chain
+              for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(landed).toContain(a.json.txHash);
+              // every move settled
+              expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+              // every answer documented
+              expectDocumented(answers);
+              reportFor(report, name).schedules++;
+              reportFor(report, name).requests += answers.length;
+            }),
+            { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          ),
+        );
+      },
+      PROPERTY_TIMEOUT,
+    );
   });
 }

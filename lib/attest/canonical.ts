@@ -1,4 +1,4 @@
-import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 /**
  * The one written form of every value an attestation signs or a verifier checks. The signed hash
@@ -13,7 +13,7 @@ const DECIMAL = /^(0|[1-9][0-9]{0,76})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.000Z$/;
 
-export const isCanonicalDecimal = (v: string): boolean => DECIMAL.test(v) && BigInt(v) < SNARK_FIELD_ORDER;
+export const isCanonicalDecimal = (v: string): boolean => DECIMAL.test(v) && BigInt(v) < BN254_R;
 export const isCanonicalUuid = (v: string): boolean => UUID.test(v);
 export const isCanonicalTime = (v: string): boolean => {
   if (!TIME.test(v)) return false;

@@ -1,7 +1,8 @@
 import { addPoints, BASE8, inSubgroup, mulPoint, onCurve, SUB_ORDER, type Point } from '#lib/zk/babyjub.ts';
 import { blake512 } from '#lib/zk/blake512.ts';
-import { BN254_PRIME } from '#lib/zk/decimal.ts';
+
 import { poseidon } from '#lib/zk/poseidon.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 /**
  * EdDSA over Baby JubJub with Poseidon: circomlibjs's `signPoseidon` / `verifyPoseidon` (the scheme
@@ -70,7 +71,7 @@ export async function verifyPoseidon(message: bigint, sig: SignatureData, public
   if (!raw.every((v) => typeof v === 'string' && DECIMAL.test(v))) return false;
   const [r8x, r8y, ax, ay, S] = raw.map((v) => BigInt(v)) as [bigint, bigint, bigint, bigint, bigint];
   // circomlibjs reduces silently: a coordinate >= r would name another point, so refuse it here.
-  if ([r8x, r8y, ax, ay, message].some((v) => v < 0n || v >= BN254_PRIME) || S >= SUB_ORDER) return false;
+  if ([r8x, r8y, ax, ay, message].some((v) => v < 0n || v >= BN254_R) || S >= SUB_ORDER) return false;
   const R8 = { x: r8x, y: r8y };
   const A = { x: ax, y: ay };
   if (!onCurve(R8) || !onCurve(A)) return false;

@@ -4,9 +4,10 @@ import { clock } from '#lib/clock.ts';
 import { appendMember, getGroup, getRoot, insertGroup, listMembers, listRoots, type GroupRecord } from '#lib/data/attest-groups.ts';
 import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
-import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
+
 import { attestConfig } from './config.ts';
 import { appendLeaf, emptyTree, poseidonHash2, TREE_DEPTH } from '#lib/zk/merkle.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 /**
  * Groups for membership attestations: an owner creates a group and adds identity commitments
@@ -82,7 +83,7 @@ export async function readMembers(id: string) {
 /** The owner adds an identity commitment (another user: 404, as an unknown group). */
 export async function addMember(userId: string, groupId: string, commitment: string) {
   const leaf = BigInt(commitment);
-  if (leaf === 0n || leaf >= SNARK_FIELD_ORDER) throw errors.invalidInput('commitment: must be a non-zero field element (Poseidon(secret))');
+  if (leaf === 0n || leaf >= BN254_R) throw errors.invalidInput('commitment: must be a non-zero field element (Poseidon(secret))');
   const canonical = leaf.toString();
   return retryOnConflict(
     async () => {

@@ -75,3 +75,15 @@ export function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * The fault a layer draws for one call when none is queued: each fault in turn, with its rate, on
+ * the layer's seeded generator (the same order and draws for the same seed, so a schedule replays).
+ */
+export function drawFault<F extends string>(faults: readonly F[], rates: Partial<Record<F, number>>, random: () => number): F | undefined {
+  for (const f of faults) {
+    const p = rates[f] ?? 0;
+    if (p > 0 && random() < p) return f;
+  }
+  return undefined;
+}

@@ -10,9 +10,7 @@
 import type * as Snarkjs from 'snarkjs'; // typed by lib/zk/snarkjs.d.ts
 import { ShroudError, type Answer, type ShroudClient } from './api.ts';
 import { circuitArtifacts } from './circuit-artifacts.ts';
-
-/** BN254 scalar field order. */
-const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+import { BN254_R as R } from '#lib/zk/bn254.ts';
 
 /** The first 31 bytes of SHA-256(UTF-8 text), big-endian (below r). */
 async function fieldOf(text: string): Promise<bigint> {

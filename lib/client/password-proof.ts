@@ -15,9 +15,7 @@
  */
 import type { Poseidon } from 'circomlibjs'; // typed by lib/zk/circomlibjs.d.ts
 import { errors } from '#lib/errors.ts';
-
-/** BN254 scalar field order. */
-const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+import { BN254_R as R } from '#lib/zk/bn254.ts';
 
 export const PASSWORD_CIRCUIT = 'password';
 

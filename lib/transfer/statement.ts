@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 /**
  * How a withdrawal's public inputs are derived from the request, on the client and the server
@@ -11,7 +12,6 @@ import bs58 from 'bs58';
  * first byte dropped (248 bits, below r): finding another address with the same signal is a
  * second preimage of SHA-256.
  */
-export const SNARK_FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 
 const DOMAIN = new TextEncoder().encode('shroud-transfer-recipient:v1');
 const POOL_DOMAIN = new TextEncoder().encode('shroud-transfer-pool:v1');
@@ -55,4 +55,4 @@ export async function poolSignal(poolId: string): Promise<bigint> {
 }
 
 /** A canonical decimal field element (1–78 digits, below r). */
-export const isFieldElement = (s: string): boolean => /^\d{1,78}$/.test(s) && BigInt(s) < SNARK_FIELD;
+export const isFieldElement = (s: string): boolean => /^\d{1,78}$/.test(s) && BigInt(s) < BN254_R;

@@ -13,8 +13,9 @@
  * (order l), scalar and scalar mod l give the same point, so any scalar is safe there.
  */
 import { errors } from '#lib/errors.ts';
-import { assertField, BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
+import { assertField, fieldElement, uint256 } from './decimal.ts';
 import * as F from './field.ts';
+import { BN254_R } from './bn254.ts';
 
 export const A = 168700n;
 export const D = 168696n;
@@ -86,7 +87,7 @@ function multiply(p: Point, k: bigint): Point {
 
 /** The curve equation in plain bigint (x, y already < r). */
 export function onCurve(p: Point): boolean {
-  const r = BN254_PRIME;
+  const r = BN254_R;
   const x2 = (p.x * p.x) % r;
   const y2 = (p.y * p.y) % r;
   return (A * x2 + y2) % r === (1n + ((D * x2) % r) * y2) % r;
@@ -122,7 +123,7 @@ export async function mulPoint(p: Point, k: bigint): Promise<Point> {
 
 /** In the prime-order subgroup: on the curve and l·P = identity. */
 export async function inSubgroup(p: Point): Promise<boolean> {
-  if (p.x < 0n || p.x >= BN254_PRIME || p.y < 0n || p.y >= BN254_PRIME || !onCurve(p)) return false;
+  if (p.x < 0n || p.x >= BN254_R || p.y < 0n || p.y >= BN254_R || !onCurve(p)) return false;
   const q = multiply(p, SUB_ORDER);
   return q.x === 0n && q.y === 1n;
 }
@@ -133,7 +134,7 @@ export async function packPoint(p: Point): Promise<Uint8Array> {
   const out = new Uint8Array(32);
   let y = p.y;
   for (let i = 0; i < 32; i++, y >>= 8n) out[i] = Number(y & 0xffn);
-  if (p.x > (BN254_PRIME - 1n) >> 1n) out[31]! |= 0x80;
+  if (p.x > (BN254_R - 1n) >> 1n) out[31]! |= 0x80;
   return out;
 }
 
@@ -158,7 +159,7 @@ export const ecParams = async (): Promise<ParamsData> => ({
   cofactor: COFACTOR.toString(),
   generator: toData(GENERATOR),
   base: toData(BASE8),
-  prime: BN254_PRIME.toString(),
+  prime: BN254_R.toString(),
 });
 
 export const ecBase = async (): Promise<PointData> => toData(BASE8);

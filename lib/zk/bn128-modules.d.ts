@@ -1,6 +1,6 @@
 /**
  * The slice of ffjavascript 0.3.1 (snarkjs's copy) and 0.2.63 (circomlibjs's), wasmcurves 0.2.2 and wasmbuilder 0.0.16
- * (untyped JavaScript) that lib/zk/bn128-curve.ts, poseidon-curve.ts and their generators use.
+ * (untyped JavaScript) that lib/zk/bn128-curve.ts, poseidon-curve.ts and their generator (curve-wasm-gen.ts) use.
  */
 declare module '*/ffjavascript/src/engine.js' {
   import type { Curve } from 'snarkjs';

@@ -67,7 +67,7 @@ declare module 'circomlibjs' {
 declare module '*/circomlibjs/src/poseidon_wasm.js' {
   import type { Poseidon } from 'circomlibjs';
   export function buildPoseidon(): Promise<Poseidon>;
-  /** Adds the Poseidon functions and their constants to a wasmbuilder module (lib/zk/poseidon-wasm-gen.ts). */
+  /** Adds the Poseidon functions and their constants to a wasmbuilder module (lib/zk/curve-wasm-gen.ts). */
   export function buildPoseidonWasm(builder: unknown): void;
 }
 declare module '*/circomlibjs/src/babyjub.js' {

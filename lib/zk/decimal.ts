@@ -13,9 +13,9 @@
  */
 import * as z from 'zod';
 import { errors } from '#lib/errors.ts';
+import { BN254_R } from './bn254.ts';
 
 /** The BN254 scalar field prime r (the order of the BN254 G1 group; circom's default prime). */
-export const BN254_PRIME = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 
 export const MAX_DIGITS = 78;
 export const TWO_256 = 1n << 256n;
@@ -51,13 +51,13 @@ export function parseDecimal(name: string, value: unknown): bigint {
 /** A field element: decimal and < r, else FIELD_OVERFLOW. Never reduced. */
 export function fieldElement(name: string, value: unknown): bigint {
   const v = parseDecimal(name, value);
-  if (v >= BN254_PRIME) throw errors.fieldOverflow(`${name} must be less than the BN254 prime`);
+  if (v >= BN254_R) throw errors.fieldOverflow(`${name} must be less than the BN254 prime`);
   return v;
 }
 
 /** For values computed in code rather than parsed: a bigint outside [0, r) is FIELD_OVERFLOW. */
 export function assertField(name: string, v: bigint): bigint {
-  if (v < 0n || v >= BN254_PRIME) throw errors.fieldOverflow(`${name} must be less than the BN254 prime`);
+  if (v < 0n || v >= BN254_R) throw errors.fieldOverflow(`${name} must be less than the BN254 prime`);
   return v;
 }
 

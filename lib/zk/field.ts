@@ -5,9 +5,10 @@
  */
 import { getRandomValues } from 'node:crypto';
 import { errors } from '#lib/errors.ts';
-import { BN254_PRIME, fieldElement, uint256 } from './decimal.ts';
+import { BN254_R } from './bn254.ts';
+import { fieldElement, uint256 } from './decimal.ts';
 
-export const R = BN254_PRIME;
+export const R = BN254_R;
 
 /** r − 1 = 2^S · Q with Q odd (S, the 2-adicity, is 28 for BN254's r). */
 export const TWO_ADICITY = 28n;

@@ -17,6 +17,7 @@ import * as z from 'zod';
 import type { Curve, Groth16Proof, MemFile } from 'snarkjs';
 import { errors, isAppError } from '#lib/errors.ts';
 import { artifactPath, getCircuit, type CircuitManifest } from './circuits.ts';
+import { BN254_Q, BN254_R } from './bn254.ts';
 
 /**
  * snarkjs (with ffjavascript's curves, r1csfile, circom_runtime: ~330 KB of a bundle) on first
@@ -25,11 +26,6 @@ import { artifactPath, getCircuit, type CircuitManifest } from './circuits.ts';
  */
 let snarkjsLoaded: Promise<typeof import('snarkjs')> | undefined;
 const snarkjsLib = () => (snarkjsLoaded ??= import('snarkjs'));
-
-/** BN254 scalar field order: circuit signals live in [0, r). */
-export const SNARK_FIELD_ORDER = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
-/** BN254 base field order: proof point coordinates live in [0, q). */
-export const BASE_FIELD_ORDER = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
 
 export type { Groth16Proof };
 
@@ -124,7 +120,7 @@ const DECIMAL = /^[0-9]{1,78}$/; // r has 77 digits: longer strings are out of r
 function fieldElement(value: unknown, what: string): bigint {
   if (typeof value !== 'string' || !DECIMAL.test(value)) throw errors.invalidInput(`${what} must be a decimal string`);
   const n = BigInt(value);
-  if (n >= SNARK_FIELD_ORDER) throw errors.fieldOverflow(`${what} must be less than the BN254 field order`);
+  if (n >= BN254_R) throw errors.fieldOverflow(`${what} must be less than the BN254 field order`);
   return n;
 }
 
@@ -231,7 +227,7 @@ const bigints = (v: unknown): unknown => (Array.isArray(v) ? v.map(bigints) : Bi
 function point(c: Curve, group: 'G1' | 'G2', xy: unknown[], name: string): Uint8Array {
   for (const v of xy.slice(0, 2).flat()) {
     // Coordinates are base-field elements: one >= q is a non-canonical encoding, i.e. malformed.
-    if (BigInt(v as string) >= BASE_FIELD_ORDER) throw errors.invalidInput(`proof.${name} coordinate is not below the base field order`);
+    if (BigInt(v as string) >= BN254_Q) throw errors.invalidInput(`proof.${name} coordinate is not below the base field order`);
   }
   const G = c[group];
   const p = G.fromObject(bigints(xy.slice(0, 2)));
@@ -239,7 +235,7 @@ function point(c: Curve, group: 'G1' | 'G2', xy: unknown[], name: string): Uint8
   if (G.isZero(p)) throw errors.invalidInput(`proof.${name} is the point at infinity`);
   if (!G.isValid(p)) throw errors.invalidInput(`proof.${name} is not a point on the curve`);
   // G2 on BN254 has a cofactor: a point on the twist but outside the order-r subgroup is malformed.
-  if (group === 'G2' && !G.isZero(G.timesScalar(p, SNARK_FIELD_ORDER))) {
+  if (group === 'G2' && !G.isZero(G.timesScalar(p, BN254_R))) {
     throw errors.invalidInput(`proof.${name} is not in the prime-order subgroup`);
   }
   return p;

@@ -2,32 +2,20 @@ import type { Poseidon } from 'circomlibjs';
 // A deep import, as in bn128-curve.ts: the engine alone of circomlibjs's ffjavascript (0.2.63), the
 // copy its buildPoseidon builds on; the package entry's buildBn128 would generate the module first.
 import buildEngine from '../../node_modules/ffjavascript/src/engine.js';
-import { POSEIDON_CODE, POSEIDON_OFFSETS } from './poseidon-wasm.gen.ts';
-
-const Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
-const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+import { bn128EngineParams } from './bn128-engine.ts';
+import { POSEIDON_CODE, POSEIDON_OFFSETS } from './poseidon-wasm.generated.ts';
 
 type Fr = Poseidon['F'] & { zero: Uint8Array; e(v: unknown): Uint8Array };
 
 /**
  * circomlibjs's wasm Poseidon (`buildPoseidon` of circomlibjs/src/poseidon_wasm.js) on the engine
- * it builds, single-threaded as there, from the precomputed module of lib/zk/poseidon-wasm.gen.ts
+ * it builds, single-threaded as there, from the precomputed module of lib/zk/poseidon-wasm.generated.ts
  * instead of generating it (wasmcurves's code, then every width's constants converted one by one).
  * The hash below is circomlibjs's own function, line for line; test/unit/zk/poseidon-wasm.test.ts
  * compares its outputs with circomlibjs's.
  */
 export async function buildCachedPoseidon(): Promise<Poseidon> {
-  const wasm = { ...POSEIDON_OFFSETS, code: new Uint8Array(Buffer.from(POSEIDON_CODE, 'base64')), n8q: 32, n8r: 32, q: Q, r: R };
-  const bn128 = await buildEngine({
-    name: 'bn128',
-    wasm,
-    q: Q,
-    r: R,
-    n8q: 32,
-    n8r: 32,
-    cofactorG2: 0x30644e72e131a029b85045b68181585e06ceecda572a2489345f2299c0f9fa8dn,
-    singleThread: true,
-  });
+  const bn128 = await buildEngine(bn128EngineParams(POSEIDON_OFFSETS, POSEIDON_CODE, true));
   const F = (bn128 as unknown as { Fr: Fr }).Fr;
   const tm = bn128.tm;
   const pState = tm.alloc(32);

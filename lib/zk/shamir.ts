@@ -7,8 +7,9 @@
  * design the shares carry no threshold (that is what makes t−1 shares reveal nothing).
  */
 import { errors } from '#lib/errors.ts';
-import { BN254_PRIME, fieldElement } from './decimal.ts';
+import { fieldElement } from './decimal.ts';
 import * as F from './field.ts';
+import { BN254_R } from './bn254.ts';
 
 export const MIN_THRESHOLD = 2;
 /** Share indices are 1..255 (one byte, as in most Shamir tools), so at most 255 shares. */
@@ -27,7 +28,7 @@ export function split(secret: bigint, threshold: number, total: number): Share[]
   if (!Number.isInteger(total) || total < threshold || total > MAX_SHARES) {
     throw errors.invalidInput(`shares: must be an integer from threshold (${threshold}) to ${MAX_SHARES}`);
   }
-  if (secret < 0n || secret >= BN254_PRIME) throw errors.fieldOverflow('secret must be less than the BN254 prime');
+  if (secret < 0n || secret >= BN254_R) throw errors.fieldOverflow('secret must be less than the BN254 prime');
   const coeffs = [secret];
   for (let i = 1; i < threshold; i++) coeffs.push(F.random());
   const shares: Share[] = [];

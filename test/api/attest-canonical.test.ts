@@ -7,10 +7,11 @@ import { advanceClock } from '#lib/clock.ts';
 import { signPoseidon } from '#lib/attest/eddsa.ts';
 import { revocationMessage, scopeSignal } from '#lib/attest/fields.ts';
 import { merklePath, poseidonHash2 } from '#lib/zk/merkle.ts';
-import { generateProof, SNARK_FIELD_ORDER, terminateCurves } from '#lib/zk/groth16.ts';
+import { generateProof, terminateCurves } from '#lib/zk/groth16.ts';
 import { poseidon } from '#lib/zk/poseidon.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedIn } from '../support/storage.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 /**
  * Every signed or verified value of an attestation has one written form (lib/attest/canonical.ts):
@@ -27,7 +28,7 @@ let preimage: Json;
 let member: Json;
 
 const rand = () => BigInt(`0x${randomBytes(30).toString('hex')}`);
-const r = SNARK_FIELD_ORDER;
+const r = BN254_R;
 const verify = (attestation: unknown) => anonymous.post('/api/attest/verify', { attestation });
 
 /** A deep copy with the value at `path` (dot-separated) replaced. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 /**
  * The secrets of the seeded ceremony that circuits/build.ts ran until it was replaced (every
@@ -73,9 +73,9 @@ function beaconRng(hash: Buffer, exp = ITERATIONS_EXP): ChaCha20 {
 const seededRng = (text: string) => beaconRng(createHash('sha256').update(text).digest());
 
 const MASK = (1n << 254n) - 1n;
-const mod = (a: bigint) => ((a % SNARK_FIELD_ORDER) + SNARK_FIELD_ORDER) % SNARK_FIELD_ORDER;
+const mod = (a: bigint) => ((a % BN254_R) + BN254_R) % BN254_R;
 export function inverse(a: bigint): bigint {
-  let [r0, r1, s0, s1] = [SNARK_FIELD_ORDER, mod(a), 0n, 1n];
+  let [r0, r1, s0, s1] = [BN254_R, mod(a), 0n, 1n];
   while (r1 !== 0n) {
     const q = r0 / r1;
     [r0, r1, s0, s1] = [r1, r0 - q * r1, s1, s0 - q * s1];
@@ -90,7 +90,7 @@ function scalar(rng: ChaCha20): bigint {
     let v = 0n;
     for (let i = 0; i < 4; i++) v += rng.u64() << BigInt(64 * i);
     v &= MASK;
-    if (v < SNARK_FIELD_ORDER) return mod(v * R_INVERSE);
+    if (v < BN254_R) return mod(v * R_INVERSE);
   }
 }
 

@@ -3,7 +3,7 @@ import type { PublicKey, SignatureStatusConfig, VersionedTransaction } from '@so
 import bs58 from 'bs58';
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { layerOptions, seeded } from '../faults-config.ts';
+import { drawFault, layerOptions, seeded } from '../faults-config.ts';
 import { ChainRejected, ChainUnavailable, type ChainA, type SentTransaction } from './port.ts';
 
 /**
@@ -261,15 +261,12 @@ export class FaultyChainA implements ChainA {
     const i = this.queue.findIndex((q) => q.on === on && (!q.call || q.call === call) && (lagged || q.fault !== 'lagging'));
     let fault: ChainAFault | undefined;
     if (i >= 0) fault = this.queue.splice(i, 1)[0]!.fault;
-    else {
-      for (const f of (on === 'send' ? FAULTS : READ_FAULTS).filter((x) => lagged || x !== 'lagging')) {
-        const p = this.options.rates[f] ?? 0;
-        if (p > 0 && this.random() < p) {
-          fault = f;
-          break;
-        }
-      }
-    }
+    else
+      fault = drawFault(
+        (on === 'send' ? FAULTS : READ_FAULTS).filter((x) => lagged || x !== 'lagging'),
+        this.options.rates,
+        this.random,
+      );
     if (fault) this.injected[fault]++;
     return fault;
   }

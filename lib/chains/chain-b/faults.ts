@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { clock } from '#lib/clock.ts';
-import { layerOptions, seeded } from '../faults-config.ts';
+import { drawFault, layerOptions, seeded } from '../faults-config.ts';
 import { accountAddress, publicKeyOf } from './account.ts';
 import {
   ChainBOutcomeUnknown,
@@ -288,16 +288,7 @@ export class FaultyChainB implements ChainB {
   }
 
   private next(): ChainBFault | undefined {
-    let fault = this.queue.shift();
-    if (!fault) {
-      for (const f of FAULTS) {
-        const p = this.options.rates[f] ?? 0;
-        if (p > 0 && this.random() < p) {
-          fault = f;
-          break;
-        }
-      }
-    }
+    const fault = this.queue.shift() ?? drawFault(FAULTS, this.options.rates, this.random);
     if (fault) this.injected[fault]++;
     return fault;
   }

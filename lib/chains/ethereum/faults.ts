@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { layerOptions, seeded } from '../faults-config.ts';
+import { drawFault, layerOptions, seeded } from '../faults-config.ts';
 import { EthereumRpc, type EthereumRpcOptions } from './rpc.ts';
 
 /**
@@ -139,13 +139,8 @@ export class FaultyEthereumRpc extends EthereumRpc {
   private next(): { fault: L1Fault; blocks?: number } | undefined {
     let next = this.queue.shift();
     if (!next) {
-      for (const f of FAULTS) {
-        const p = this.options.rates[f] ?? 0;
-        if (p > 0 && this.random() < p) {
-          next = { fault: f };
-          break;
-        }
-      }
+      const fault = drawFault(FAULTS, this.options.rates, this.random);
+      if (fault) next = { fault };
     }
     if (next) this.injected[next.fault]++;
     return next;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isCanonicalDecimal, isCanonicalTime, isCanonicalUuid, nonCanonicalReasons } from '#lib/attest/canonical.ts';
-import { SNARK_FIELD_ORDER as r } from '#lib/zk/groth16.ts';
+import { BN254_R as r } from '#lib/zk/bn254.ts';
 
 // The one written form of each attestation value (lib/attest/canonical.ts): what the issuer writes
 // is canonical, and every other spelling of the same value is not.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import buildEddsa from '../../../node_modules/circomlibjs/src/eddsa.js';
 import { publicKeyOf, signPoseidon, verifyPoseidon } from '#lib/attest/eddsa.ts';
 import { attestationHash, fieldOf, scopeSignal } from '#lib/attest/fields.ts';
-import { SNARK_FIELD_ORDER } from '#lib/zk/groth16.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 /** EdDSA-Poseidon on Baby JubJub (lib/attest/eddsa.ts), circomlibjs's own eddsa as the reference, and the signed attestation hash. */
 describe('issuer signatures', () => {
@@ -37,10 +37,10 @@ describe('issuer signatures', () => {
     const e = await buildEddsa();
     const F = e.babyJub.F;
     const str = (v: Uint8Array) => F.toObject(v).toString();
-    const messages = [0n, 1n, SNARK_FIELD_ORDER - 1n];
+    const messages = [0n, 1n, BN254_R - 1n];
     for (let i = 0; i < 12; i++) {
       const prv = randomBytes(32);
-      const msg = messages[i] ?? BigInt(`0x${randomBytes(32).toString('hex')}`) % SNARK_FIELD_ORDER;
+      const msg = messages[i] ?? BigInt(`0x${randomBytes(32).toString('hex')}`) % BN254_R;
       const pub = e.prv2pub(prv);
       expect(await publicKeyOf(prv)).toEqual({ x: str(pub[0]), y: str(pub[1]) });
       const ref = e.signPoseidon(prv, F.e(msg));
@@ -55,7 +55,7 @@ describe('issuer signatures', () => {
   it('signs and verifies the attestation hash; any changed field, signature part or key is refused', async () => {
     const pub = await publicKeyOf(key);
     const msg = await attestationHash(fields);
-    expect(msg < SNARK_FIELD_ORDER).toBe(true);
+    expect(msg < BN254_R).toBe(true);
     const sig = await signPoseidon(key, msg);
     expect(await verifyPoseidon(msg, sig, pub)).toBe(true);
 
@@ -65,9 +65,9 @@ describe('issuer signatures', () => {
     expect(await verifyPoseidon(msg, { ...sig, R8: { x: sig.R8.y, y: sig.R8.x } }, pub)).toBe(false);
     expect(await verifyPoseidon(msg, sig, await publicKeyOf(randomBytes(32)))).toBe(false);
     // Out-of-range coordinates are refused, not reduced.
-    expect(await verifyPoseidon(msg, { ...sig, R8: { x: (BigInt(sig.R8.x) + SNARK_FIELD_ORDER).toString(), y: sig.R8.y } }, pub)).toBe(false);
+    expect(await verifyPoseidon(msg, { ...sig, R8: { x: (BigInt(sig.R8.x) + BN254_R).toString(), y: sig.R8.y } }, pub)).toBe(false);
     // S + l names the same point but is not canonical; malformed values answer false, never throw.
-    expect(await verifyPoseidon(msg, { ...sig, S: (BigInt(sig.S) + SNARK_FIELD_ORDER / 8n).toString() }, pub)).toBe(false);
+    expect(await verifyPoseidon(msg, { ...sig, S: (BigInt(sig.S) + BN254_R / 8n).toString() }, pub)).toBe(false);
     expect(await verifyPoseidon(msg, { ...sig, S: '-1' }, pub)).toBe(false);
     expect(await verifyPoseidon(msg, { ...sig, S: 'nope' }, pub)).toBe(false);
   }, 60_000);

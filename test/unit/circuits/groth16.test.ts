@@ -8,7 +8,8 @@ import { buildPoseidon, type Poseidon } from 'circomlibjs';
 import * as snarkjs from 'snarkjs';
 import { AppError } from '#lib/errors.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
-import { BASE_FIELD_ORDER, SNARK_FIELD_ORDER, generateProof, terminateCurves, verifyProof, type CircuitInputs, type ProofResult } from '#lib/zk/groth16.ts';
+import { generateProof, terminateCurves, verifyProof, type CircuitInputs, type ProofResult } from '#lib/zk/groth16.ts';
+import { BN254_Q, BN254_R } from '#lib/zk/bn254.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const DEPTH = 20;
@@ -62,8 +63,8 @@ describe('generateProof / verifyProof, valid inputs', () => {
     },
     {
       circuit: 'password',
-      inputs: () => ({ pw_lo: '11', pw_hi: String(2n ** 128n - 1n), salt: String(SNARK_FIELD_ORDER - 1n) }),
-      signals: () => [H(11n, 2n ** 128n - 1n, SNARK_FIELD_ORDER - 1n)],
+      inputs: () => ({ pw_lo: '11', pw_hi: String(2n ** 128n - 1n), salt: String(BN254_R - 1n) }),
+      signals: () => [H(11n, 2n ** 128n - 1n, BN254_R - 1n)],
     },
     {
       circuit: 'range',
@@ -131,7 +132,7 @@ describe('generateProof, invalid inputs', () => {
     expect(await errorCode(generateProof('preimage', { secret: '' }))).toMatch(/^INVALID_INPUT/);
     expect(await errorCode(generateProof('preimage', { secret: 7 as never }))).toMatch(/^INVALID_INPUT/);
     expect(await errorCode(generateProof('preimage', null as never))).toMatch(/^INVALID_INPUT/);
-    expect(await errorCode(generateProof('preimage', { secret: String(SNARK_FIELD_ORDER) }))).toMatch(/^FIELD_OVERFLOW/);
+    expect(await errorCode(generateProof('preimage', { secret: String(BN254_R) }))).toMatch(/^FIELD_OVERFLOW/);
     expect(await errorCode(generateProof('nope', { secret: '1' }))).toMatch(/^INVALID_INPUT: unknown circuit: nope/);
   });
 });
@@ -178,7 +179,7 @@ describe('verifyProof, malformed proofs', () => {
     ['pi_a too short', () => mutate((p) => (p.pi_a = [p.pi_a[0]])), () => good.publicSignals],
     ['hex coordinate', () => mutate((p) => (p.pi_a[0] = '0x1')), () => good.publicSignals],
     ['number coordinate', () => mutate((p) => (p.pi_a[0] = 1)), () => good.publicSignals],
-    ['coordinate >= q', () => mutate((p) => (p.pi_a[0] = (BigInt(p.pi_a[0]) + BASE_FIELD_ORDER).toString())), () => good.publicSignals],
+    ['coordinate >= q', () => mutate((p) => (p.pi_a[0] = (BigInt(p.pi_a[0]) + BN254_Q).toString())), () => good.publicSignals],
     ['pi_a not on the curve', () => mutate((p) => (p.pi_a = ['1', '3', '1'])), () => good.publicSignals],
     ['pi_b not on the curve', () => mutate((p) => (p.pi_b[0][0] = '5')), () => good.publicSignals],
     ['point at infinity', () => mutate((p) => (p.pi_a = ['0', '1', '0'])), () => good.publicSignals],
@@ -209,7 +210,7 @@ describe('verifyProof, malformed proofs', () => {
   }
 
   it('a public signal >= r -> FIELD_OVERFLOW', async () => {
-    const big = [(BigInt(good.publicSignals[0]) + SNARK_FIELD_ORDER).toString()];
+    const big = [(BigInt(good.publicSignals[0]) + BN254_R).toString()];
     expect(await errorCode(verifyProof('preimage', good.proof, big))).toMatch(/^FIELD_OVERFLOW: /);
   });
 });
@@ -257,7 +258,7 @@ describe('interoperability with snarkjs', () => {
         range.publicSignals.map((s, j) => (j === i ? String(BigInt(s) + 1n) : s)),
       ]),
       ['range: signals permuted', 'range', range.proof, [range.publicSignals[0]!, range.publicSignals[2]!, range.publicSignals[1]!]],
-      ['range: signal 0 as r - 1', 'range', range.proof, [String(SNARK_FIELD_ORDER - 1n), ...range.publicSignals.slice(1)]],
+      ['range: signal 0 as r - 1', 'range', range.proof, [String(BN254_R - 1n), ...range.publicSignals.slice(1)]],
       ['range: zero signals', 'range', range.proof, ['0', '0', '0']],
       ['range: another proof', 'range', other.proof, range.publicSignals],
       ['range: A and C swapped', 'range', { ...range.proof, pi_a: range.proof.pi_c, pi_c: range.proof.pi_a }, range.publicSignals],

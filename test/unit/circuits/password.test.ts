@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPoseidon, type Poseidon } from 'circomlibjs';
 import { AppError } from '#lib/errors.ts';
 import { artifactPath } from '#lib/zk/circuits.ts';
-import { SNARK_FIELD_ORDER, generateProof, terminateCurves, verifyProof } from '#lib/zk/groth16.ts';
+import { generateProof, terminateCurves, verifyProof } from '#lib/zk/groth16.ts';
 import { passwordCommitment, passwordInputs, passwordProof, randomSalt } from '#lib/client/password-proof.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
 let poseidon: Poseidon;
 
@@ -46,11 +47,11 @@ describe('password encoding', () => {
   it('randomSalt is a field element and varies', () => {
     const salts = new Set(Array.from({ length: 50 }, () => randomSalt()));
     expect(salts.size).toBe(50);
-    for (const s of salts) expect(s >= 0n && s < SNARK_FIELD_ORDER).toBe(true);
+    for (const s of salts) expect(s >= 0n && s < BN254_R).toBe(true);
   });
 
   it('refuses salts outside the field', async () => {
-    await expect(passwordInputs('x', SNARK_FIELD_ORDER)).rejects.toMatchObject({ code: 'FIELD_OVERFLOW' });
+    await expect(passwordInputs('x', BN254_R)).rejects.toMatchObject({ code: 'FIELD_OVERFLOW' });
     await expect(passwordInputs('x', -1n)).rejects.toBeInstanceOf(AppError);
   });
 });

@@ -22,7 +22,7 @@ import {
   parsePoint,
   type Point,
 } from '#lib/zk/babyjub.ts';
-import { BN254_PRIME as R } from '#lib/zk/decimal.ts';
+import { BN254_R as R } from '#lib/zk/bn254.ts';
 import * as F from '#lib/zk/field.ts';
 import { getBabyJub } from '#lib/zk/primitives.ts';
 import { expectAppError } from './helpers.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
-import { BN128_CODE, BN128_OFFSETS } from '#lib/zk/bn128-wasm.ts';
-import { bn128WasmFromSource } from '#lib/zk/bn128-wasm-gen.ts';
+import { BN128_CODE, BN128_OFFSETS } from '#lib/zk/bn128-wasm.generated.ts';
+import { bn128WasmFromSource } from '#lib/zk/curve-wasm-gen.ts';
 import { generateProof, terminateCurves, verifyProof } from '#lib/zk/groth16.ts';
 
 /**
- * The precomputed BN254 module (lib/zk/bn128-wasm.ts) is the one ffjavascript generates at run
- * time: a wasmcurves update that changes it fails here (regenerate with lib/zk/bn128-wasm-gen.ts).
+ * The precomputed BN254 module (lib/zk/bn128-wasm.generated.ts) is the one ffjavascript generates at run
+ * time: a wasmcurves update that changes it fails here (regenerate with lib/zk/curve-wasm-gen.ts).
  */
 describe('the precomputed bn128 WebAssembly module', () => {
   it('is byte for byte what wasmcurves generates, with the same offsets', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BN254_PRIME, decimalString, fieldElement, integerIn, parseDecimal, pointSchema, toHex32, uint256 } from '#lib/zk/decimal.ts';
+import { decimalString, fieldElement, integerIn, parseDecimal, pointSchema, toHex32, uint256 } from '#lib/zk/decimal.ts';
 import { expectAppError } from './helpers.ts';
+import { BN254_R } from '#lib/zk/bn254.ts';
 
-const R = BN254_PRIME;
+const R = BN254_R;
 
 describe('decimalString (format only)', () => {
   it('accepts 1 to 78 digits, leading zeros included', () => {

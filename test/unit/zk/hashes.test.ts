@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BN254_PRIME as R } from '#lib/zk/decimal.ts';
+import { BN254_R as R } from '#lib/zk/bn254.ts';
 import * as F from '#lib/zk/field.ts';
 import { hashMimc, hashPedersen, hashPoseidon, mimc7, pedersen, pedersenInput, poseidon, PEDERSEN_MAX_BYTES } from '#lib/zk/hashes.ts';
 import { inSubgroup, onCurve, packPoint } from '#lib/zk/babyjub.ts';

@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { buildPoseidon } from 'circomlibjs';
 import { describe, expect, it } from 'vitest';
 import { getPoseidon } from '#lib/zk/circomlib/poseidon.ts';
-import { poseidonWasmFromSource } from '#lib/zk/poseidon-wasm-gen.ts';
-import { POSEIDON_CODE, POSEIDON_OFFSETS } from '#lib/zk/poseidon-wasm.gen.ts';
+import { poseidonWasmFromSource } from '#lib/zk/curve-wasm-gen.ts';
+import { POSEIDON_CODE, POSEIDON_OFFSETS } from '#lib/zk/poseidon-wasm.generated.ts';
 
 const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 const random = () => BigInt(`0x${randomBytes(32).toString('hex')}`) % R;
 
 /**
- * The precomputed Poseidon module (lib/zk/poseidon-wasm.gen.ts) is the one circomlibjs generates at
+ * The precomputed Poseidon module (lib/zk/poseidon-wasm.generated.ts) is the one circomlibjs generates at
  * run time, and the hash built on it (lib/zk/poseidon-curve.ts) answers as circomlibjs's buildPoseidon:
- * a circomlibjs or wasmcurves update that changes either fails here (regenerate with poseidon-wasm-gen.ts).
+ * a circomlibjs or wasmcurves update that changes either fails here (regenerate with lib/zk/curve-wasm-gen.ts).
  */
 describe('the precomputed Poseidon WebAssembly module', () => {
   it('is byte for byte what circomlibjs and wasmcurves generate, with the same offsets', () => {

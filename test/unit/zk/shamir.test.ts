@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BN254_PRIME as R } from '#lib/zk/decimal.ts';
+import { BN254_R as R } from '#lib/zk/bn254.ts';
 import { combine, formatShare, MAX_SHARES, shamirCombine, shamirSplit, split } from '#lib/zk/shamir.ts';
 import { expectAppError } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BN254_PRIME as R } from '#lib/zk/decimal.ts';
+import { BN254_R as R } from '#lib/zk/bn254.ts';
 import { invoke, toolkit, toolkitRoutes, type ToolkitRoute } from '#lib/zk/toolkit.ts';
 import { expectAppError } from './helpers.ts';
 

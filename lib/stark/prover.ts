@@ -20,7 +20,7 @@ import {
   PERIOD,
 } from './air.ts';
 import { ROUNDS, WIDTH, KEY_FELTS, hashKey } from './rpo.ts';
-import { newTranscript, drawCompositionCoeffs, drawOodPoint, absorbOod, drawDeepCoeffs, queryPositions, friConfig } from './protocol.ts';
+import { newTranscript, drawCompositionCoeffs, drawOodPoint, absorbOod, drawDeepCoeffs, deepAt, queryPositions, friConfig } from './protocol.ts';
 import { ByteWriter, writeHeader, writeBody, leafBytes } from './serialize.ts';
 
 // A module-local copy: hot loops read it as a plain constant, not through an import binding.
@@ -234,28 +234,6 @@ export function oodStep(ts: TraceStep, cs: CompositionStep): OodFrame {
   };
 }
 
-/** sum_j d_j · h_j over F_{p^3} with h_j given by coordinates: 5 unreduced accumulators, one fold. */
-function dotExt(ds: readonly Fp3[], cols: readonly bigint[][], i: number, base0: number): Fp3 {
-  let c0 = 0n,
-    c1 = 0n,
-    c2 = 0n,
-    c3 = 0n,
-    c4 = 0n;
-  for (let j = 0; j < ds.length; j++) {
-    const [d0, d1, d2] = ds[j];
-    const o = base0 + EXT_DEGREE * j;
-    const h0 = cols[o][i];
-    const h1 = cols[o + 1][i];
-    const h2 = cols[o + 2][i];
-    c0 += d0 * h0;
-    c1 += d0 * h1 + d1 * h0;
-    c2 += d0 * h2 + d1 * h1 + d2 * h0;
-    c3 += d1 * h2 + d2 * h1;
-    c4 += d2 * h2;
-  }
-  return [(c0 + c3) % P, (c1 + c3 + c4) % P, (c2 + c4) % P];
-}
-
 /** 5-6. Absorb the frame, DEEP composition, FRI, grinding, queries, serialization. */
 export function finishProof(ts: TraceStep, cs: CompositionStep, frame: OodFrame): Uint8Array {
   const { shape, t, xs, traceLde } = ts;
@@ -278,30 +256,15 @@ export function finishProof(ts: TraceStep, cs: CompositionStep, frame: OodFrame)
   for (let j = 0; j < k; j++) az = eAdd(az, eMul(dc.delta[j], hz[j]));
   const invZ = eBatchInv(xs.map((x) => [(x - z[0] + P) % P, (P - z[1]) % P, (P - z[2]) % P] as Fp3));
   const invGz = eBatchInv(xs.map((x) => [(x - gz[0] + P) % P, (P - gz[1]) % P, (P - gz[2]) % P] as Fp3));
+  // The verifier's own formula (protocol.ts deepAt) at every point of the LDE, on one row buffer.
   const f0 = new Array<Fp3>(N);
+  const tRow = new Array<bigint>(WIDTH);
+  const cRow = new Array<bigint>(compLde.length);
+  const ood = { az, bz };
   for (let i = 0; i < N; i++) {
-    let a0 = 0n,
-      a1 = 0n,
-      a2 = 0n,
-      b0 = 0n,
-      b1 = 0n,
-      b2 = 0n;
-    for (let c = 0; c < WIDTH; c++) {
-      const v = traceLde[c][i];
-      const gzc = dc.gammaZ[c];
-      const ggc = dc.gammaGz[c];
-      a0 += gzc[0] * v;
-      a1 += gzc[1] * v;
-      a2 += gzc[2] * v;
-      b0 += ggc[0] * v;
-      b1 += ggc[1] * v;
-      b2 += ggc[2] * v;
-    }
-    const hd = dotExt(dc.delta, compLde, i, 0);
-    const A: Fp3 = [(((a0 + hd[0]) % P) - az[0] + P) % P, (((a1 + hd[1]) % P) - az[1] + P) % P, (((a2 + hd[2]) % P) - az[2] + P) % P];
-    const B: Fp3 = [((b0 % P) - bz[0] + P) % P, ((b1 % P) - bz[1] + P) % P, ((b2 % P) - bz[2] + P) % P];
-    const R = dotExt([dc.eps], compLde, i, EXT_DEGREE * k);
-    f0[i] = eAdd(eAdd(eMul(A, invZ[i]), eMul(B, invGz[i])), R);
+    for (let c = 0; c < WIDTH; c++) tRow[c] = traceLde[c][i];
+    for (let c = 0; c < compLde.length; c++) cRow[c] = compLde[c][i];
+    f0[i] = deepAt(tRow, 0, cRow, 0, k, invZ[i], invGz[i], ood, dc);
   }
 
   // 6. FRI, grinding, queries.

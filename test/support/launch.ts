@@ -79,9 +79,10 @@ export async function launchRuntime(command: string, args: string[], env: NodeJS
 
 /**
  * The real `npm start`, as a newcomer runs it, on PORT=0 with the given DATA_DIR (`env` is its
- * environment, `extra` set over PORT, DATA_DIR and the log level). Resolves once it prints `listening on …`. `stop()` sends SIGTERM to its
- * whole process group and waits until nothing runs on the data directory. Used by
- * test/support/npm-start.ts (a test file's own) and test/support/shared-npm-start.ts (the run's one).
+ * environment, `extra` set over PORT, DATA_DIR and the log level). Resolves once it prints
+ * `listening on …`. `stop()` sends SIGTERM to its whole process group and waits until nothing runs
+ * on the data directory. Used by test/support/npm-start.ts (a test file's own) and
+ * test/support/shared-npm-start.ts (the run's one).
  */
 export async function launchNpmStart(dataDir: string, env: NodeJS.ProcessEnv, extra: Record<string, string> = {}) {
   const run = await launchRuntime('npm', ['start', '--silent'], { ...env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR', ...extra }, 'npm start');

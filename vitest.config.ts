@@ -5,8 +5,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
-    // One DynamoDB Local for the run, a table per test file (test/support/shared-dynamo.ts).
-    globalSetup: ['test/support/shared-dynamo.ts'],
+    // One DynamoDB Local for the run, a table per test file (test/support/shared-dynamo.ts); one
+    // `npm start` for the files that only send it requests, started when one asks (shared-npm-start.ts).
+    globalSetup: ['test/support/shared-dynamo.ts', 'test/support/shared-npm-start.ts'],
     setupFiles: ['test/support/table-per-file.ts'],
     maxWorkers: 2,
     testTimeout: 60_000,

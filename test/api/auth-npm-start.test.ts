@@ -1,28 +1,20 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { identityProofRequest, unlockIdentity } from '#lib/client/identity.ts';
 import { HttpClient } from '../support/runtime.ts';
-import { npmStart } from '../support/npm-start.ts';
+import { sharedNpmStart } from '../support/npm-start.ts';
 import { newIdentity, PASSWORD, uniqueName } from './identity-helpers.ts';
 
 /**
- * The issue's "done when": the real `npm start` (its own process, its own DATA_DIR, a free port),
+ * The issue's "done when": the real `npm start` (its own processes and DATA_DIR, a free port; the
+ * run's shared one, test/support/shared-npm-start.ts, which checks that it stops cleanly),
  * then register → login → session → me → identity → submit-proof → logout over HTTP, and the
  * proof read back from the registry's get_proof (GET /api/chainb/proofs/:proofId).
  */
-let runtime: Awaited<ReturnType<typeof npmStart>>;
 let base: string;
 
 beforeAll(async () => {
-  runtime = await npmStart();
-  base = runtime.url;
+  base = (await sharedNpmStart()).url;
 }, 120_000);
-
-afterAll(async () => {
-  await runtime?.stop();
-  expect(runtime?.leftovers() ?? []).toEqual([]);
-  if (runtime) rmSync(runtime.dataDir, { recursive: true, force: true });
-}, 60_000);
 
 describe('npm start: the identity story', () => {
   it('register → login → session → me → identity → submit-proof → logout, then get_proof', async () => {

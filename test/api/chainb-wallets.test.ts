@@ -10,7 +10,7 @@ import { withLostChainBAnswer } from '../support/chain-b.ts';
  * Chain B wallets over HTTP against the local runtime (DynamoDB Local, the embedded chain B
  * ledger): faucet, transfers (the first one deploys the account), exact balances and fees,
  * transactions, every error code, foreign wallets, parallel transfers (the restart:
- * chainb-npm-start.test.ts).
+ * npm-start-restart.test.ts).
  */
 let rt: TestRuntime;
 let alice: HttpClient;

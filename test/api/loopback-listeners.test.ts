@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { groupPids, isLoopback, listeners } from '../support/listeners.ts';
-import { npmStart } from '../support/npm-start.ts';
+import { sharedNpmStart } from '../support/npm-start.ts';
 
 /**
  * Issue 36, 7: every server `npm start` embeds — the gateway, DynamoDB Local (Java), the local
@@ -8,15 +8,9 @@ import { npmStart } from '../support/npm-start.ts';
  * loopback only. Read from /proc for the whole process group, so a server added later is checked
  * too.
  */
-const started: Awaited<ReturnType<typeof npmStart>>[] = [];
-afterAll(async () => {
-  for (const s of started) await s.stop();
-});
-
 describe('embedded servers', () => {
   it('npm start: every listening socket of its processes is on 127.0.0.1 or ::1', { timeout: 180_000 }, async () => {
-    const rt = await npmStart();
-    started.push(rt);
+    const rt = await sharedNpmStart(); // the run's one (test/support/shared-npm-start.ts)
     const found = listeners(groupPids(rt.pgid));
     const ports = new Set(found.map((l) => l.port));
     // The gateway, DynamoDB Local, four S3 servers, the L1 and the OpenID provider at least.

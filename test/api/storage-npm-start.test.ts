@@ -6,24 +6,21 @@
  * file takes the direct multipart path the same way.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShroudClient } from '#lib/client/api.ts';
 import { downloadFile, listAllFiles, uploadFile } from '#lib/client/storage.ts';
 import { terminateCurves } from '#lib/zk/groth16.ts';
 import { HttpClient } from '../support/runtime.ts';
-import { npmStart } from '../support/npm-start.ts';
+import { sharedNpmStart } from '../support/npm-start.ts';
 import { newIdentity, PASSWORD, uniqueName } from './identity-helpers.ts';
 
-let server: Awaited<ReturnType<typeof npmStart>> | undefined;
-// Starting npm start is set-up (the hook's time budget), not the test's.
+// The run's shared npm start (test/support/shared-npm-start.ts, which checks that it stops cleanly);
+// starting it is set-up (the hook's time budget), not the test's.
+let server: { url: string } | undefined;
 beforeAll(async () => {
-  server = await npmStart();
+  server = await sharedNpmStart();
 });
 afterAll(async () => {
-  await server?.stop();
-  expect(server?.leftovers() ?? []).toEqual([]);
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
   await terminateCurves(); // proofs are made in this process, as a client makes them
 });
 

@@ -8,22 +8,20 @@ import { routes } from '#functions/routes.ts';
 import { passwordCommitment, passwordProof, randomSalt } from '#lib/client/password-proof.ts';
 import { terminateCurves } from '#lib/zk/groth16.ts';
 import { HttpClient } from '../support/runtime.ts';
-import { npmStart } from '../support/npm-start.ts';
+import { sharedNpmStart } from '../support/npm-start.ts';
 
 const B8 = {
   x: '5299619240641551281634865583518297030282874472190772894086521144482721001553',
   y: '16950150798460657717958625567821834550301663161624707787222815936182638968203',
 };
 
-let server: Awaited<ReturnType<typeof npmStart>> | undefined;
 afterAll(async () => {
-  await server?.stop();
   await terminateCurves(); // the local proof below runs snarkjs in this process
 });
 
 describe('npm start serves the ZK toolkit', () => {
   it('answers all 23 routes and the artifact route; a locally made password proof verifies', async () => {
-    server = await npmStart();
+    const server = await sharedNpmStart(); // the run's one (test/support/shared-npm-start.ts)
     const c = new HttpClient(server.url);
     const T = (sub: string) => `/api/zk-toolkit/${sub}`;
     const seen = new Set<string>();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { createSessionKey, proveSessionKey, clientProofExpiry } from '#lib/client/stark-key.ts';
-import { npmStart } from '../support/npm-start.ts';
+import { sharedNpmStart } from '../support/npm-start.ts';
 import { applySetCookies, startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 
 /**
@@ -112,47 +112,43 @@ describe('client-held STARK key', () => {
 
 describe('client-held STARK key against npm start', () => {
   it('github login through the local provider, the client proves, the server verifies', async () => {
-    const server = await npmStart();
-    try {
-      const api = server.url;
-      const jars = new Map<string, Map<string, string>>();
-      // A browser's requests: each origin's cookies kept, redirects followed.
-      const go = async (url: string, init: { method?: string; json?: unknown } = {}) => {
-        let target = new URL(url);
-        let method = init.method ?? 'GET';
-        let body = init.json === undefined ? undefined : JSON.stringify(init.json);
-        for (let hop = 0; hop < 10; hop++) {
-          const jar = jars.get(target.origin) ?? new Map<string, string>();
-          jars.set(target.origin, jar);
-          const headers: Record<string, string> = { accept: 'application/json' };
-          if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-          if (body) headers['content-type'] = 'application/json';
-          const res = await fetch(target, { method, headers, body, redirect: 'manual' });
-          applySetCookies(jar, res);
-          const location = res.headers.get('location');
-          if (res.status < 300 || res.status >= 400 || !location) {
-            return { status: res.status, json: res.headers.get('content-type')?.includes('json') ? await res.json() : undefined };
-          }
-          await res.body?.cancel();
-          target = new URL(location, target);
-          method = 'GET';
-          body = undefined;
+    // The run's one (test/support/shared-npm-start.ts): this login is a session of its own.
+    const api = (await sharedNpmStart()).url;
+    const jars = new Map<string, Map<string, string>>();
+    // A browser's requests: each origin's cookies kept, redirects followed.
+    const go = async (url: string, init: { method?: string; json?: unknown } = {}) => {
+      let target = new URL(url);
+      let method = init.method ?? 'GET';
+      let body = init.json === undefined ? undefined : JSON.stringify(init.json);
+      for (let hop = 0; hop < 10; hop++) {
+        const jar = jars.get(target.origin) ?? new Map<string, string>();
+        jars.set(target.origin, jar);
+        const headers: Record<string, string> = { accept: 'application/json' };
+        if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+        if (body) headers['content-type'] = 'application/json';
+        const res = await fetch(target, { method, headers, body, redirect: 'manual' });
+        applySetCookies(jar, res);
+        const location = res.headers.get('location');
+        if (res.status < 300 || res.status >= 400 || !location) {
+          return { status: res.status, json: res.headers.get('content-type')?.includes('json') ? await res.json() : undefined };
         }
-        throw new Error('too many redirects');
-      };
-      await go(`${api}/api/zkauth/login?provider=github&redirect=/welcome`);
-      const status = (await go(`${api}/api/zkauth/status`)).json.data;
-      expect(status.authenticated).toBe(true);
-      const key = createSessionKey();
-      const mine = proveSessionKey(key, { sessionId: status.sessionBinding });
-      const proved = await go(`${api}/api/zkauth/prove`, { method: 'POST', json: { stark_proof: mine.stark_proof, keyHash: key.keyHash } });
-      expect(proved.status, JSON.stringify(proved.json)).toBe(200);
-      expect(proved.json.data).toMatchObject({ verified: true, proof: { public_inputs: mine.public_inputs } });
-      const verified = await go(`${api}/api/zkauth/verify`, { method: 'POST' });
-      expect(verified.json.data).toMatchObject({ valid: true, starknet: { verified: true } });
-      expect((await go(`${api}/api/zkauth/status`)).json.data.publicKey).toBe(key.keyHash);
-    } finally {
-      await server.stop();
-    }
+        await res.body?.cancel();
+        target = new URL(location, target);
+        method = 'GET';
+        body = undefined;
+      }
+      throw new Error('too many redirects');
+    };
+    await go(`${api}/api/zkauth/login?provider=github&redirect=/welcome`);
+    const status = (await go(`${api}/api/zkauth/status`)).json.data;
+    expect(status.authenticated).toBe(true);
+    const key = createSessionKey();
+    const mine = proveSessionKey(key, { sessionId: status.sessionBinding });
+    const proved = await go(`${api}/api/zkauth/prove`, { method: 'POST', json: { stark_proof: mine.stark_proof, keyHash: key.keyHash } });
+    expect(proved.status, JSON.stringify(proved.json)).toBe(200);
+    expect(proved.json.data).toMatchObject({ verified: true, proof: { public_inputs: mine.public_inputs } });
+    const verified = await go(`${api}/api/zkauth/verify`, { method: 'POST' });
+    expect(verified.json.data).toMatchObject({ valid: true, starknet: { verified: true } });
+    expect((await go(`${api}/api/zkauth/status`)).json.data.publicKey).toBe(key.keyHash);
   }, 240_000);
 });

@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { npmStart } from '../support/npm-start.ts';
+import { describe, expect, it } from 'vitest';
+import { sharedNpmStart } from '../support/npm-start.ts';
 import { applySetCookies } from '../support/runtime.ts';
 
 /**
@@ -40,16 +40,10 @@ class Browser {
   }
 }
 
-const started: Awaited<ReturnType<typeof npmStart>>[] = [];
-afterAll(async () => {
-  for (const s of started) await s.stop();
-});
-
 describe('social login against npm start', () => {
   it('github login through the local provider, status, prove → verify → refresh → logout → verify refused', async () => {
-    const server = await npmStart();
-    started.push(server);
-    const api = server.url;
+    // The run's one (test/support/shared-npm-start.ts); the local provider signs in a session of this browser's own.
+    const api = (await sharedNpmStart()).url;
     const b = new Browser();
 
     const providers = await b.go(`${api}/api/zkauth/providers`);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** Process groups started here and not yet ended: killed when the test process exits, whatever happened (a test that timed out mid-start included). */
@@ -75,4 +75,34 @@ export async function launchRuntime(command: string, args: string[], env: NodeJS
       live.delete(pgid);
     },
   };
+}
+
+/**
+ * The real `npm start`, as a newcomer runs it, on PORT=0 with the given DATA_DIR (`env` is its
+ * environment, `extra` set over PORT, DATA_DIR and the log level). Resolves once it prints
+ * `listening on …`. `stop()` sends SIGTERM to its whole process group and waits until nothing runs
+ * on the data directory. Used by test/support/npm-start.ts (a test file's own) and
+ * test/support/shared-npm-start.ts (the run's one).
+ */
+export async function launchNpmStart(dataDir: string, env: NodeJS.ProcessEnv, extra: Record<string, string> = {}) {
+  const run = await launchRuntime('npm', ['start', '--silent'], { ...env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'ERROR', ...extra }, 'npm start');
+  return {
+    url: run.url,
+    dataDir,
+    pgid: run.pgid,
+    output: run.output,
+    async stop() {
+      await run.stop();
+      // npm, tsx, node and DynamoDB Local (java) all end: nothing keeps running on the data dir.
+      for (let i = 0; i < 150 && processesUsing(dataDir).length; i++) await new Promise((ok) => setTimeout(ok, 100));
+    },
+    /** Processes still running whose command line names this runtime's DATA_DIR. */
+    leftovers: () => processesUsing(dataDir),
+  };
+}
+
+function processesUsing(dir: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(dir) && !l.includes('ps -eo'));
 }

@@ -95,11 +95,15 @@ export function reportFor(report: Report, name: string) {
   return (report[name] ??= { schedules: 0, requests: 0, faults: {}, ms: 0 });
 }
 
-/** One schedule done: counted, and a line appended to CHAOS_PROGRESS (a file) if set, so that a long run shows how far it got. */
+/**
+ * One schedule done: counted; with CHAOS_REPORT a line every hundred schedules (the faults come with
+ * the end's report), and with CHAOS_PROGRESS (a file) a line for each, so a long run shows how far it got.
+ */
 export function scheduleDone(report: Report, name: string, requests: number): void {
   const r = reportFor(report, name);
   r.schedules++;
   r.requests += requests;
+  if (process.env.CHAOS_REPORT && r.schedules % 100 === 0) console.log(`chaos ${name}: ${r.schedules} schedules, ${r.requests} requests so far`);
   if (process.env.CHAOS_PROGRESS)
     appendFileSync(process.env.CHAOS_PROGRESS, `${new Date().toISOString()} ${name}: ${r.schedules} schedules, ${r.requests} requests\n`);
 }

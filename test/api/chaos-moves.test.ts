@@ -9,10 +9,10 @@ import {
   expectDocumented,
   measured,
   printReport,
-  reportFor,
   request as send,
   PROPERTY_TIMEOUT,
   RUNS,
+  scheduleDone,
   schedule,
   SEED,
   type Answer,
@@ -217,8 +217,7 @@ for (const [name, move] of Object.entries(MOVES)) {
               // every move settled
               expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
               expectDocumented(answers, move.codes);
-              reportFor(report, name).schedules++;
-              reportFor(report, name).requests += answers.length;
+              scheduleDone(report, name, answers.length);
             }),
             { numRuns: RUNS, seed: SEED, endOnFailure: true },
           ),

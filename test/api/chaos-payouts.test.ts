@@ -12,10 +12,10 @@ import {
   expectDocumented,
   measured,
   printReport,
-  reportFor,
   request as send,
   PROPERTY_TIMEOUT,
   RUNS,
+  scheduleDone,
   scheduleFields,
   type Answer,
   type Report,
@@ -150,8 +150,7 @@ describe('chaos: shielded-payout', () => {
             const { listOpenJobs } = await import('#lib/data/shielded-withdrawals.ts');
             expect(await listOpenJobs(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
             expectDocumented(answers, { 409: ['NULLIFIER_SPENT'] });
-            reportFor(report, 'shielded-payout').schedules++;
-            reportFor(report, 'shielded-payout').requests += answers.length;
+            scheduleDone(report, 'shielded-payout', answers.length);
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
         ),
@@ -232,8 +231,7 @@ describe('chaos: bridge-release', () => {
             answers.push({ status: status.status, json: status.json });
             expect(status.json.transaction).toMatchObject({ status: 'completed', destTxHash: landed[0] });
             expectDocumented(answers);
-            reportFor(report, 'bridge-release').schedules++;
-            reportFor(report, 'bridge-release').requests += answers.length + passes.length;
+            scheduleDone(report, 'bridge-release', answers.length + passes.length);
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
         ),

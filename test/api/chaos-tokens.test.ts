@@ -8,10 +8,10 @@ import {
   expectDocumented,
   measured,
   printReport,
-  reportFor,
   request as send,
   PROPERTY_TIMEOUT,
   RUNS,
+  scheduleDone,
   scheduleFields,
   type Answer,
   type Report,
@@ -236,11 +236,7 @@ for (const [name, prepare] of Object.entries(MOVES)) {
               // every move settled
               expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
               expectDocumented(answers, p.codes);
-              const r = reportFor(report, name);
-              r.schedules++;
-              r.requests += answers.length;
-              // A long run's progress, every hundred schedules (the faults counted so far come with the end's report).
-              if (process.env.CHAOS_REPORT && r.schedules % 100 === 0) console.log(`chaos ${name}: ${r.schedules} schedules, ${r.requests} requests so far`);
+              scheduleDone(report, name, answers.length);
             }),
             { numRuns: runs, seed, endOnFailure: true },
           ),

@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
-import { expectDocumented, measured, printReport, reportFor, request as send, PROPERTY_TIMEOUT, RUNS, schedule, SEED, type Report } from './chaos-helpers.ts';
+import {
+  expectDocumented,
+  measured,
+  printReport,
+  request as send,
+  PROPERTY_TIMEOUT,
+  RUNS,
+  scheduleDone,
+  schedule,
+  SEED,
+  type Report,
+} from './chaos-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 
 /**
@@ -93,8 +104,7 @@ for (const [name, move] of Object.entries(MOVES)) {
               expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
               // every answer documented
               expectDocumented(answers);
-              reportFor(report, name).schedules++;
-              reportFor(report, name).requests += answers.length;
+              scheduleDone(report, name, answers.length);
             }),
             { numRuns: RUNS, seed: SEED, endOnFailure: true },
           ),

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { patchedAliases } from './bundle-patches.ts';
+import { builtinAliases, patchedAliases } from './bundle-patches.ts';
 
 const require = createRequire(join(import.meta.dirname, '..', 'package.json'));
 
@@ -34,6 +34,7 @@ export const bundling = {
       // its browser entry, which is what it gets here.
       'bigint-buffer': require.resolve('bigint-buffer/dist/browser.js'),
       ...patchedAliases(),
+      ...builtinAliases(),
     };
   },
   /** Where the patched copies' own bare imports resolve (they lie outside the repository). */

@@ -53,6 +53,32 @@ describe('bundle patches', () => {
     expect(out.helper).toBe((out.expected as Record<string, string>).ALICE);
   }, 120_000);
 
+  it('Node built-ins imported as ES modules load as require() does: no namespace facade, so node:http does not load undici', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shroud-patch-cjs-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'emitter.cjs'), "const EE = require('events'); module.exports = class Bus extends EE {};");
+    const { out } = await run(`
+      import http, { request } from 'node:http';
+      import * as https from 'https';
+      import { createHash } from 'node:crypto';
+      import { readFileSync } from 'fs';
+      import Bus from ${JSON.stringify(join(dir, 'emitter.cjs'))};
+      const bus = new Bus();
+      let heard = 0;
+      bus.on('x', () => heard++);
+      bus.emit('x');
+      console.log(JSON.stringify({
+        undici: process.moduleLoadList.filter((m) => m.includes('undici')),
+        sameHttp: http === process.getBuiltinModule('node:http') && request === http.request,
+        https: typeof https.request,
+        hash: createHash('sha256').update('a').digest('hex').slice(0, 8),
+        read: typeof readFileSync,
+        heard,
+      }));
+    `);
+    expect(out).toEqual({ undici: [], sameHttp: true, https: 'function', hash: 'ca978112', read: 'function', heard: 1 });
+  }, 120_000);
+
   it('bigint-buffer converts without trying to load its native binding (no warning at import)', async () => {
     const { out, stderr } = await run(`
       import { toBigIntLE, toBigIntBE, toBufferLE, toBufferBE } from 'bigint-buffer';

@@ -276,6 +276,16 @@ describe('what a cold start reads', () => {
       expect(inputs.filter((i) => /node_modules\/(snarkjs|circomlibjs)\//.test(i))).toEqual([]);
     }
   }, 120_000);
+
+  it("imports no Solana token or Light library at init where the route only reads DynamoDB (the bridge's history, status, cancel)", async () => {
+    const entries = ['functions/bridge/history.ts', 'functions/bridge/status.ts', 'functions/bridge/cancel.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      // lib/bridge/bridge.ts holds the deposit's and the withdrawal's code too, loaded with their first request.
+      expect(inputs).toContain('lib/bridge/bridge.ts');
+      expect(inputs.filter((i) => /node_modules\/(@solana\/spl-token|@lightprotocol)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

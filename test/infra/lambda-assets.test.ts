@@ -286,6 +286,16 @@ describe('what a cold start reads', () => {
       expect(inputs.filter((i) => /node_modules\/(@solana\/spl-token|@lightprotocol)\//.test(i))).toEqual([]);
     }
   }, 120_000);
+
+  it('imports no SPL token library at init where the route moves or reads only the native coin (compress-native, decompress-native, the compressed balance)', async () => {
+    const entries = ['functions/compression/compress-native.ts', 'functions/compression/decompress-native.ts', 'functions/compression/compressed-balance.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      // Light's stateless.js signs the native moves; compressed-token and spl-token only the token routes (first request).
+      expect(inputs.some((i) => i.includes('node_modules/@lightprotocol/stateless.js/'))).toBe(true);
+      expect(inputs.filter((i) => /node_modules\/(@solana\/spl-token|@lightprotocol\/compressed-token)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

@@ -296,6 +296,15 @@ describe('what a cold start reads', () => {
       expect(inputs.filter((i) => /node_modules\/(@solana\/spl-token|@lightprotocol\/compressed-token)\//.test(i))).toEqual([]);
     }
   }, 120_000);
+
+  it('imports no chain A library at init where the swap route only reads its orders (orders, an order, the one-time addresses)', async () => {
+    const entries = ['functions/swap/orders.ts', 'functions/swap/order.ts', 'functions/swap/addresses.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      expect(inputs.some((i) => i.startsWith('lib/swap/'))).toBe(true);
+      expect(inputs.filter((i) => /node_modules\/(@solana\/(spl-token|web3\.js)|@lightprotocol)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

@@ -305,6 +305,15 @@ describe('what a cold start reads', () => {
       expect(inputs.filter((i) => /node_modules\/(@solana\/(spl-token|web3\.js)|@lightprotocol)\//.test(i))).toEqual([]);
     }
   }, 120_000);
+
+  it("imports no chain A library at init where the shielded pools' route only reads DynamoDB (the deposits, a payout job, a nullifier)", async () => {
+    const entries = ['functions/transfer/deposits.ts', 'functions/transfer/job.ts', 'functions/transfer/nullifier.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      expect(inputs.some((i) => i.startsWith('lib/transfer/'))).toBe(true);
+      expect(inputs.filter((i) => /node_modules\/(@solana\/(spl-token|web3\.js)|@lightprotocol)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

@@ -21,16 +21,7 @@ import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { executeViaJupiter, quoteViaJupiter } from './aggregator.ts';
 import { checkInput } from './chain.ts';
 import { swapConfig } from './config.ts';
-import {
-  kindOf,
-  viewToken,
-  quoteAnswer,
-  type depositDoneView,
-  type executeInput,
-  type executeView,
-  type quoteInput,
-  type quoteView,
-} from './http.ts';
+import { kindOf, viewToken, quoteAnswer, type depositDoneView, type executeInput, type executeView, type quoteInput, type quoteView } from './http.ts';
 import { minOut, priceOrRefuse } from './pricing.ts';
 import { checkShieldedQuote, shieldedLeg } from './shielded.ts';
 import { swapVenue } from './venue-port.ts';

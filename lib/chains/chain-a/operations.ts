@@ -16,7 +16,7 @@ import {
   unpackAccount,
   unpackMint,
 } from '@solana/spl-token';
-import { Keypair, PublicKey, } from '@solana/web3.js';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import type { ChainA, SentTransaction } from './port.ts';
 
 /**

@@ -1,4 +1,8 @@
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { builtinAliases, patchedAliases } from './bundle-patches.ts';
+
+const require = createRequire(join(import.meta.dirname, '..', 'package.json'));
 
 /**
  * How a function is bundled, in one place: cdk/function-bundles.ts builds every function's bundle
@@ -18,8 +22,23 @@ export const bundling = {
    * 65 against 123 ms here; test/bench/cold-assets.ts).
    */
   external: ['litesvm', '@solana/kit', '@lightprotocol/hasher.rs', 'ganache', 'esbuild'],
-  /** Packages replaced by a file of cdk/shims/ (each says why it is equivalent on nodejs22.x). */
-  alias: { 'whatwg-url': join(import.meta.dirname, 'shims', 'whatwg-url.mjs') },
+  /**
+   * Packages replaced by a file of cdk/shims/ (each says why it is equivalent on nodejs22.x), by
+   * another file of the same package, or by a copy of cdk/bundle-patches.ts (written on first read).
+   */
+  get alias(): Record<string, string> {
+    return {
+      'whatwg-url': join(import.meta.dirname, 'shims', 'whatwg-url.mjs'),
+      // bigint-buffer's Node entry tries to load a native binding (never bundled, so never found
+      // on Lambda), warns on stderr at every cold start and then uses the same pure JavaScript as
+      // its browser entry, which is what it gets here.
+      'bigint-buffer': require.resolve('bigint-buffer/dist/browser.js'),
+      ...patchedAliases(),
+      ...builtinAliases(),
+    };
+  },
+  /** Where the patched copies' own bare imports resolve (they lie outside the repository). */
+  nodePaths: [join(import.meta.dirname, '..', 'node_modules')],
   /** snarkjs and friends expect CommonJS globals in an ESM bundle. */
   banner:
     "import{createRequire as __cr}from'module';import{fileURLToPath as __fu}from'url';import{dirname as __dn}from'path';const require=__cr(import.meta.url);const __filename=__fu(import.meta.url);const __dirname=__dn(__filename);",
@@ -38,6 +57,7 @@ export const esbuildOptions = (entry: string, outfile: string) => ({
   mainFields: bundling.mainFields,
   external: bundling.external,
   alias: bundling.alias,
+  nodePaths: bundling.nodePaths,
   banner: { js: bundling.banner },
   logLevel: 'silent' as const,
 });

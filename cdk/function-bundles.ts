@@ -81,6 +81,7 @@ function build(entries: string[], sourcemap: boolean): Build {
     mainFields: bundling.mainFields,
     external: bundling.external,
     alias: bundling.alias,
+    nodePaths: bundling.nodePaths,
     banner: { js: bundling.banner },
     logLevel: 'warning',
   });

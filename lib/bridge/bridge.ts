@@ -21,11 +21,19 @@ import { journaled, MoveUnsettled, submitted as submittedMove } from '#lib/moves
 import { submittedB } from '#lib/moves/chain-b.ts';
 import { submittedAnswer } from '#lib/moves/responses.ts';
 import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
-import { escrowAccount, memoOf, prepareRoute, sendDeposit } from './chain-a-source.ts';
 import { chainAAddress, chainBAddress, chainBTxHash, parseAmount, sourceTxHash, U256_MAX, U64_MAX } from './inputs.ts';
 import { BRIDGE_TYPES, DIRECTIONS, isHyperlaneToken, ROUTE_TOKENS, routeToken, type BridgeType, type HyperlaneToken } from './routes.ts';
-import { sourceVerdict } from './source-check.ts';
-import { sendWithdraw, withdrawInstructions } from './withdraw.ts';
+
+/**
+ * The chains' side of the bridge (Solana's token and Light libraries, web3.js, Starknet), loaded
+ * with the first request that sends or checks a transfer: history, status and cancel read only
+ * DynamoDB and do not parse them at their cold start (test/infra/lambda-assets.test.ts).
+ */
+const chainSide = async () => {
+  const [source, withdraw, check] = await Promise.all([import('./chain-a-source.ts'), import('./withdraw.ts'), import('./source-check.ts')]);
+  return { ...source, ...withdraw, ...check };
+};
+type ChainSide = Awaited<ReturnType<typeof chainSide>>;
 
 /**
  * Bridge transfers into chain B and back: a record per transfer, moved through its
@@ -141,7 +149,9 @@ export async function initiateBridge(userId: string, input: z.infer<typeof initi
     destAddress,
     walletId: wallet?.id ?? null,
   });
-  const answer = (r: BridgeRecord) => ({ transaction: view(r), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(r) });
+  const side = await chainSide();
+  const { escrowAccount, prepareRoute, sendDeposit } = side;
+  const answer = (r: BridgeRecord) => ({ transaction: view(r), bridgeUrl: bridgeUrl(bridgeType), instructions: instructions(side, r) });
   // Instructions for the caller (a walletId off chaina-chainb was refused above).
   if (!wallet || !hyperlane) {
     await insertBridge(record);
@@ -230,10 +240,11 @@ async function initiateWithdraw(userId: string, input: z.infer<typeof initiateIn
   });
   // Sent by the service: the record is written once the wallet has accepted the password (withdraw.ts).
   if (!wallet) await insertBridge(record);
-  const answer = (r: BridgeRecord) => ({ transaction: view(r), bridgeUrl: bridgeUrl('chaina-chainb'), instructions: instructions(r) });
+  const side = await chainSide();
+  const answer = (r: BridgeRecord) => ({ transaction: view(r), bridgeUrl: bridgeUrl('chaina-chainb'), instructions: instructions(side, r) });
   if (!wallet) return answer(record);
   // Sent, not settled: 202 naming the transaction (the journal holds the wallet and the key for it).
-  const sent = await sendWithdraw(record, wallet, input.password!, route, (r, txHash) => ({ ...answer(r), ...submittedB(txHash) }));
+  const sent = await side.sendWithdraw(record, wallet, input.password!, route, (r, txHash) => ({ ...answer(r), ...submittedB(txHash) }));
   return sent.unsettled ? { ...answer(sent.record), ...submittedB(sent.unsettled) } : answer(sent.record);
 }
 
@@ -263,7 +274,7 @@ function newRecord(
 
 const bridgeUrl = (t: BridgeType) => (t === 'chaina-chainb' ? 'https://nexus.hyperlane.xyz' : 'https://starkgate.starknet.io');
 
-function instructions(r: BridgeRecord): { step1: string; step2: string; step3: string } {
+function instructions({ escrowAccount, memoOf, withdrawInstructions }: ChainSide, r: BridgeRecord): { step1: string; step2: string; step3: string } {
   if (r.direction === 'withdraw') return withdrawInstructions(r);
   const step3 = `Follow GET /api/bridge/status/${r.id}: submitted → source_confirmed → completed when the ${r.token} is credited to ${r.destAddress} on chain B.`;
   if (r.bridgeType === 'chaina-chainb') {
@@ -323,7 +334,7 @@ export async function attachSourceTx(userId: string, id: string, input: z.infer<
   const txHash = r.direction === 'withdraw' ? chainBTxHash(input.txHash) : sourceTxHash(r.bridgeType, input.txHash);
   if (r.status !== 'pending') throw conflict(r, 'source-tx');
   // Reserved only for the record it names (test/api/bridge.test.ts, front-running): one on its chain that is another's is refused here.
-  const verdict = await sourceVerdict(r, txHash);
+  const verdict = await (await chainSide()).sourceVerdict(r, txHash);
   if (verdict.kind === 'mismatch') throw errors.invalidInput(`txHash: not this transfer's source transaction: ${verdict.reason}`);
   const outcome = await attachSource(userId, r, txHash, clock.now().toISOString());
   if (outcome === 'source-taken') {

@@ -1,7 +1,8 @@
 import { PublicKey } from '@solana/web3.js';
 import * as z from 'zod';
 import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts';
-import * as ops from '#lib/chains/chain-a/operations.ts';
+import * as native from '#lib/chains/chain-a/native-operations.ts';
+import { NotEnough } from '#lib/chains/chain-a/operation-errors.ts';
 import { listWallets, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
@@ -20,6 +21,9 @@ import { chainASigner, NATIVE_DECIMALS, ownedWallet } from '#lib/wallets/wallets
  * request first checks that the indexer has reached the slot of the wallet's last transaction
  * (503 INDEXER_SYNC otherwise: its view of the wallet would be stale).
  */
+/** The token operations (Light's compressed-token, spl-token), loaded with the first request that names a mint. */
+const tokenOps = () => import('#lib/chains/chain-a/operations.ts');
+
 const walletId = z
   .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
   .min(1)
@@ -59,7 +63,8 @@ async function chainAWallet(userId: string, id: string): Promise<WalletRecord> {
 /** The mint's address and decimals; 400 INVALID_MINT for a non-address or a non-mint. */
 async function mintOf(chain: ChainA, mint: string) {
   const key = chainAAddress(mint, 'mint', errors.invalidMint);
-  const info = await onChainA(() => ops.mintInfo(chain, key));
+  const { mintInfo } = await tokenOps();
+  const info = await onChainA(() => mintInfo(chain, key));
   return { key, ...info };
 }
 
@@ -72,7 +77,7 @@ async function signing<T extends { slot: number; signature: string }>(
   chain: ChainA,
   w: WalletRecord,
   operation: string,
-  fn: (via: ops.Sender) => Promise<T>,
+  fn: (via: native.Sender) => Promise<T>,
   accrual?: { source: 'compression' },
 ): Promise<T | Submitted> {
   const points = (txHash: string) => accrual && { userId: w.userId, source: accrual.source, txHash };
@@ -116,9 +121,9 @@ export async function compressNative(userId: string, input: z.infer<typeof nativ
     w,
     'compress-native',
     async (via) => {
-      const have = await ops.nativeBalance(chain, signer.publicKey);
-      if (have < lamports) throw new ops.NotEnough('lamports', have, lamports);
-      return ops.compressNative(chain, signer, lamports, via);
+      const have = await native.nativeBalance(chain, signer.publicKey);
+      if (have < lamports) throw new NotEnough('lamports', have, lamports);
+      return native.compressNative(chain, signer, lamports, via);
     },
     { source: 'compression' },
   );
@@ -131,7 +136,7 @@ export async function decompressNative(userId: string, input: z.infer<typeof nat
   const lamports = toUnits(input.amount, NATIVE_DECIMALS);
   const chain = await chainA();
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, 'decompress-native', (via) => ops.decompressNative(chain, signer, lamports, via), { source: 'compression' });
+  const sent = await signing(chain, w, 'decompress-native', (via) => native.decompressNative(chain, signer, lamports, via), { source: 'compression' });
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, decompressedAmount: lamports.toString() };
 }
@@ -142,7 +147,9 @@ export async function compressToken(userId: string, input: z.infer<typeof tokenI
   const mint = await mintOf(chain, input.mint);
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, 'compress-token', (via) => ops.compressToken(chain, signer, mint.key, amount, via), { source: 'compression' });
+  const sent = await signing(chain, w, 'compress-token', async (via) => (await tokenOps()).compressToken(chain, signer, mint.key, amount, via), {
+    source: 'compression',
+  });
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, mint: mint.key.toBase58(), compressedAmount: amount.toString(), decimals: mint.decimals };
 }
@@ -153,7 +160,9 @@ export async function decompressToken(userId: string, input: z.infer<typeof toke
   const mint = await mintOf(chain, input.mint);
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, 'decompress-token', (via) => ops.decompressToken(chain, signer, mint.key, amount, via), { source: 'compression' });
+  const sent = await signing(chain, w, 'decompress-token', async (via) => (await tokenOps()).decompressToken(chain, signer, mint.key, amount, via), {
+    source: 'compression',
+  });
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, decompressedAmount: amount.toString() };
 }
@@ -171,7 +180,7 @@ export async function transfer(userId: string, input: z.infer<typeof transferInp
     chain,
     w,
     'transfer',
-    (via) => ops.transferCompressed(chain, signer, mint.key, to, amount, via),
+    async (via) => (await tokenOps()).transferCompressed(chain, signer, mint.key, to, amount, via),
     own ? undefined : { source: 'compression' },
   );
   if (isSubmitted(sent)) return sent;
@@ -183,7 +192,7 @@ export async function createToken(userId: string, input: z.infer<typeof createTo
   const chain = await chainA();
   const signer = await chainASigner(w);
   // The mint's rent and fee leave the wallet: journaled like every other send (202 while unsettled).
-  const sent = await signing(chain, w, 'create-token', (via) => ops.createMint(chain, signer, input.decimals, via));
+  const sent = await signing(chain, w, 'create-token', async (via) => (await tokenOps()).createMint(chain, signer, input.decimals, via));
   if (isSubmitted(sent)) return sent;
   return { mintAddress: sent.mint.toBase58(), txHash: sent.signature };
 }
@@ -196,7 +205,7 @@ export async function mintTo(userId: string, input: z.infer<typeof mintToInput>)
   const to = input.to === undefined ? new PublicKey(w.address) : chainAAddress(input.to, 'to');
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
-  const sent = await signing(chain, w, 'mint-to', (via) => ops.mintTo(chain, signer, mint.key, to, amount, via));
+  const sent = await signing(chain, w, 'mint-to', async (via) => (await tokenOps()).mintTo(chain, signer, mint.key, to, amount, via));
   if (isSubmitted(sent)) return sent;
   return { txHash: sent.signature, mint: mint.key.toBase58(), mintedAmount: amount.toString() };
 }
@@ -205,7 +214,7 @@ export async function compressedBalance(userId: string, id: string) {
   const w = await chainAWallet(userId, id);
   const chain = await chainA();
   await caughtUp(chain, w);
-  const balance = await onChainA(() => ops.compressedNativeBalance(chain, new PublicKey(w.address)));
+  const balance = await onChainA(() => native.compressedNativeBalance(chain, new PublicKey(w.address)));
   return { balance: balance.toString(), formatted: formatUnits(balance, NATIVE_DECIMALS), decimals: NATIVE_DECIMALS };
 }
 
@@ -214,6 +223,6 @@ export async function compressedTokenBalance(userId: string, id: string, mintAdd
   const chain = await chainA();
   const mint = await mintOf(chain, mintAddress);
   await caughtUp(chain, w);
-  const balance = await onChainA(() => ops.compressedTokenBalance(chain, new PublicKey(w.address), mint.key));
+  const balance = await onChainA(() => native.compressedTokenBalance(chain, new PublicKey(w.address), mint.key));
   return { mint: mint.key.toBase58(), balance: balance.toString(), formatted: formatUnits(balance, mint.decimals), decimals: mint.decimals };
 }

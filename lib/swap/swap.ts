@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import * as orders from '#lib/data/swap-orders.ts';
-import { getDeposit, type DepositRecord } from '#lib/data/shielded-pools.ts';
+import { type DepositRecord } from '#lib/data/shielded-pools.ts';
 import type { OrderRecord } from '#lib/data/swap-orders.ts';
 import type { WalletRecord } from '#lib/data/wallets.ts';
 import { errors, isAppError } from '#lib/errors.ts';
@@ -21,17 +21,7 @@ import { chainASigner, ownedWallet } from '#lib/wallets/wallets.ts';
 import { executeViaJupiter, quoteViaJupiter } from './aggregator.ts';
 import { checkInput } from './chain.ts';
 import { swapConfig } from './config.ts';
-import {
-  kindOf,
-  viewToken,
-  quoteAnswer,
-  viewOrder,
-  type depositDoneView,
-  type executeInput,
-  type executeView,
-  type quoteInput,
-  type quoteView,
-} from './http.ts';
+import { kindOf, viewToken, quoteAnswer, type depositDoneView, type executeInput, type executeView, type quoteInput, type quoteView } from './http.ts';
 import { minOut, priceOrRefuse } from './pricing.ts';
 import { checkShieldedQuote, shieldedLeg } from './shielded.ts';
 import { swapVenue } from './venue-port.ts';
@@ -269,26 +259,4 @@ async function finishShielded(o: OrderRecord, d: DepositRecord): Promise<z.infer
 /** The swap's accrual (the rewards rule counts the fee the user paid: lib/rewards/rules.ts). A failure there never undoes the swap. */
 function swapAccrual(userId: string, _o: OrderRecord, txHash: string, _amountOut: bigint): AccrueInput {
   return { userId, source: 'swap', txHash };
-}
-
-export async function listOrders(userId: string) {
-  return { orders: (await orders.listOrders(userId)).map(viewOrder) };
-}
-
-export async function getOrder(userId: string, id: string) {
-  const o = z.uuid().safeParse(id).success ? await orders.getOrder(userId, id) : undefined;
-  if (!o) throw errors.notFound('order not found');
-  return { order: viewOrder(await withDepositNow(o)) };
-}
-
-/** A deposit whose append was left to the retry job: the order shows where it is now. */
-async function withDepositNow(o: OrderRecord): Promise<OrderRecord> {
-  const s = o.shielded;
-  if (!s?.depositId || s.leafIndex !== undefined) return o;
-  const d = await getDeposit(o.userId, s.depositId);
-  return d?.status === 'complete' && d.leafIndex !== undefined ? { ...o, shielded: { ...s, leafIndex: d.leafIndex, root: d.root! } } : o;
-}
-
-export async function listOneTimeAddresses(userId: string) {
-  return { addresses: (await orders.listOneTimeAddresses(userId)).map((a) => ({ address: a.address, orderId: a.orderId, createdAt: a.createdAt })) };
 }

@@ -19,6 +19,7 @@ import { appendToTree, depositAccrual } from './tree.ts';
 import { forgetOwed, noteOwed } from '#lib/rewards/accrue.ts';
 import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
 import { walletConfig } from '#lib/wallets/config.ts';
+import { view } from './deposit-views.ts';
 
 /**
  * A deposit: the denomination (native coin, or the pool's token between associated token
@@ -29,17 +30,6 @@ import { walletConfig } from '#lib/wallets/config.ts';
  * send leaves a record the retry job (retry.ts) finishes: it asks the chain about that very
  * signature. Only the commitment reaches the server; the note stays with the client.
  */
-export const view = (d: DepositRecord): DepositView => ({
-  id: d.id,
-  pool: d.poolId,
-  walletId: d.walletId,
-  commitment: d.commitment,
-  status: d.status,
-  txHash: d.txHash,
-  ...(d.leafIndex !== undefined ? { leafIndex: d.leafIndex } : {}),
-  ...(d.root !== undefined ? { root: d.root } : {}),
-  createdAt: d.createdAt,
-});
 
 /** Every pool's id: a commitment is reserved across all of them (lib/data/shielded-pools.ts). */
 const ALL_POOLS = POOL_SPECS.map((p) => p.id);
@@ -151,9 +141,4 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
   }
   const { leafIndex, root } = await appendToTree(record);
   return { deposit: view({ ...record, status: 'complete', leafIndex, root }) };
-}
-
-export async function listDeposits(userId: string): Promise<{ deposits: DepositView[] }> {
-  const all = await repo.listDeposits(userId);
-  return { deposits: all.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(view) };
 }

@@ -5,7 +5,6 @@ import * as repo from '#lib/data/shielded-withdrawals.ts';
 import type { PayoutJob } from '#lib/data/shielded-withdrawals.ts';
 import { errors, isAppError } from '#lib/errors.ts';
 import { verifyProof } from '#lib/zk/groth16.ts';
-import { payJob } from './payouts.ts';
 import { poolOrThrow } from './pools.ts';
 import type { jobResponse, nullifierParams, withdrawInput } from './schemas.ts';
 import { addressBytes, isFieldElement, poolSignal, recipientSignal } from './statement.ts';
@@ -66,6 +65,8 @@ export async function withdraw(input: z.infer<typeof withdrawInput>): Promise<{ 
     if (e instanceof repo.NullifierSpent) throw errors.nullifierSpent();
     throw e;
   }
+  // The payout's chain code (web3.js, spl-token) loads here: the job and nullifier reads never need it.
+  const { payJob } = await import('./payouts.ts');
   const after = await payJob(job.id);
   return { jobId: job.id, status: after?.status ?? 'pending' };
 }

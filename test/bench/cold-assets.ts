@@ -26,7 +26,8 @@ function synth(): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'shroud-cold-bench-'));
   const cdk = join(root, 'node_modules', 'aws-cdk', 'bin', 'cdk');
   return new Promise<string>((done, fail) => {
-    const child = spawn(process.execPath, [cdk, 'synth', '--quiet', '-o', out], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    // The rehearsal stage (cdk/rehearsal.ts): a stage without chain A's RPC is a synth error.
+    const child = spawn(process.execPath, [cdk, 'synth', '--quiet', '-o', out, '-c', 'rehearsal=true'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('close', (code) => (code === 0 ? done(out) : fail(new Error(`cdk synth failed (exit ${code})`))));
   });
 }
@@ -108,9 +109,10 @@ for (const g of groups) {
   const over = g.rows.filter((r) => r.ms > g.target);
   const cpuOver = g.rows.filter((r) => r.cpuMs > g.target);
   const slowest = g.rows[0]!;
+  const slowestCpu = [...g.rows].sort((a, b) => b.cpuMs - a.cpuMs)[0]!;
   console.log(
     `${g.label} (${g.rows.length}): median ${median(g.rows.map((r) => r.ms)).toFixed(0)} ms (CPU ${median(g.rows.map((r) => r.cpuMs)).toFixed(0)}), ` +
-      `slowest ${slowest.ms.toFixed(0)} ms ${slowest.name} (${(slowest.kb / 1024).toFixed(1)} MB) — target ≤ ${g.target} ms each: ` +
+      `slowest ${slowest.ms.toFixed(0)} ms ${slowest.name} (${(slowest.kb / 1024).toFixed(1)} MB), in CPU ${slowestCpu.cpuMs.toFixed(0)} ms ${slowestCpu.name} — target ≤ ${g.target} ms each: ` +
       `${over.length ? `✘ ${over.length} over (${cpuOver.length} over in CPU time)` : '✔'}`,
   );
 }

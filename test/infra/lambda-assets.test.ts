@@ -276,17 +276,61 @@ describe('what a cold start reads', () => {
       expect(inputs.filter((i) => /node_modules\/(snarkjs|circomlibjs)\//.test(i))).toEqual([]);
     }
   }, 120_000);
+
+  it("imports no Solana token or Light library at init where the route only reads DynamoDB (the bridge's history, status, cancel)", async () => {
+    const entries = ['functions/bridge/history.ts', 'functions/bridge/status.ts', 'functions/bridge/cancel.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      // lib/bridge/bridge.ts holds the deposit's and the withdrawal's code too, loaded with their first request.
+      expect(inputs).toContain('lib/bridge/bridge.ts');
+      expect(inputs.filter((i) => /node_modules\/(@solana\/spl-token|@lightprotocol)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
+
+  it('imports no SPL token library at init where the route moves or reads only the native coin (compress-native, decompress-native, the compressed balance)', async () => {
+    const entries = ['functions/compression/compress-native.ts', 'functions/compression/decompress-native.ts', 'functions/compression/compressed-balance.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      // Light's stateless.js signs the native moves; compressed-token and spl-token only the token routes (first request).
+      expect(inputs.some((i) => i.includes('node_modules/@lightprotocol/stateless.js/'))).toBe(true);
+      expect(inputs.filter((i) => /node_modules\/(@solana\/spl-token|@lightprotocol\/compressed-token)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
+
+  it('imports no chain A library at init where the swap route only reads its orders (orders, an order, the one-time addresses)', async () => {
+    const entries = ['functions/swap/orders.ts', 'functions/swap/order.ts', 'functions/swap/addresses.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      expect(inputs.some((i) => i.startsWith('lib/swap/'))).toBe(true);
+      expect(inputs.filter((i) => /node_modules\/(@solana\/(spl-token|web3\.js)|@lightprotocol)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
+
+  it("imports no chain A library at init where the shielded pools' route only reads DynamoDB (the deposits, a payout job, a nullifier)", async () => {
+    const entries = ['functions/transfer/deposits.ts', 'functions/transfer/job.ts', 'functions/transfer/nullifier.ts'];
+    for (const entry of entries) {
+      const inputs = await staticInputs(entries, entry);
+      expect(inputs.some((i) => i.startsWith('lib/transfer/'))).toBe(true);
+      expect(inputs.filter((i) => /node_modules\/(@solana\/(spl-token|web3\.js)|@lightprotocol)\//.test(i))).toEqual([]);
+    }
+  }, 120_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {
-  it('ships index.mjs alone by default, and with its map (named for index.mjs) when asked', () => {
+  it("ships no source map by default, and each module's map (index.mjs's named for it) when asked", () => {
     const plain = tmp('shroud-asset-');
     writeFunctionAsset('functions/fallback.ts', plain, { alone: true });
-    expect(readdirSync(plain)).toEqual(['index.mjs']);
-    expect(readFileSync(join(plain, 'index.mjs'), 'utf8')).not.toContain('sourceMappingURL');
+    // Beside index.mjs, the chunks it loads (a built-in's dynamic import is a small chunk of its own: cdk/bundle-patches.ts).
+    const files = readdirSync(plain);
+    expect(files).toContain('index.mjs');
+    expect(files.filter((f) => !/^(index|chunk-[A-Z0-9]+)\.mjs$/.test(f))).toEqual([]);
+    for (const f of files) expect(readFileSync(join(plain, f), 'utf8')).not.toContain('sourceMappingURL');
     const mapped = tmp('shroud-asset-');
     writeFunctionAsset('functions/fallback.ts', mapped, { alone: true, sourcemap: true });
-    expect(readdirSync(mapped).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    const mappedFiles = readdirSync(mapped);
+    const modules = mappedFiles.filter((f) => f.endsWith('.mjs'));
+    expect(modules.length).toBe(files.length);
+    expect(mappedFiles.sort()).toEqual(modules.flatMap((f) => [f, `${f}.map`]).sort());
     expect(readFileSync(join(mapped, 'index.mjs'), 'utf8').trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
   }, 60_000);
 

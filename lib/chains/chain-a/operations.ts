@@ -1,4 +1,4 @@
-import { bn, buildAndSignTx, LightSystemProgram, selectMinCompressedSolAccountsForTransfer, selectStateTreeInfo } from '@lightprotocol/stateless.js';
+import { bn, selectStateTreeInfo } from '@lightprotocol/stateless.js';
 import {
   CompressedTokenProgram,
   getSplInterfaceInfos,
@@ -16,7 +16,7 @@ import {
   unpackAccount,
   unpackMint,
 } from '@solana/spl-token';
-import { ComputeBudgetProgram, Keypair, PublicKey, type TransactionInstruction, type VersionedTransaction } from '@solana/web3.js';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import type { ChainA, SentTransaction } from './port.ts';
 
 /**
@@ -29,29 +29,13 @@ import type { ChainA, SentTransaction } from './port.ts';
  */
 
 import { NotAMint, NotEnough } from './operation-errors.ts';
+import { send, type Sender, units } from './native-operations.ts';
 
 export { NotAMint, NotEnough };
-
-/**
- * How a built and signed transaction reaches the chain: by default straight through the port; a
- * value move passes the journal's (lib/moves/journal.ts), which records it with its blockhash's
- * last valid block height before sending it.
- */
-export type Sender = (tx: VersionedTransaction, lastValidBlockHeight: number) => Promise<SentTransaction>;
-
-async function send(chain: ChainA, payer: Keypair, ixs: TransactionInstruction[], extraSigners: Keypair[] = [], via?: Sender): Promise<SentTransaction> {
-  const { blockhash, lastValidBlockHeight } = await chain.rpc.getLatestBlockhash();
-  const tx = buildAndSignTx(ixs, payer, blockhash, extraSigners);
-  return via ? via(tx, lastValidBlockHeight) : chain.sendAndConfirm(tx);
-}
-
-const units = (n: number) => ComputeBudgetProgram.setComputeUnitLimit({ units: n });
+/** The native coin's operations and the balance reads (native-operations.ts), here with the token operations. */
+export * from './native-operations.ts';
 
 // ---- reads ----------------------------------------------------------------------------------
-
-export async function nativeBalance(chain: ChainA, owner: PublicKey): Promise<bigint> {
-  return BigInt(await chain.rpc.getBalance(owner));
-}
 
 export async function mintInfo(chain: ChainA, mint: PublicKey): Promise<{ decimals: number; authority: PublicKey | null }> {
   const info = await chain.rpc.getAccountInfo(mint);
@@ -77,44 +61,6 @@ export async function tokenBalance(chain: ChainA, owner: PublicKey, mint: Public
   const ata = getAssociatedTokenAddressSync(mint, owner, true);
   const info = await chain.rpc.getAccountInfo(ata);
   return info ? unpackAccount(ata, info, TOKEN_PROGRAM_ID).amount : 0n;
-}
-
-export async function compressedNativeBalance(chain: ChainA, owner: PublicKey): Promise<bigint> {
-  return BigInt((await chain.rpc.getCompressedBalanceByOwner(owner)).toString());
-}
-
-export async function compressedTokenBalance(chain: ChainA, owner: PublicKey, mint: PublicKey): Promise<bigint> {
-  const accounts = await chain.rpc.getCompressedTokenAccountsByOwner(owner, { mint });
-  return accounts.items.reduce((sum, a) => sum + BigInt(a.parsed.amount.toString()), 0n);
-}
-
-// ---- native coin ----------------------------------------------------------------------------
-
-export async function compressNative(chain: ChainA, signer: Keypair, lamports: bigint, via?: Sender): Promise<SentTransaction> {
-  const ix = await LightSystemProgram.compress({
-    payer: signer.publicKey,
-    toAddress: signer.publicKey,
-    lamports: bn(lamports.toString()),
-    outputStateTreeInfo: selectStateTreeInfo(await chain.rpc.getStateTreeInfos()),
-  });
-  return send(chain, signer, [units(1_000_000), ix], [], via);
-}
-
-export async function decompressNative(chain: ChainA, signer: Keypair, lamports: bigint, via?: Sender): Promise<SentTransaction> {
-  const accounts = (await chain.rpc.getCompressedAccountsByOwner(signer.publicKey)).items;
-  const have = accounts.reduce((s, a) => s + BigInt(a.lamports.toString()), 0n);
-  if (have < lamports) throw new NotEnough('compressed lamports', have, lamports);
-  const [inputs] = selectMinCompressedSolAccountsForTransfer(accounts, bn(lamports.toString()));
-  const proof = await chain.rpc.getValidityProof(inputs.map((a) => bn(a.hash)));
-  const ix = await LightSystemProgram.decompress({
-    payer: signer.publicKey,
-    toAddress: signer.publicKey,
-    inputCompressedAccounts: inputs,
-    recentValidityProof: proof.compressedProof,
-    recentInputStateRootIndices: proof.rootIndices,
-    lamports: bn(lamports.toString()),
-  });
-  return send(chain, signer, [units(1_000_000), ix], [], via);
 }
 
 // ---- tokens ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import { chainASigner, NATIVE_DECIMALS, ownedWallet } from '#lib/wallets/wallets
  * request first checks that the indexer has reached the slot of the wallet's last transaction
  * (503 INDEXER_SYNC otherwise: its view of the wallet would be stale).
  */
+
 /** The token operations (Light's compressed-token, spl-token), loaded with the first request that names a mint. */
 const tokenOps = () => import('#lib/chains/chain-a/operations.ts');
 

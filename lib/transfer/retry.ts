@@ -40,7 +40,11 @@ export interface RetryReport {
 
 export async function retryTransfersOnce(): Promise<RetryReport> {
   const report: RetryReport = { jobsSeen: 0, jobsPaid: 0, depositsSeen: 0, depositsAppended: 0, depositsDropped: 0, failures: 0 };
-  const before = new Date(clock.nowMs() - transferConfig.TRANSFER_RETRY_AFTER_SECONDS * 1000).toISOString();
+  // What a request may still be handling (recorded less than this ago) is left to it: the pass would
+  // send the same bytes beside the request's own send, and a node behind refusing the request's
+  // (BlockhashNotFound: "nothing moved") would settle failed a transaction the pass had landed.
+  const liveMs = transferConfig.TRANSFER_RETRY_AFTER_SECONDS * 1000;
+  const before = new Date(clock.nowMs() - liveMs).toISOString();
   for (const open of await listOpenJobs(before)) {
     report.jobsSeen++;
     const job = await payJob(open.id).catch(() => undefined);
@@ -59,13 +63,13 @@ export async function retryTransfersOnce(): Promise<RetryReport> {
     }
   }
   try {
-    report.moves = await resolveMovesOnce();
+    report.moves = await resolveMovesOnce(liveMs);
   } catch (e) {
     report.failures++;
     logger.warn('value moves not settled; next pass', { error: e as Error });
   }
   try {
-    report.chainBMoves = await resolveChainBMovesOnce();
+    report.chainBMoves = await resolveChainBMovesOnce(liveMs);
   } catch (e) {
     report.failures++;
     logger.warn('chain B value moves not settled; next pass', { error: e as Error });

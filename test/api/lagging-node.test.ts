@@ -193,3 +193,36 @@ describe('the journal under a node behind the cluster', () => {
     expect(await compressed()).toBe(before + 2_000_000n);
   });
 });
+
+describe('the transfer retry job beside a request that is still sending', () => {
+  it('leaves a move recorded less than TRANSFER_RETRY_AFTER_SECONDS ago to its request: a node behind refusing that send settles it failed, and nothing landed', async () => {
+    // Found by `npm run chaos` (decompress-native, schedule 907, under load): the job's pass ran
+    // between a request's record and its send, sent the journaled bytes and landed them; the
+    // request's own send met a node behind (BlockhashNotFound), and its "refused: nothing moved"
+    // settled the move failed first. The journal said failed; the chain had it; the key and the
+    // lease went free for a second send.
+    const payer = Keypair.generate();
+    await chain.airdrop(payer.publicKey, 1_000_000_000n);
+    const { signedTransfer } = await import('#lib/transfer/chain.ts');
+    const { journaled } = await import('#lib/moves/journal.ts');
+    const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
+    const { getMove } = await import('#lib/data/value-moves.ts');
+    const signed = await signedTransfer(chain, payer, Keypair.generate().publicKey, 1_000_000n);
+    const via = journaled(chain, { userId: aliceId, purpose: { kind: 'wallet-send', operation: 'test' } });
+    const send = chain.sendAndConfirm.bind(chain);
+    let landedByThePass = false;
+    chain.sendAndConfirm = async (tx) => {
+      chain.sendAndConfirm = send; // once: the request's own send
+      await retryTransfersOnce(); // the job's pass, at the same moment: the move is recorded, not yet sent
+      await chain.applied();
+      landedByThePass = chain.landedSignatures().includes(signed.signature);
+      chain.inject('lagging'); // the request's send reaches a node behind the cluster
+      return send(tx);
+    };
+    await expect(via(signed.tx, signed.lastValidBlockHeight)).rejects.toThrow(/BlockhashNotFound/);
+    expect(landedByThePass).toBe(false);
+    await chain.applied();
+    expect(chain.landedSignatures()).not.toContain(signed.signature);
+    expect((await getMove(signed.signature))?.status).toBe('failed');
+  });
+});

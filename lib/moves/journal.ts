@@ -20,7 +20,7 @@ import { endHoldRecordingSlotItems, endWalletLeaseHold, holdWalletLeaseItem, rec
 import { errors } from '#lib/errors.ts';
 import { envelope } from '#lib/http/envelope.ts';
 import { logger } from '#lib/log.ts';
-import { settle, type Settlement } from '#lib/chains/chain-a/settle.ts';
+import { isAlreadyProcessed, isBlockhashNotFound, settle, type Settlement } from '#lib/chains/chain-a/settle.ts';
 import { requestIdempotency } from '#lib/http/request-idempotency.ts';
 
 /**
@@ -127,7 +127,10 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     try {
       sent = await chain.sendAndConfirm(tx);
     } catch (e) {
-      if (e instanceof ChainRejected && !/AlreadyProcessed|already been processed/i.test(e.message)) {
+      // BlockhashNotFound decides nothing: a node behind refuses a blockhash the cluster still takes,
+      // while another copy of these bytes (the journal's pass, a request that found the wallet held
+      // and settles its move) may land. Left open, the chain settles it: landed, or expired past its height.
+      if (e instanceof ChainRejected && !isAlreadyProcessed(e) && !isBlockhashNotFound(e)) {
         // Refused before it ran, or ran and failed: nothing moved. Settled, the lease back to the request.
         // Refused before it ran: the same bytes may be sent again later (recordMove reopens it).
         await finish(chain, txHash, { kind: 'failed' }, { lease: m.lease, rejected: true });

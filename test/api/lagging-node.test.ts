@@ -194,35 +194,61 @@ describe('the journal under a node behind the cluster', () => {
   });
 });
 
-describe('the transfer retry job beside a request that is still sending', () => {
-  it('leaves a move recorded less than TRANSFER_RETRY_AFTER_SECONDS ago to its request: a node behind refusing that send settles it failed, and nothing landed', async () => {
-    // Found by `npm run chaos` (decompress-native, schedule 907, under load): the job's pass ran
-    // between a request's record and its send, sent the journaled bytes and landed them; the
-    // request's own send met a node behind (BlockhashNotFound), and its "refused: nothing moved"
-    // settled the move failed first. The journal said failed; the chain had it; the key and the
-    // lease went free for a second send.
+describe('a request whose own send a node behind refuses, while another copy of its transaction may land', () => {
+  // Found by `npm run chaos` (decompress-native, schedule 907, under load): a copy of a request's
+  // journaled bytes (the transfer retry job's pass) landed between the request's record and its
+  // send; the request's own send met a node behind (BlockhashNotFound), and its "refused: nothing
+  // moved" settled the move failed first. The journal said failed; the chain had it; the key and the
+  // lease went free for a second send.
+  const setUp = async () => {
     const payer = Keypair.generate();
     await chain.airdrop(payer.publicKey, 1_000_000_000n);
     const { signedTransfer } = await import('#lib/transfer/chain.ts');
-    const { journaled } = await import('#lib/moves/journal.ts');
-    const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
-    const { getMove } = await import('#lib/data/value-moves.ts');
+    const { journaled, MoveUnsettled } = await import('#lib/moves/journal.ts');
     const signed = await signedTransfer(chain, payer, Keypair.generate().publicKey, 1_000_000n);
     const via = journaled(chain, { userId: aliceId, purpose: { kind: 'wallet-send', operation: 'test' } });
+    return { signed, via, MoveUnsettled };
+  };
+  /** The request's own send, after `meanwhile` ran: through a node behind the cluster. */
+  const sendAfter = (meanwhile: () => Promise<void>) => {
     const send = chain.sendAndConfirm.bind(chain);
-    let landedByThePass = false;
     chain.sendAndConfirm = async (tx) => {
       chain.sendAndConfirm = send; // once: the request's own send
-      await retryTransfersOnce(); // the job's pass, at the same moment: the move is recorded, not yet sent
-      await chain.applied();
-      landedByThePass = chain.landedSignatures().includes(signed.signature);
-      chain.inject('lagging'); // the request's send reaches a node behind the cluster
+      await meanwhile();
+      chain.inject('lagging');
       return send(tx);
     };
-    await expect(via(signed.tx, signed.lastValidBlockHeight)).rejects.toThrow(/BlockhashNotFound/);
+  };
+  const status = async (sig: string) => (await (await import('#lib/data/value-moves.ts')).getMove(sig))?.status;
+
+  it('the transfer retry job leaves a move younger than TRANSFER_RETRY_AFTER_SECONDS to its request; refused by the node behind, it stays open and the job lands it later', async () => {
+    const { signed, via, MoveUnsettled } = await setUp();
+    const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
+    let landedByThePass = true;
+    sendAfter(async () => {
+      await retryTransfersOnce();
+      await chain.applied();
+      landedByThePass = chain.landedSignatures().includes(signed.signature);
+    });
+    await expect(via(signed.tx, signed.lastValidBlockHeight)).rejects.toBeInstanceOf(MoveUnsettled);
     expect(landedByThePass).toBe(false);
+    expect(await status(signed.signature)).toBe('sent');
+    advanceClock(31_000);
+    expect((await retryTransfersOnce()).moves).toMatchObject({ landed: 1 });
     await chain.applied();
-    expect(chain.landedSignatures()).not.toContain(signed.signature);
-    expect((await getMove(signed.signature))?.status).toBe('failed');
+    expect(chain.landedSignatures().filter((s) => s === signed.signature)).toHaveLength(1);
+    expect(await status(signed.signature)).toBe('landed');
+  });
+
+  it('a copy sent beside it lands (a request that found the wallet held settles the move at once): journaled landed, never failed', async () => {
+    const { signed, via, MoveUnsettled } = await setUp();
+    const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
+    sendAfter(async () => {
+      await resolveMovesOnce(); // no age: what a request that found the wallet held for this move does
+      await chain.applied();
+      expect(chain.landedSignatures()).toContain(signed.signature);
+    });
+    await expect(via(signed.tx, signed.lastValidBlockHeight)).rejects.toBeInstanceOf(MoveUnsettled);
+    expect(await status(signed.signature)).toBe('landed');
   });
 });

@@ -93,3 +93,9 @@ async function afterExpiry(chain: ChainA, signature: string, heightAt: number): 
 
 /** The chain has this very transaction already. */
 export const isAlreadyProcessed = (e: unknown): boolean => e instanceof ChainRejected && /AlreadyProcessed|already been processed/i.test(e.message);
+
+/**
+ * Refused for its blockhash: says nothing of the transaction. A node behind the cluster answers so
+ * for a blockhash the cluster still takes, and any node for a transaction that landed long ago.
+ */
+export const isBlockhashNotFound = (e: unknown): boolean => e instanceof ChainRejected && /BlockhashNotFound|blockhash not found/i.test(e.message);

@@ -1,8 +1,7 @@
 import { addPoints, BASE8, inSubgroup, mulPoint, onCurve, SUB_ORDER, type Point } from '#lib/zk/babyjub.ts';
 import { blake512 } from '#lib/zk/blake512.ts';
-
-import { poseidon } from '#lib/zk/poseidon.ts';
 import { BN254_R } from '#lib/zk/bn254.ts';
+import { poseidon } from '#lib/zk/poseidon.ts';
 
 /**
  * EdDSA over Baby JubJub with Poseidon: circomlibjs's `signPoseidon` / `verifyPoseidon` (the scheme

@@ -4,10 +4,9 @@ import { clock } from '#lib/clock.ts';
 import { appendMember, getGroup, getRoot, insertGroup, listMembers, listRoots, type GroupRecord } from '#lib/data/attest-groups.ts';
 import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import { errors } from '#lib/errors.ts';
-
-import { attestConfig } from './config.ts';
-import { appendLeaf, emptyTree, poseidonHash2, TREE_DEPTH } from '#lib/zk/merkle.ts';
 import { BN254_R } from '#lib/zk/bn254.ts';
+import { appendLeaf, emptyTree, poseidonHash2, TREE_DEPTH } from '#lib/zk/merkle.ts';
+import { attestConfig } from './config.ts';
 
 /**
  * Groups for membership attestations: an owner creates a group and adds identity commitments

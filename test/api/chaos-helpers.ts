@@ -1,7 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { FAULTS, type ChainAFault } from '#lib/chains/chain-a/faults.ts';
+import { FAULTS, type ChainAFault, type FaultyChainA } from '#lib/chains/chain-a/faults.ts';
+import { clock } from '#lib/clock.ts';
 import type { HttpClient, TestRuntime } from '../support/runtime.ts';
 
 /** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts, chaos-chain-b.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
@@ -13,10 +14,10 @@ export const PROPERTY_TIMEOUT = Math.max(3_600_000, RUNS * 30_000);
 
 export type Answer = { status: number; json: any } | 'crashed';
 
-/** One request, or `crashed` once the fault layer swallowed it (a call that never returns). */
 /** A fault layer that counts its crashes (either chain's: lib/chains/chain-a/faults.ts, lib/chains/chain-b/faults.ts). */
 type Crashing = { readonly crashed: number };
 
+/** One request, or `crashed` once the fault layer swallowed it (a call that never returns). */
 export async function request(rt: TestRuntime, client: HttpClient, chain: Crashing, route: string, body: object, key: string): Promise<Answer> {
   // A crash counts once its send reached the crash point (after the chain took it, for crash-after), not when the fault was drawn.
   const crashes = () => chain.crashed;
@@ -137,4 +138,24 @@ export function printReport(report: Report): void {
       `chaos ${name}: ${r.schedules} schedules, ${r.requests} requests, ${faults} faults injected ${JSON.stringify(r.faults)}, ${(r.ms / 1000).toFixed(1)} s`,
     );
   }
+}
+
+/**
+ * Chain A's transactions that landed since `before`: at most one for the key (should two land, the
+ * message names each one's journaled purpose), and every one journaled as landed.
+ */
+export async function landedOnceJournaled(chain: FaultyChainA, before: Set<string>, answers: Answer[]): Promise<string[]> {
+  const { getMove } = await import('#lib/data/value-moves.ts');
+  await chain.applied();
+  const landed = chain.landedSignatures().filter((sig) => !before.has(sig));
+  const moves = await Promise.all(landed.map(async (sig) => ({ sig, move: await getMove(sig) })));
+  expect(landed.length, JSON.stringify({ answers, moves })).toBeLessThanOrEqual(1);
+  for (const { move } of moves) expect(move?.status).toBe('landed');
+  return landed;
+}
+
+/** Nothing left open in chain A's journal, however old. */
+export async function expectJournalSettled(): Promise<void> {
+  const { listOpenMoves } = await import('#lib/data/value-moves.ts');
+  expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
 }

@@ -7,6 +7,8 @@ import { advanceClock, clock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import {
   expectDocumented,
+  expectJournalSettled,
+  landedOnceJournaled,
   measured,
   printReport,
   request as send,
@@ -199,23 +201,15 @@ for (const [name, move] of Object.entries(MOVES)) {
               advanceClock(120_000);
               await retryTransfersOnce();
 
-              const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
-              await chain.applied();
-              const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
               // nothing twice for one key; every transaction that landed is journaled as landed
-              // (what each landed transaction was, should two land: the journal's record names its purpose)
-              expect(
-                landed.length,
-                JSON.stringify({ answers, moves: await Promise.all(landed.map(async (sig) => ({ sig, move: await getMove(sig) }))) }),
-              ).toBeLessThanOrEqual(1);
-              for (const sig of landed) expect((await getMove(sig))?.status).toBe('landed');
+              const landed = await landedOnceJournaled(chain, landedBefore, answers);
               // the chain moved exactly what the journal says landed
               expect(await p.measure()).toBe(before + (await p.per(landed[0])) * BigInt(landed.length));
               // nothing lost: an answer that says it landed has its transaction on the chain; the record agrees
               for (const a of answers) if (a !== 'crashed' && a.status === 200 && a.json.txHash) expect(landed).toContain(a.json.txHash);
               await p.record?.(landed[0]);
               // every move settled
-              expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+              await expectJournalSettled();
               expectDocumented(answers, move.codes);
               scheduleDone(report, name, answers.length);
             }),

@@ -2,10 +2,12 @@ import { PublicKey } from '@solana/web3.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
-import { advanceClock, clock } from '#lib/clock.ts';
+import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import {
   expectDocumented,
+  expectJournalSettled,
+  landedOnceJournaled,
   measured,
   printReport,
   request as send,
@@ -88,20 +90,15 @@ for (const [name, move] of Object.entries(MOVES)) {
               answers.push(await request(move.route, move.body(amount), key));
               await resolveMovesOnce();
 
-              const { getMove, listOpenMoves } = await import('#lib/data/value-moves.ts');
-              await chain.applied();
-              const landed = chain.landedSignatures().filter((sig) => !landedBefore.has(sig));
-              const moves = await Promise.all(landed.map((sig) => getMove(sig)));
-              // every transaction that landed is in the journal, as landed
-              for (const m of moves) expect(m?.status).toBe('landed');
-              // nothing twice for one key; the chain moved exactly what the journal says landed
-              expect(landed.length, JSON.stringify(moves)).toBeLessThanOrEqual(1);
+              // nothing twice for one key; every transaction that landed is in the journal, as landed
+              const landed = await landedOnceJournaled(chain, landedBefore, answers);
+              // the chain moved exactly what the journal says landed
               const units = BigInt(Math.round(amount * 1000)) * move.units;
               expect(await compressed()).toBe(before + move.sign * units * BigInt(landed.length));
               // nothing lost: an answer that says it landed (200) has its transaction on the chain
               for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(landed).toContain(a.json.txHash);
               // every move settled
-              expect(await listOpenMoves(new Date(clock.nowMs() + 86_400_000).toISOString())).toEqual([]);
+              await expectJournalSettled();
               // every answer documented
               expectDocumented(answers);
               scheduleDone(report, name, answers.length);

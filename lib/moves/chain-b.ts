@@ -45,10 +45,18 @@ export interface ChainBMove {
   /** The transaction recorded and handed to the send, once `record` has finished. */
   readonly txHash: string | undefined;
   settled(s: Exclude<ChainBSettlement, { kind: 'pending' }>): Promise<void>;
+  /**
+   * Its own send refused for its nonce: taken by another transaction of the account, or by this very
+   * one — the same INVOKE sent again first by a settle pass that found it not received yet (the
+   * relayer, a request finding the wallet held) and included. Chain B's word on it (the settle
+   * rule) decides, never the refusal; a decided move is settled.
+   */
+  nonceTaken(): Promise<ChainBSettlement>;
 }
 
 export function chainBMove(m: ChainBMoveOf): ChainBMove {
   let recorded: string | undefined;
+  let sent: SignedInvoke | undefined;
   return {
     get txHash() {
       return recorded;
@@ -73,6 +81,11 @@ export function chainBMove(m: ChainBMoveOf): ChainBMove {
           moves: { token: m.moves.token, amount: m.moves.amount.toString(), to: m.moves.to },
           createdAt: clock.now().toISOString(),
         });
+        if (!written) {
+          // This very INVOKE (account, nonce, calls: one hash) is another request's move already, in
+          // flight or landed (the same key in two wallets): sending it moves nothing for this one.
+          throw errors.walletLocked(`transaction ${txHash} from this account is journaled already; retry once it has settled`);
+        }
         if (claim) {
           const answer = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope(claim.envelope, m.answer(txHash))) };
           if (!(await bindToTransaction(claim.scope, claim.key, claim.owner, txHash, MOVE_HOLD_SECONDS, answer))) {
@@ -86,9 +99,16 @@ export function chainBMove(m: ChainBMoveOf): ChainBMove {
         throw e;
       }
       recorded = txHash;
+      sent = signed;
     },
     async settled(s) {
       if (recorded) await finish(recorded, s, m.lease);
+    },
+    async nonceTaken() {
+      if (!recorded || !sent) return { kind: 'pending' };
+      const s = await settleChainB(chainB(), { txHash: recorded, account: sent.sender, nonce: sent.nonce, invoke: sent.invoke });
+      if (s.kind !== 'pending') await finish(recorded, s, m.lease);
+      return s;
     },
   };
 }

@@ -5,12 +5,14 @@ import { readConfig } from '#lib/config.ts';
  * Shielded-transfer settings, read once at cold start.
  * - `TRANSFER_ROOT_HISTORY`: how many of a pool's latest roots a withdrawal may prove against
  *   (default 100; a proof built on an older root is refused with UNKNOWN_ROOT).
- * - `TRANSFER_RETRY_AFTER_SECONDS`: how old an unpaid payout or an unfinished deposit must be
- *   before the retry job takes it up (default 30: the request that made it has given up by then).
+ * - `TRANSFER_RETRY_AFTER_SECONDS`: how old an unpaid payout, an unfinished deposit or an
+ *   unsettled value move must be before the retry job takes it up (default 30). At least 30: a
+ *   route runs at most 29 s (functions/routes.ts), so a younger one may still be its request's,
+ *   whose own send the job must not overtake (docs/value-moves.md).
  */
 const schema = z.object({
   TRANSFER_ROOT_HISTORY: z.coerce.number().int().min(2).max(1000).default(100),
-  TRANSFER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  TRANSFER_RETRY_AFTER_SECONDS: z.coerce.number().int().min(30).max(3600).default(30),
 });
 
 export type TransferConfig = z.infer<typeof schema>;

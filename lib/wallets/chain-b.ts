@@ -27,7 +27,7 @@ import type { MovePurpose } from '#lib/data/value-moves.ts';
 import { acquireWalletLease, endWalletLeaseHold, releaseWalletLease, walletLeaseHeldFor, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { chainBMove, resolveChainBMove, submittedB } from '#lib/moves/chain-b.ts';
+import { chainBMove, resolveChainBMove, submittedB, type ChainBMove } from '#lib/moves/chain-b.ts';
 import { MOVE_HOLD_SECONDS } from '#lib/moves/journal.ts';
 import { walletConfig } from './config.ts';
 import { WrongPassword } from './custody.ts';
@@ -259,6 +259,10 @@ export async function executeFromWallet(
       await move.settled({ kind: 'failed', failure: 'reverted' });
       throw errors.transactionReverted(`transaction ${e.txHash} reverted: ${e.reason}`);
     }
+    if (e instanceof ChainBRejected && e.kind === 'NONCE' && move.txHash) {
+      const outcome = await decideNonceTaken(move, e);
+      if (outcome) return outcome;
+    }
     if (e instanceof ChainBRejected) {
       await move.settled({ kind: 'failed', failure: 'rejected' });
       if (e.kind === 'NONCE') throw errors.nonceConflict();
@@ -276,6 +280,25 @@ export async function executeFromWallet(
     // Held for an unsettled move, the lease is no longer `owner`'s: this changes nothing then.
     await releaseWalletLease(w.id, owner);
   }
+}
+
+/**
+ * A recorded send refused for its nonce, which may have been taken by the transaction itself (its
+ * copy, sent again by a settle pass, included first): chain B decides. Landed: the transfer's
+ * answer. Not decided yet, or chain B unreachable now: unsettled (202), the journal settles it.
+ * Expired (another transaction took the nonce) or failed: settled, and the caller's refusal
+ * answer (undefined) stands — 409 NONCE_CONFLICT, nothing of it moved.
+ */
+async function decideNonceTaken(move: ChainBMove, refusal: ChainBRejected): Promise<TransferOutcome | UnsettledSend | undefined> {
+  const txHash = move.txHash!;
+  const s = await onChainB(() => move.nonceTaken()).catch((e: unknown) => {
+    logger.warn('chain B: its nonce taken, chain B not asked yet; the journal settles it', { txHash, refusal: refusal.message, error: e as Error });
+    return { kind: 'pending' } as const;
+  });
+  if (s.kind === 'pending') return { unsettled: true, txHash };
+  if (s.kind !== 'landed') return undefined;
+  const tx = await onChainB(() => chainB().getTransaction(txHash)).catch(() => null);
+  return { txHash, fee: tx ? BigInt(tx.fee) : 0n };
 }
 
 /** How long a wallet and an Idempotency-Key stay bound to a send chain B has not settled, at most (the journal's). */

@@ -210,16 +210,16 @@ describe("withdraw from the caller's chain B wallet", () => {
     expect(await lamports(dest)).toBe(BigInt((await readBridge(aliceId, t.id))!.amountUnits));
   });
 
-  it('refused by chain B (a nonce taken): an immediate NONCE_CONFLICT, the record failed, nothing burned', async () => {
+  it('refused by chain B (the fee balance): an immediate INSUFFICIENT_FEE_BALANCE, the record failed, nothing burned', async () => {
     const held = await synthetic(walletB.address);
     const records = ok(await alice.get('/api/bridge/history')).transactions.length;
     const ledger = embeddedLedger();
     const real = ledger.invoke;
     ledger.invoke = async () => {
-      throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'nonce already used');
+      throw new LedgerRejection('INSUFFICIENT_ACCOUNT_BALANCE', 'the fee exceeds the balance');
     };
     try {
-      fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: PASS })), 409, 'NONCE_CONFLICT');
+      fails(await alice.post('/api/bridge/initiate', withdraw({ walletId: walletB.id, password: PASS })), 422, 'INSUFFICIENT_FEE_BALANCE');
     } finally {
       ledger.invoke = real;
     }

@@ -207,6 +207,17 @@ describe('chain B transfers under faults', () => {
     expect(await strk(b.address)).toBe(recipient + E18 / 2n);
     expect(await strk(a.address)).toBe(sender - E18 / 2n - 2n * INVOKE_FEE());
   });
+
+  it('its own copy included first (a settle pass sent the same INVOKE again), its own send then refused for its nonce: chain B decides, it landed; 200, paid once, the move landed', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('copy-first');
+    const r = await send(a.id, b.address, '0.5');
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
+    ok(await send(a.id, b.address, '0.1')); // the wallet is free
+  });
 });
 
 describe('bridge withdrawals (chain B → chain A) under faults', () => {
@@ -294,6 +305,20 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
     expect(await move(r.sourceTxHash)).toMatchObject({ status: 'failed', failure: 'rejected', purpose: { operation: 'bridge-withdraw', ref: r.id } });
     expect(await synthetic(walletB.address)).toBe(held);
     expect(await lamports(dest)).toBe(0n);
+  });
+
+  it('its own copy included first, its own send then refused for its nonce: the record stays submitted, the relayer releases once what was burned once', async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    chain.inject('copy-first');
+    const r = await withdraw(dest);
+    expect([200, 202], JSON.stringify(r.json)).toContain(r.status);
+    const t = r.json.transaction as { id: string; status: string; sourceTxHash: string };
+    expect(t.status).toBe('submitted');
+    expect(await move(t.sourceTxHash)).toMatchObject({ status: 'landed', purpose: { operation: 'bridge-withdraw', ref: t.id } });
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    expect(await lamports(dest)).toBe(400_000_000n);
+    expect(held - (await synthetic(walletB.address))).toBe(400_000_000n);
   });
 
   it('REVERTED with a reason, or its nonce taken: the documented error at once, the record failed, nothing burned or released', async () => {

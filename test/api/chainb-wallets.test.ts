@@ -220,7 +220,7 @@ describe('chain B wallets', () => {
     expect(await balance(bob, b.address)).toBe(E18 / 10n + E18 / 2n + E18 / 10n);
   });
 
-  it('sent, its answer lost before chain B received it: 202; the request that finds the wallet held sends the same INVOKE again (it lands, once); a refusal by chain B stays an immediate error', async () => {
+  it('sent, its answer lost before chain B received it: 202; the request that finds the wallet held sends the same INVOKE again (it lands, once); a refusal by chain B stays an immediate error, one for a nonce chain B does not bear out is 202', async () => {
     const a = await newWallet(alice);
     const b = await newWallet(bob);
     await airdrop(alice, a.id, 2);
@@ -244,16 +244,35 @@ describe('chain B wallets', () => {
     const ledger = embeddedLedger();
     const real = ledger.invoke;
     ledger.invoke = async () => {
-      throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'nonce already used');
+      throw new LedgerRejection('INSUFFICIENT_ACCOUNT_BALANCE', 'the fee exceeds the balance');
     };
     try {
       const refused = await send(alice, a.id, { amount: '0.5', recipientAddress: b.address });
-      expect(refused.status).toBe(409);
-      expect(refused.json).toMatchObject({ error: 'NONCE_CONFLICT' });
+      expect(refused.status).toBe(422);
+      expect(refused.json).toMatchObject({ error: 'INSUFFICIENT_FEE_BALANCE' });
     } finally {
       ledger.invoke = real;
     }
     expect(await balance(alice, a.address)).toBe(after);
+
+    // Refused for its nonce while chain B has neither the transaction nor the nonce used: the refusal
+    // decides nothing (the chain does), so 202; the journal's resend lands it, once.
+    ledger.invoke = async () => {
+      throw new LedgerRejection('INVALID_TRANSACTION_NONCE', 'nonce already used');
+    };
+    let open: Awaited<ReturnType<typeof send>>;
+    try {
+      open = await send(alice, a.id, { amount: '0.5', recipientAddress: b.address });
+      expect(open.status, JSON.stringify(open.json)).toBe(202);
+    } finally {
+      ledger.invoke = real;
+    }
+    expect(await balance(alice, a.address)).toBe(after);
+    advanceClock(61_000);
+    const then = await send(alice, a.id, { amount: '0.1', recipientAddress: b.address }); // finds the wallet held: resends, it lands; then this one
+    expect(then.status, JSON.stringify(then.json)).toBe(200);
+    expect((await alice.get(`/api/chainb/tx/${open.json.txHash}`)).json.transaction).toMatchObject({ status: 'SUCCEEDED' });
+    expect(await balance(alice, a.address)).toBe(after - E18 / 2n - E18 / 10n - 2n * invokeFee);
   });
 
   it("5 wrong passwords lock the wallet's transfers for 15 minutes (429 TOO_MANY_ATTEMPTS), even for the right one", async () => {

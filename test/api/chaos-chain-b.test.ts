@@ -74,7 +74,7 @@ function send(amount: string, key: string) {
 }
 
 // lib/chains/chain-b/faults.ts loads the ledger's store, which reads its configuration at load: named here, checked against FAULTS below.
-const FAULTS: ChainBFault[] = ['pending', 'rejected', 'reverted', 'nonce-used', 'dropped', 'crash-before', 'crash-after'];
+const FAULTS: ChainBFault[] = ['pending', 'rejected', 'reverted', 'nonce-used', 'copy-first', 'dropped', 'crash-before', 'crash-after'];
 const schedule = fc.record({
   faults: fc.array(fc.constantFrom<ChainBFault | 'none'>('none', ...FAULTS), { minLength: 1, maxLength: 3 }),
   concurrent: fc.integer({ min: 1, max: 3 }),

@@ -116,7 +116,7 @@ describe("the domains' settings keep their defaults and bounds", () => {
     const { readWalletConfig } = await import('#lib/wallets/config.ts');
     bounded(readProofsConfig, 'PROOF_HISTORY_RETENTION_DAYS', 0, 3650, 365);
     bounded(readTransferConfig, 'TRANSFER_ROOT_HISTORY', 2, 1000, 100);
-    bounded(readTransferConfig, 'TRANSFER_RETRY_AFTER_SECONDS', 1, 3600, 30);
+    bounded(readTransferConfig, 'TRANSFER_RETRY_AFTER_SECONDS', 30, 3600, 30);
     bounded(readAttestConfig, 'ATTEST_VALIDITY_DAYS', 1, 3650, 365);
     bounded(readAttestConfig, 'ATTEST_ROOT_HISTORY', 1, 1000, 30);
     bounded(readSwapConfig, 'SWAP_QUOTE_SECONDS', 5, 600, 30);

@@ -37,6 +37,12 @@ export const FAULTS = [
   'reverted',
   /** Its nonce used by another transaction of the same account just before it arrives: refused as INVALID_TRANSACTION_NONCE. */
   'nonce-used',
+  /**
+   * The same signed INVOKE sent again first — by a settle pass that found it not received yet (the
+   * relayer, another request finding the wallet held) — and included; its own send, arriving next,
+   * is refused as INVALID_TRANSACTION_NONCE: its nonce was taken by itself.
+   */
+  'copy-first',
   /** Accepted by the gateway but never received by the node: the caller gets no answer, the node never hears of it (a resend of the same signed INVOKE is received). */
   'dropped',
   /** The caller dies after the INVOKE was signed and handed to `beforeSend`, before it reaches the node. */
@@ -184,6 +190,15 @@ export class FaultyChainB implements ChainB {
           await req.beforeSend?.(txHash, signed);
           // Another signer of the account gets there first with the same nonce: a zero transfer to itself.
           await this.inner.execute({ privateKey: req.privateKey, calls: [transferCall(FEE_TOKEN.address, from, 0n)] });
+        },
+      });
+    }
+    if (fault === 'copy-first') {
+      return this.inner.execute({
+        ...req,
+        beforeSend: async (txHash, signed) => {
+          await req.beforeSend?.(txHash, signed);
+          await this.inner.resend(signed);
         },
       });
     }

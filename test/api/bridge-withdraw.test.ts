@@ -178,12 +178,14 @@ describe("withdraw from the caller's chain B wallet", () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const held = await synthetic(walletB.address);
     const supply = await embeddedLedger().totalSupply(SOL.destinationToken);
-    const t = ok(
-      await withLostChainBAnswer(true, () =>
-        alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })),
-      ),
-      202,
-    ).transaction;
+    const r = await withLostChainBAnswer(true, () =>
+      alice.post('/api/bridge/initiate', withdraw({ amount: '0.75', destAddress: dest, walletId: walletB.id, password: PASS })),
+    );
+    // 202 (its answer lost); or 200 when the relayer's pass (every second) found the record before its
+    // send, sent the same INVOKE first and it landed: the request's own send is then refused for its
+    // nonce, and chain B says it landed.
+    expect([200, 202], JSON.stringify(r.json)).toContain(r.status);
+    const t = r.json.transaction as { id: string; status: string; sourceTxHash: string };
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     // The hash the record took before the send is the transaction's on chain B.
     expect(ok(await alice.get(`/api/chainb/tx/${t.sourceTxHash}`)).transaction).toMatchObject({ status: 'SUCCEEDED', type: 'INVOKE', sender: walletB.address });

@@ -314,6 +314,14 @@ describe('what a cold start reads', () => {
       expect(inputs.filter((i) => /node_modules\/(@solana\/(spl-token|web3\.js)|@lightprotocol)\//.test(i))).toEqual([]);
     }
   }, 120_000);
+
+  it('imports no chain library at init in the bridge relayer: a pass with nothing open reads DynamoDB only', async () => {
+    const entry = 'functions/scheduled/bridge-relayer.ts';
+    const inputs = await staticInputs([entry], entry);
+    expect(inputs).toContain('lib/bridge/relayer.ts');
+    expect(inputs).not.toContain('lib/bridge/relay-steps.ts');
+    expect(inputs.filter((i) => /node_modules\/(@solana\/(spl-token|web3\.js)|@lightprotocol|starknet|viem|ethers|snarkjs|circomlibjs)\//.test(i))).toEqual([]);
+  }, 120_000);
 });
 
 describe('source maps only when asked (-c sourceMaps=true)', () => {

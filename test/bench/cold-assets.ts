@@ -11,7 +11,8 @@ import { createSandbox, runtimeEnvironment } from '../../cdk/lambda-sandbox.ts';
  * `@aws-sdk/*` resolvable, the template's environment), each in fresh processes one after another
  * (median of `COLD_RUNS`, default 3), wall and CPU time. Targets (issue 39): bundles ≤ 1 MB
  * ≤ 120 ms each, > 1 MB ≤ 300 ms each (a bundle: the function's module and every chunk it may
- * load). `CDK_OUT=<dir>` measures that assembly, else a fresh `cdk synth` is made.
+ * load). `CDK_OUT=<dir>` measures that assembly, else a fresh `cdk synth` is made; `COLD_ONLY=<regex>`
+ * measures only the functions whose name matches.
  * Prints numbers, asserts nothing.
  */
 const root = join(import.meta.dirname, '..', '..');
@@ -71,7 +72,9 @@ function importOnce(fn: SynthesizedFunction, env: Record<string, string>, taskDi
 const given = process.env.CDK_OUT;
 const outdir = given ?? (await synth());
 const loadBefore = load();
-const fns = nodeFunctions(outdir);
+// COLD_ONLY=<regex>: only the functions whose name matches (a before/after of one function).
+const only = process.env.COLD_ONLY ? new RegExp(process.env.COLD_ONLY) : undefined;
+const fns = nodeFunctions(outdir).filter((f) => !only || only.test(f.name));
 const sandbox = createSandbox();
 const rows: { name: string; kb: number; ms: number; cpuMs: number }[] = [];
 const failures: string[] = [];

@@ -55,11 +55,11 @@ export interface ChainBMove {
 }
 
 export function chainBMove(m: ChainBMoveOf): ChainBMove {
-  let recorded: string | undefined;
-  let sent: SignedInvoke | undefined;
+  /** The transaction recorded and handed to the send. */
+  let sent: { txHash: string; signed: SignedInvoke } | undefined;
   return {
     get txHash() {
-      return recorded;
+      return sent?.txHash;
     },
     async record(txHash, signed) {
       const claim = requestIdempotency.getStore();
@@ -98,16 +98,16 @@ export function chainBMove(m: ChainBMoveOf): ChainBMove {
         else await reclaimWalletLease(m.lease.walletId, txHash, m.lease.owner, m.lease.seconds).catch(() => undefined);
         throw e;
       }
-      recorded = txHash;
-      sent = signed;
+      sent = { txHash, signed };
     },
     async settled(s) {
-      if (recorded) await finish(recorded, s, m.lease);
+      if (sent) await finish(sent.txHash, s, m.lease);
     },
     async nonceTaken() {
-      if (!recorded || !sent) return { kind: 'pending' };
-      const s = await settleChainB(chainB(), { txHash: recorded, account: sent.sender, nonce: sent.nonce, invoke: sent.invoke });
-      if (s.kind !== 'pending') await finish(recorded, s, m.lease);
+      if (!sent) return { kind: 'pending' };
+      const { txHash, signed } = sent;
+      const s = await settleChainB(chainB(), { txHash, account: signed.sender, nonce: signed.nonce, invoke: signed.invoke });
+      if (s.kind !== 'pending') await finish(txHash, s, m.lease);
       return s;
     },
   };

@@ -291,13 +291,15 @@ export async function executeFromWallet(
  */
 async function decideNonceTaken(move: ChainBMove, refusal: ChainBRejected): Promise<TransferOutcome | UnsettledSend | undefined> {
   const txHash = move.txHash!;
-  const s = await onChainB(() => move.nonceTaken()).catch((e: unknown) => {
+  const s = await move.nonceTaken().catch((e: unknown) => {
     logger.warn('chain B: its nonce taken, chain B not asked yet; the journal settles it', { txHash, refusal: refusal.message, error: e as Error });
     return { kind: 'pending' } as const;
   });
   if (s.kind === 'pending') return { unsettled: true, txHash };
   if (s.kind !== 'landed') return undefined;
-  const tx = await onChainB(() => chainB().getTransaction(txHash)).catch(() => null);
+  const tx = await chainB()
+    .getTransaction(txHash)
+    .catch(() => null);
   return { txHash, fee: tx ? BigInt(tx.fee) : 0n };
 }
 

@@ -5,8 +5,8 @@ import * as native from '#lib/chains/chain-a/native-operations.ts';
 import { NotEnough } from '#lib/chains/chain-a/operation-errors.ts';
 import { listWallets, type WalletRecord } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
-import { journaled, MoveUnsettled, submitted } from '#lib/moves/journal.ts';
-import { accrueNoted, forgetOwed, owedItem } from '#lib/rewards/accrue.ts';
+import { journaled, MoveUnsettled, submitted, type MoveOf } from '#lib/moves/journal.ts';
+import { accrualSettleItems, accrueNoted, forgetOwed, leftOwed, owedItem } from '#lib/rewards/accrue.ts';
 import { amountInput, formatUnits, toUnits } from '#lib/wallets/amounts.ts';
 import { onChainA } from '#lib/wallets/chain-a-errors.ts';
 import { withWalletLock } from '#lib/wallets/lock.ts';
@@ -56,7 +56,10 @@ async function caughtUp(chain: ChainA, w: WalletRecord): Promise<void> {
 }
 
 async function chainAWallet(userId: string, id: string): Promise<WalletRecord> {
-  const w = await ownedWallet(userId, id);
+  return onChainAOnly(await ownedWallet(userId, id));
+}
+
+function onChainAOnly(w: WalletRecord): WalletRecord {
   if (w.chain !== 'a') throw errors.invalidInput('walletId: compression needs a chain A wallet');
   return w;
 }
@@ -85,11 +88,19 @@ async function signing<T extends { slot: number; signature: string }>(
   // The points are noted as owed in the write that records the move, before it is sent: whatever
   // happens after the send, the accrual outbox (lib/rewards/accrue.ts) records them once the chain shows it landed.
   let noted: ReturnType<typeof points>;
+  let settledAccrual: MoveOf['alsoSettle'];
   try {
     const sent = await withWalletLock(w, async (owner, lease) => {
       await caughtUp(chain, w);
       const alsoRecord = accrual && ((txHash: string) => [owedItem((noted = points(txHash)!))]);
-      const via = journaled(chain, { userId: w.userId, purpose: { kind: 'wallet-send', operation }, lease, ...(alsoRecord ? { alsoRecord } : {}) });
+      // Landed, the points are recorded in the write that settles the move, when they can be.
+      const alsoSettle = accrual && (settledAccrual = { writes: (txHash: string) => accrualSettleItems(points(txHash)!, { ownPayer: w.address }) });
+      const via = journaled(chain, {
+        userId: w.userId,
+        purpose: { kind: 'wallet-send', operation },
+        lease,
+        ...(alsoRecord ? { alsoRecord, alsoSettle } : {}),
+      });
       return onChainA(async () => {
         try {
           return await fn(via);
@@ -101,7 +112,11 @@ async function signing<T extends { slot: number; signature: string }>(
       });
     });
     // Signed by this wallet: no need to list the user's wallets to see who paid.
-    if (noted) await accrueNoted(noted, { ownPayer: w.address });
+    // Not recorded with the settlement: refused there (the epoch closing), or its fee not readable yet (the retry job's then).
+    if (noted && !settledAccrual?.written) {
+      if (settledAccrual?.unavailable) leftOwed(noted, settledAccrual.unavailable);
+      else await accrueNoted(noted, { ownPayer: w.address });
+    }
     return sent;
   } catch (e) {
     if (!(e instanceof MoveUnsettled)) throw e;
@@ -169,14 +184,18 @@ export async function decompressToken(userId: string, input: z.infer<typeof toke
 }
 
 export async function transfer(userId: string, input: z.infer<typeof transferInput>) {
-  const w = await chainAWallet(userId, input.walletId);
+  // The user's wallets, read once: the one that signs, and whether `to` is another of them.
+  const wallets = await listWallets(userId);
+  const mine = wallets.find((x) => x.id === input.walletId);
+  if (!mine) throw errors.walletNotFound();
+  const w = onChainAOnly(mine);
   const chain = await chainA();
   const mint = await mintOf(chain, input.mint);
   const to = chainAAddress(input.to, 'to');
   const amount = toUnits(input.amount, mint.decimals);
   const signer = await chainASigner(w);
   // To one of the user's own wallets: nothing moved to anyone, nothing earned (lib/rewards/rules.ts).
-  const own = (await listWallets(userId)).some((x) => x.chain === 'a' && x.address === to.toBase58());
+  const own = wallets.some((x) => x.chain === 'a' && x.address === to.toBase58());
   const sent = await signing(
     chain,
     w,

@@ -55,7 +55,7 @@ export interface Accrual {
 /** `recorded`, `duplicate` (that source transaction already accrued) or `epoch-closed`. */
 export async function recordAccrual(a: Accrual, alsoClearOwed = false): Promise<'recorded' | 'duplicate' | 'epoch-closed'> {
   // The owed note (if asked) goes with the entries it was noted for: recorded → nothing owed, in the same write.
-  const failed = await transactWrite([...accrualItems(a), ...(alsoClearOwed ? [{ Delete: { TableName: tableName, Key: owedKey(a.source, a.txHash) } }] : [])]);
+  const failed = await transactWrite([...accrualItems(a), ...(alsoClearOwed ? [clearOwedItem(a.source, a.txHash)] : [])]);
   if (failed === -1) return 'recorded';
   return failed === 0 ? 'duplicate' : 'epoch-closed';
 }
@@ -226,6 +226,9 @@ export const putOwedItem = (o: OwedAccrual) => ({ Put: { TableName: tableName, I
 
 /** The accrual is recorded (or was before): nothing is owed. */
 export const clearOwed = (source: string, txHash: string): Promise<void> => deleteItem(owedKey(source, txHash));
+
+/** `clearOwed` as an item of a transaction that writes more (the accrual it was noted for, the settlement of its transaction). */
+export const clearOwedItem = (source: string, txHash: string) => ({ Delete: { TableName: tableName, Key: owedKey(source, txHash) } });
 
 /** Accruals owed since before `beforeIso`, oldest first. */
 export async function listOwed(beforeIso: string): Promise<OwedAccrual[]> {

@@ -59,6 +59,13 @@ export interface MoveOf {
   lease?: WalletLease;
   /** Writes that go with the move's record, in its transaction (an accrual owed once it lands: lib/compression/compression.ts). */
   alsoRecord?: (txHash: string) => MoveWrites;
+  /**
+   * Writes that go with the move's settlement as landed when this request settles it (the accrual
+   * noted with the record: lib/compression/compression.ts); `written` says whether they went. A
+   * settlement that fails on them is written without them, and the caller does them its own way;
+   * `unavailable`: what `writes` threw (they could not be named: the settlement went without them).
+   */
+  alsoSettle?: { writes: (txHash: string) => Promise<MoveWrites>; written?: boolean; unavailable?: unknown };
   /** Set once the move is recorded: from then on only the journal settles what it was for. */
   recorded?: { done: boolean };
   /**
@@ -155,14 +162,20 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
 async function settledWithLease(txHash: string, slot: number, m: MoveOf): Promise<boolean> {
   const lease = m.lease;
   if (m.purpose.kind !== 'wallet-send' || !lease?.userId) return false;
-  const settled = await settleMoveWith(
-    txHash,
-    'landed',
-    clock.now().toISOString(),
-    { slot },
-    endHoldRecordingSlotItems({ id: lease.walletId, userId: lease.userId }, txHash, slot),
-  );
-  if (!settled) return false;
+  const settle = (also: MoveWrites) =>
+    settleMoveWith(txHash, 'landed', clock.now().toISOString(), { slot }, [
+      ...endHoldRecordingSlotItems({ id: lease.walletId, userId: lease.userId! }, txHash, slot),
+      ...also,
+    ]);
+  // The caller's writes when it can name them (else without: it does them its own way).
+  const also =
+    m.alsoSettle &&
+    (await m.alsoSettle.writes(txHash).catch((e: unknown) => {
+      m.alsoSettle!.unavailable = e;
+      return undefined;
+    }));
+  if (also?.length && (await settle(also))) m.alsoSettle!.written = true;
+  else if (!(await settle([]))) return false;
   lease.released = true;
   return true;
 }

@@ -1,7 +1,7 @@
 import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
-import { clearOwed, listOwed, putOwed, putOwedItem, recordAccrual } from '#lib/data/rewards-ledger.ts';
+import { accrualItems, clearOwed, clearOwedItem, listOwed, putOwed, putOwedItem, recordAccrual } from '#lib/data/rewards-ledger.ts';
 import { listWallets } from '#lib/data/wallets.ts';
 import { accountOf, epochOf, pointsFor, SOURCES, type Source } from './rules.ts';
 
@@ -42,23 +42,35 @@ export async function accrue(input: AccrueInput, opts: AccrueOptions = {}): Prom
     return { recorded: false, points, epoch: epochOf(clock.nowMs()) };
   }
   for (let epoch = epochOf(clock.nowMs()); ; epoch++) {
-    const outcome = await recordAccrual(
-      {
-        userId: input.userId,
-        account: accountOf(input.userId),
-        epoch,
-        source: input.source,
-        txHash: input.txHash,
-        points,
-        basis: fee.toString(),
-        at,
-      },
-      opts.clearOwed,
-    );
+    const outcome = await recordAccrual(accrualOf(input, epoch, fee, at), opts.clearOwed);
     // Recorded before: its note (if any) was not cleared with it.
     if (outcome === 'duplicate' && opts.clearOwed) await clearOwed(input.source, input.txHash);
     if (outcome !== 'epoch-closed') return { recorded: outcome === 'recorded', points, epoch };
   }
+}
+
+const accrualOf = (input: AccrueInput, epoch: number, fee: bigint, at: string) => ({
+  userId: input.userId,
+  account: accountOf(input.userId),
+  epoch,
+  source: input.source,
+  txHash: input.txHash,
+  points: pointsFor(fee),
+  basis: fee.toString(),
+  at,
+});
+
+/**
+ * The writes of `accrueNoted` (the accrual into the current epoch, the owed note cleared), for the
+ * transaction that settles the source transaction as landed (lib/moves/journal.ts `alsoSettle`): one
+ * round trip fewer on a signing request. When that transaction fails on them (the epoch closing, or
+ * recorded before), the journal settles without them and the caller falls back to `accrueNoted`.
+ */
+export async function accrualSettleItems(input: AccrueInput, opts: Pick<AccrueOptions, 'ownPayer'> = {}): Promise<ReturnType<typeof accrualItems>> {
+  const fee = await feePaid(input.userId, input.txHash, opts.ownPayer);
+  const clear = clearOwedItem(input.source, input.txHash);
+  if (pointsFor(fee) === 0) return [clear];
+  return [...accrualItems(accrualOf(input, epochOf(clock.nowMs()), fee, clock.now().toISOString())), clear];
 }
 
 export interface AccrueOptions {
@@ -97,12 +109,17 @@ export async function accrueNoted(input: AccrueInput, opts: Pick<AccrueOptions, 
   try {
     await accrue(input, { ...opts, clearOwed: true });
   } catch (e) {
-    logger.warn('reward accrual failed; the retry job records it', {
-      source: input.source,
-      txHash: input.txHash,
-      error: e instanceof Error ? e.message : String(e),
-    });
+    leftOwed(input, e);
   }
+}
+
+/** An accrual noted as owed that could not be recorded now (`e`): its note stays, for the retry job. */
+export function leftOwed(input: Pick<AccrueInput, 'source' | 'txHash'>, e: unknown): void {
+  logger.warn('reward accrual failed; the retry job records it', {
+    source: input.source,
+    txHash: input.txHash,
+    error: e instanceof Error ? e.message : String(e),
+  });
 }
 
 export const forgetOwed = (input: Pick<AccrueInput, 'source' | 'txHash'>): Promise<void> => clearOwed(input.source, input.txHash);

@@ -1,3 +1,4 @@
+import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '#functions/jobs.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
@@ -9,31 +10,32 @@ import { signedInUser } from './identity-helpers.ts';
  * client's middleware stack (the runtime runs in this process), with the scheduled jobs off so that
  * only the request's own calls are seen. The value-move journal's writes keep their conditions
  * (lib/moves/journal.ts): the key's binding, the lease's hold, the move's record and the owed
- * accrual in one transaction before the send; the settlement, the hold's end and the slot in one
- * after it; the accrual with its note's clearing in one.
+ * accrual in one transaction before the send; the settlement, the hold's end, the slot, the accrual
+ * and its note's clearing in one after it.
  */
 let rt: TestRuntime;
 let alice: HttpClient;
 let walletId: string;
+let userId: string;
 
 beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000' }, undefined, { withoutJobs: jobs.map((j) => j.name) });
   alice = rt.client();
-  await signedInUser(alice);
+  userId = (await signedInUser(alice)).user.id;
   walletId = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet.id;
   const drop = await alice.post(`/api/wallets/${walletId}/airdrop`, { amount: 10 });
   if (drop.status !== 200) throw new Error(JSON.stringify(drop.json));
 });
 afterAll(async () => rt?.stop());
 
-/** Each DynamoDB call `fn` makes: its command and the key prefixes it names (`pk` up to its first `#`). */
+/** Each DynamoDB call `fn` makes: its command and the key prefixes it names (`pk`, or a query's `:pk`, up to its first `#`). */
 async function calls(fn: () => Promise<{ status: number }>): Promise<string[]> {
   const made: string[] = [];
   // Imported once the runtime has set the endpoint (the client is built at import).
   const { dynamo } = await import('#lib/data/client.ts');
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
-      const keys = [...new Set(JSON.stringify(args.input).match(/(?<="pk":\{"S":")[A-Z]+/g) ?? [])];
+      const keys = [...new Set(JSON.stringify(args.input).match(/(?<="(?:pk|:pk)":\{"S":")[A-Z]+/g) ?? [])];
       made.push(`${context.commandName?.replace(/Command$/, '')} ${keys.join('+')}`);
       return next(args);
     },
@@ -51,7 +53,7 @@ async function calls(fn: () => Promise<{ status: number }>): Promise<string[]> {
 const compress = (headers?: Record<string, string>) => alice.post('/api/compression/compress-native', { walletId, amount: 0.001 }, headers ? { headers } : {});
 
 describe('compress-native: DynamoDB calls per request', () => {
-  it('reads the session and the wallet once each; four writes: lease, record, settlement, accrual', async () => {
+  it('reads the session and the wallet once each; three writes: lease, record, settlement with the accrual', async () => {
     await compress(); // warm: the chain, the modules
     expect(await calls(() => compress())).toEqual([
       'GetItem SESSION',
@@ -59,10 +61,8 @@ describe('compress-native: DynamoDB calls per request', () => {
       'PutItem WALLETLOCK',
       // before the send: the lease held for the transaction, the move recorded, the accrual noted as owed
       'TransactWriteItems WALLETLOCK+MOVE+REWARDOWED',
-      // landed: the move settled, the hold ended, the slot recorded
-      'TransactWriteItems MOVE+WALLETLOCK+WALLETS',
-      // the points, the owed note cleared
-      'TransactWriteItems REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+      // landed: the move settled, the hold ended, the slot recorded, the points, the owed note cleared
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS+REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
     ]);
   });
 
@@ -73,9 +73,55 @@ describe('compress-native: DynamoDB calls per request', () => {
       'GetItem WALLETS',
       'PutItem WALLETLOCK',
       'TransactWriteItems IDEMPOTENCY+WALLETLOCK+MOVE+REWARDOWED',
-      'TransactWriteItems MOVE+WALLETLOCK+WALLETS',
-      'TransactWriteItems REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS+REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
       'UpdateItem IDEMPOTENCY',
     ]);
+  });
+
+  it("a compressed transfer reads the user's wallets once: the one that signs, and whether the recipient is another of them", async () => {
+    const { mintAddress: mint } = (await alice.post('/api/compression/create-token', { walletId, decimals: 6 })).json;
+    expect((await alice.post('/api/compression/mint-to', { walletId, mint, amount: 1000 })).status).toBe(200);
+    expect((await alice.post('/api/compression/compress-token', { walletId, mint, amount: 100 })).status).toBe(200);
+    const to = (await alice.post('/api/wallets', { chain: 'a', name: 'other' })).json.wallet.address as string;
+    const send = (recipient: string) => () => alice.post('/api/compression/transfer', { walletId, mint, to: recipient, amount: 1 });
+    expect(await calls(send(Keypair.generate().publicKey.toBase58()))).toEqual([
+      'GetItem SESSION',
+      'Query WALLETS',
+      'PutItem WALLETLOCK',
+      'TransactWriteItems WALLETLOCK+MOVE+REWARDOWED',
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS+REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+    ]);
+    // To the user's own wallet: nothing earned, so no accrual noted or recorded.
+    expect(await calls(send(to))).toEqual([
+      'GetItem SESSION',
+      'Query WALLETS',
+      'PutItem WALLETLOCK',
+      'TransactWriteItems WALLETLOCK+MOVE',
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS',
+    ]);
+  });
+
+  // Last: it leaves the current epoch closing.
+  it('the epoch closing: the settlement goes without the points, which then go into the next epoch once', async () => {
+    const { startClose, epochAccount, ledger } = await import('#lib/data/rewards-ledger.ts');
+    const { accountOf, epochOf } = await import('#lib/rewards/rules.ts');
+    const epoch = epochOf(Date.now());
+    await startClose(epoch);
+    const before = (await epochAccount(epoch + 1, accountOf(userId)))?.points ?? 0;
+    expect(await calls(() => compress())).toEqual([
+      'GetItem SESSION',
+      'GetItem WALLETS',
+      'PutItem WALLETLOCK',
+      'TransactWriteItems WALLETLOCK+MOVE+REWARDOWED',
+      // refused on the closing epoch's check, so written again without the accrual
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS+REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS',
+      // the accrual on its own: the closing epoch refuses it, the next takes it with the note cleared
+      'TransactWriteItems REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+      'TransactWriteItems REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+    ]);
+    expect((await epochAccount(epoch + 1, accountOf(userId)))!.points).toBeGreaterThan(before);
+    const entries = (await ledger(userId)).filter((e) => e.source === 'compression');
+    expect(new Set(entries.map((e) => e.txHash)).size).toBe(entries.length);
   });
 });

@@ -133,7 +133,7 @@ export async function signingPath(url: string, rounds: number): Promise<{ rows: 
         Object.assign(tally, { calls: 0, dynamoMs: 0, chainMs: 0, each: [] });
         viaApi[op].push(await time(calls[op]));
         if (op === 'compress' || op === 'transfer') made[op].push({ ...tally });
-        if (process.env.BENCH_CALLS && op === 'compress') console.log(`    ${tally.each.join(' | ')}`);
+        if (process.env.BENCH_CALLS && (op === 'compress' || op === 'transfer')) console.log(`    ${op}: ${tally.each.join(' | ')}`);
       }
     }
   } finally {

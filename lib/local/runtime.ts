@@ -40,6 +40,8 @@ export interface RuntimeOptions {
    * LOCAL_L1=0, and off when ETHEREUM_RPC_URL names another L1 or with `external`.
    */
   l1?: boolean;
+  /** A scheduled row's local period in ms by job name, in place of the table's (a test runs the bridge relayer faster). */
+  jobPeriodsMs?: Readonly<Record<string, number>>;
 }
 
 export interface ExternalServices {
@@ -53,11 +55,13 @@ export interface Runtime {
   dataDir: string;
   /** The embedded services, for fault tests (kill DynamoDB Local, restart S3); with `external`, none. */
   services: { dynamo?: DynamoLocal; s3: S3Local; replicaTargets: S3Local[]; l1?: EthereumL1 };
+  /** Waits for passes of a scheduled job (ScheduledJobs.passes). */
+  jobPasses: ScheduledJobs['passes'];
   stop(): Promise<void>;
 }
 
 /** A runtime on `external` services: it owns none (see RuntimeOptions.external). */
-export type SharingRuntime = Omit<Runtime, 'services'>;
+export type SharingRuntime = Omit<Runtime, 'services' | 'jobPasses'>;
 
 /**
  * The embedded runtime hosts every function in one isolate, a live heap of ~100 MB where a Lambda
@@ -159,7 +163,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
     await bootstrap({ dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: config.TABLE_NAME, bucketName: config.BUCKET_NAME });
     const { gatewayListener } = await import('./gateway.ts');
     server.on('request', await gatewayListener(opts.routes));
-    stops.push(startScheduledJobs(opts.jobs));
+    const scheduled = startScheduledJobs(opts.jobs, opts.jobPeriodsMs);
+    stops.push(scheduled.stop);
     stops.push(...(await startReplicaWorker({ ownsServices: !opts.external })));
     if (opts.external) return { url, port, dataDir, stop };
     const services = {
@@ -168,7 +173,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
       replicaTargets: replicaTargets.map((t) => t.server),
       ...(l1 ? { l1 } : {}),
     };
-    return { url, port, dataDir, services, stop };
+    return { url, port, dataDir, services, stop, jobPasses: scheduled.passes };
   } catch (e) {
     await stop();
     throw e;
@@ -181,18 +186,31 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime | Shar
  * waits for a running pass (the services it talks to stop next). The job's module loads at its
  * first pass, not at start (chain A's SDKs are heavy).
  */
-function every(name: string, intervalMs: number, pass: () => Promise<unknown>): () => Promise<void> {
+function every(name: string, intervalMs: number, pass: () => Promise<unknown>, ended: () => void): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     running ??= pass()
       .catch(async (e: unknown) => (await import('#lib/log.ts')).logger.warn(`${name} failed`, { error: e as Error }))
-      .finally(() => (running = undefined));
+      .finally(() => {
+        running = undefined;
+        ended();
+      });
   }, intervalMs);
   timer.unref();
   return async () => {
     clearInterval(timer);
     await running;
   };
+}
+
+/** The scheduled jobs running in process. */
+export interface ScheduledJobs {
+  stop(): Promise<void>;
+  /**
+   * Resolves once `count` passes of job `name` that began after the call have ended (failed
+   * ones too): a test that waits on the bridge relayer waits for its passes, not for a time.
+   */
+  passes(name: string, count?: number): Promise<void>;
 }
 
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -202,7 +220,8 @@ const repoRoot = join(import.meta.dirname, '..', '..');
  * EventBridge rule invokes on AWS) on the row's period, or on `local.everyMs` where the row says
  * why the local runtime differs (the bridge relayer, which plays Hyperlane's relayer here).
  */
-export function startScheduledJobs(jobs: readonly Job[]): () => Promise<void> {
+export function startScheduledJobs(jobs: readonly Job[], periodsMs: Readonly<Record<string, number>> = {}): ScheduledJobs {
+  const counts = new Map<string, { ended: number; running: boolean; waiting: { until: number; done: () => void }[] }>();
   const stops = jobs.filter(isScheduled).map((job) => {
     let handler: Promise<() => Promise<unknown>> | undefined;
     const load = () =>
@@ -210,10 +229,30 @@ export function startScheduledJobs(jobs: readonly Job[]): () => Promise<void> {
         if (typeof m.handler !== 'function') throw new Error(`${job.handler} exports no handler`);
         return m.handler;
       }));
-    return every(job.name, localPeriodMs(job), async () => (await load())());
+    const count = { ended: 0, running: false, waiting: [] as { until: number; done: () => void }[] };
+    counts.set(job.name, count);
+    const pass = async () => {
+      count.running = true;
+      return (await load())();
+    };
+    const ended = () => {
+      count.running = false;
+      count.ended++;
+      count.waiting = count.waiting.filter((w) => (w.until <= count.ended ? (w.done(), false) : true));
+    };
+    return every(job.name, periodsMs[job.name] ?? localPeriodMs(job), pass, ended);
   });
-  return async () => {
-    await Promise.all(stops.map((stop) => stop()));
+  return {
+    stop: async () => {
+      await Promise.all(stops.map((stop) => stop()));
+    },
+    passes: (name, n = 1) => {
+      const count = counts.get(name);
+      if (!count) return Promise.reject(new Error(`job ${name} does not run in this runtime`));
+      // A pass running now began before the call: it ends first and does not count.
+      const until = count.ended + (count.running ? 1 : 0) + n;
+      return new Promise<void>((done) => count.waiting.push({ until, done }));
+    },
   };
 }
 

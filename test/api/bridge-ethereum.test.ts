@@ -219,7 +219,7 @@ describe("deposits that are not the record's → refused at source-tx with the r
     const t = ok(await alice.post('/api/bridge/initiate', deposit())).transaction;
     const unknown = `0x${'5a'.repeat(32)}`;
     ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: unknown }));
-    await new Promise((r) => setTimeout(r, 2500));
+    await rt.jobPasses('bridge-relayer', 3);
     expect(ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction.status).toBe('submitted');
     advanceClock(31 * 60_000);
     expect((await settled(alice, t.id)).status).toBe('failed');

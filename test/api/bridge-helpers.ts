@@ -14,12 +14,12 @@ export function fails(res: { status: number; json: any }, status: number, error:
 
 export const TERMINAL = ['completed', 'failed', 'expired', 'cancelled'] as const;
 
-/** Polls the status until it reaches one of `until` (the relayer runs every second): about 40 s at most. */
+/** Polls the status until it reaches one of `until` (the tests' relayer runs every 200 ms): about 40 s at most. */
 export async function settled(c: HttpClient, id: string, until: readonly string[] = TERMINAL) {
-  for (let i = 0; i < 80; i++) {
+  for (let i = 0; i < 400; i++) {
     const t = ok(await c.get(`/api/bridge/status/${id}`)).transaction;
     if (until.includes(t.status)) return t;
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`bridge ${id} did not settle`);
 }

@@ -142,7 +142,7 @@ describe("withdraw from the caller's chain B wallet", () => {
 
     // Relayers racing on it afterwards change nothing: released once.
     await Promise.all([relayBridge(aliceId, stored.id), relayBridge(aliceId, stored.id)]);
-    await new Promise((r) => setTimeout(r, 1500));
+    await rt.jobPasses('bridge-relayer', 2);
     expect(await lamports(dest)).toBe(1_250_000_000n);
     fails(await alice.post(`/api/bridge/${stored.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
     fails(await alice.post(`/api/bridge/${stored.id}/source-tx`, { txHash: stored.sourceTxHash }), 409, 'BRIDGE_STATE_CONFLICT');
@@ -302,7 +302,7 @@ describe('withdraw from an outside chain B wallet: instructions, then source-tx'
   it('a chain B transaction that does not exist fails after the confirmation window; cancel while pending', async () => {
     const t = ok(await alice.post('/api/bridge/initiate', withdraw())).transaction;
     ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: `0x${'5'.repeat(63)}` }));
-    await new Promise((r) => setTimeout(r, 1500));
+    await rt.jobPasses('bridge-relayer', 2);
     expect(ok(await alice.get(`/api/bridge/status/${t.id}`)).transaction.status).toBe('submitted');
     advanceClock(31 * 60 * 1000);
     expect((await settled(alice, t.id)).status).toBe('failed');

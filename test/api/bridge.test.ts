@@ -124,7 +124,7 @@ describe("deposit from the caller's chain A wallet", () => {
     fails(await alice.post(`/api/bridge/${res.transaction.id}/cancel`), 409, 'BRIDGE_STATE_CONFLICT');
     fails(await alice.post(`/api/bridge/${res.transaction.id}/source-tx`, { txHash: res.transaction.sourceTxHash }), 409, 'BRIDGE_STATE_CONFLICT');
     // The relayer never credits twice: more passes leave the balance as it is.
-    await new Promise((r) => setTimeout(r, 2500));
+    await rt.jobPasses('bridge-relayer', 3);
     expect((await balanceOf(SOL.destinationToken, DEST64)) - minted).toBe(1_500_000_000n);
   });
 
@@ -295,7 +295,7 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash: sent.signature }));
     await Promise.all([relayBridge(aliceId, t.id), relayBridge(aliceId, t.id), relayBridge(aliceId, t.id)]);
     expect((await settled(alice, t.id)).status).toBe('completed');
-    await new Promise((r) => setTimeout(r, 1500)); // and the timer's passes after
+    await rt.jobPasses('bridge-relayer', 2); // and the timer's passes after
     expect((await balanceOf(SOL.destinationToken, DEST64)) - before).toBe(300_000_000n);
     expect((await readBridge(aliceId, t.id))!.history.map((h) => h.status)).toEqual(['pending', 'submitted', 'source_confirmed', 'completed']);
   });
@@ -310,7 +310,7 @@ describe('deposit from an outside wallet: instructions, then source-tx', () => {
     const before = await balanceOf(SOL.destinationToken, DEST64);
     fails(await alice.post(`/api/bridge/${b.id}/source-tx`, { txHash: sentForA.signature }), 400, 'INVALID_INPUT', /memo/);
     expect(ok(await alice.get(`/api/bridge/status/${b.id}`)).transaction).toMatchObject({ status: 'pending', sourceTxHash: null });
-    await new Promise((r) => setTimeout(r, 1500)); // the relayer's passes
+    await rt.jobPasses('bridge-relayer', 2); // the relayer's passes
     expect(await balanceOf(SOL.destinationToken, DEST64)).toBe(before);
     ok(await alice.post(`/api/bridge/${a.id}/cancel`));
     ok(await alice.post(`/api/bridge/${b.id}/cancel`));

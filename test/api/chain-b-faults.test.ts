@@ -268,7 +268,7 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
     const r = ok(await withdraw(dest), 202).transaction;
     expect(r.status).toBe('submitted');
     expect(chain.heldBack()).toEqual([r.sourceTxHash]);
-    await new Promise((ok) => setTimeout(ok, 2500)); // relayer passes meanwhile: nothing on chain B yet, nothing released
+    await world.rt.jobPasses('bridge-relayer', 3); // relayer passes meanwhile: nothing on chain B yet, nothing released
     expect(ok(await alice.get(`/api/bridge/status/${r.id}`)).transaction.status).toBe('submitted');
     expect(await lamports(dest)).toBe(0n);
     await chain.advanceBlocks(3);

@@ -79,7 +79,8 @@ async function depositAttached() {
   return { id: r.transaction.id as string, txHash, dest: `0x${BigInt(dest).toString(16).padStart(64, '0')}` };
 }
 const head = async () => BigInt(await rpc('eth_blockNumber', []));
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `n` relayer passes that begin from now (each mines an L1 block here). */
+const passes = (n: number) => rt.jobPasses('bridge-relayer', n);
 
 describe('Ethereum → chain B deposits under L1 faults', () => {
   it('its block reorganized away and a node behind still answers the old receipt: never credited while it is not on the chain; failed after the window', async () => {
@@ -90,8 +91,8 @@ describe('Ethereum → chain B deposits under L1 faults', () => {
     // Relayer passes (each mines a block) until the old receipt is far deeper than 3 confirmations.
     const mined = (fate as { height: bigint }).height;
     const status = async () => ok(await alice.get(`/api/bridge/status/${d.id}`)).transaction.status as string;
-    for (let i = 0; i < 40 && (await head()) < mined + 6n && (await status()) === 'submitted'; i++) await wait(500);
-    await wait(1500);
+    for (let i = 0; i < 40 && (await head()) < mined + 6n && (await status()) === 'submitted'; i++) await passes(1);
+    await passes(2);
     expect(await status()).toBe('submitted');
     expect(await balanceOf(l2Token, d.dest)).toBe(0n);
     expect(await head()).toBeGreaterThanOrEqual(mined + 6n);
@@ -116,7 +117,7 @@ describe('Ethereum → chain B deposits under L1 faults', () => {
       expect(await watcher.getBlockHash(receipt!.blockNumber)).toBe(receipt!.blockHash);
       expect(await head()).toBeGreaterThanOrEqual(receipt!.blockNumber + 2n);
       // The relayer's later passes credit nothing more.
-      await wait(1500);
+      await passes(2);
       expect(await balanceOf(l2Token, d.dest)).toBe(AMOUNT);
     });
   }

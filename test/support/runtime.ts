@@ -14,7 +14,11 @@ import { checkResponse } from './response-check.ts';
  * this file's own table on it (test/support/shared-dynamo.ts); `ownDynamo` starts one for this
  * runtime alone, for a test that kills it (and outside vitest, a bench, there is no shared one).
  */
-export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string, opts: { ownDynamo?: boolean; withoutJobs?: string[] } = {}) {
+export async function startTestRuntime(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  opts: { ownDynamo?: boolean; withoutJobs?: string[]; jobPeriodsMs?: Record<string, number> } = {},
+) {
   if (process.env.SHROUD_BASE_URL) return remoteRuntime(process.env.SHROUD_BASE_URL);
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
@@ -22,7 +26,18 @@ export async function startTestRuntime(env: Record<string, string> = {}, dataDir
   // The embedded Ethereum L1 only for the tests that ask for it (LOCAL_L1=1): it adds seconds to a start.
   // withoutJobs: scheduled jobs a test drives itself (a chaos run's crashed pass would hold the timer, and the stop, forever).
   const own = jobs.filter((j) => !opts.withoutJobs?.includes(j.name));
-  const runtime: Runtime = await startRuntime({ port: 0, dataDir: dir, env, routes, jobs: own, l1: process.env.LOCAL_L1 === '1', dynamoEndpoint: shared });
+  // The bridge relayer five times as often as `npm start` runs it: tests wait for its passes (`jobPasses`), not for a time.
+  const jobPeriodsMs = { 'bridge-relayer': 200, ...opts.jobPeriodsMs };
+  const runtime: Runtime = await startRuntime({
+    port: 0,
+    dataDir: dir,
+    env,
+    routes,
+    jobs: own,
+    l1: process.env.LOCAL_L1 === '1',
+    dynamoEndpoint: shared,
+    jobPeriodsMs,
+  });
   return {
     ...runtime,
     client: () => new HttpClient(runtime.url),
@@ -46,12 +61,14 @@ export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
  */
 function remoteRuntime(url: string) {
   const rt = { url, port: Number(new URL(url).port), dataDir: '', client: () => new HttpClient(url), stop: async (_keepData = false) => {} };
-  Object.defineProperty(rt, 'services', {
-    get() {
-      throw new Error(`this test reads the embedded services, which the API at SHROUD_BASE_URL (${url}) does not have`);
-    },
-  });
-  return rt as typeof rt & { services: Runtime['services'] };
+  for (const what of ['services', 'jobPasses']) {
+    Object.defineProperty(rt, what, {
+      get() {
+        throw new Error(`this test reads the embedded ${what}, which the API at SHROUD_BASE_URL (${url}) does not have`);
+      },
+    });
+  }
+  return rt as typeof rt & Pick<Runtime, 'services' | 'jobPasses'>;
 }
 
 /** fetch with a cookie jar, as a browser or terminal client keeps its session. */

@@ -55,7 +55,7 @@ describe('the local runtime scheduler', () => {
     const table = [row('every-two-minutes', { everyMinutes: 2 }), row('queue-fed', { queues: 'replica' })];
     expect(table.filter(isScheduled)).toHaveLength(1);
     const before = runs();
-    const stop = startScheduledJobs(table);
+    const { stop } = startScheduledJobs(table);
     await vi.advanceTimersByTimeAsync(119_000);
     expect(runs() - before).toBe(0);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -70,7 +70,7 @@ describe('the local runtime scheduler', () => {
   it("uses a row's local period where it gives one", async () => {
     vi.useFakeTimers();
     const before = runs();
-    const stop = startScheduledJobs([
+    const { stop } = startScheduledJobs([
       {
         name: 'fast',
         id: 'fast',

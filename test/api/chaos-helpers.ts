@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { FAULTS, type ChainAFault, type FaultyChainA } from '#lib/chains/chain-a/faults.ts';
-import { clock } from '#lib/clock.ts';
+import { advanceClock, clock } from '#lib/clock.ts';
 import type { HttpClient, TestRuntime } from '../support/runtime.ts';
 
 /** What the chaos properties share (chaos.test.ts, chaos-moves.test.ts, chaos-chain-b.test.ts): schedules, one request that may crash, the documented answers, the per-move report. */
@@ -152,6 +152,22 @@ export async function landedOnceJournaled(chain: FaultyChainA, before: Set<strin
   expect(landed.length, JSON.stringify({ answers, moves })).toBeLessThanOrEqual(1);
   for (const { move } of moves) expect(move?.status).toBe('landed');
   return landed;
+}
+
+/**
+ * A compression's reward points: once the accrual outbox's pass has run, every transaction that
+ * landed has exactly one ledger entry and nothing owed for it (recorded with its settlement, by the
+ * request after it, or by the pass).
+ */
+export async function expectAccruedOnce(userId: string, landed: string[]): Promise<void> {
+  const { ACCRUAL_RETRY_AFTER_MS, retryAccrualsOnce } = await import('#lib/rewards/accrue.ts');
+  const { ledger, listOwed } = await import('#lib/data/rewards-ledger.ts');
+  advanceClock(ACCRUAL_RETRY_AFTER_MS + 1000);
+  await retryAccrualsOnce();
+  const entries = await ledger(userId);
+  for (const tx of landed) expect(entries.filter((e) => e.txHash === tx).length, tx).toBe(1);
+  const owed = await listOwed(new Date(clock.nowMs() + 86_400_000).toISOString());
+  expect(owed.filter((o) => landed.includes(o.txHash))).toEqual([]);
 }
 
 /** Nothing left open in chain A's journal, however old. */

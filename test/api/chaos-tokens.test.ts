@@ -7,6 +7,7 @@ import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/
 import {
   expectDocumented,
   expectJournalSettled,
+  expectAccruedOnce,
   landedOnceJournaled,
   measured,
   printReport,
@@ -118,6 +119,8 @@ interface Prepared {
   /** After the invariants: the move's own record agrees with what landed. */
   record?(landed: string | undefined): Promise<void>;
   codes?: Record<number, string[]>;
+  /** A compression that earns reward points (lib/compression/compression.ts): each landed one accrues once. */
+  accrues?: true;
 }
 
 const units = (milli: number) => BigInt(milli) * 1_000n; // milli/1000 of a 6-decimal token
@@ -129,18 +132,21 @@ const MOVES: Record<string, (milli: number) => Promise<Prepared>> = {
     body: { walletId: wallet.id, mint: mint.toBase58(), amount: milli / 1000 },
     measure: async () => (await compressedTokens(wallet.address)) - (await tokens(wallet.address, mint)),
     per: 2n * units(milli),
+    accrues: true,
   }),
   'decompress-token': async (milli) => ({
     route: '/api/compression/decompress-token',
     body: { walletId: wallet.id, mint: mint.toBase58(), amount: milli / 1000 },
     measure: async () => (await tokens(wallet.address, mint)) - (await compressedTokens(wallet.address)),
     per: 2n * units(milli),
+    accrues: true,
   }),
   transfer: async (milli) => ({
     route: '/api/compression/transfer',
     body: { walletId: wallet.id, mint: mint.toBase58(), to: recipient.toBase58(), amount: milli / 1000 },
     measure: async () => (await compressedTokens(recipient)) - (await compressedTokens(wallet.address)),
     per: 2n * units(milli),
+    accrues: true,
   }),
   'mint-to': async (milli) => ({
     route: '/api/compression/mint-to',
@@ -230,6 +236,7 @@ for (const [name, prepare] of Object.entries(MOVES)) {
               await p.record?.(landed[0]);
               // every move settled
               await expectJournalSettled();
+              if (p.accrues) await expectAccruedOnce(userId, landed);
               expectDocumented(answers, p.codes);
               scheduleDone(report, name, answers.length);
             }),

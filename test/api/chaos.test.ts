@@ -5,6 +5,7 @@ import type { FaultyChainA } from '#lib/chains/chain-a/faults.ts';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import {
+  expectAccruedOnce,
   expectDocumented,
   expectJournalSettled,
   landedOnceJournaled,
@@ -26,7 +27,8 @@ import { signedInUser } from './identity-helpers.ts';
  * a crash before or after the chain took the send) and concurrent retries with one Idempotency-Key;
  * then the journal's pass and a last retry. At the end: the chain's balance moved exactly by what
  * the journal says landed; nothing twice for one key; every transaction that landed is in the
- * journal as landed; no move left open; every answer one docs/architecture.md's error codes document.
+ * journal as landed; no move left open; its reward points recorded once; every answer one
+ * docs/architecture.md's error codes document.
  * `npm test`: a fixed seed and CHAOS_RUNS (default 8) schedules per move; `npm run chaos`: 1,000.
  * The other journaled moves, whose requests need a fresh record each (a commitment, a quote, a
  * funded one-time address): chaos-moves.test.ts.
@@ -36,11 +38,12 @@ let alice: HttpClient;
 let wallet: { id: string; address: string };
 let chain: FaultyChainA;
 let keys = 0;
+let userId: string;
 
 beforeAll(async () => {
   rt = await startTestRuntime({ RATE_LIMIT_MULTIPLIER: '1000', CHAIN_FAULTS: 'slot-ms=0' });
   alice = rt.client();
-  await signedInUser(alice);
+  userId = (await signedInUser(alice)).user.id;
   wallet = (await alice.post('/api/wallets', { chain: 'a', name: 'main' })).json.wallet;
   for (let i = 0; i < 3; i++) expect((await alice.post(`/api/wallets/${wallet.id}/airdrop`, { amount: 10 })).status).toBe(200);
   expect((await alice.post('/api/compression/compress-native', { walletId: wallet.id, amount: 5 })).status).toBe(200);
@@ -99,6 +102,8 @@ for (const [name, move] of Object.entries(MOVES)) {
               for (const a of answers) if (a !== 'crashed' && a.status === 200) expect(landed).toContain(a.json.txHash);
               // every move settled
               await expectJournalSettled();
+              // its reward points recorded once
+              await expectAccruedOnce(userId, landed);
               // every answer documented
               expectDocumented(answers);
               scheduleDone(report, name, answers.length);

@@ -221,7 +221,8 @@ const repoRoot = join(import.meta.dirname, '..', '..');
  * why the local runtime differs (the bridge relayer, which plays Hyperlane's relayer here).
  */
 export function startScheduledJobs(jobs: readonly Job[], periodsMs: Readonly<Record<string, number>> = {}): ScheduledJobs {
-  const counts = new Map<string, { ended: number; running: boolean; waiting: { until: number; done: () => void }[] }>();
+  type Waiting = { until: number; done: () => void; stopped: (e: Error) => void };
+  const counts = new Map<string, { ended: number; running: boolean; waiting: Waiting[] }>();
   const stops = jobs.filter(isScheduled).map((job) => {
     let handler: Promise<() => Promise<unknown>> | undefined;
     const load = () =>
@@ -229,7 +230,7 @@ export function startScheduledJobs(jobs: readonly Job[], periodsMs: Readonly<Rec
         if (typeof m.handler !== 'function') throw new Error(`${job.handler} exports no handler`);
         return m.handler;
       }));
-    const count = { ended: 0, running: false, waiting: [] as { until: number; done: () => void }[] };
+    const count = { ended: 0, running: false, waiting: [] as Waiting[] };
     counts.set(job.name, count);
     const pass = async () => {
       count.running = true;
@@ -245,13 +246,15 @@ export function startScheduledJobs(jobs: readonly Job[], periodsMs: Readonly<Rec
   return {
     stop: async () => {
       await Promise.all(stops.map((stop) => stop()));
+      // No pass will come: a test still waiting for one fails now rather than at its timeout.
+      for (const [name, count] of counts) for (const w of count.waiting.splice(0)) w.stopped(new Error(`job ${name} stopped before its passes`));
     },
     passes: (name, n = 1) => {
       const count = counts.get(name);
       if (!count) return Promise.reject(new Error(`job ${name} does not run in this runtime`));
       // A pass running now began before the call: it ends first and does not count.
       const until = count.ended + (count.running ? 1 : 0) + n;
-      return new Promise<void>((done) => count.waiting.push({ until, done }));
+      return new Promise<void>((done, stopped) => count.waiting.push({ until, done, stopped }));
     },
   };
 }

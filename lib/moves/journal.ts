@@ -167,14 +167,15 @@ async function settledWithLease(txHash: string, slot: number, m: MoveOf): Promis
       ...endHoldRecordingSlotItems({ id: lease.walletId, userId: lease.userId! }, txHash, slot),
       ...also,
     ]);
-  // The caller's writes when it can name them (else without: it does them its own way).
+  // The caller's writes when it can name them, else (or when that fails in any way: the transaction landed,
+  // its answer must not become an error) without them, and the caller does them its own way.
   const also =
     m.alsoSettle &&
     (await m.alsoSettle.writes(txHash).catch((e: unknown) => {
       m.alsoSettle!.unavailable = e;
       return undefined;
     }));
-  if (also?.length && (await settle(also))) m.alsoSettle!.written = true;
+  if (also?.length && (await settle(also).catch(() => false))) m.alsoSettle!.written = true;
   else if (!(await settle([]))) return false;
   lease.released = true;
   return true;

@@ -157,15 +157,21 @@ export async function landedOnceJournaled(chain: FaultyChainA, before: Set<strin
 /**
  * A compression's reward points: once the accrual outbox's pass has run, every transaction that
  * landed has exactly one ledger entry and nothing owed for it (recorded with its settlement, by the
- * request after it, or by the pass).
+ * request after it, or by the pass), and each epoch's total is the sum of its entries.
  */
 export async function expectAccruedOnce(userId: string, landed: string[]): Promise<void> {
   const { ACCRUAL_RETRY_AFTER_MS, retryAccrualsOnce } = await import('#lib/rewards/accrue.ts');
-  const { ledger, listOwed } = await import('#lib/data/rewards-ledger.ts');
+  const { epochAccount, ledger, listOwed } = await import('#lib/data/rewards-ledger.ts');
+  const { accountOf } = await import('#lib/rewards/rules.ts');
   advanceClock(ACCRUAL_RETRY_AFTER_MS + 1000);
   await retryAccrualsOnce();
   const entries = await ledger(userId);
   for (const tx of landed) expect(entries.filter((e) => e.txHash === tx).length, tx).toBe(1);
+  // and the epochs' totals are the sums of the entries: no points added without their entry
+  for (const epoch of new Set(entries.map((e) => e.epoch))) {
+    const sum = entries.filter((e) => e.epoch === epoch).reduce((n, e) => n + e.points, 0);
+    expect((await epochAccount(epoch, accountOf(userId)))?.points, `epoch ${epoch}`).toBe(sum);
+  }
   const owed = await listOwed(new Date(clock.nowMs() + 86_400_000).toISOString());
   expect(owed.filter((o) => landed.includes(o.txHash))).toEqual([]);
 }

@@ -101,6 +101,46 @@ describe('compress-native: DynamoDB calls per request', () => {
     ]);
   });
 
+  it('the settlement with the points failing in any other way (a conflict past its retries): 200 all the same, settled without them, the points recorded once after', async () => {
+    const { dynamo } = await import('#lib/data/client.ts');
+    const { ledger } = await import('#lib/data/rewards-ledger.ts');
+    let failed = 0;
+    // After the counting middleware (same step, lower priority): the call is counted, then fails once.
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (!failed && context.commandName === 'TransactWriteItemsCommand' && input.includes('"MOVE#') && input.includes('"REWARDSRC#')) {
+          failed++;
+          throw new Error('injected: the settlement with the points failed (as a conflict past its retries does)');
+        }
+        return next(args);
+      },
+      { step: 'build', priority: 'low', name: 'failSettlementWithPoints' },
+    );
+    let txHash = '';
+    try {
+      expect(
+        await calls(async () => {
+          const r = await compress();
+          txHash = r.json.txHash;
+          return r;
+        }),
+      ).toEqual([
+        'GetItem SESSION',
+        'GetItem WALLETS',
+        'PutItem WALLETLOCK',
+        'TransactWriteItems WALLETLOCK+MOVE+REWARDOWED',
+        'TransactWriteItems MOVE+WALLETLOCK+WALLETS+REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+        'TransactWriteItems MOVE+WALLETLOCK+WALLETS',
+        'TransactWriteItems REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+      ]);
+    } finally {
+      dynamo.middlewareStack.remove('failSettlementWithPoints');
+    }
+    expect(failed).toBe(1);
+    expect((await ledger(userId)).filter((e) => e.txHash === txHash)).toHaveLength(1);
+  });
+
   // Last: it leaves the current epoch closing.
   it('the epoch closing: the settlement goes without the points, which then go into the next epoch once', async () => {
     const { startClose, epochAccount, ledger } = await import('#lib/data/rewards-ledger.ts');

@@ -88,4 +88,31 @@ describe('the local runtime scheduler', () => {
     }
     await stop();
   });
+
+  it("waits for passes that begin after the call (a period given in place of the row's), and fails a wait when the jobs stop", async () => {
+    vi.useFakeTimers();
+    const row: Job = {
+      name: 'counted',
+      id: 'counted',
+      handler: 'test/fixtures/jobs/count.ts',
+      description: 'counted',
+      trigger: { everyMinutes: 60 },
+      timeoutSeconds: 1,
+      grants: [],
+    };
+    const scheduled = startScheduledJobs([row], { counted: 500 });
+    const before = runs();
+    let waited = false;
+    const two = scheduled.passes('counted', 2).then(() => (waited = true));
+    await vi.advanceTimersByTimeAsync(500);
+    await vi.waitFor(() => expect(runs() - before).toBe(1));
+    expect(waited).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
+    await two;
+    expect(runs() - before).toBe(2);
+    await expect(scheduled.passes('no-such-job')).rejects.toThrow(/does not run/);
+    const never = scheduled.passes('counted', 5);
+    await scheduled.stop();
+    await expect(never).rejects.toThrow(/stopped before its passes/);
+  });
 });

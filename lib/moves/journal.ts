@@ -146,7 +146,15 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
       logger.warn('value move sent, outcome unknown; the journal settles it', { txHash, error: e as Error });
       throw new MoveUnsettled(txHash);
     }
-    if (!(await settledWithLease(txHash, sent.slot, m))) await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { lease: m.lease });
+    try {
+      if (!(await settledWithLease(txHash, sent.slot, m))) await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { lease: m.lease });
+    } catch (e) {
+      // Landed, and its settlement not written (DynamoDB failed past its retries): an error now would
+      // free the Idempotency-Key of a transaction that moved value, and a retry could send again. It
+      // stays open, bound to the key and holding the wallet, and the journal's pass settles it: 202.
+      logger.warn('value move landed, its settlement not written; the journal settles it', { txHash, error: e as Error });
+      throw new MoveUnsettled(txHash);
+    }
     return sent;
   };
 }

@@ -141,6 +141,41 @@ describe('compress-native: DynamoDB calls per request', () => {
     expect((await ledger(userId)).filter((e) => e.txHash === txHash)).toHaveLength(1);
   });
 
+  it('the settlement not written at all after the send landed: 202 submitted, the key still bound to it (a retry gets the 202, nothing sent again); the journal settles it', async () => {
+    const { dynamo } = await import('#lib/data/client.ts');
+    const { getMove } = await import('#lib/data/value-moves.ts');
+    const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
+    let failed = 0;
+    // Every write that settles a move (its condition: still `sent`) fails, as DynamoDB past its retries would.
+    dynamo.middlewareStack.add(
+      (next) => async (args) => {
+        if (JSON.stringify(args.input).includes('":sent"')) {
+          failed++;
+          throw new Error('injected: DynamoDB unavailable past its retries');
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'failSettlements' },
+    );
+    let first: Awaited<ReturnType<typeof compress>>;
+    try {
+      first = await compress({ 'idempotency-key': 'settlement-lost' });
+    } finally {
+      dynamo.middlewareStack.remove('failSettlements');
+    }
+    expect(failed).toBe(2); // with the points, then without
+    expect(first.status).toBe(202);
+    expect(first.json).toMatchObject({ status: 'submitted', txHash: expect.any(String) });
+    const txHash = first.json.txHash as string;
+    expect((await getMove(txHash))?.status).toBe('sent');
+    const again = await compress({ 'idempotency-key': 'settlement-lost' });
+    expect(again.status).toBe(202);
+    expect(again.json.txHash).toBe(txHash);
+    await resolveMovesOnce();
+    expect((await getMove(txHash))?.status).toBe('landed');
+    expect((await compress()).status).toBe(200); // the wallet is free again
+  });
+
   // Last: it leaves the current epoch closing.
   it('the epoch closing: the settlement goes without the points, which then go into the next epoch once', async () => {
     const { startClose, epochAccount, ledger } = await import('#lib/data/rewards-ledger.ts');

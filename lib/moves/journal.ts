@@ -149,11 +149,11 @@ export function journaled(chain: ChainA, m: MoveOf): Sender {
     try {
       if (!(await settledWithLease(txHash, sent.slot, m))) await finish(chain, txHash, { kind: 'landed', slot: sent.slot }, { lease: m.lease });
     } catch (e) {
-      // Landed, and its settlement not written (DynamoDB failed past its retries): an error now would
-      // free the Idempotency-Key of a transaction that moved value, and a retry could send again. It
-      // stays open, bound to the key and holding the wallet, and the journal's pass settles it: 202.
+      // Landed, and its settlement not written (DynamoDB failed past its retries): the answer is the
+      // transaction's all the same (as on chain B: lib/wallets/chain-b.ts). An error now would free
+      // the Idempotency-Key of a transaction that moved value, and a retry could send again. The move
+      // stays open, holding the wallet, and the journal's pass settles it.
       logger.warn('value move landed, its settlement not written; the journal settles it', { txHash, error: e as Error });
-      throw new MoveUnsettled(txHash);
     }
     return sent;
   };

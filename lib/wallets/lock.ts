@@ -9,6 +9,7 @@ import {
   type WalletRecord,
 } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { walletConfig } from './config.ts';
 
 /**
@@ -33,8 +34,14 @@ export async function withWalletLock<T extends { slot: number }>(w: WalletRecord
   } finally {
     // Held for an unsettled move, the lease is no longer `owner`'s: both releases then change nothing.
     // Ended by the journal with its move's settlement (the slot recorded with it): nothing left to do.
-    if (result && !lease.released) await releaseWalletLeaseRecordingSlot(w, owner, result.slot);
-    else if (!result) await releaseWalletLease(w.id, owner);
+    // After a result (a send that landed) a failed release must not become the request's error: the
+    // lease lapses by itself after WALLET_LOCK_SECONDS, and an error would free the Idempotency-Key
+    // of a transaction that moved value.
+    if (result && !lease.released) {
+      await releaseWalletLeaseRecordingSlot(w, owner, result.slot).catch((e: unknown) =>
+        logger.warn('wallet lease not released after a landed send; it lapses by itself', { walletId: w.id, error: e as Error }),
+      );
+    } else if (!result) await releaseWalletLease(w.id, owner);
   }
 }
 

@@ -146,10 +146,11 @@ describe('compress-native: DynamoDB calls per request', () => {
     const { getMove } = await import('#lib/data/value-moves.ts');
     const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
     let failed = 0;
-    // Every write that settles a move (its condition: still `sent`) fails, as DynamoDB past its retries would.
+    // Every write that settles a move (its condition: still `sent`) or records the wallet's slot fails, as DynamoDB past its retries would.
     dynamo.middlewareStack.add(
       (next) => async (args) => {
-        if (JSON.stringify(args.input).includes('":sent"')) {
+        const input = JSON.stringify(args.input);
+        if (input.includes('":sent"') || input.includes('lastSlot')) {
           failed++;
           throw new Error('injected: DynamoDB unavailable past its retries');
         }
@@ -163,7 +164,7 @@ describe('compress-native: DynamoDB calls per request', () => {
     } finally {
       dynamo.middlewareStack.remove('failSettlements');
     }
-    expect(failed).toBe(2); // with the points, then without
+    expect(failed).toBe(3); // with the points, then without; the lease's release with the slot
     expect(first.status).toBe(200);
     const txHash = first.json.txHash as string;
     expect((await getMove(txHash))?.status).toBe('sent');

@@ -28,6 +28,8 @@ import { confirmWithdrawSource, deliverWithdraw } from './withdraw.ts';
  * (StarkGate: the L1 watcher, and the sequencer's part on the local chain B) are ./ethereum-relay.ts.
  */
 export const CONFIRM_WINDOW_MS = 30 * 60 * 1000;
+/** A route runs up to 29 s (functions/routes.ts): a deposit refused this recently is its request's to fail. */
+const REFUSED_LEFT_TO_REQUEST_MS = 30_000;
 
 async function confirmSource(r: BridgeRecord): Promise<void> {
   if (r.direction === 'withdraw') return confirmWithdrawSource(r, CONFIRM_WINDOW_MS);
@@ -43,6 +45,9 @@ async function confirmSource(r: BridgeRecord): Promise<void> {
       // decides (lib/moves/journal.ts), never the window; a transaction sent by the user, the window.
       const move = await getMove(r.sourceTxHash);
       if (move ? move.status === 'sent' || move.status === 'landed' : clock.nowMs() - Date.parse(r.submittedAt ?? r.updatedAt) < CONFIRM_WINDOW_MS) return;
+      // Refused by chain A just now: the request that sent it fails the record with the chain's own
+      // reason (lib/bridge/bridge.ts); the relayer does, with what it can tell, only if that request died.
+      if (move?.status === 'failed' && clock.nowMs() - Date.parse(move.settledAt ?? move.createdAt) < REFUSED_LEFT_TO_REQUEST_MS) return;
     }
     const failureReason = check.missing ? 'the source transaction was not found on chain A' : check.reason;
     await failBridge(r, { from: ['submitted'], at: at(), failureReason, sourceTxHash: r.sourceTxHash });

@@ -188,6 +188,32 @@ describe("deposit from the caller's chain A wallet", () => {
     }
   }
 
+  it("a deposit the journal settled failed a moment ago is its request's to fail with the chain's reason; the relayer fails it only once that request must have died", async () => {
+    const { recordMove, settleMove } = await import('#lib/data/value-moves.ts');
+    const { clock } = await import('#lib/clock.ts');
+    const t = ok(await alice.post('/api/bridge/initiate', deposit({ amount: '0.01' }))).transaction;
+    // The state between the journal's settlement of a refused send and the request's own failBridge
+    // (lib/bridge/bridge.ts), held still: the record submitted with the signature, the move failed.
+    const txHash = bs58.encode(Keypair.generate().secretKey.subarray(0, 64));
+    const at = clock.now().toISOString();
+    await recordMove({
+      txHash,
+      chain: 'a',
+      userId: aliceId,
+      purpose: { kind: 'wallet-send', operation: 'bridge-deposit', ref: t.id },
+      signedTx: '',
+      lastValidBlockHeight: 0,
+      createdAt: at,
+    });
+    await settleMove(txHash, 'failed', at, { failure: 'rejected' });
+    expect(ok(await alice.post(`/api/bridge/${t.id}/source-tx`, { txHash })).transaction.status).toBe('submitted');
+    await relayBridge(aliceId, t.id);
+    expect((await readBridge(aliceId, t.id))!.status).toBe('submitted');
+    advanceClock(31_000);
+    await relayBridge(aliceId, t.id);
+    expect(await readBridge(aliceId, t.id)).toMatchObject({ status: 'failed', failureReason: 'the source transaction was not found on chain A' });
+  });
+
   it('sent, outcome unknown (no confirmation): the record keeps the signature and the relayer completes it once it finds the transaction; nothing stranded', async () => {
     const chain = await chainA();
     const escrowBefore = BigInt(await chain.rpc.getBalance(escrowAccount(SOL)));

@@ -122,6 +122,13 @@ export async function executeViaJupiter(order: OrderRecord, user: Keypair, owner
     return onChainA(() => Promise.reject(e));
   }
   // Native SOL output: the fee and rent moves blur the lamport balance; the quote's amount stands.
-  const amountOut = measured ? (await onChainA(() => tokenBalance(chain, user.publicKey, out))) - before : BigInt(order.amountOut);
+  // So it does when the balance cannot be read now: the swap landed, and an error here would mark a
+  // landed order failed and free its Idempotency-Key.
+  const amountOut = measured
+    ? await tokenBalance(chain, user.publicKey, out).then(
+        (after) => after - before,
+        () => BigInt(order.amountOut),
+      )
+    : BigInt(order.amountOut);
   return { ...sent, amountOut };
 }

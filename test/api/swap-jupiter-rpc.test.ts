@@ -27,6 +27,9 @@ const cluster = {
   height: LAST_VALID - 100,
   /** The next send: taken and confirmed; taken and its answer lost (HTTP 503); or never taken. */
   next: 'lands' as 'lands' | 'answer-lost' | 'dropped',
+  /** Account reads answer 503 from the next send that lands until cleared (a node failing reads after the swap). */
+  readsFailAfterSend: false,
+  readsDown: false,
 };
 /** Signatures the cluster took: their status is known (history searched or not). */
 const landed = new Set<string>();
@@ -53,7 +56,7 @@ async function answer(method: string, params: unknown[]): Promise<{ result?: unk
     case 'getBalance':
       return { result: { context, value: 5_000_000_000 } };
     case 'getAccountInfo':
-      return { result: { context, value: null } };
+      return cluster.readsDown ? 'http-503' : { result: { context, value: null } };
     case 'getBlockHeight':
       return { result: cluster.height };
     case 'getEpochInfo':
@@ -71,6 +74,7 @@ async function answer(method: string, params: unknown[]): Promise<{ result?: unk
       if (next === 'dropped') return 'http-503';
       landed.add(signature);
       cluster.height += 1;
+      if (cluster.readsFailAfterSend) cluster.readsDown = true;
       return next === 'answer-lost' ? 'http-503' : { result: signature };
     }
     case 'getSignatureStatuses':
@@ -169,6 +173,23 @@ describe('Jupiter swaps in the value-move journal (recorded answers)', () => {
     });
     expect(await move(x.json.txHash)).toMatchObject({ status: 'landed' });
     expect(await order(id)).toMatchObject({ status: 'executed', txHash: x.json.txHash });
+  });
+
+  it("landed, then the node fails the balance read: 200 with the quote's amount, the order executed (not failed), the key keeps that answer", async () => {
+    const id = await quote();
+    cluster.readsFailAfterSend = true;
+    let x: Awaited<ReturnType<typeof execute>>;
+    try {
+      x = await execute(id, 'jup-lands-read-fails');
+    } finally {
+      cluster.readsFailAfterSend = false;
+      cluster.readsDown = false;
+    }
+    expect(x.status, JSON.stringify(x.json)).toBe(200);
+    expect(await order(id)).toMatchObject({ status: 'executed', txHash: x.json.txHash });
+    const again = await execute(id, 'jup-lands-read-fails');
+    expect(again.status).toBe(200);
+    expect(again.json.txHash).toBe(x.json.txHash);
   });
 
   it('the cluster took it and the answer was lost: 202 submitted; the key and the wallet stay bound to it; the journal executes the order once it sees it landed', async () => {

@@ -50,6 +50,31 @@ async function calls(fn: () => Promise<{ status: number }>): Promise<string[]> {
   return made.filter((c) => c !== 'UpdateItem RATE');
 }
 
+/**
+ * Runs `fn` with the DynamoDB calls `fails` picks (by their input, up to `times`) throwing, as
+ * DynamoDB past its retries would; after `calls()` has counted them (same step, lower priority).
+ * Returns `fn`'s result and how many failed.
+ */
+async function failing<T>(fails: (input: string) => boolean, fn: () => Promise<T>, times = Infinity): Promise<{ out: T; failed: number }> {
+  const { dynamo } = await import('#lib/data/client.ts');
+  let failed = 0;
+  dynamo.middlewareStack.add(
+    (next) => async (args) => {
+      if (failed < times && fails(JSON.stringify(args.input))) {
+        failed++;
+        throw new Error('injected: DynamoDB failing past its retries');
+      }
+      return next(args);
+    },
+    { step: 'build', priority: 'low', name: 'failCalls' },
+  );
+  try {
+    return { out: await fn(), failed };
+  } finally {
+    dynamo.middlewareStack.remove('failCalls');
+  }
+}
+
 const compress = (headers?: Record<string, string>) => alice.post('/api/compression/compress-native', { walletId, amount: 0.001 }, headers ? { headers } : {});
 
 describe('compress-native: DynamoDB calls per request', () => {
@@ -102,68 +127,40 @@ describe('compress-native: DynamoDB calls per request', () => {
   });
 
   it('the settlement with the points failing in any other way (a conflict past its retries): 200 all the same, settled without them, the points recorded once after', async () => {
-    const { dynamo } = await import('#lib/data/client.ts');
     const { ledger } = await import('#lib/data/rewards-ledger.ts');
-    let failed = 0;
-    // After the counting middleware (same step, lower priority): the call is counted, then fails once.
-    dynamo.middlewareStack.add(
-      (next, context) => async (args) => {
-        const input = JSON.stringify(args.input);
-        if (!failed && context.commandName === 'TransactWriteItemsCommand' && input.includes('"MOVE#') && input.includes('"REWARDSRC#')) {
-          failed++;
-          throw new Error('injected: the settlement with the points failed (as a conflict past its retries does)');
-        }
-        return next(args);
-      },
-      { step: 'build', priority: 'low', name: 'failSettlementWithPoints' },
-    );
     let txHash = '';
-    try {
-      expect(
-        await calls(async () => {
+    // The settlement with the points (a transaction naming the move and the points) fails once.
+    const { out: made, failed } = await failing(
+      (input) => input.includes('"TransactItems"') && input.includes('"MOVE#') && input.includes('"REWARDSRC#'),
+      () =>
+        calls(async () => {
           const r = await compress();
           txHash = r.json.txHash;
           return r;
         }),
-      ).toEqual([
-        'GetItem SESSION',
-        'GetItem WALLETS',
-        'PutItem WALLETLOCK',
-        'TransactWriteItems WALLETLOCK+MOVE+REWARDOWED',
-        'TransactWriteItems MOVE+WALLETLOCK+WALLETS+REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
-        'TransactWriteItems MOVE+WALLETLOCK+WALLETS',
-        'TransactWriteItems REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
-      ]);
-    } finally {
-      dynamo.middlewareStack.remove('failSettlementWithPoints');
-    }
+      1,
+    );
+    expect(made).toEqual([
+      'GetItem SESSION',
+      'GetItem WALLETS',
+      'PutItem WALLETLOCK',
+      'TransactWriteItems WALLETLOCK+MOVE+REWARDOWED',
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS+REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+      'TransactWriteItems MOVE+WALLETLOCK+WALLETS',
+      'TransactWriteItems REWARDSRC+REWARDEPOCH+REWARDLEDGER+REWARDEPOCHS+REWARDOWED',
+    ]);
     expect(failed).toBe(1);
     expect((await ledger(userId)).filter((e) => e.txHash === txHash)).toHaveLength(1);
   });
 
   it('the settlement not written at all after the send landed: 200 all the same, and a retry with its key gets that answer, nothing sent again; the journal settles it', async () => {
-    const { dynamo } = await import('#lib/data/client.ts');
     const { getMove } = await import('#lib/data/value-moves.ts');
     const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
-    let failed = 0;
-    // Every write that settles a move (its condition: still `sent`) or records the wallet's slot fails, as DynamoDB past its retries would.
-    dynamo.middlewareStack.add(
-      (next) => async (args) => {
-        const input = JSON.stringify(args.input);
-        if (input.includes('":sent"') || input.includes('lastSlot')) {
-          failed++;
-          throw new Error('injected: DynamoDB unavailable past its retries');
-        }
-        return next(args);
-      },
-      { step: 'build', name: 'failSettlements' },
+    // Every write that settles a move (its condition: still `sent`) or records the wallet's slot fails.
+    const { out: first, failed } = await failing(
+      (input) => input.includes('":sent"') || input.includes('lastSlot'),
+      () => compress({ 'idempotency-key': 'settlement-lost' }),
     );
-    let first: Awaited<ReturnType<typeof compress>>;
-    try {
-      first = await compress({ 'idempotency-key': 'settlement-lost' });
-    } finally {
-      dynamo.middlewareStack.remove('failSettlements');
-    }
     expect(failed).toBe(3); // with the points, then without; the lease's release with the slot
     expect(first.status).toBe(200);
     const txHash = first.json.txHash as string;

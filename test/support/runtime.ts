@@ -14,11 +14,7 @@ import { checkResponse } from './response-check.ts';
  * this file's own table on it (test/support/shared-dynamo.ts); `ownDynamo` starts one for this
  * runtime alone, for a test that kills it (and outside vitest, a bench, there is no shared one).
  */
-export async function startTestRuntime(
-  env: Record<string, string> = {},
-  dataDir?: string,
-  opts: { ownDynamo?: boolean; withoutJobs?: string[]; jobPeriodsMs?: Record<string, number> } = {},
-) {
+export async function startTestRuntime(env: Record<string, string> = {}, dataDir?: string, opts: { ownDynamo?: boolean; withoutJobs?: string[] } = {}) {
   if (process.env.SHROUD_BASE_URL) return remoteRuntime(process.env.SHROUD_BASE_URL);
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'shroud-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
@@ -27,7 +23,7 @@ export async function startTestRuntime(
   // withoutJobs: scheduled jobs a test drives itself (a chaos run's crashed pass would hold the timer, and the stop, forever).
   const own = jobs.filter((j) => !opts.withoutJobs?.includes(j.name));
   // The bridge relayer five times as often as `npm start` runs it: tests wait for its passes (`jobPasses`), not for a time.
-  const jobPeriodsMs = { 'bridge-relayer': 200, ...opts.jobPeriodsMs };
+  const jobPeriodsMs = { 'bridge-relayer': 200 };
   const runtime: Runtime = await startRuntime({
     port: 0,
     dataDir: dir,

@@ -232,6 +232,8 @@ export async function executeFromWallet(
     moves: { token: spends.token.address, amount: spends.amount, to: send.to },
     answer: send.answer,
   });
+  /** Set once the send has an answer that is not an error (landed, or handed to chain B and unsettled). */
+  let answered = false;
   try {
     const key = await unlock(w, password);
     try {
@@ -250,6 +252,7 @@ export async function executeFromWallet(
       await move
         .settled({ kind: 'landed' })
         .catch((e: unknown) => logger.warn('chain B: landed, the journal settles it later', { txHash: out.txHash, error: e as Error }));
+      answered = true;
       return out;
     } finally {
       key.fill(0);
@@ -261,6 +264,7 @@ export async function executeFromWallet(
     }
     if (e instanceof ChainBRejected && e.kind === 'NONCE' && move.txHash) {
       const outcome = await decideNonceTaken(move, e);
+      answered = outcome !== undefined;
       if (outcome) return outcome;
     }
     if (e instanceof ChainBRejected) {
@@ -273,12 +277,21 @@ export async function executeFromWallet(
       // Recorded and handed to chain B, its outcome unknown: the wallet and the key stay bound to it.
       logger.warn('chain B: sent, outcome unknown; the journal settles it', { walletId: w.id, txHash: move.txHash, error: e as Error });
       const deployTxHash = e instanceof ChainBOutcomeUnknown ? e.deployTxHash : undefined;
+      answered = true;
       return { unsettled: true, txHash: move.txHash, ...(deployTxHash ? { deployTxHash } : {}) };
     }
     throw e;
   } finally {
     // Held for an unsettled move, the lease is no longer `owner`'s: this changes nothing then.
-    await releaseWalletLease(w.id, owner);
+    // After an answer (a send that landed or may land) a failed release must not become the
+    // request's error: the lease lapses by itself after WALLET_LOCK_SECONDS, and an error would free
+    // the Idempotency-Key of a transaction that moved value (a retry would send a second one) and
+    // fail a bridge withdrawal's record with its burn landed (lib/bridge/withdraw.ts).
+    if (answered) {
+      await releaseWalletLease(w.id, owner).catch((e: unknown) =>
+        logger.warn('chain B: wallet lease not released after a send; it lapses by itself', { walletId: w.id, error: e as Error }),
+      );
+    } else await releaseWalletLease(w.id, owner);
   }
 }
 

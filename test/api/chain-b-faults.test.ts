@@ -50,6 +50,30 @@ const INVOKE_FEE = () => fees.feeOf(fees.LOCAL_GAS_USE.invoke);
 /** The value-move journal's record of a chain B transaction (lib/moves/chain-b.ts). */
 const move = async (txHash: string) => (await import('#lib/data/value-moves.ts')).getMove(txHash);
 
+/**
+ * Runs `fn` with the release of the wallet's signing lease (a DeleteItem of its WALLETLOCK item)
+ * failing once, as DynamoDB past its retries would: the one write left after a send landed.
+ */
+async function releaseFailing<T>(walletId: string, fn: () => Promise<T>): Promise<{ out: T; failed: number }> {
+  const { dynamo } = await import('#lib/data/client.ts');
+  let failed = 0;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!failed && context.commandName === 'DeleteItemCommand' && JSON.stringify(args.input).includes(`WALLETLOCK#${walletId}`)) {
+        failed++;
+        throw new Error('injected: DynamoDB failing past its retries');
+      }
+      return next(args);
+    },
+    { step: 'build', name: 'failLeaseRelease' },
+  );
+  try {
+    return { out: await fn(), failed };
+  } finally {
+    dynamo.middlewareStack.remove('failLeaseRelease');
+  }
+}
+
 /** A funded, deployed sender (one transfer done) and a recipient; balances read after. */
 async function pair() {
   const a = await newWallet(alice);
@@ -218,6 +242,24 @@ describe('chain B transfers under faults', () => {
     expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
     ok(await send(a.id, b.address, '0.1')); // the wallet is free
   });
+
+  it("landed, then the wallet lease's release fails (DynamoDB down): 200 all the same; once the lease lapsed, a retry with the key replays that answer, paid once", async () => {
+    const { a, b, sender, recipient } = await pair();
+    const headers = { 'idempotency-key': `release-lost-${a.id}` };
+    const { out: r, failed } = await releaseFailing(a.id, () => send(a.id, b.address, '0.5', headers));
+    expect(failed).toBe(1);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });
+    // The lease lapses by itself; a retry with the same key must not send a second transfer.
+    const { walletConfig } = await import('#lib/wallets/config.ts');
+    advanceClock(walletConfig.WALLET_LOCK_SECONDS * 1000 + 1000);
+    const again = await send(a.id, b.address, '0.5', headers);
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json.txHash).toBe(r.json.txHash);
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
+  });
 });
 
 describe('bridge withdrawals (chain B → chain A) under faults', () => {
@@ -260,6 +302,26 @@ describe('bridge withdrawals (chain B → chain A) under faults', () => {
     );
     expect((await settled(alice, d.transaction.id)).status).toBe('completed');
   }, 120_000);
+
+  it("burned, then the wallet lease's release fails (DynamoDB down): the record stays submitted (not failed with its burn landed) and completes; a retry with the key burns nothing more", async () => {
+    const dest = Keypair.generate().publicKey.toBase58();
+    const held = await synthetic(walletB.address);
+    const body = { bridgeType: 'chaina-chainb', direction: 'withdraw', token: 'SOL', amount: '0.4', destAddress: dest, walletId: walletB.id, password: PASS };
+    const headers = { 'idempotency-key': `withdraw-release-lost-${dest}` };
+    const { out: r, failed } = await releaseFailing(walletB.id, () => alice.post('/api/bridge/initiate', body, { headers }));
+    expect(failed).toBe(1);
+    const t = ok(r).transaction;
+    expect(t.status).toBe('submitted');
+    expect(await move(t.sourceTxHash)).toMatchObject({ status: 'landed', purpose: { operation: 'bridge-withdraw', ref: t.id } });
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    const { walletConfig } = await import('#lib/wallets/config.ts');
+    advanceClock(walletConfig.WALLET_LOCK_SECONDS * 1000 + 1000);
+    const again = await alice.post('/api/bridge/initiate', body, { headers });
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.json.transaction.id).toBe(t.id);
+    expect(await lamports(dest)).toBe(400_000_000n);
+    expect(held - (await synthetic(walletB.address))).toBe(400_000_000n);
+  });
 
   it('RECEIVED for several blocks: submitted; the relayer waits for it, then releases once on chain A', async () => {
     const dest = Keypair.generate().publicKey.toBase58();

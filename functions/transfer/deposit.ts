@@ -5,7 +5,7 @@ import { submittedAnswer } from '#lib/moves/responses.ts';
 import { deposit } from '#lib/transfer/deposits.ts';
 import { depositInput, depositResponse } from '#lib/transfer/schemas.ts';
 
-/** 200 once the transfer landed and the commitment is in the tree; 202 `submitted` when the chain has not settled the transfer yet (the journal and the retry job will). */
+/** 200 once the transfer landed (the commitment in the tree, or `transferred`: its append left to the retry job); 202 `submitted` when the chain has not settled the transfer yet (the journal and the retry job will). */
 export const handler = endpoint(
   routeOf('POST', '/api/transfer/deposit'),
   { body: depositInput, responses: { 200: depositResponse, 202: submittedAnswer } },

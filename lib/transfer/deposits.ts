@@ -132,13 +132,30 @@ export async function deposit(userId: string, input: z.infer<typeof depositInput
         if (e instanceof MoveUnsettled) throw e;
         return onChainA(() => Promise.reject(e));
       }
-      await repo.markDepositTransferred(d);
-      return { ...d, status: 'transferred' as const, slot };
+      // Landed: from here on nothing fails the request (an error would free its Idempotency-Key, and a
+      // retry with it would meet its own commitment, INVALID_COMMITMENT, while the client never got
+      // the answer that tells it to keep the note). What is not written now the retry job finishes.
+      const status = await repo.markDepositTransferred(d).then(
+        () => 'transferred' as const,
+        (e: unknown) => {
+          logger.warn('deposit landed, not marked transferred; left to the retry job', { depositId: d.id, error: e as Error });
+          return 'pending' as const;
+        },
+      );
+      return { ...d, status, slot };
     });
   } catch (e) {
     if (e instanceof MoveUnsettled) return submitted(chain, e.txHash);
     throw e;
   }
-  const { leafIndex, root } = await appendToTree(record);
-  return { deposit: view({ ...record, status: 'complete', leafIndex, root }) };
+  if (record.status !== 'transferred') return { deposit: view(record) };
+  try {
+    const { leafIndex, root } = await appendToTree(record);
+    return { deposit: view({ ...record, status: 'complete', leafIndex, root }) };
+  } catch (e) {
+    // A busy tree (503) or a store outage: the transfer landed all the same. The deposit stays
+    // `transferred` and the answer says so (as a swap's shielded output does); the retry job appends it.
+    logger.warn('deposit landed, its append is left to the retry job', { depositId: record.id, error: e as Error });
+    return { deposit: view(record) };
+  }
 }

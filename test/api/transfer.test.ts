@@ -284,6 +284,59 @@ describe('payouts that fail', () => {
   }
 });
 
+describe('deposits whose bookkeeping fails after they landed', () => {
+  /** Runs `fn` with the DynamoDB calls `fails` picks (by their input) throwing, as DynamoDB past its retries would. */
+  async function failing<T>(fails: (input: string) => boolean, fn: () => Promise<T>): Promise<{ out: T; failed: number }> {
+    const { dynamo } = await import('#lib/data/client.ts');
+    let failed = 0;
+    dynamo.middlewareStack.add(
+      (next) => async (args) => {
+        if (fails(JSON.stringify(args.input))) {
+          failed++;
+          throw new Error('injected: DynamoDB failing past its retries');
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'failCalls' },
+    );
+    try {
+      return { out: await fn(), failed };
+    } finally {
+      dynamo.middlewareStack.remove('failCalls');
+    }
+  }
+
+  it("the append into the tree fails after the transfer landed: 200 all the same with the deposit `transferred` (the note is the caller's), the key keeps that answer; the retry job appends it once", async () => {
+    const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
+    const note = createNote(POOL);
+    const commitment = await noteCommitment(note);
+    const before = await balance(wallet.address);
+    const body = { pool: POOL, walletId: wallet.id, commitment };
+    const headers = { 'idempotency-key': `append-lost-${commitment.slice(0, 16)}` };
+    // The append: the pool's size, the leaf and the deposit's completion in one transaction.
+    const { out: r, failed } = await failing(
+      (input) => input.includes('leafIndex = :i'),
+      () => alice.post('/api/transfer/deposit', body, { headers }),
+    );
+    expect(failed).toBeGreaterThanOrEqual(1);
+    const dep = ok(r).deposit;
+    expect(dep).toMatchObject({ pool: POOL, commitment, status: 'transferred', txHash: expect.any(String) });
+    expect(dep.leafIndex).toBeUndefined();
+    expect(before - (await balance(wallet.address))).toBeGreaterThanOrEqual(DENOMINATION);
+    // A retry with the key (as lib/client does on a 503) gets that answer, not INVALID_COMMITMENT.
+    const again = await alice.post('/api/transfer/deposit', body, { headers });
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.json.deposit.txHash).toBe(dep.txHash);
+    advanceClock(61_000); // older than TRANSFER_RETRY_AFTER_SECONDS
+    expect((await retryTransfersOnce()).depositsAppended).toBeGreaterThanOrEqual(1);
+    const { deposits } = ok(await alice.get('/api/transfer/deposits'));
+    expect(deposits.filter((d: { commitment: string }) => d.commitment === commitment)).toEqual([
+      expect.objectContaining({ status: 'complete', txHash: dep.txHash, leafIndex: expect.any(Number) }),
+    ]);
+  });
+});
+
 describe('refusals', () => {
   it('deposits: POOL_NOT_FOUND, INVALID_COMMITMENT (not a field element, zero, already in), INSUFFICIENT_BALANCE, WALLET_NOT_FOUND', async () => {
     const c = await noteCommitment(createNote(POOL));

@@ -206,21 +206,26 @@ export async function execute(userId: string, input: z.infer<typeof executeInput
   }
   const outputAddress = shielded ? shielded.pool.address : recipient.publicKey.toBase58();
   const deposit = shielded ? await finishShielded(order, shielded.deposit()) : undefined;
+  // Landed: a failure to mark the order now (DynamoDB down) must not fail the request, which would free
+  // the Idempotency-Key of a swap that moved value. The journal's settlement marked it executed
+  // already, or its pass will (afterSettled).
   await Promise.all([
-    orders.markExecuted(order, {
-      txHash: sent.signature,
-      executedAmountOut: sent.amountOut.toString(),
-      outputAddress,
-      ...(deposit
-        ? {
-            shielded: {
-              ...order.shielded!,
-              depositId: deposit.id,
-              ...(deposit.leafIndex !== undefined ? { leafIndex: deposit.leafIndex, root: deposit.root! } : {}),
-            },
-          }
-        : {}),
-    }),
+    orders
+      .markExecuted(order, {
+        txHash: sent.signature,
+        executedAmountOut: sent.amountOut.toString(),
+        outputAddress,
+        ...(deposit
+          ? {
+              shielded: {
+                ...order.shielded!,
+                depositId: deposit.id,
+                ...(deposit.leafIndex !== undefined ? { leafIndex: deposit.leafIndex, root: deposit.root! } : {}),
+              },
+            }
+          : {}),
+      })
+      .catch((e: unknown) => logger.warn('swap landed, its order not marked executed here; the journal does', { orderId: order.id, error: e as Error })),
     accrueAfter(swapAccrual(userId, order, sent.signature, sent.amountOut)),
   ]);
   const chain = await chainA();

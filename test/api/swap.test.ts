@@ -54,6 +54,30 @@ beforeAll(async () => {
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
 
+/**
+ * Runs `fn` with the DynamoDB calls `fails` picks (by command and input, up to `times`) throwing, as
+ * DynamoDB past its retries would.
+ */
+async function failing<T>(fails: (command: string, input: string) => boolean, fn: () => Promise<T>, times = Infinity): Promise<{ out: T; failed: number }> {
+  const { dynamo } = await import('#lib/data/client.ts');
+  let failed = 0;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (failed < times && fails(context.commandName ?? '', JSON.stringify(args.input))) {
+        failed++;
+        throw new Error('injected: DynamoDB failing past its retries');
+      }
+      return next(args);
+    },
+    { step: 'build', name: 'failCalls' },
+  );
+  try {
+    return { out: await fn(), failed };
+  } finally {
+    dynamo.middlewareStack.remove('failCalls');
+  }
+}
+
 describe('pairs and quotes', () => {
   it('lists the seeded pool: 1000 SOL against 150000 sUSD, 30 bps', async () => {
     const p = ok(await alice.get('/api/swap/pairs'));
@@ -155,6 +179,45 @@ describe('execution', () => {
       amountOut: e.amountOut.toString(),
     });
     expect(ok(await bob.get(`/api/swap/orders/${q.quoteId}`), 404).error).toBe('NOT_FOUND');
+  });
+
+  it("landed, then the pool lease's release fails (DynamoDB down): 200 all the same, the order executed (not failed), the key keeps that answer", async () => {
+    const q = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100 }));
+    const headers = { 'idempotency-key': `pool-release-lost-${q.quoteId}` };
+    const { out: x, failed } = await failing(
+      (command, input) => command === 'DeleteItemCommand' && input.includes('SWAPPOOLLOCK#'),
+      () => alice.post('/api/swap/execute', { quoteId: q.quoteId }, { headers }),
+      1,
+    );
+    expect(failed).toBe(1);
+    expect(x.status, JSON.stringify(x.json)).toBe(200);
+    expect(ok(await alice.get(`/api/swap/orders/${q.quoteId}`)).order).toMatchObject({ status: 'executed', txHash: x.json.txHash });
+    const again = await alice.post('/api/swap/execute', { quoteId: q.quoteId }, { headers });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.json.txHash]).toEqual([200, 'true', x.json.txHash]);
+    // The pool's lease lapses by itself.
+    advanceClock(61_000);
+    ok(
+      await alice.post('/api/swap/execute', {
+        quoteId: ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.1, slippageBps: 100 })).quoteId,
+      }),
+    );
+  });
+
+  it("landed, then the order's executed mark cannot be written (DynamoDB down): 200 all the same, the key keeps that answer; the journal's pass executes the order", async () => {
+    const q = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100 }));
+    const headers = { 'idempotency-key': `executed-lost-${q.quoteId}` };
+    // Every write of the order as executed: the journal's settlement (the move stays open) and the request's own.
+    const { out: x, failed } = await failing(
+      (command, input) => command === 'UpdateItemCommand' && input.includes('executedAmountOut = :a') && input.includes(q.quoteId),
+      () => alice.post('/api/swap/execute', { quoteId: q.quoteId }, { headers }),
+    );
+    expect(failed).toBeGreaterThanOrEqual(2);
+    expect(x.status, JSON.stringify(x.json)).toBe(200);
+    const again = await alice.post('/api/swap/execute', { quoteId: q.quoteId }, { headers });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.json.txHash]).toEqual([200, 'true', x.json.txHash]);
+    expect(ok(await alice.get(`/api/swap/orders/${q.quoteId}`)).order).toMatchObject({ status: 'executing' });
+    await (await import('#lib/moves/journal.ts')).resolveMovesOnce();
+    expect(ok(await alice.get(`/api/swap/orders/${q.quoteId}`)).order).toMatchObject({ status: 'executed', txHash: x.json.txHash });
   });
 
   it('a quote executes once: a replay is refused, an expired quote is 410, a foreign quote 404', async () => {

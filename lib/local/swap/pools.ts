@@ -4,6 +4,7 @@ import { chainA, ChainRejected, type ChainA } from '#lib/chains/chain-a/index.ts
 import { createMint, mintExists, mintTo } from '#lib/chains/chain-a/operations.ts';
 import { acquirePoolLease, releasePoolLease } from '#lib/data/swap-pools.ts';
 import { errors } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { serviceKey, type ServiceKey } from '#lib/rewards/service-keys.ts';
 import { checkInput, WSOL } from '#lib/swap/chain.ts';
 import { swapConfig } from '#lib/swap/config.ts';
@@ -84,10 +85,20 @@ async function reserves(pair: Pair, tokenIn: Token, tokenOut: Token) {
 async function withPoolLease<T>(pairId: string, fn: () => Promise<T>): Promise<T> {
   const owner = randomUUID();
   if (!(await acquirePoolLease(pairId, owner, POOL_LEASE_SECONDS, POOL_WAIT_MS))) throw errors.serviceUnavailable(1, 'the pool is busy; retry');
+  let result: { value: T } | undefined;
   try {
-    return await fn();
+    result = { value: await fn() };
+    return result.value;
   } finally {
-    await releasePoolLease(pairId, owner);
+    // After a result (the swap landed) a failed release must not become the request's error: the
+    // lease lapses by itself after POOL_LEASE_SECONDS, and an error would mark a landed order failed
+    // and free the Idempotency-Key of a transaction that moved value (as for the wallet's lease:
+    // lib/wallets/lock.ts).
+    if (result) {
+      await releasePoolLease(pairId, owner).catch((e: unknown) =>
+        logger.warn('swap pool lease not released after a landed swap; it lapses by itself', { pairId, error: e as Error }),
+      );
+    } else await releasePoolLease(pairId, owner);
   }
 }
 

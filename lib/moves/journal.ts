@@ -22,6 +22,7 @@ import { envelope } from '#lib/http/envelope.ts';
 import { logger } from '#lib/log.ts';
 import { isAlreadyProcessed, isBlockhashNotFound, settle, type Settlement } from '#lib/chains/chain-a/settle.ts';
 import { requestIdempotency } from '#lib/http/request-idempotency.ts';
+import { MoveUnsettled } from './unsettled.ts';
 
 /**
  * The value-move journal: every chain A transaction routed through it (compression, compressed
@@ -44,13 +45,7 @@ import { requestIdempotency } from '#lib/http/request-idempotency.ts';
 /** How long a wallet and an Idempotency-Key stay bound to an unsettled move at most (far past any blockhash's life). */
 export const MOVE_HOLD_SECONDS = 30 * 60;
 
-/** Sent, and the chain has not said whether it landed: the request answers 202 with this hash. */
-export class MoveUnsettled extends Error {
-  constructor(readonly txHash: string) {
-    super(`transaction ${txHash} was sent and is not settled yet`);
-    this.name = 'MoveUnsettled';
-  }
-}
+export { MoveUnsettled };
 
 export interface MoveOf {
   userId: string;

@@ -10,6 +10,7 @@ import {
 } from '#lib/data/wallets.ts';
 import { errors } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
+import { MoveUnsettled } from '#lib/moves/unsettled.ts';
 import { walletConfig } from './config.ts';
 
 /**
@@ -28,9 +29,13 @@ export async function withWalletLock<T extends { slot: number }>(w: WalletRecord
   await takeLease(w, owner);
   const lease: WalletLease = { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS, userId: w.userId };
   let result: T | undefined;
+  let thrown: unknown;
   try {
     result = await fn(owner, lease);
     return result;
+  } catch (e) {
+    thrown = e;
+    throw e;
   } finally {
     // Held for an unsettled move, the lease is no longer `owner`'s: both releases then change nothing.
     // Ended by the journal with its move's settlement (the slot recorded with it): nothing left to do.
@@ -40,6 +45,13 @@ export async function withWalletLock<T extends { slot: number }>(w: WalletRecord
     if (result && !lease.released) {
       await releaseWalletLeaseRecordingSlot(w, owner, result.slot).catch((e: unknown) =>
         logger.warn('wallet lease not released after a landed send; it lapses by itself', { walletId: w.id, error: e as Error }),
+      );
+    } else if (thrown instanceof MoveUnsettled) {
+      // Sent and not settled (202): the lease is held for the move, this release changes nothing, and
+      // its failure must not replace the 202 (an error would free the Idempotency-Key bound to a
+      // transaction that may land, and a retry would send a second one once it had).
+      await releaseWalletLease(w.id, owner).catch((e: unknown) =>
+        logger.warn('wallet lease not released after an unsettled send; it is held for the move', { walletId: w.id, error: e as Error }),
       );
     } else if (!result) await releaseWalletLease(w.id, owner);
   }

@@ -228,6 +228,44 @@ describe("deposit from the caller's chain A wallet", () => {
     expect((await balanceOf(SOL.destinationToken, DEST64)) - destBefore).toBe(20_000_000n);
   });
 
+  it("sent, outcome unknown, and the wallet lease's release fails too (DynamoDB past its retries): 202 all the same, the record not failed; completed once; a retry with the key sends nothing more", async () => {
+    const chain = await chainA();
+    const escrowBefore = BigInt(await chain.rpc.getBalance(escrowAccount(SOL)));
+    const destBefore = await balanceOf(SOL.destinationToken, DEST64);
+    // A wallet of its own: the tests before leave theirs held for moves the chain settles later.
+    const w = ok(await alice.post('/api/wallets', { chain: 'a', name: 'release-lost' }), 201).wallet;
+    ok(await alice.post(`/api/wallets/${w.id}/airdrop`, { amount: 1 }));
+    const body = deposit({ walletId: w.id, amount: '0.04' });
+    const headers = { 'idempotency-key': `unsettled-release-lost-${Date.now()}` };
+    const { dynamo } = await import('#lib/data/client.ts');
+    let failed = 0;
+    // The release of the wallet's lease (a DeleteItem of its WALLETLOCK item) fails once, as DynamoDB past its retries would.
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (!failed && context.commandName === 'DeleteItemCommand' && JSON.stringify(args.input).includes(`WALLETLOCK#${w.id}`)) {
+          failed++;
+          throw new Error('injected: DynamoDB failing past its retries');
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'failLeaseRelease' },
+    );
+    let res: Awaited<ReturnType<HttpClient['post']>>;
+    try {
+      res = await withLostConfirmation(true, () => alice.post('/api/bridge/initiate', body, { headers }));
+    } finally {
+      dynamo.middlewareStack.remove('failLeaseRelease');
+    }
+    expect(failed).toBe(1);
+    const t = ok(res, 202).transaction;
+    expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });
+    expect((await settled(alice, t.id)).status).toBe('completed');
+    const again = await alice.post('/api/bridge/initiate', body, { headers });
+    expect([again.status, again.json.transaction?.id]).toEqual([202, t.id]);
+    expect(BigInt(await chain.rpc.getBalance(escrowAccount(SOL))) - escrowBefore).toBe(40_000_000n);
+    expect((await balanceOf(SOL.destinationToken, DEST64)) - destBefore).toBe(40_000_000n);
+  });
+
   it('sent, outcome unknown, and it never landed: submitted past the confirmation window while the chain cannot tell; failed once the journal settled it expired; nothing minted', async () => {
     const destBefore = await balanceOf(SOL.destinationToken, DEST64);
     const chain = await chainA();

@@ -262,6 +262,40 @@ describe('chain B transfers under faults', () => {
   });
 });
 
+describe('the answer of a transfer that landed, not kept (DynamoDB down at its completion)', () => {
+  it('200 all the same, and the key is not freed: a retry with it sends nothing (409 in progress), paid once', async () => {
+    const { a, b, sender, recipient } = await pair();
+    const headers = { 'idempotency-key': `complete-lost-${a.id}` };
+    const { dynamo } = await import('#lib/data/client.ts');
+    let failed = 0;
+    // The key's completion with the answer (after the handler, in the idempotency middleware) fails once.
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (!failed && context.commandName === 'UpdateItemCommand' && input.includes('"IDEMPOTENCY#') && input.includes('":done"')) {
+          failed++;
+          throw new Error('injected: DynamoDB failing past its retries');
+        }
+        return next(args);
+      },
+      { step: 'build', name: 'failCompletion' },
+    );
+    let r: Awaited<ReturnType<typeof send>>;
+    try {
+      r = await send(a.id, b.address, '0.5', headers);
+    } finally {
+      dynamo.middlewareStack.remove('failCompletion');
+    }
+    expect(failed).toBe(1);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });
+    const again = await send(a.id, b.address, '0.5', headers);
+    expect([again.status, again.json.error]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
+  });
+});
+
 describe('bridge withdrawals (chain B → chain A) under faults', () => {
   let walletA: { id: string; address: string };
   let walletB: { id: string; address: string };

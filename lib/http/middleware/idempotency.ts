@@ -76,8 +76,16 @@ export const idempotency = (store: Pick<typeof records, 'claim' | 'complete' | '
         // The key is no longer this attempt's: the journal settled the transaction it was bound to
         // (and kept that answer), or another attempt took it over. What this attempt did is still
         // its answer; a 500 here would report a failure for work that was done.
-        if (!(e instanceof records.ClaimLost)) throw e;
-        logger.warn('idempotency key no longer held by this attempt; answered without keeping the answer', { route: request.internal.route.path });
+        if (e instanceof records.ClaimLost) {
+          logger.warn('idempotency key no longer held by this attempt; answered without keeping the answer', { route: request.internal.route.path });
+          return;
+        }
+        // The store failed (DynamoDB past its retries): the work was done all the same (a value move
+        // may have landed). An error now would release the key (onError) and a retry with it would do
+        // the work again: a second transaction. The answer stands; the key stays claimed — a value
+        // move's is bound to its transaction and never taken over (a retry gets 409 in progress until
+        // the record expires), any other's lapses with its lock.
+        logger.error('idempotency answer not kept; answered, the key left claimed', { route: request.internal.route.path, error: e as Error });
       }
     },
     onError: release,

@@ -28,6 +28,7 @@ export async function payJob(jobId: string): Promise<PayoutJob | undefined> {
   const now = clock.nowMs();
   const job = await repo.leaseJob(jobId, owner, now, now + LEASE_MS);
   if (!job) return repo.getJob(jobId); // paid, or another worker has it
+  let marked: PayoutJob | undefined;
   try {
     const chain = await chainA();
     let paid: { txHash: string; slot: number } | undefined;
@@ -51,11 +52,18 @@ export async function payJob(jobId: string): Promise<PayoutJob | undefined> {
       await repo.recordPayoutTx(job.id, owner, signed.signature, signed.bytes, signed.lastValidBlockHeight);
       paid = { txHash: signed.signature, slot: (await chain.sendAndConfirm(signed.tx)).slot };
     }
-    await repo.markJobPaid(job.id, paid.txHash, paid.slot, clock.now().toISOString());
+    const paidAt = clock.now().toISOString();
+    await repo.markJobPaid(job.id, paid.txHash, paid.slot, paidAt);
+    marked = { ...job, status: 'paid', txHash: paid.txHash, paidAt };
   } catch (e) {
     const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     logger.warn('payout failed; the retry job will try again', { jobId: job.id, reason });
     await repo.releaseJob(job.id, owner, reason).catch(() => undefined); // the lease expires anyway
   }
-  return repo.getJob(jobId);
+  // Paid and marked: a failed read of the job now must not turn the payout into an error (the
+  // withdrawal would answer 500 for money that moved; its nullifier refuses a retry).
+  return repo.getJob(jobId).catch((e: unknown) => {
+    if (marked) return marked;
+    throw e;
+  });
 }

@@ -4,6 +4,7 @@ import { clock } from '#lib/clock.ts';
 import * as repo from '#lib/data/shielded-withdrawals.ts';
 import type { PayoutJob } from '#lib/data/shielded-withdrawals.ts';
 import { errors, isAppError } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import { verifyProof } from '#lib/zk/groth16.ts';
 import { poolOrThrow } from './pools.ts';
 import type { jobResponse, nullifierParams, withdrawInput } from './schemas.ts';
@@ -67,7 +68,13 @@ export async function withdraw(input: z.infer<typeof withdrawInput>): Promise<{ 
   }
   // The payout's chain code (web3.js, spl-token) loads here: the job and nullifier reads never need it.
   const { payJob } = await import('./payouts.ts');
-  const after = await payJob(job.id);
+  // The nullifier is spent and the job recorded: the withdrawal is the job's from here, and nothing
+  // fails the request (its nullifier would refuse a retry, and the answer carries the job's id); a
+  // payout this attempt could not make, the retry job makes.
+  const after = await payJob(job.id).catch((e: unknown) => {
+    logger.warn('withdrawal recorded; its payout is left to the retry job', { jobId: job.id, error: e as Error });
+    return undefined;
+  });
   return { jobId: job.id, status: after?.status ?? 'pending' };
 }
 

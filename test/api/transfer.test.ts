@@ -284,7 +284,7 @@ describe('payouts that fail', () => {
   }
 });
 
-describe('deposits whose bookkeeping fails after they landed', () => {
+describe('bookkeeping that fails after the chain moved value', () => {
   /** Runs `fn` with the DynamoDB calls `fails` picks (by their input) throwing, as DynamoDB past its retries would. */
   async function failing<T>(fails: (input: string) => boolean, fn: () => Promise<T>): Promise<{ out: T; failed: number }> {
     const { dynamo } = await import('#lib/data/client.ts');
@@ -334,6 +334,24 @@ describe('deposits whose bookkeeping fails after they landed', () => {
     expect(deposits.filter((d: { commitment: string }) => d.commitment === commitment)).toEqual([
       expect.objectContaining({ status: 'complete', txHash: dep.txHash, leafIndex: expect.any(Number) }),
     ]);
+  });
+
+  it('a withdrawal paid whose job cannot be read back after it (DynamoDB failing): 200 `paid` with its job id, not a 500 for money that moved; paid once', async () => {
+    const note = await depositNote();
+    const recipient = fresh();
+    const request = await prove(note, recipient);
+    // The job's read after the payout was marked (GetItem: a consistent read of SJOB#<id>).
+    const { out: r, failed } = await failing(
+      (input) => input.includes('SJOB#') && input.includes('"ConsistentRead":true') && !input.includes('UpdateExpression'),
+      () => anonymous.post('/api/transfer/withdraw', request),
+    );
+    expect(failed).toBeGreaterThanOrEqual(1);
+    expect(ok(r)).toEqual({ success: true, jobId: expect.any(String), status: 'paid' });
+    expect(await balance(recipient)).toBe(DENOMINATION);
+    expect(await jobOf(r.json.jobId)).toMatchObject({ status: 'paid', recipient, txHash: expect.any(String), attempts: 1 });
+    const again = await anonymous.post('/api/transfer/withdraw', request);
+    expect(again.status).toBe(409);
+    expect(await balance(recipient)).toBe(DENOMINATION);
   });
 });
 

@@ -138,10 +138,27 @@ export class ClaimLost extends Error {
   }
 }
 
-/** After a failed attempt: the key may be used again (only our own claim is removed). */
+/**
+ * After a failed attempt: the key may be used again (only our own claim is removed) — unless the
+ * claim is bound to a transaction the attempt sent (`bindToTransaction`). That transaction may have
+ * landed whatever the attempt's error says, so the key is not freed (a retry would send a second
+ * one): it is completed with the answer kept at binding (202 `submitted` naming the transaction),
+ * which a retry gets. A transaction that failed or expired frees the key through the journal
+ * (`settleBound`), as for an attempt that died.
+ */
 export async function release(scope: string, key: string, owner: string): Promise<void> {
-  await deleteIf(keyOf(scope, key), heldBy(owner));
+  if (await deleteIf(keyOf(scope, key), allOf(heldBy(owner), notBound))) return;
+  await updateIf(
+    keyOf(scope, key),
+    {
+      set: ['#status = :done', '#response = ifLanded', '#ttl = :ttl'],
+      names: { '#response': 'response', '#ttl': 'ttl' },
+      values: { ':done': 'completed', ':ttl': clock.nowSeconds() + IDEMPOTENCY_TTL_SECONDS },
+    },
+    allOf(heldBy(owner), { ConditionExpression: 'attribute_exists(txHash)' }),
+  );
 }
+const notBound: Condition = { ConditionExpression: 'attribute_not_exists(txHash)' };
 
 /** The record's table key (hashed), as a value move keeps it to settle the record later (lib/moves/journal.ts). */
 export const recordKeyOf = (scope: string, key: string): string => keyOf(scope, key).pk;

@@ -137,14 +137,16 @@ async function resolve(chain: ChainB, m: ChainBMoveRecord): Promise<ChainBSettle
 /**
  * What a settlement finishes, each step idempotent and done before the move is marked settled (a
  * crash between them leaves it open and the next pass does them again): the Idempotency-Key (unless
- * the request, still running, answers it itself: `lease` given), the wallet's lease (back to that
+ * the request, still running, answers a landing itself: `lease` given), the wallet's lease (back to that
  * request, or released), and last the move. A bridge withdrawal's record is the relayer's, which
  * reads this settlement (lib/bridge/withdraw.ts).
  */
 async function finish(txHash: string, s: Exclude<ChainBSettlement, { kind: 'pending' }>, lease?: ChainBMoveOf['lease']): Promise<void> {
   const m = await getMove(txHash);
   if (!m || m.status !== 'sent') return;
-  if (m.idempotencyPk && !lease) await settleBound(m.idempotencyPk, txHash, s.kind);
+  // A request still running answers a landing itself; a failure frees the key here either way (the
+  // request's own release of a key bound to a transaction would keep it: lib/data/idempotency.ts).
+  if (m.idempotencyPk && (!lease || s.kind !== 'landed')) await settleBound(m.idempotencyPk, txHash, s.kind);
   if (m.walletId) {
     if (lease) await reclaimWalletLease(m.walletId, txHash, lease.owner, lease.seconds);
     else await endWalletLeaseHold(m.walletId, txHash);

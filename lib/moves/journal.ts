@@ -238,7 +238,7 @@ async function resolve(chain: ChainA, m: ChainAMoveRecord): Promise<Settlement> 
 /**
  * What a settlement finishes, each step idempotent and done before the move is marked settled
  * (a crash between them leaves it open and the next pass does them again): the purpose's effect,
- * the Idempotency-Key (unless `request`, still running, answers it itself), then the wallet's lease
+ * the Idempotency-Key (unless `request`, still running, answers a landing itself), then the wallet's lease
  * (back to the request's owner, or released), and last the move itself.
  */
 async function finish(
@@ -251,7 +251,9 @@ async function finish(
   if (!m || m.status !== 'sent') return;
   const lease = request?.lease;
   await afterSettled(m, s);
-  if (m.idempotencyPk && !request) await settleBound(m.idempotencyPk, txHash, s.kind);
+  // A request still running answers a landing itself; a failure frees the key here either way (the
+  // request's own release of a key bound to a transaction would keep it: lib/data/idempotency.ts).
+  if (m.idempotencyPk && (!request || s.kind !== 'landed')) await settleBound(m.idempotencyPk, txHash, s.kind);
   if (m.walletId) {
     if (lease) await reclaimWalletLease(m.walletId, txHash, lease.owner, lease.seconds);
     else await endWalletLeaseHold(m.walletId, txHash);

@@ -7,6 +7,7 @@ import { type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { ok, fails, settled } from './bridge-helpers.ts';
 import { signedInUser } from './identity-helpers.ts';
 import { runtimeWithUsers } from './runtime-with-users.ts';
+import { withDynamoFailing } from '../support/dynamo-faults.ts';
 
 // lib modules that read configuration at load: imported once the runtime has set it (beforeAll).
 let balanceOf: typeof import('#lib/bridge/chain-b-credit.ts').balanceOf;
@@ -237,25 +238,12 @@ describe("deposit from the caller's chain A wallet", () => {
     ok(await alice.post(`/api/wallets/${w.id}/airdrop`, { amount: 1 }));
     const body = deposit({ walletId: w.id, amount: '0.04' });
     const headers = { 'idempotency-key': `unsettled-release-lost-${Date.now()}` };
-    const { dynamo } = await import('#lib/data/client.ts');
-    let failed = 0;
     // The release of the wallet's lease (a DeleteItem of its WALLETLOCK item) fails once, as DynamoDB past its retries would.
-    dynamo.middlewareStack.add(
-      (next, context) => async (args) => {
-        if (!failed && context.commandName === 'DeleteItemCommand' && JSON.stringify(args.input).includes(`WALLETLOCK#${w.id}`)) {
-          failed++;
-          throw new Error('injected: DynamoDB failing past its retries');
-        }
-        return next(args);
-      },
-      { step: 'build', name: 'failLeaseRelease' },
+    const { out: res, failed } = await withDynamoFailing(
+      (command, input) => command === 'DeleteItemCommand' && input.includes(`WALLETLOCK#${w.id}`),
+      () => withLostConfirmation(true, () => alice.post('/api/bridge/initiate', body, { headers })),
+      1,
     );
-    let res: Awaited<ReturnType<HttpClient['post']>>;
-    try {
-      res = await withLostConfirmation(true, () => alice.post('/api/bridge/initiate', body, { headers }));
-    } finally {
-      dynamo.middlewareStack.remove('failLeaseRelease');
-    }
     expect(failed).toBe(1);
     const t = ok(res, 202).transaction;
     expect(t).toMatchObject({ status: 'submitted', sourceTxHash: expect.any(String) });

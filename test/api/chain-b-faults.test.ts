@@ -5,6 +5,7 @@ import { advanceClock } from '#lib/clock.ts';
 import type { HttpClient } from '../support/runtime.ts';
 import { ok, settled } from './bridge-helpers.ts';
 import { runtimeWithUsers } from './runtime-with-users.ts';
+import { withDynamoFailing } from '../support/dynamo-faults.ts';
 
 /**
  * Chain B's value moves against chain B as a real network misbehaves (lib/chains/chain-b/faults.ts,
@@ -50,29 +51,9 @@ const INVOKE_FEE = () => fees.feeOf(fees.LOCAL_GAS_USE.invoke);
 /** The value-move journal's record of a chain B transaction (lib/moves/chain-b.ts). */
 const move = async (txHash: string) => (await import('#lib/data/value-moves.ts')).getMove(txHash);
 
-/**
- * Runs `fn` with the release of the wallet's signing lease (a DeleteItem of its WALLETLOCK item)
- * failing once, as DynamoDB past its retries would: the one write left after a send landed.
- */
-async function releaseFailing<T>(walletId: string, fn: () => Promise<T>): Promise<{ out: T; failed: number }> {
-  const { dynamo } = await import('#lib/data/client.ts');
-  let failed = 0;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (!failed && context.commandName === 'DeleteItemCommand' && JSON.stringify(args.input).includes(`WALLETLOCK#${walletId}`)) {
-        failed++;
-        throw new Error('injected: DynamoDB failing past its retries');
-      }
-      return next(args);
-    },
-    { step: 'build', name: 'failLeaseRelease' },
-  );
-  try {
-    return { out: await fn(), failed };
-  } finally {
-    dynamo.middlewareStack.remove('failLeaseRelease');
-  }
-}
+/** Runs `fn` with the release of the wallet's signing lease (a DeleteItem of its WALLETLOCK item) failing once: the one write left after a send landed. */
+const releaseFailing = <T>(walletId: string, fn: () => Promise<T>) =>
+  withDynamoFailing((command, input) => command === 'DeleteItemCommand' && input.includes(`WALLETLOCK#${walletId}`), fn, 1);
 
 /** A funded, deployed sender (one transfer done) and a recipient; balances read after. */
 async function pair() {
@@ -266,26 +247,12 @@ describe('the answer of a transfer that landed, not kept (DynamoDB down at its c
   it('200 all the same, and the key is not freed: a retry with it sends nothing (409 in progress), paid once', async () => {
     const { a, b, sender, recipient } = await pair();
     const headers = { 'idempotency-key': `complete-lost-${a.id}` };
-    const { dynamo } = await import('#lib/data/client.ts');
-    let failed = 0;
     // The key's completion with the answer (after the handler, in the idempotency middleware) fails once.
-    dynamo.middlewareStack.add(
-      (next, context) => async (args) => {
-        const input = JSON.stringify(args.input);
-        if (!failed && context.commandName === 'UpdateItemCommand' && input.includes('"IDEMPOTENCY#') && input.includes('":done"')) {
-          failed++;
-          throw new Error('injected: DynamoDB failing past its retries');
-        }
-        return next(args);
-      },
-      { step: 'build', name: 'failCompletion' },
+    const { out: r, failed } = await withDynamoFailing(
+      (command, input) => command === 'UpdateItemCommand' && input.includes('"IDEMPOTENCY#') && input.includes('":done"'),
+      () => send(a.id, b.address, '0.5', headers),
+      1,
     );
-    let r: Awaited<ReturnType<typeof send>>;
-    try {
-      r = await send(a.id, b.address, '0.5', headers);
-    } finally {
-      dynamo.middlewareStack.remove('failCompletion');
-    }
     expect(failed).toBe(1);
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '#functions/jobs.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { withDynamoFailing } from '../support/dynamo-faults.ts';
 
 /**
  * The DynamoDB round trips of a compress-native request (issue 39: session, rate limit,
@@ -48,31 +49,6 @@ async function calls(fn: () => Promise<{ status: number }>): Promise<string[]> {
   }
   // The rate limiter goes to DynamoDB only when its lease of tokens runs out (lib/http/rate-limit.ts): not per request.
   return made.filter((c) => c !== 'UpdateItem RATE');
-}
-
-/**
- * Runs `fn` with the DynamoDB calls `fails` picks (by their input, up to `times`) throwing, as
- * DynamoDB past its retries would; after `calls()` has counted them (same step, lower priority).
- * Returns `fn`'s result and how many failed.
- */
-async function failing<T>(fails: (input: string) => boolean, fn: () => Promise<T>, times = Infinity): Promise<{ out: T; failed: number }> {
-  const { dynamo } = await import('#lib/data/client.ts');
-  let failed = 0;
-  dynamo.middlewareStack.add(
-    (next) => async (args) => {
-      if (failed < times && fails(JSON.stringify(args.input))) {
-        failed++;
-        throw new Error('injected: DynamoDB failing past its retries');
-      }
-      return next(args);
-    },
-    { step: 'build', priority: 'low', name: 'failCalls' },
-  );
-  try {
-    return { out: await fn(), failed };
-  } finally {
-    dynamo.middlewareStack.remove('failCalls');
-  }
 }
 
 const compress = (headers?: Record<string, string>) => alice.post('/api/compression/compress-native', { walletId, amount: 0.001 }, headers ? { headers } : {});
@@ -130,8 +106,8 @@ describe('compress-native: DynamoDB calls per request', () => {
     const { ledger } = await import('#lib/data/rewards-ledger.ts');
     let txHash = '';
     // The settlement with the points (a transaction naming the move and the points) fails once.
-    const { out: made, failed } = await failing(
-      (input) => input.includes('"TransactItems"') && input.includes('"MOVE#') && input.includes('"REWARDSRC#'),
+    const { out: made, failed } = await withDynamoFailing(
+      (_, input) => input.includes('"TransactItems"') && input.includes('"MOVE#') && input.includes('"REWARDSRC#'),
       () =>
         calls(async () => {
           const r = await compress();
@@ -157,8 +133,8 @@ describe('compress-native: DynamoDB calls per request', () => {
     const { getMove } = await import('#lib/data/value-moves.ts');
     const { resolveMovesOnce } = await import('#lib/moves/journal.ts');
     // Every write that settles a move (its condition: still `sent`) or records the wallet's slot fails.
-    const { out: first, failed } = await failing(
-      (input) => input.includes('":sent"') || input.includes('lastSlot'),
+    const { out: first, failed } = await withDynamoFailing(
+      (_, input) => input.includes('":sent"') || input.includes('lastSlot'),
       () => compress({ 'idempotency-key': 'settlement-lost' }),
     );
     expect(failed).toBe(3); // with the points, then without; the lease's release with the slot

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { withDynamoFailing } from '../support/dynamo-faults.ts';
 
 /**
  * /api/swap end to end over HTTP against the local runtime: the pool's reserves are real token
@@ -53,30 +54,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => rt?.stop());
 beforeEach(() => advanceClock(61_000));
-
-/**
- * Runs `fn` with the DynamoDB calls `fails` picks (by command and input, up to `times`) throwing, as
- * DynamoDB past its retries would.
- */
-async function failing<T>(fails: (command: string, input: string) => boolean, fn: () => Promise<T>, times = Infinity): Promise<{ out: T; failed: number }> {
-  const { dynamo } = await import('#lib/data/client.ts');
-  let failed = 0;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (failed < times && fails(context.commandName ?? '', JSON.stringify(args.input))) {
-        failed++;
-        throw new Error('injected: DynamoDB failing past its retries');
-      }
-      return next(args);
-    },
-    { step: 'build', name: 'failCalls' },
-  );
-  try {
-    return { out: await fn(), failed };
-  } finally {
-    dynamo.middlewareStack.remove('failCalls');
-  }
-}
 
 describe('pairs and quotes', () => {
   it('lists the seeded pool: 1000 SOL against 150000 sUSD, 30 bps', async () => {
@@ -184,7 +161,7 @@ describe('execution', () => {
   it("landed, then the pool lease's release fails (DynamoDB down): 200 all the same, the order executed (not failed), the key keeps that answer", async () => {
     const q = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100 }));
     const headers = { 'idempotency-key': `pool-release-lost-${q.quoteId}` };
-    const { out: x, failed } = await failing(
+    const { out: x, failed } = await withDynamoFailing(
       (command, input) => command === 'DeleteItemCommand' && input.includes('SWAPPOOLLOCK#'),
       () => alice.post('/api/swap/execute', { quoteId: q.quoteId }, { headers }),
       1,
@@ -207,7 +184,7 @@ describe('execution', () => {
     const q = ok(await alice.post('/api/swap/quote', { walletId: aliceWallet.id, from: 'SOL', to: 'sUSD', amount: 0.5, slippageBps: 100 }));
     const headers = { 'idempotency-key': `executed-lost-${q.quoteId}` };
     // Every write of the order as executed: the journal's settlement (the move stays open) and the request's own.
-    const { out: x, failed } = await failing(
+    const { out: x, failed } = await withDynamoFailing(
       (command, input) => command === 'UpdateItemCommand' && input.includes('executedAmountOut = :a') && input.includes(q.quoteId),
       () => alice.post('/api/swap/execute', { quoteId: q.quoteId }, { headers }),
     );

@@ -7,6 +7,7 @@ import { ChainUnavailable } from '#lib/chains/chain-a/port.ts';
 import { advanceClock } from '#lib/clock.ts';
 import { startTestRuntime, type HttpClient, type TestRuntime } from '../support/runtime.ts';
 import { signedInUser } from './identity-helpers.ts';
+import { withDynamoFailing } from '../support/dynamo-faults.ts';
 
 /**
  * /api/transfer end to end over HTTP against the local runtime: real deposits on the local chain
@@ -285,27 +286,6 @@ describe('payouts that fail', () => {
 });
 
 describe('bookkeeping that fails after the chain moved value', () => {
-  /** Runs `fn` with the DynamoDB calls `fails` picks (by their input) throwing, as DynamoDB past its retries would. */
-  async function failing<T>(fails: (input: string) => boolean, fn: () => Promise<T>): Promise<{ out: T; failed: number }> {
-    const { dynamo } = await import('#lib/data/client.ts');
-    let failed = 0;
-    dynamo.middlewareStack.add(
-      (next) => async (args) => {
-        if (fails(JSON.stringify(args.input))) {
-          failed++;
-          throw new Error('injected: DynamoDB failing past its retries');
-        }
-        return next(args);
-      },
-      { step: 'build', name: 'failCalls' },
-    );
-    try {
-      return { out: await fn(), failed };
-    } finally {
-      dynamo.middlewareStack.remove('failCalls');
-    }
-  }
-
   it("the append into the tree fails after the transfer landed: 200 all the same with the deposit `transferred` (the note is the caller's), the key keeps that answer; the retry job appends it once", async () => {
     const { retryTransfersOnce } = await import('#lib/transfer/retry.ts');
     const note = createNote(POOL);
@@ -314,8 +294,8 @@ describe('bookkeeping that fails after the chain moved value', () => {
     const body = { pool: POOL, walletId: wallet.id, commitment };
     const headers = { 'idempotency-key': `append-lost-${commitment.slice(0, 16)}` };
     // The append: the pool's size, the leaf and the deposit's completion in one transaction.
-    const { out: r, failed } = await failing(
-      (input) => input.includes('leafIndex = :i'),
+    const { out: r, failed } = await withDynamoFailing(
+      (_, input) => input.includes('leafIndex = :i'),
       () => alice.post('/api/transfer/deposit', body, { headers }),
     );
     expect(failed).toBeGreaterThanOrEqual(1);
@@ -341,8 +321,8 @@ describe('bookkeeping that fails after the chain moved value', () => {
     const recipient = fresh();
     const request = await prove(note, recipient);
     // The job's read after the payout was marked (GetItem: a consistent read of SJOB#<id>).
-    const { out: r, failed } = await failing(
-      (input) => input.includes('SJOB#') && input.includes('"ConsistentRead":true') && !input.includes('UpdateExpression'),
+    const { out: r, failed } = await withDynamoFailing(
+      (_, input) => input.includes('SJOB#') && input.includes('"ConsistentRead":true') && !input.includes('UpdateExpression'),
       () => anonymous.post('/api/transfer/withdraw', request),
     );
     expect(failed).toBeGreaterThanOrEqual(1);

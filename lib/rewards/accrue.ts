@@ -2,6 +2,7 @@ import { chainA } from '#lib/chains/chain-a/index.ts';
 import { clock } from '#lib/clock.ts';
 import { logger } from '#lib/log.ts';
 import { accrualItems, clearOwed, clearOwedItem, listOwed, putOwed, putOwedItem, recordAccrual } from '#lib/data/rewards-ledger.ts';
+import { getMove } from '#lib/data/value-moves.ts';
 import { listWallets } from '#lib/data/wallets.ts';
 import { accountOf, epochOf, pointsFor, SOURCES, type Source } from './rules.ts';
 
@@ -147,7 +148,7 @@ export async function accrueAfter(input: AccrueInput): Promise<void> {
 
 /** Owed accruals younger than this are left to the request still making them. */
 export const ACCRUAL_RETRY_AFTER_MS = 30_000;
-/** A noted transaction the chain has not seen after this long never will (its blockhash expired long before). */
+/** A note whose transaction the journal never recorded (so never sent) is dropped once this old (its request long gone). */
 export const OWED_UNSEEN_DROP_MS = 10 * 60_000;
 /** The local runtime's and the schedule's pace. */
 export const ACCRUAL_RETRY_INTERVAL_MS = 60_000;
@@ -164,6 +165,21 @@ export interface AccrualRetryReport {
 }
 
 const isSource = (s: string): s is Source => SOURCES.some((r) => r.source === s);
+
+/**
+ * A noted transaction with no status on chain A can never land: only the journal's settlement of it
+ * decides (lib/moves/journal.ts: failed, or expired past its last valid block height), never the
+ * note's age — it lands as long as its blockhash lives, counted in blocks, and a slow or halted
+ * cluster stretches that past any wall time (an open or landed move keeps its note: a node behind
+ * the cluster answers no status for what landed). A note with no move: its request died before the
+ * journal recorded the transaction (recorded before it is sent, so never sent), once it is older
+ * than OWED_UNSEEN_DROP_MS (the request long gone).
+ */
+async function neverLands(owed: { txHash: string; at: string }): Promise<boolean> {
+  const move = await getMove(owed.txHash);
+  if (move) return move.status === 'failed' || move.status === 'expired';
+  return clock.nowMs() - Date.parse(owed.at) > OWED_UNSEEN_DROP_MS;
+}
 
 /** One pass of the retry job: records every accrual still owed (functions/scheduled/rewards-retry.ts). */
 export async function retryAccrualsOnce(): Promise<AccrualRetryReport> {
@@ -182,8 +198,7 @@ export async function retryAccrualsOnce(): Promise<AccrualRetryReport> {
       const { value } = await chain!.rpc.getSignatureStatuses([owed.txHash], { searchTransactionHistory: true });
       const status = value[0];
       if (!status || status.err) {
-        const old = clock.nowMs() - Date.parse(owed.at) > OWED_UNSEEN_DROP_MS;
-        if (status?.err || old) {
+        if (status?.err || (await neverLands(owed))) {
           await clearOwed(owed.source, owed.txHash);
           report.dropped++;
         } else report.unseen++;

@@ -53,6 +53,9 @@ const idempotencySchema = z.object({
   lockedUntil: z.number(),
   // An answer that cannot be read back is replayed as "not kept", not as a broken record.
   response: storedResponseSchema.nullable().catch(null),
+  /** The transaction the claim is bound to (`bindToTransaction`), and the answer kept for it. */
+  txHash: z.string().optional(),
+  ifLanded: storedResponseSchema.optional().catch(undefined),
   ttl: z.number(),
 });
 export const idempotencyDecoder = decoder('idempotency record', idempotencySchema);
@@ -92,7 +95,14 @@ export async function claim(
   // Gone between the two calls (expired): the caller may simply try again.
   if (!record) return { kind: 'in_progress', retryAfter: 1 };
   if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };
-  if (record.status === 'in_progress') return { kind: 'in_progress', retryAfter: Math.max(1, expiresAtSeconds(record) - now) };
+  if (record.status === 'in_progress') {
+    // Bound to a transaction and its hold over (MOVE_HOLD_SECONDS, far past any blockhash's life),
+    // its attempt gone without completing the key: had the transaction failed or expired, the journal
+    // would have freed the key. It landed, or the chain has still not settled it; either way the
+    // answer kept at binding (202 `submitted`, naming it) is true, and a new attempt could send twice.
+    if (record.txHash && record.ifLanded && expiresAtSeconds(record) <= now) return { kind: 'replay', response: record.ifLanded };
+    return { kind: 'in_progress', retryAfter: Math.max(1, expiresAtSeconds(record) - now) };
+  }
   return { kind: 'replay', response: record.response };
 }
 

@@ -148,16 +148,22 @@ function named(a: Answer): string | undefined {
 const sideBySide = () => Promise.all([crashable(chain, relayOnce), crashable(chain, retryJob), crashable(chain, relayOnce)]);
 
 describe('chain B withdrawal: a request that died after chain B took its burn', () => {
-  it('a retry with its Idempotency-Key after the 30-minute hold, nothing having settled it: 409 until the journal does, then its 202; burned once', async () => {
+  it('a retry with its Idempotency-Key: 409 while the 30-minute hold lasts; after it, nothing having settled it, the 202 naming the burn (the answer kept at binding), never a second burn; burned once', async () => {
     const dest = Keypair.generate().publicKey.toBase58();
     const before = await held();
     chain.inject('crash-after');
     const key = `crashed-${++keys}`;
     expect(await request(rt, alice, chain, '/api/bridge/initiate', body(5, dest), key)).toBe('crashed');
-    advanceClock(31 * 60 * 1000);
-    // Before the fix the lapsed claim was taken over and a second transfer_remote burned again (the first's nonce used, the next one free).
+    advanceClock(61_000);
+    expect(await request(rt, alice, chain, '/api/bridge/initiate', body(5, dest), key)).toMatchObject({
+      status: 409,
+      json: { error: 'IDEMPOTENCY_IN_PROGRESS' },
+    });
+    advanceClock(30 * 60 * 1000);
+    // Before bound claims were kept, the lapsed claim was taken over and a second transfer_remote burned
+    // again (the first's nonce used, the next one free).
     const retry = await request(rt, alice, chain, '/api/bridge/initiate', body(5, dest), key);
-    expect(retry).toMatchObject({ status: 409, json: { error: 'IDEMPOTENCY_IN_PROGRESS' } });
+    expect(retry).toMatchObject({ status: 202, json: { status: 'submitted' } });
     await retryJob();
     const replay = await request(rt, alice, chain, '/api/bridge/initiate', body(5, dest), key);
     expect(replay).toMatchObject({ status: 202, json: { status: 'submitted' } });

@@ -83,8 +83,8 @@ export const idempotency = (store: Pick<typeof records, 'claim' | 'complete' | '
         // The store failed (DynamoDB past its retries): the work was done all the same (a value move
         // may have landed). An error now would release the key (onError) and a retry with it would do
         // the work again: a second transaction. The answer stands; the key stays claimed — a value
-        // move's is bound to its transaction and never taken over (a retry gets 409 in progress until
-        // the record expires), any other's lapses with its lock.
+        // move's is bound to its transaction and never taken over (a retry gets 409 in progress while the
+        // transaction's hold lasts, then the answer kept at binding), any other's lapses with its lock.
         logger.error('idempotency answer not kept; answered, the key left claimed', { route: request.internal.route.path, error: e as Error });
       }
     },

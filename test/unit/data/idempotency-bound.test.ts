@@ -9,12 +9,17 @@ import { startTable } from '../../support/dynamo-table.ts';
  */
 let table: Awaited<ReturnType<typeof startTable>>;
 let idem: typeof import('#lib/data/idempotency.ts');
+let clock: typeof import('#lib/clock.ts');
 
 beforeAll(async () => {
   table = await startTable();
   idem = await import('#lib/data/idempotency.ts');
+  clock = await import('#lib/clock.ts');
 });
-afterAll(async () => table?.stop());
+afterAll(async () => {
+  clock?.resetClock();
+  await table?.stop();
+});
 
 const submitted = { statusCode: 202, headers: { 'content-type': 'application/json' }, body: '{"success":true,"status":"submitted","txHash":"tx1"}' };
 const scope = 'user-1 POST /api/compression/compress-native';
@@ -51,6 +56,14 @@ describe('a key bound to a transaction', () => {
       if (!releasedFirst) await idem.release(scope, key, owner);
       expect((await idem.claim(scope, key, `fp-${key}`, 60)).kind, key).toBe('claimed');
     }
+  });
+
+  it('its attempt gone without a word (neither completed nor released): 409 while the hold lasts, then the transaction (202), never a new attempt', async () => {
+    const owner = await claimed('died');
+    await idem.bindToTransaction(scope, 'died', owner, 'tx-died', 1800, submitted);
+    expect((await idem.claim(scope, 'died', 'fp-died', 60)).kind).toBe('in_progress');
+    clock.advanceClock(1801_000);
+    expect(await idem.claim(scope, 'died', 'fp-died', 60)).toEqual({ kind: 'replay', response: { ...submitted, isBase64Encoded: false } });
   });
 
   it("another attempt's release changes nothing, and another transaction's settlement frees nothing", async () => {

@@ -28,33 +28,30 @@ export async function withWalletLock<T extends { slot: number }>(w: WalletRecord
   const owner = randomUUID();
   await takeLease(w, owner);
   const lease: WalletLease = { walletId: w.id, owner, seconds: walletConfig.WALLET_LOCK_SECONDS, userId: w.userId };
-  let result: T | undefined;
-  let thrown: unknown;
+  let result: T;
   try {
     result = await fn(owner, lease);
-    return result;
   } catch (e) {
-    thrown = e;
+    // Held for an unsettled move, the lease is no longer `owner`'s: the release then changes nothing,
+    // and its failure must not replace the 202 (an error would free the Idempotency-Key bound to a
+    // transaction that may land, and a retry would send a second one once it had).
+    if (e instanceof MoveUnsettled) {
+      await releaseWalletLease(w.id, owner).catch((err: unknown) =>
+        logger.warn('wallet lease not released after an unsettled send; it is held for the move', { walletId: w.id, error: err as Error }),
+      );
+    } else await releaseWalletLease(w.id, owner);
     throw e;
-  } finally {
-    // Held for an unsettled move, the lease is no longer `owner`'s: both releases then change nothing.
-    // Ended by the journal with its move's settlement (the slot recorded with it): nothing left to do.
-    // After a result (a send that landed) a failed release must not become the request's error: the
-    // lease lapses by itself after WALLET_LOCK_SECONDS, and an error would free the Idempotency-Key
-    // of a transaction that moved value.
-    if (result && !lease.released) {
-      await releaseWalletLeaseRecordingSlot(w, owner, result.slot).catch((e: unknown) =>
-        logger.warn('wallet lease not released after a landed send; it lapses by itself', { walletId: w.id, error: e as Error }),
-      );
-    } else if (thrown instanceof MoveUnsettled) {
-      // Sent and not settled (202): the lease is held for the move, this release changes nothing, and
-      // its failure must not replace the 202 (an error would free the Idempotency-Key bound to a
-      // transaction that may land, and a retry would send a second one once it had).
-      await releaseWalletLease(w.id, owner).catch((e: unknown) =>
-        logger.warn('wallet lease not released after an unsettled send; it is held for the move', { walletId: w.id, error: e as Error }),
-      );
-    } else if (!result) await releaseWalletLease(w.id, owner);
   }
+  // Ended by the journal with its move's settlement (the slot recorded with it): nothing left to do.
+  // After a send that landed a failed release must not become the request's error: the lease lapses
+  // by itself after WALLET_LOCK_SECONDS, and an error would free the Idempotency-Key of a
+  // transaction that moved value.
+  if (!lease.released) {
+    await releaseWalletLeaseRecordingSlot(w, owner, result.slot).catch((e: unknown) =>
+      logger.warn('wallet lease not released after a landed send; it lapses by itself', { walletId: w.id, error: e as Error }),
+    );
+  }
+  return result;
 }
 
 async function takeLease(w: WalletRecord, owner: string): Promise<void> {

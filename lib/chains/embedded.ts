@@ -95,8 +95,14 @@ export class DeferredChainB implements ChainB {
   getTransactionStatus(hash: string): Promise<ChainBTxStatus> {
     return this.#inner().then((c) => c.getTransactionStatus(hash));
   }
-  getNonce(address: string): Promise<bigint> {
-    return this.#inner().then((c) => c.getNonce(address));
+  getNonce(address: string, block?: number): Promise<bigint> {
+    return this.#inner().then((c) => c.getNonce(address, block));
+  }
+  blockNumber(): Promise<number> {
+    return this.#inner().then((c) => c.blockNumber());
+  }
+  blockTransactionHashes(block: number): Promise<string[]> {
+    return this.#inner().then((c) => c.blockTransactionHashes(block));
   }
   resend(signed: SignedInvoke): Promise<void> {
     return this.#inner().then((c) => c.resend(signed));

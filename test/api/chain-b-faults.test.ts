@@ -115,6 +115,32 @@ describe('chain B transfers under faults', () => {
     expect(await strk(a.address)).toBe(sender - E18 / 4n - INVOKE_FEE());
   });
 
+  it('landed, and its status read from a node behind the one that read the nonce (a load balancer): never expired; the key replays it and nothing is paid twice', async () => {
+    const { a, b, sender, recipient } = await pair();
+    chain.inject('pending');
+    const headers = { 'idempotency-key': `lagging-${a.id}` };
+    const r = await send(a.id, b.address, '0.5', headers);
+    expect(r.status, JSON.stringify(r.json)).toBe(202);
+    await chain.advanceBlocks(3); // it lands now, in the latest block
+    expect(chain.heldBack()).toEqual([]);
+    // Every status read in the next pass answered by a node 3 blocks behind, the nonce by one up to date:
+    // the nonce taken, the transaction "not received". The block that took the nonce holds it: pending.
+    chain.lagNextReads(2, 'getTransactionStatus');
+    const lagged = chain.injected.lagging;
+    const { resolveChainBMovesOnce } = await import('#lib/moves/chain-b.ts');
+    expect(await resolveChainBMovesOnce()).toMatchObject({ expired: 0, landed: 0, pending: 1 });
+    expect(chain.injected.lagging - lagged).toBe(2);
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'sent' });
+    const again = await send(a.id, b.address, '0.5', headers);
+    expect(again.status).toBe(202);
+    expect(again.json.txHash).toBe(r.json.txHash);
+    // Answered by nodes up to date: it landed.
+    expect(await resolveChainBMovesOnce()).toMatchObject({ expired: 0, landed: 1 });
+    expect(await move(r.json.txHash)).toMatchObject({ status: 'landed' });
+    expect(await strk(b.address)).toBe(recipient + E18 / 2n);
+    expect(await strk(a.address)).toBe(sender - E18 / 2n - INVOKE_FEE());
+  });
+
   it('accepted but never received by the node: 202; the settle pass sends the same signed INVOKE again, and it lands (no new send, no half-hour hold)', async () => {
     const { a, b, sender, recipient } = await pair();
     const nonce = await chain.getNonce(a.address);

@@ -134,6 +134,9 @@ const schedule = fc.record({
   blocks: fc.integer({ min: 0, max: 3 }),
   // The relayer and the transfer retry job, side by side, after those blocks (or not).
   passes: fc.boolean(),
+  // Reads answered by a node behind the rest (a load balancer's): the next few of any kind, or of the status only.
+  lagging: fc.integer({ min: 0, max: 6 }),
+  lagged: fc.constantFrom<'getTransactionStatus' | undefined>(undefined, 'getTransactionStatus'),
 });
 
 /** The transaction an answer names: a 200's or 202's source transaction, or a 422 TRANSACTION_REVERTED's (in its message). */
@@ -191,6 +194,7 @@ describe('chaos: chain B withdrawal', () => {
             const [heldBefore, feesBefore, nonceBefore] = await Promise.all([held(), strk(walletB.address), chain.getNonce(walletB.address)]);
             const othersBefore = chain.injected['nonce-used'];
             for (const f of s.faults) if (f !== 'none') chain.inject(f);
+            chain.lagNextReads(s.lagging, s.lagged);
             const post = () => request(rt, alice, chain, '/api/bridge/initiate', body(s.milli, dest), key);
             const answers: Answer[] = await Promise.all(Array.from({ length: s.concurrent }, post));
             await chain.advanceBlocks(s.blocks);

@@ -82,6 +82,9 @@ const schedule = fc.record({
   blocks: fc.integer({ min: 0, max: 3 }),
   // The transfer retry job's pass runs after those blocks (it settles what chain B decided, freeing the key), or not.
   settlePass: fc.boolean(),
+  // Reads answered by a node behind the rest (a load balancer's): the next few of any kind, or of the status only.
+  lagging: fc.integer({ min: 0, max: 6 }),
+  lagged: fc.constantFrom<'getTransactionStatus' | undefined>(undefined, 'getTransactionStatus'),
 });
 
 /** The transaction an answer names: a 200's or 202's, or a 422 TRANSACTION_REVERTED's (in its message). */
@@ -111,6 +114,7 @@ describe('chaos: chain B transfer', () => {
             ]);
             const othersBefore = chain.injected['nonce-used'];
             for (const f of s.faults) if (f !== 'none') chain.inject(f);
+            chain.lagNextReads(s.lagging, s.lagged);
             const amount = BigInt(s.milli) * 10n ** 15n;
             const text = `0.00${s.milli}`;
             const post = () =>

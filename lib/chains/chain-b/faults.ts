@@ -4,6 +4,7 @@ import { drawFault, layerOptions, seeded } from '../faults-config.ts';
 import { accountAddress, publicKeyOf } from './account.ts';
 import {
   ChainBOutcomeUnknown,
+  ChainBUnavailable,
   type ChainB,
   type ChainBTransaction,
   type ChainBTxStatus,
@@ -52,29 +53,38 @@ export const FAULTS = [
 ] as const;
 export type ChainBFault = (typeof FAULTS)[number];
 
+/**
+ * A read answered by a node `lag-blocks` blocks behind the latest (one of several behind a
+ * provider's load balancer, each call to any of them): its head and the nonces at the latest block
+ * are its older ones; a transaction accepted in the blocks it has not reached is unknown to it
+ * (NOT_RECEIVED, no receipt); a block it has not reached is BLOCK_NOT_FOUND. Sends pass it by.
+ */
+export const READ_FAULTS = ['lagging'] as const;
+type LaggedRead = 'getTransaction' | 'getTransactionStatus' | 'getNonce' | 'blockNumber' | 'blockTransactionHashes';
+
 export interface ChainBFaultOptions {
   /** Blocks a `pending` or `rejected` transaction stays RECEIVED. */
   pendingBlocks: number;
   /** Clock milliseconds per block; 0: blocks advance by sends (and `advanceBlocks`) only. */
   blockMs: number;
-  rates: Partial<Record<ChainBFault, number>>;
+  /** Blocks a `lagging` node is behind the latest. */
+  lagBlocks: number;
+  rates: Partial<Record<ChainBFault | (typeof READ_FAULTS)[number], number>>;
   seed: number;
 }
 
 const SETTINGS = {
   'pending-blocks': z.coerce.number().int().positive().max(10_000).default(3),
   'block-ms': z.coerce.number().int().nonnegative().default(6000),
+  'lag-blocks': z.coerce.number().int().positive().max(10_000).default(3),
 };
 
 /** Chain B's options from `CHAIN_FAULTS` (its `b.` names); undefined when its layer is off. */
 export function chainBFaults(text: string): ChainBFaultOptions | undefined {
-  const o = layerOptions(
-    text,
-    'b',
-    SETTINGS,
-    FAULTS.filter((f) => !f.startsWith('crash')),
+  const o = layerOptions(text, 'b', SETTINGS, [...FAULTS.filter((f) => !f.startsWith('crash')), ...READ_FAULTS]);
+  return (
+    o && { pendingBlocks: o.settings['pending-blocks']!, blockMs: o.settings['block-ms']!, lagBlocks: o.settings['lag-blocks']!, seed: o.seed, rates: o.rates }
   );
-  return o && { pendingBlocks: o.settings['pending-blocks']!, blockMs: o.settings['block-ms']!, seed: o.seed, rates: o.rates };
 }
 
 /** A send held back: it lands (or is rejected) once the chain reaches block `at`. */
@@ -97,8 +107,11 @@ const never = () => new Promise<never>(() => undefined);
 const overdraw = (from: string) => transferCall(FEE_TOKEN.address, from, (1n << 128n) - 1n);
 
 export class FaultyChainB implements ChainB {
-  /** How many of each fault were injected so far (for the chaos runs' report). */
-  readonly injected: Record<ChainBFault, number> = Object.fromEntries(FAULTS.map((f) => [f, 0])) as Record<ChainBFault, number>;
+  /** How many of each fault were injected so far (for the chaos runs' report); `lagging`: reads a node behind answered. */
+  readonly injected: Record<ChainBFault | (typeof READ_FAULTS)[number], number> = Object.fromEntries([...FAULTS, ...READ_FAULTS].map((f) => [f, 0])) as Record<
+    ChainBFault | (typeof READ_FAULTS)[number],
+    number
+  >;
   private readonly queue: ChainBFault[] = [];
   private readonly random: () => number;
   private readonly startedMs = clock.nowMs();
@@ -108,6 +121,8 @@ export class FaultyChainB implements ChainB {
   private readonly rejected = new Set<string>();
   /** Tests: how many sends reached their crash point (the process "died" there: after chain B took it, for `crash-after`). */
   crashed = 0;
+  /** Reads queued to be answered by a `lagging` node (each of the one read named, or of any). */
+  private readonly laggingQueued: (LaggedRead | undefined)[] = [];
 
   constructor(
     readonly inner: ChainB,
@@ -127,6 +142,12 @@ export class FaultyChainB implements ChainB {
 
   clearInjected(): void {
     this.queue.length = 0;
+    this.laggingQueued.length = 0;
+  }
+
+  /** Tests: the next `n` reads (of `read` only, when named) are answered by a `lagging` node. */
+  lagNextReads(n: number, read?: LaggedRead): void {
+    for (let i = 0; i < n; i++) this.laggingQueued.push(read);
   }
 
   /** Tests: blocks pass on chain B without transactions of ours; what is due lands (or is rejected). */
@@ -240,22 +261,58 @@ export class FaultyChainB implements ChainB {
 
   async getTransaction(hash: string): Promise<ChainBTransaction | null> {
     await this.tick();
-    return this.inner.getTransaction(hash);
+    const head = await this.head('getTransaction');
+    const tx = await this.inner.getTransaction(hash);
+    return tx && tx.blockNumber !== null && tx.blockNumber > head ? null : tx;
   }
 
   async getTransactionStatus(hash: string): Promise<ChainBTxStatus> {
     await this.tick();
+    const head = await this.head('getTransactionStatus');
     const h = BigInt(hash);
     if (this.held.some((x) => BigInt(x.txHash) === h)) return 'RECEIVED';
     const inner = await this.inner.getTransactionStatus(hash);
+    // A node behind has not seen the block it was accepted in.
+    if (inner === 'ACCEPTED' && head < Infinity && ((await this.inner.getTransaction(hash))?.blockNumber ?? 0) > head) return 'NOT_RECEIVED';
     // REJECTED leaves the nonce unused: the same INVOKE sent again has the same hash, and may be accepted.
     if (inner !== 'ACCEPTED' && [...this.rejected].some((x) => BigInt(x) === h)) return 'REJECTED';
     return inner;
   }
 
-  async getNonce(address: string): Promise<bigint> {
+  async getNonce(address: string, block?: number): Promise<bigint> {
     await this.tick();
-    return this.inner.getNonce(address);
+    const head = await this.head('getNonce');
+    if (block === undefined) return head < Infinity ? this.inner.getNonce(address, head) : this.inner.getNonce(address);
+    this.reached(block, head);
+    return this.inner.getNonce(address, block);
+  }
+
+  async blockNumber(): Promise<number> {
+    await this.tick();
+    const head = await this.head('blockNumber');
+    return head < Infinity ? head : this.inner.blockNumber();
+  }
+
+  async blockTransactionHashes(block: number): Promise<string[]> {
+    await this.tick();
+    this.reached(block, await this.head('blockTransactionHashes'));
+    return this.inner.blockTransactionHashes(block);
+  }
+
+  /** The latest block of the node answering this read: a `lagging` one's, `lag-blocks` behind; Infinity for one up to date. */
+  private async head(read: LaggedRead): Promise<number> {
+    const at = this.laggingQueued.findIndex((q) => q === undefined || q === read);
+    const queued = at >= 0;
+    if (queued) this.laggingQueued.splice(at, 1);
+    const rate = this.options.rates.lagging ?? 0;
+    // Drawn only when the rate is set: the send faults' seeded schedule stays what it was without it.
+    if (!queued && !(rate > 0 && this.random() < rate)) return Infinity;
+    this.injected.lagging++;
+    return Math.max(0, (await this.inner.blockNumber()) - this.options.lagBlocks);
+  }
+
+  private reached(block: number, head: number): void {
+    if (block > head) throw new ChainBUnavailable(`BLOCK_NOT_FOUND: block ${block} is past this node's latest (${head})`);
   }
 
   /** The send signed and its hash handed over, then held inside `beforeSend` until its blocks pass. */

@@ -155,10 +155,19 @@ export interface ChainB {
   getTransaction(hash: string): Promise<ChainBTransaction | null>;
   getTransactionStatus(hash: string): Promise<ChainBTxStatus>;
   /**
-   * The account's next nonce as of the latest accepted block (0 before deployment): once it has
-   * moved past a transaction's nonce, a transaction the node does not know can never be included.
+   * The account's next nonce as of the latest accepted block, or as of accepted block `block` (0
+   * before deployment): once it has moved past a transaction's nonce, another transaction of the
+   * account or that one took it. A node that has not reached `block` answers ChainBUnavailable
+   * (BLOCK_NOT_FOUND), never an older nonce.
    */
-  getNonce(address: string): Promise<bigint>;
+  getNonce(address: string, block?: number): Promise<bigint>;
+  /** The number of the latest accepted block (of whichever node answers: behind a load balancer, one may be behind another). */
+  blockNumber(): Promise<number>;
+  /**
+   * The hashes of the transactions in accepted block `block`: the same list from every node that
+   * has the block; a node that has not reached it answers ChainBUnavailable (BLOCK_NOT_FOUND).
+   */
+  blockTransactionHashes(block: number): Promise<string[]>;
   /**
    * Sends a signed INVOKE again, unchanged (the same hash): one the node never received (a send lost
    * on its way, its sender gone). Resolves once the node took it; a refusal is ChainBRejected (its

@@ -235,11 +235,31 @@ export class RpcChainB implements ChainB {
     }
   }
 
-  async getNonce(address: string): Promise<bigint> {
+  /** `starknet_getNonce` at `latest` or at `{block_number}` (BLOCK_NOT_FOUND from a node behind it: ChainBUnavailable). */
+  async getNonce(address: string, block?: number): Promise<bigint> {
     try {
-      return BigInt(await this.provider.getNonceForAddress(toHex64(address), 'latest'));
+      return BigInt(await this.provider.getNonceForAddress(toHex64(address), block ?? 'latest'));
     } catch (e) {
       if (e instanceof RpcError && e.isType('CONTRACT_NOT_FOUND')) return 0n;
+      throw asPortError(e);
+    }
+  }
+
+  async blockNumber(): Promise<number> {
+    try {
+      return await this.provider.getBlockNumber();
+    } catch (e) {
+      throw asPortError(e);
+    }
+  }
+
+  /** `starknet_getBlockWithTxHashes` of `{block_number}`: an accepted block's transactions, the same on every node that has it. */
+  async blockTransactionHashes(block: number): Promise<string[]> {
+    try {
+      const b = (await this.provider.getBlockWithTxHashes(block)) as { block_number?: number; transactions: string[] };
+      if (b.block_number !== block) throw new ChainBUnavailable(`asked for block ${block}, the node answered ${b.block_number ?? 'a pending block'}`);
+      return b.transactions.map(toHex64);
+    } catch (e) {
       throw asPortError(e);
     }
   }

@@ -6,6 +6,7 @@ import {
   ChainBOutcomeUnknown,
   ChainBRejected,
   ChainBReverted,
+  ChainBUnavailable,
   type ChainB,
   type ChainBTransaction,
   type MaxFees,
@@ -125,8 +126,26 @@ export class LocalChainB implements ChainB {
     }
   }
 
-  getNonce(address: string): Promise<bigint> {
-    return this.ledger.getNonce(address);
+  async getNonce(address: string, block?: number): Promise<bigint> {
+    if (block === undefined) return this.ledger.getNonce(address);
+    await this.#reached(block);
+    const nonce = await this.ledger.getNonceAt(address, block);
+    if (nonce === undefined) throw new ChainBUnavailable(`no nonce history of ${address} at block ${block} (an account from before the ledger kept one)`);
+    return nonce;
+  }
+
+  blockNumber(): Promise<number> {
+    return this.ledger.blockNumber();
+  }
+
+  async blockTransactionHashes(block: number): Promise<string[]> {
+    await this.#reached(block);
+    return this.ledger.blockTransactionHashes(block);
+  }
+
+  /** A block past the head is not found, as a node answers. */
+  async #reached(block: number): Promise<void> {
+    if (block > (await this.ledger.blockNumber())) throw new ChainBUnavailable(`BLOCK_NOT_FOUND: block ${block} is past the latest`);
   }
 
   /** The ledger applies it at once (or refuses it: its nonce taken, say). */

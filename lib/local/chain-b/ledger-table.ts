@@ -1,7 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from '#lib/data/client.ts';
-import { decoder, putItem, queryAll, readItem, transactWrite } from '#lib/data/items.ts';
+import { decoder, queryAll, queryPartition, readItem, transactWrite } from '#lib/data/items.ts';
 
 /**
  * The embedded chain B's state (lib/chains/chain-b/local.ts): the registry contract's storage,
@@ -12,6 +12,9 @@ import { decoder, putItem, queryAll, readItem, transactWrite } from '#lib/data/i
  *   CHAINB#REG#<registry> / PROOF#<proof_id>       RegistryProof
  *   CHAINB#REG#<registry> / EVENT#<block>#<tx>     RegistryEvent (ProofStored, with its raw keys/data felts)
  *   CHAINB#TX#<hash> / TX                          LedgerTransaction
+ *   CHAINB#BLOCK#<block> / TX#<hash>               {}         the block's transactions (one per block; none for a refused one)
+ *   CHAINB#ACCOUNT#<address> / NONCE@<block>       { value }  the account's next nonce after that block, what
+ *                                                             starknet_getNonce at a block answers (state-table.ts writes it)
  */
 const felt = z.string();
 
@@ -73,6 +76,11 @@ const proofKey = (registry: string, proofId: string) => ({ pk: registryPartition
 const pad = (n: number) => String(n).padStart(12, '0');
 const eventKey = (registry: string, e: RegistryEvent) => ({ pk: registryPartition(registry), sk: `EVENT#${pad(e.blockNumber)}#${e.transactionHash}` });
 export const txKey = (hash: string) => ({ pk: `CHAINB#TX#${hash}`, sk: 'TX' });
+const blockPartition = (block: number) => `CHAINB#BLOCK#${pad(block)}`;
+/** The item naming a transaction in its block, written with the transaction. */
+export const blockTxItem = (tx: { blockNumber: number; transactionHash: string }) => ({ pk: blockPartition(tx.blockNumber), sk: `TX#${tx.transactionHash}` });
+/** The account's nonce as of `block`, written with each transaction that changes it. */
+export const nonceAtItem = (account: string, block: number, value: number) => ({ pk: `CHAINB#ACCOUNT#${account}`, sk: `NONCE@${pad(block)}`, value });
 const nonceKey = (account: string) => ({ pk: `CHAINB#ACCOUNT#${account}`, sk: 'NONCE' });
 const headKey = { pk: 'CHAINB#CHAIN', sk: 'HEAD' };
 
@@ -98,6 +106,43 @@ export const takeAccountNonce = async (account: string): Promise<number> => (awa
 export const peekAccountNonce = async (account: string): Promise<number> => (await readItem(nonceKey(account), counterDecoder))?.value ?? 0;
 /** A new block number (one transaction per block). */
 export const nextBlockNumber = (): Promise<number> => increment(headKey);
+/** The latest block number (0 before the first transaction). */
+export const headBlockNumber = async (): Promise<number> => (await readItem(headKey, counterDecoder))?.value ?? 0;
+
+/** The hashes of the transactions in block `block` (starknet_getBlockWithTxHashes). */
+export async function listBlockTransactions(block: number): Promise<string[]> {
+  return (await queryPartition(blockPartition(block), { prefix: 'TX#' })).map((i) => String(i.sk).slice('TX#'.length));
+}
+
+/**
+ * The account's next nonce as of block `block`: the latest NONCE@ at or before it, 0 when it has
+ * none before (not deployed yet). Undefined when that cannot be told: an account deployed before
+ * this history was kept (its first entry is not its deployment's nonce 1), asked of a block before it.
+ */
+export async function readNonceAt(account: string, block: number): Promise<number | undefined> {
+  const pk = `CHAINB#ACCOUNT#${account}`;
+  const latest = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': 'NONCE@', ':to': `NONCE@${pad(block)}` },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const at = latest.Items?.[0];
+  if (at) return counterDecoder.decode(at).value;
+  const first = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': 'NONCE@' },
+      Limit: 1,
+    }),
+  );
+  const earliest = first.Items?.[0];
+  return earliest && counterDecoder.decode(earliest).value !== 1 ? undefined : 0;
+}
 
 /**
  * Applies a store_proof: the proof, its event and the transaction in one transaction. False when
@@ -108,11 +153,17 @@ export async function applyStoreProof(registry: string, proof: RegistryProof, ev
     { Put: { TableName: tableName, Item: { ...proofKey(registry, proof.proof_id), ...proof }, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: tableName, Item: { ...eventKey(registry, event), ...event } } },
     { Put: { TableName: tableName, Item: { ...txKey(tx.transactionHash), ...tx } } },
+    { Put: { TableName: tableName, Item: blockTxItem(tx) } },
   ]);
   return failed === -1;
 }
 
-export const putTransaction = (tx: LedgerTransaction): Promise<void> => putItem({ ...txKey(tx.transactionHash), ...tx });
+export async function putTransaction(tx: LedgerTransaction): Promise<void> {
+  await transactWrite([
+    { Put: { TableName: tableName, Item: { ...txKey(tx.transactionHash), ...tx } } },
+    { Put: { TableName: tableName, Item: blockTxItem(tx) } },
+  ]);
+}
 
 export const getTransaction = (hash: string): Promise<LedgerTransaction | undefined> => readItem(txKey(hash), ledgerTransactionDecoder);
 

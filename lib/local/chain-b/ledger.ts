@@ -3,7 +3,15 @@ import { hash, shortString, type Call, type constants, type ResourceBoundsBN } f
 import { readChainBConfig } from '#lib/chains/chain-b/config.ts';
 import type { BridgeMint } from '#lib/chains/embedded.ts';
 import { clock } from '#lib/clock.ts';
-import { getTransaction, nextBlockNumber, type LedgerEvent, type LedgerTransaction } from '#lib/local/chain-b/ledger-table.ts';
+import {
+  getTransaction,
+  headBlockNumber,
+  listBlockTransactions,
+  nextBlockNumber,
+  readNonceAt,
+  type LedgerEvent,
+  type LedgerTransaction,
+} from '#lib/local/chain-b/ledger-table.ts';
 import { CONFLICT, retryOnConflict } from '#lib/data/retry.ts';
 import {
   applyLedgerWrite,
@@ -137,6 +145,16 @@ export class LocalLedger {
   async getNonce(address: string): Promise<bigint> {
     return BigInt((await readAccount(toHex64(address)))?.nonce ?? 0);
   }
+
+  /** starknet_getNonce at a block: the nonce after block `block`; undefined where no history tells (an account from before it was kept). */
+  async getNonceAt(address: string, block: number): Promise<bigint | undefined> {
+    const n = await readNonceAt(toHex64(address), block);
+    return n === undefined ? undefined : BigInt(n);
+  }
+
+  /** starknet_blockNumber; starknet_getBlockWithTxHashes's transactions (none in a refused transaction's block). */
+  readonly blockNumber = headBlockNumber;
+  readonly blockTransactionHashes = listBlockTransactions;
 
   async isDeployed(address: string): Promise<boolean> {
     return (await readAccount(toHex64(address))) !== undefined;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { tableName } from '#lib/data/client.ts';
 import { decoder, getItem, putNew, queryPartition, readItem, transactWrite, isConditionalFailure, type TransactItems } from '#lib/data/items.ts';
-import { txKey, type LedgerTransaction } from './ledger-table.ts';
+import { blockTxItem, nonceAtItem, txKey, type LedgerTransaction } from './ledger-table.ts';
 
 /**
  * The embedded chain B's contract state beyond the registry (lib/chains/chain-b/ledger.ts has the
@@ -262,6 +262,13 @@ export async function applyLedgerWrite(w: LedgerWrite): Promise<WriteConflict | 
   }
   items.push({ Put: { TableName: tableName, Item: { ...txKey(w.tx.transactionHash), ...w.tx }, ConditionExpression: 'attribute_not_exists(pk)' } });
   kinds.push('transaction');
+  // What a node serves of past blocks: the block's transactions, and the nonce the account had after it.
+  items.push({ Put: { TableName: tableName, Item: blockTxItem(w.tx) } });
+  kinds.push('transaction');
+  if (w.account) {
+    items.push({ Put: { TableName: tableName, Item: nonceAtItem(w.account.address, w.tx.blockNumber, w.account.nonceAfter) } });
+    kinds.push('nonce');
+  }
   const failed = await transactWrite(items);
   return failed === -1 ? null : kinds[failed]!;
 }

@@ -117,6 +117,30 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
     expect((await chain.getTransaction(second.txHash))!.nonce).toBe('0x2');
   });
 
+  it("past blocks as a node serves them: the nonce after each block, each block's transactions; a block past the head is not found", async () => {
+    const chain = await port();
+    const a = await accounts();
+    const STRK = chainb.STRK.address;
+    await chain.faucet(STRK, a.address, 10n ** 18n * 5n);
+    const before = await chain.blockNumber();
+    const first = await chain.transfer({ privateKey: a.pk, token: STRK, to: addr(), amount: 1n });
+    const second = await chain.transfer({ privateKey: a.pk, token: STRK, to: addr(), amount: 1n });
+    const at = async (h: string) => (await chain.getTransaction(h))!.blockNumber!;
+    const [deployBlock, firstBlock, secondBlock] = [await at(first.deployTxHash!), await at(first.txHash), await at(second.txHash)];
+    expect(before < deployBlock && deployBlock < firstBlock && firstBlock < secondBlock).toBe(true);
+    expect(await chain.blockNumber()).toBeGreaterThanOrEqual(secondBlock);
+    expect(await chain.getNonce(a.address, before)).toBe(0n);
+    expect(await chain.getNonce(a.address, deployBlock)).toBe(1n);
+    expect(await chain.getNonce(a.address, firstBlock - 1)).toBe(1n);
+    expect(await chain.getNonce(a.address, firstBlock)).toBe(2n);
+    expect(await chain.getNonce(a.address, secondBlock)).toBe(3n);
+    expect(await chain.blockTransactionHashes(firstBlock)).toEqual([first.txHash]);
+    expect(await chain.blockTransactionHashes(secondBlock)).toEqual([second.txHash]);
+    const past = (await chain.blockNumber()) + 1;
+    await expect(chain.getNonce(a.address, past)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+    await expect(chain.blockTransactionHashes(past)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+  });
+
   it("an ERC-20 transfer beyond the balance is included REVERTED with the contract's reason: nonce used, fee charged, nothing moved", async () => {
     const chain = await port();
     const a = await accounts();

@@ -358,6 +358,25 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       await expect(chain(down.fetch).getNonce(ADDRESS)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
     });
 
+    it('past blocks: starknet_blockNumber, starknet_getNonce at {block_number}, starknet_getBlockWithTxHashes; BLOCK_NOT_FOUND (a node behind) is ChainBUnavailable', async () => {
+      const node = fakeNode({
+        starknet_blockNumber: () => 812_345,
+        starknet_getNonce: (p) => (p.block_id.block_number > 812_345 ? new RpcFailure(24, 'Block not found') : '0x6'),
+        starknet_getBlockWithTxHashes: (p) =>
+          p.block_id.block_number > 812_345
+            ? new RpcFailure(24, 'Block not found')
+            : { status: 'ACCEPTED_ON_L2', block_hash: '0x1', block_number: p.block_id.block_number, transactions: ['0xabc', `0x${'0'.repeat(60)}beef`] },
+      });
+      const c = chain(node.fetch);
+      expect(await c.blockNumber()).toBe(812_345);
+      expect(await c.getNonce(ADDRESS, 812_000)).toBe(6n);
+      expect(node.sent('starknet_getNonce')[0]!.params).toMatchObject({ block_id: { block_number: 812_000 } });
+      expect(await c.blockTransactionHashes(812_001)).toEqual([`0x${'0'.repeat(61)}abc`, `0x${'0'.repeat(60)}beef`]);
+      expect(node.sent('starknet_getBlockWithTxHashes')[0]!.params).toEqual({ block_id: { block_number: 812_001 } });
+      await expect(c.getNonce(ADDRESS, 812_346)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+      await expect(c.blockTransactionHashes(812_346)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+    });
+
     it('getTransaction: a receipt of a transaction not accepted yet (pre-confirmed, or pending without a block) is not a landed one', async () => {
       const tx = (p: any) => ({ type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x5', transaction_hash: p.transaction_hash });
       const pre = fakeNode({
@@ -428,13 +447,22 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
         starknet_getTransactionStatus: () => new RpcFailure(29, 'Transaction hash not found'),
       });
       expect(await settleChainB(chain(refused.fetch), t)).toEqual({ kind: 'pending' });
-      const taken = fakeNode({
-        ...deployed,
-        starknet_getNonce: () => '0x6',
-        starknet_getTransactionStatus: () => new RpcFailure(29, 'Transaction hash not found'),
-      });
+      // Its nonce taken (6 from block 812,340 on) by another transaction, in that block: expired, found in 21 reads of past nonces.
+      const takenIn = (hashes: string[]) =>
+        fakeNode({
+          ...deployed,
+          starknet_blockNumber: () => 812_345,
+          starknet_getNonce: (p) => (p.block_id === 'latest' || p.block_id.block_number >= 812_340 ? '0x6' : '0x5'),
+          starknet_getBlockWithTxHashes: (p) => ({ status: 'ACCEPTED_ON_L2', block_hash: '0x2', block_number: p.block_id.block_number, transactions: hashes }),
+          starknet_getTransactionStatus: () => new RpcFailure(29, 'Transaction hash not found'),
+        });
+      const taken = takenIn([`0x${'0'.repeat(60)}beef`]);
       expect(await settleChainB(chain(taken.fetch), t)).toEqual({ kind: 'expired' });
       expect(taken.sent('starknet_addInvokeTransaction')).toHaveLength(0);
+      expect(taken.sent('starknet_getBlockWithTxHashes').map((r) => r.params.block_id)).toEqual([{ block_number: 812_340 }]);
+      expect(taken.sent('starknet_getNonce').length).toBeLessThanOrEqual(22);
+      // Taken by this very transaction, which the node asked says it does not know (it is behind): pending, not expired.
+      expect(await settleChainB(chain(takenIn([txHash]).fetch), t)).toEqual({ kind: 'pending' });
     });
 
     it('a nonce already used (another signer of the account, or our own earlier transaction): refused as NONCE with nothing sent twice', async () => {

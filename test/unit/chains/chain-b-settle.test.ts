@@ -5,13 +5,27 @@ import { settleChainB } from '#lib/chains/chain-b/settle.ts';
 /**
  * The rule by which chain B settles a journaled move (lib/chains/chain-b/settle.ts), against a
  * node whose answers are scripted: only what chain B says decides, and a transaction unknown to
- * the node expires only once the account's nonce, read before its status is asked again, is past its own.
+ * the node expires only once the block that took its nonce holds another transaction (a node's
+ * NOT_RECEIVED may come from one behind the node that answered the nonce).
  */
 const HASH = `0x${'ab'.repeat(32)}`;
 const ACCOUNT = `0x${'01'.repeat(32)}`;
 
-function node(script: { statuses: ChainBTxStatus[]; tx?: Partial<ChainBTransaction> | null; nonce?: bigint; onNonce?: () => void }) {
+/**
+ * A scripted node. `statuses`: what the status of HASH reads as, call by call (the last one
+ * repeats); `nonce`: the account's nonce at the latest block. `blocks`: the chain's blocks
+ * (index = number), each the transactions of the account it holds as [hash, nonce after]; the
+ * nonce at a past block and a block's hashes come from them.
+ */
+function node(script: {
+  statuses: ChainBTxStatus[];
+  tx?: Partial<ChainBTransaction> | null;
+  nonce?: bigint;
+  blocks?: [string, bigint][][];
+  onNonce?: () => void;
+}) {
   const calls: string[] = [];
+  const blocks = script.blocks ?? [];
   const chain = {
     async getTransactionStatus(hash: string) {
       calls.push(`status ${hash === HASH}`);
@@ -21,14 +35,30 @@ function node(script: { statuses: ChainBTxStatus[]; tx?: Partial<ChainBTransacti
       calls.push('tx');
       return script.tx === undefined || script.tx === null ? null : ({ status: 'SUCCEEDED', ...script.tx } as ChainBTransaction);
     },
-    async getNonce(address: string) {
-      calls.push(`nonce ${address === ACCOUNT}`);
-      script.onNonce?.();
-      return script.nonce ?? 0n;
+    async getNonce(address: string, block?: number) {
+      if (block === undefined) {
+        calls.push(`nonce ${address === ACCOUNT}`);
+        script.onNonce?.();
+        return script.nonce ?? 0n;
+      }
+      calls.push(`nonce@${block}`);
+      return blocks.slice(0, block + 1).reduce((n, b) => b.reduce((_, [, after]) => after, n), 0n);
+    },
+    async blockNumber() {
+      calls.push('head');
+      return blocks.length - 1;
+    },
+    async blockTransactionHashes(block: number) {
+      calls.push(`block ${block}`);
+      return blocks[block]!.map(([h]) => h);
     },
   } as unknown as ChainB;
   return { chain, calls };
 }
+const OTHER = `0x${'cd'.repeat(32)}`;
+/** Blocks 0–9; the transaction taking nonce 5 (→ 6) in block 7. */
+const chainWith = (hash: string): [string, bigint][][] =>
+  Array.from({ length: 10 }, (_, i) => (i === 3 ? [[`0x${'11'.repeat(32)}`, 5n]] : i === 7 ? [[hash, 6n]] : []));
 const settle = (chain: ChainB, nonce = 5n) => settleChainB(chain, { txHash: HASH, account: ACCOUNT, nonce });
 
 describe('settleChainB', () => {
@@ -45,18 +75,24 @@ describe('settleChainB', () => {
     expect(received.calls).toEqual(['status true']);
   });
 
-  it('unknown to the node: pending while the nonce is not past its own, expired once it is', async () => {
+  it('unknown to the node: pending while the nonce is not past its own; expired once the block that took it holds another transaction', async () => {
     for (const nonce of [0n, 5n]) expect(await settle(node({ statuses: ['NOT_RECEIVED'], nonce }).chain)).toEqual({ kind: 'pending' });
-    const past = node({ statuses: ['NOT_RECEIVED'], nonce: 6n });
+    const past = node({ statuses: ['NOT_RECEIVED'], nonce: 6n, blocks: chainWith(OTHER) });
     expect(await settle(past.chain)).toEqual({ kind: 'expired' });
-    // the nonce is read first, the status asked again after it
-    expect(past.calls).toEqual(['status true', 'nonce true', 'status true']);
+    // the nonce at the head, then at past blocks until the one that took it (7), whose transactions decide
+    expect(past.calls).toEqual(['status true', 'nonce true', 'head', 'nonce@9', 'nonce@4', 'nonce@7', 'nonce@6', 'block 7']);
   });
 
-  it('included between the first status and the nonce read: what the second status says, never expired', async () => {
-    const late = node({ statuses: ['NOT_RECEIVED', 'ACCEPTED'], tx: { status: 'SUCCEEDED' }, nonce: 6n });
-    expect(await settle(late.chain)).toEqual({ kind: 'landed' });
-    const reverted = node({ statuses: ['NOT_RECEIVED', 'ACCEPTED'], tx: { status: 'REVERTED' }, nonce: 6n });
+  it('a node behind says NOT_RECEIVED of a transaction that took the nonce (another node answered the nonce): never expired', async () => {
+    // Its block holds it: what its status says then, pending while the node asked still does not know it.
+    const behind = node({ statuses: ['NOT_RECEIVED'], nonce: 6n, blocks: chainWith(HASH) });
+    expect(await settle(behind.chain)).toEqual({ kind: 'pending' });
+    const caughtUp = node({ statuses: ['NOT_RECEIVED', 'ACCEPTED'], tx: { status: 'SUCCEEDED' }, nonce: 6n, blocks: chainWith(HASH) });
+    expect(await settle(caughtUp.chain)).toEqual({ kind: 'landed' });
+    const reverted = node({ statuses: ['NOT_RECEIVED', 'ACCEPTED'], tx: { status: 'REVERTED' }, nonce: 6n, blocks: chainWith(HASH) });
     expect(await settle(reverted.chain)).toEqual({ kind: 'failed', failure: 'reverted' });
+    // The head read from a node behind the one that answered the nonce: its nonce there not past ours, pending.
+    const headBehind = node({ statuses: ['NOT_RECEIVED'], nonce: 6n, blocks: chainWith(HASH).slice(0, 5) });
+    expect(await settle(headBehind.chain)).toEqual({ kind: 'pending' });
   });
 });

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChainB, ChainBTransaction, ChainBTxStatus } from '#lib/chains/chain-b/port.ts';
+import { ChainBRejected, ChainBUnavailable, type ChainB, type ChainBTransaction, type ChainBTxStatus } from '#lib/chains/chain-b/port.ts';
 import { settleChainB } from '#lib/chains/chain-b/settle.ts';
 
 /**
@@ -94,5 +95,70 @@ describe('settleChainB', () => {
     // The head read from a node behind the one that answered the nonce: its nonce there not past ours, pending.
     const headBehind = node({ statuses: ['NOT_RECEIVED'], nonce: 6n, blocks: chainWith(HASH).slice(0, 5) });
     expect(await settle(headBehind.chain)).toEqual({ kind: 'pending' });
+  });
+
+  /**
+   * Chains of random histories read through a load balancer: each call reaches a node some blocks
+   * behind the latest (its own head, nonces and transactions; a block past it is BLOCK_NOT_FOUND).
+   * Whatever the nodes, a transaction in the chain is never expired; read from nodes up to date,
+   * it is landed, and one whose nonce another transaction took is expired.
+   */
+  it('through nodes of different heads: never expired when it is in the chain; decided once the nodes are up to date', async () => {
+    const history = fc.record({
+      // The account's transactions, nonce i in block blocks[i] (ascending), ours at nonce `ours` if `landed`.
+      gaps: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }),
+      ours: fc.nat(),
+      landed: fc.boolean(),
+      tail: fc.integer({ min: 0, max: 5 }),
+      lags: fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 40 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(history, async (h) => {
+        const nonce = h.ours % h.gaps.length;
+        const inBlock: number[] = [];
+        for (const g of h.gaps) inBlock.push((inBlock.at(-1) ?? 0) + 1 + g);
+        const head = inBlock.at(-1)! + h.tail;
+        const hashOf = (i: number) => (i === nonce && h.landed ? HASH : `0x${(i + 1).toString(16).padStart(64, '0')}`);
+        const chainThrough = (lags: number[]) => {
+          let call = 0;
+          const view = () => head - lags[call++ % lags.length]!;
+          const at = (b: number, top: number) => {
+            if (b > top) throw new ChainBUnavailable(`BLOCK_NOT_FOUND ${b}`);
+            return BigInt(inBlock.filter((x) => x <= b).length);
+          };
+          const ourBlock = h.landed ? inBlock[nonce]! : Infinity;
+          return {
+            async getTransactionStatus() {
+              return ourBlock <= view() ? 'ACCEPTED' : 'NOT_RECEIVED';
+            },
+            async getTransaction() {
+              return ourBlock <= view() ? ({ status: 'SUCCEEDED' } as ChainBTransaction) : null;
+            },
+            async getNonce(_a: string, block?: number) {
+              const top = view();
+              return at(block ?? top, top);
+            },
+            async blockNumber() {
+              return view();
+            },
+            async blockTransactionHashes(b: number) {
+              if (b > view()) throw new ChainBUnavailable(`BLOCK_NOT_FOUND ${b}`);
+              return inBlock.flatMap((x, i) => (x === b ? [hashOf(i)] : []));
+            },
+            async resend() {
+              throw new ChainBRejected('NONCE', 'invalid transaction nonce'); // the nonce is taken on the chain
+            },
+          } as unknown as ChainB;
+        };
+        const t = { txHash: HASH, account: ACCOUNT, nonce: BigInt(nonce), invoke: {} as never };
+        const through = await settleChainB(chainThrough(h.lags), t).catch((e: unknown) => {
+          if (e instanceof ChainBUnavailable) return { kind: 'unavailable' as const }; // the pass logs it and asks again
+          throw e;
+        });
+        expect(h.landed ? ['landed', 'pending', 'unavailable'] : ['expired', 'pending', 'unavailable']).toContain(through.kind);
+        expect(await settleChainB(chainThrough([0]), t)).toEqual({ kind: h.landed ? 'landed' : 'expired' });
+      }),
+      { numRuns: 300, seed: 39 },
+    );
   });
 });

@@ -1,6 +1,7 @@
 import type { constants } from 'starknet';
 import type { ChainA } from './chain-a/port.ts';
 import type {
+  BlockTransaction,
   ChainB,
   ChainBTransaction,
   ChainBTxStatus,
@@ -101,8 +102,8 @@ export class DeferredChainB implements ChainB {
   blockNumber(): Promise<number> {
     return this.#inner().then((c) => c.blockNumber());
   }
-  blockTransactionHashes(block: number): Promise<string[]> {
-    return this.#inner().then((c) => c.blockTransactionHashes(block));
+  blockTransactions(block: number): Promise<BlockTransaction[]> {
+    return this.#inner().then((c) => c.blockTransactions(block));
   }
   resend(signed: SignedInvoke): Promise<void> {
     return this.#inner().then((c) => c.resend(signed));

@@ -5,6 +5,7 @@ import { accountAddress, publicKeyOf } from './account.ts';
 import {
   ChainBOutcomeUnknown,
   ChainBUnavailable,
+  type BlockTransaction,
   type ChainB,
   type ChainBTransaction,
   type ChainBTxStatus,
@@ -60,7 +61,7 @@ export type ChainBFault = (typeof FAULTS)[number];
  * (NOT_RECEIVED, no receipt); a block it has not reached is BLOCK_NOT_FOUND. Sends pass it by.
  */
 export const READ_FAULTS = ['lagging'] as const;
-type LaggedRead = 'getTransaction' | 'getTransactionStatus' | 'getNonce' | 'blockNumber' | 'blockTransactionHashes';
+type LaggedRead = 'getTransaction' | 'getTransactionStatus' | 'getNonce' | 'blockNumber' | 'blockTransactions';
 
 export interface ChainBFaultOptions {
   /** Blocks a `pending` or `rejected` transaction stays RECEIVED. */
@@ -293,10 +294,10 @@ export class FaultyChainB implements ChainB {
     return head < Infinity ? head : this.inner.blockNumber();
   }
 
-  async blockTransactionHashes(block: number): Promise<string[]> {
+  async blockTransactions(block: number): Promise<BlockTransaction[]> {
     await this.tick();
-    this.reached(block, await this.head('blockTransactionHashes'));
-    return this.inner.blockTransactionHashes(block);
+    this.reached(block, await this.head('blockTransactions'));
+    return this.inner.blockTransactions(block);
   }
 
   /** The latest block of the node answering this read: a `lagging` one's, `lag-blocks` behind; Infinity for one up to date. */

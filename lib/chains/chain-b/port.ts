@@ -85,6 +85,13 @@ export interface ChainBTransaction {
  */
 export type ChainBTxStatus = 'NOT_RECEIVED' | 'RECEIVED' | 'REJECTED' | 'ACCEPTED';
 
+/** A transaction of a block: its hash and, for one an account sent (INVOKE, DECLARE), its sender and the nonce it took. */
+export interface BlockTransaction {
+  hash: string;
+  sender?: string;
+  nonce?: bigint;
+}
+
 export interface MaxFees {
   invoke: bigint;
   deployAccount: bigint;
@@ -164,10 +171,10 @@ export interface ChainB {
   /** The number of the latest accepted block (of whichever node answers: behind a load balancer, one may be behind another). */
   blockNumber(): Promise<number>;
   /**
-   * The hashes of the transactions in accepted block `block`: the same list from every node that
-   * has the block; a node that has not reached it answers ChainBUnavailable (BLOCK_NOT_FOUND).
+   * The transactions in accepted block `block`: the same list from every node that has the block;
+   * a node that has not reached it answers ChainBUnavailable (BLOCK_NOT_FOUND).
    */
-  blockTransactionHashes(block: number): Promise<string[]>;
+  blockTransactions(block: number): Promise<BlockTransaction[]>;
   /**
    * Sends a signed INVOKE again, unchanged (the same hash): one the node never received (a send lost
    * on its way, its sender gone). Resolves once the node took it; a refusal is ChainBRejected (its

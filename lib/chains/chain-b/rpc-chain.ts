@@ -8,6 +8,7 @@ import {
   ChainBRejected,
   ChainBReverted,
   ChainBUnavailable,
+  type BlockTransaction,
   type ChainB,
   type ChainBTransaction,
   type ChainBTxStatus,
@@ -253,12 +254,23 @@ export class RpcChainB implements ChainB {
     }
   }
 
-  /** `starknet_getBlockWithTxHashes` of `{block_number}`: an accepted block's transactions, the same on every node that has it. */
-  async blockTransactionHashes(block: number): Promise<string[]> {
+  /**
+   * `starknet_getBlockWithTxs` of `{block_number}`: an accepted block's transactions, the same on
+   * every node that has it; INVOKE and DECLARE name their sender and nonce (a DEPLOY_ACCOUNT does
+   * not name its address, an L1_HANDLER's nonce is the L1 message's).
+   */
+  async blockTransactions(block: number): Promise<BlockTransaction[]> {
     try {
-      const b = (await this.provider.getBlockWithTxHashes(block)) as { block_number?: number; transactions: string[] };
+      const b = (await this.provider.getBlockWithTxs(block)) as {
+        block_number?: number;
+        transactions: { transaction_hash: string; type: string; sender_address?: string; nonce?: string }[];
+      };
       if (b.block_number !== block) throw new ChainBUnavailable(`asked for block ${block}, the node answered ${b.block_number ?? 'a pending block'}`);
-      return b.transactions.map(toHex64);
+      return b.transactions.map((t) =>
+        (t.type === 'INVOKE' || t.type === 'DECLARE') && t.sender_address !== undefined && t.nonce !== undefined
+          ? { hash: toHex64(t.transaction_hash), sender: toHex64(t.sender_address), nonce: BigInt(t.nonce) }
+          : { hash: toHex64(t.transaction_hash) },
+      );
     } catch (e) {
       throw asPortError(e);
     }

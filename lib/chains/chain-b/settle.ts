@@ -11,8 +11,9 @@ import { ChainBRejected, ChainBReverted, type ChainB, type StoredInvoke } from '
  *   balancer each call may reach another node, and one behind the rest has not seen the last blocks.
  *   The block that took the nonce tells, the same on every node that has it: found by the nonce at
  *   past blocks (a node without a block answers BLOCK_NOT_FOUND, never an older nonce), this
- *   transaction in it → what its status says (pending while a node says it does not know it);
- *   another in its place → expired, it can never be included;
+ *   transaction in it → what its status says (pending while a node says it does not know it, or
+ *   REJECTED); the account's transaction with that nonce there another one → expired, it can never
+ *   be included; neither found → pending (answers that do not add up decide nothing);
  * - unknown to the node with its nonce unused: it never arrived (lost on its way, its sender gone),
  *   so the signed INVOKE is sent again unchanged — the same hash — and what chain B says of it then
  *   decides (a refusal changes nothing: it stays pending, and expires once another takes its nonce);
@@ -38,20 +39,28 @@ export async function settleChainB(chain: ChainB, t: { txHash: string; account: 
 
 async function byTheBlockThatTookTheNonce(chain: ChainB, t: { txHash: string; account: string; nonce: bigint }): Promise<ChainBSettlement> {
   const head = await chain.blockNumber();
+  const taken = async (block: number) => block >= 0 && (await chain.getNonce(t.account, block)) > t.nonce;
   // A node behind the one that answered the nonce: the next pass asks again.
-  if ((await chain.getNonce(t.account, head)) <= t.nonce) return { kind: 'pending' };
-  // The first block after which the account's nonce is past this one's: the transaction with this nonce is in it.
-  let lo = 0;
+  if (!(await taken(head))) return { kind: 'pending' };
+  // The first block after which the account's nonce is past this one's: back from the head in
+  // doubling steps (recent blocks, which a node that prunes history still has), then halving.
   let hi = head;
-  while (lo < hi) {
+  let lo = head - 1;
+  for (let step = 1; await taken(lo); step *= 2) [hi, lo] = [lo, Math.max(-1, head - 2 * step)];
+  while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if ((await chain.getNonce(t.account, mid)) > t.nonce) hi = mid;
-    else lo = mid + 1;
+    if (await taken(mid)) hi = mid;
+    else lo = mid;
   }
-  const mine = BigInt(t.txHash);
-  if (!(await chain.blockTransactionHashes(lo)).some((h) => BigInt(h) === mine)) return { kind: 'expired' };
+  // Expired only on the block's own word: the account's transaction with this nonce in it, another one.
+  // Answers that do not add up (a node that clamped a block number) decide nothing.
+  const account = BigInt(t.account);
+  const took = (await chain.blockTransactions(hi)).find((x) => x.sender !== undefined && BigInt(x.sender) === account && x.nonce === t.nonce);
+  if (!took) return { kind: 'pending' };
+  if (BigInt(took.hash) !== BigInt(t.txHash)) return { kind: 'expired' };
+  // In the block, it ran: a node's NOT_RECEIVED (behind) or REJECTED (a copy it refused) waits for one that knows.
   const seen = await decided(chain, t.txHash);
-  return seen === 'NOT_RECEIVED' ? { kind: 'pending' } : seen;
+  return seen === 'NOT_RECEIVED' || (seen.kind === 'failed' && seen.failure === 'rejected') ? { kind: 'pending' } : seen;
 }
 
 async function decided(chain: ChainB, txHash: string): Promise<ChainBSettlement | 'NOT_RECEIVED'> {

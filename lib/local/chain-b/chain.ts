@@ -7,6 +7,7 @@ import {
   ChainBRejected,
   ChainBReverted,
   ChainBUnavailable,
+  type BlockTransaction,
   type ChainB,
   type ChainBTransaction,
   type MaxFees,
@@ -138,9 +139,9 @@ export class LocalChainB implements ChainB {
     return this.ledger.blockNumber();
   }
 
-  async blockTransactionHashes(block: number): Promise<string[]> {
+  async blockTransactions(block: number): Promise<BlockTransaction[]> {
     await this.#reached(block);
-    return this.ledger.blockTransactionHashes(block);
+    return this.ledger.blockTransactions(block);
   }
 
   /** A block past the head is not found, as a node answers. */

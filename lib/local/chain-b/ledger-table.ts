@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableName } from '#lib/data/client.ts';
-import { decoder, queryAll, queryPartition, readItem, transactWrite } from '#lib/data/items.ts';
+import { decoder, queryAll, readItem, transactWrite } from '#lib/data/items.ts';
 
 /**
  * The embedded chain B's state (lib/chains/chain-b/local.ts): the registry contract's storage,
@@ -77,8 +77,12 @@ const pad = (n: number) => String(n).padStart(12, '0');
 const eventKey = (registry: string, e: RegistryEvent) => ({ pk: registryPartition(registry), sk: `EVENT#${pad(e.blockNumber)}#${e.transactionHash}` });
 export const txKey = (hash: string) => ({ pk: `CHAINB#TX#${hash}`, sk: 'TX' });
 const blockPartition = (block: number) => `CHAINB#BLOCK#${pad(block)}`;
-/** The item naming a transaction in its block, written with the transaction. */
-export const blockTxItem = (tx: { blockNumber: number; transactionHash: string }) => ({ pk: blockPartition(tx.blockNumber), sk: `TX#${tx.transactionHash}` });
+/** The item naming a transaction in its block, written with the transaction (an INVOKE's with its sender and nonce, as a node lists it). */
+export const blockTxItem = (tx: Pick<LedgerTransaction, 'blockNumber' | 'transactionHash' | 'type' | 'senderAddress' | 'nonce'>) => ({
+  pk: blockPartition(tx.blockNumber),
+  sk: `TX#${tx.transactionHash}`,
+  ...(tx.type === 'INVOKE' ? { sender: tx.senderAddress, nonce: tx.nonce } : {}),
+});
 /** The account's nonce as of `block`, written with each transaction that changes it. */
 export const nonceAtItem = (account: string, block: number, value: number) => ({ pk: `CHAINB#ACCOUNT#${account}`, sk: `NONCE@${pad(block)}`, value });
 const nonceKey = (account: string) => ({ pk: `CHAINB#ACCOUNT#${account}`, sk: 'NONCE' });
@@ -109,39 +113,54 @@ export const nextBlockNumber = (): Promise<number> => increment(headKey);
 /** The latest block number (0 before the first transaction). */
 export const headBlockNumber = async (): Promise<number> => (await readItem(headKey, counterDecoder))?.value ?? 0;
 
-/** The hashes of the transactions in block `block` (starknet_getBlockWithTxHashes). */
-export async function listBlockTransactions(block: number): Promise<string[]> {
-  return (await queryPartition(blockPartition(block), { prefix: 'TX#' })).map((i) => String(i.sk).slice('TX#'.length));
+const blockTxDecoder = decoder('chain B block transaction', z.object({ sk: z.string(), sender: felt.optional(), nonce: felt.optional() }));
+
+/**
+ * The transactions of block `block` (starknet_getBlockWithTxs), an INVOKE's with its sender and
+ * nonce. Read consistently, as the nonce history is: an eventually consistent Query may miss a
+ * transaction whose NONCE@ another replica already answered, and its block would read as another's.
+ */
+export async function listBlockTransactions(block: number): Promise<{ hash: string; sender?: string; nonce?: bigint }[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': blockPartition(block), ':prefix': 'TX#' },
+    ConsistentRead: true,
+  });
+  return items.map((i) => {
+    const t = blockTxDecoder.decode(i);
+    const hash = t.sk.slice('TX#'.length);
+    return t.sender !== undefined && t.nonce !== undefined ? { hash, sender: t.sender, nonce: BigInt(t.nonce) } : { hash };
+  });
 }
 
 /**
- * The account's next nonce as of block `block`: the latest NONCE@ at or before it, 0 when it has
- * none before (not deployed yet). Undefined when that cannot be told: an account deployed before
- * this history was kept (its first entry is not its deployment's nonce 1), asked of a block before it.
+ * The account's next nonce as of block `block`: the latest NONCE@ at or before it. Before its first
+ * entry: 0 when that entry is its deployment's (nonce 1), one less for the block just before it
+ * (one transaction per block). Undefined when the history cannot tell: none at all (an account
+ * never deployed, or one from before this history was kept), or asked of a block further back.
  */
 export async function readNonceAt(account: string, block: number): Promise<number | undefined> {
   const pk = `CHAINB#ACCOUNT#${account}`;
-  const latest = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': pk, ':from': 'NONCE@', ':to': `NONCE@${pad(block)}` },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  const at = latest.Items?.[0];
+  const entry = async (newestFirst: boolean, to: string) =>
+    (
+      await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': pk, ':from': 'NONCE@', ':to': to },
+          ScanIndexForward: !newestFirst,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      )
+    ).Items?.[0];
+  const at = await entry(true, `NONCE@${pad(block)}`);
   if (at) return counterDecoder.decode(at).value;
-  const first = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': 'NONCE@' },
-      Limit: 1,
-    }),
-  );
-  const earliest = first.Items?.[0];
-  return earliest && counterDecoder.decode(earliest).value !== 1 ? undefined : 0;
+  const first = await entry(false, 'NONCE@~');
+  if (!first) return undefined;
+  const value = counterDecoder.decode(first).value;
+  if (value === 1) return 0;
+  return String(first.sk) === `NONCE@${pad(block + 1)}` ? value - 1 : undefined;
 }
 
 /**

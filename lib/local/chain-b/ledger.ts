@@ -148,13 +148,13 @@ export class LocalLedger {
 
   /** starknet_getNonce at a block: the nonce after block `block`; undefined where no history tells (an account from before it was kept). */
   async getNonceAt(address: string, block: number): Promise<bigint | undefined> {
-    const n = await readNonceAt(toHex64(address), block);
+    const n = (await readNonceAt(toHex64(address), block)) ?? ((await this.isDeployed(address)) ? undefined : 0);
     return n === undefined ? undefined : BigInt(n);
   }
 
-  /** starknet_blockNumber; starknet_getBlockWithTxHashes's transactions (none in a refused transaction's block). */
+  /** starknet_blockNumber; starknet_getBlockWithTxs's transactions (none in a refused transaction's block). */
   readonly blockNumber = headBlockNumber;
-  readonly blockTransactionHashes = listBlockTransactions;
+  readonly blockTransactions = listBlockTransactions;
 
   async isDeployed(address: string): Promise<boolean> {
     return (await readAccount(toHex64(address))) !== undefined;

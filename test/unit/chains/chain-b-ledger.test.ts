@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { constants, hash } from 'starknet';
 import { startTable, type TestTable } from '../../support/dynamo-table.ts';
 
@@ -134,11 +134,46 @@ describe('accounts, transfers and fees (local adapter → ledger)', () => {
     expect(await chain.getNonce(a.address, firstBlock - 1)).toBe(1n);
     expect(await chain.getNonce(a.address, firstBlock)).toBe(2n);
     expect(await chain.getNonce(a.address, secondBlock)).toBe(3n);
-    expect(await chain.blockTransactionHashes(firstBlock)).toEqual([first.txHash]);
-    expect(await chain.blockTransactionHashes(secondBlock)).toEqual([second.txHash]);
+    expect(await chain.blockTransactions(firstBlock)).toEqual([{ hash: first.txHash, sender: a.address, nonce: 1n }]);
+    expect(await chain.blockTransactions(deployBlock)).toEqual([{ hash: first.deployTxHash }]); // a DEPLOY_ACCOUNT names no sender, as on a node
+    expect(await chain.blockTransactions(secondBlock)).toEqual([{ hash: second.txHash, sender: a.address, nonce: 2n }]);
     const past = (await chain.blockNumber()) + 1;
     await expect(chain.getNonce(a.address, past)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
-    await expect(chain.blockTransactionHashes(past)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+    await expect(chain.blockTransactions(past)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+  });
+
+  it('a transfer that committed just after its status was read is never settled as expired, its past blocks read from a replica not caught up (DynamoDB Query reads are eventually consistent unless asked)', async () => {
+    const chain = await port();
+    const a = await accounts();
+    const STRK = chainb.STRK.address;
+    await chain.faucet(STRK, a.address, 10n ** 18n * 5n);
+    const sent = await chain.transfer({ privateKey: a.pk, token: STRK, to: addr(), amount: 1n });
+    // The settle pass read the status just before the ledger's write committed: NOT_RECEIVED then, what the ledger says after.
+    let first = true;
+    const racing = {
+      getTransactionStatus: async (h: string) => (first ? ((first = false), 'NOT_RECEIVED' as const) : chain.getTransactionStatus(h)),
+      getTransaction: (h: string) => chain.getTransaction(h),
+      getNonce: (address: string, block?: number) => chain.getNonce(address, block),
+      blockNumber: () => chain.blockNumber(),
+      blockTransactions: (block: number) => chain.blockTransactions(block),
+      resend: () => Promise.reject(new Error('not expected: its nonce is used')),
+    } as unknown as typeof chain;
+    // A replica that has not yet seen the block's transaction items answers a Query that does not ask for a consistent read.
+    const { db } = await import('#lib/data/client.ts');
+    const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const send = db.send.bind(db) as (c: unknown) => Promise<unknown>;
+    const spy = vi.spyOn(db, 'send').mockImplementation((async (c: unknown) => {
+      if (c instanceof QueryCommand && c.input.ConsistentRead !== true && String(c.input.ExpressionAttributeValues?.[':pk']).startsWith('CHAINB#')) {
+        return { Items: [] };
+      }
+      return send(c);
+    }) as never);
+    try {
+      const { settleChainB } = await import('#lib/chains/chain-b/settle.ts');
+      expect(await settleChainB(racing, { txHash: sent.txHash, account: a.address, nonce: 1n })).toEqual({ kind: 'landed' });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("an ERC-20 transfer beyond the balance is included REVERTED with the contract's reason: nonce used, fee charged, nothing moved", async () => {

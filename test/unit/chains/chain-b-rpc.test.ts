@@ -358,23 +358,35 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       await expect(chain(down.fetch).getNonce(ADDRESS)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
     });
 
-    it('past blocks: starknet_blockNumber, starknet_getNonce at {block_number}, starknet_getBlockWithTxHashes; BLOCK_NOT_FOUND (a node behind) is ChainBUnavailable', async () => {
+    it('past blocks: starknet_blockNumber, starknet_getNonce at {block_number}, starknet_getBlockWithTxs (an INVOKE with its sender and nonce); BLOCK_NOT_FOUND (a node behind) is ChainBUnavailable', async () => {
+      const txs = [
+        { transaction_hash: '0xabc', type: 'INVOKE', version: '0x3', sender_address: '0x1234', nonce: '0x6' },
+        { transaction_hash: `0x${'0'.repeat(60)}beef`, type: 'L1_HANDLER', version: '0x0', contract_address: '0x99', nonce: '0x7' },
+        { transaction_hash: '0xdea', type: 'DEPLOY_ACCOUNT', version: '0x3', nonce: '0x0', class_hash: '0x1' },
+      ];
       const node = fakeNode({
         starknet_blockNumber: () => 812_345,
         starknet_getNonce: (p) => (p.block_id.block_number > 812_345 ? new RpcFailure(24, 'Block not found') : '0x6'),
-        starknet_getBlockWithTxHashes: (p) =>
+        starknet_getBlockWithTxs: (p) =>
           p.block_id.block_number > 812_345
             ? new RpcFailure(24, 'Block not found')
-            : { status: 'ACCEPTED_ON_L2', block_hash: '0x1', block_number: p.block_id.block_number, transactions: ['0xabc', `0x${'0'.repeat(60)}beef`] },
+            : { status: 'ACCEPTED_ON_L2', block_hash: '0x1', parent_hash: '0x0', block_number: p.block_id.block_number, transactions: txs },
       });
       const c = chain(node.fetch);
       expect(await c.blockNumber()).toBe(812_345);
       expect(await c.getNonce(ADDRESS, 812_000)).toBe(6n);
       expect(node.sent('starknet_getNonce')[0]!.params).toMatchObject({ block_id: { block_number: 812_000 } });
-      expect(await c.blockTransactionHashes(812_001)).toEqual([`0x${'0'.repeat(61)}abc`, `0x${'0'.repeat(60)}beef`]);
-      expect(node.sent('starknet_getBlockWithTxHashes')[0]!.params).toEqual({ block_id: { block_number: 812_001 } });
+      expect(await c.blockTransactions(812_001)).toEqual([
+        { hash: `0x${'0'.repeat(61)}abc`, sender: `0x${'0'.repeat(60)}1234`, nonce: 6n },
+        { hash: `0x${'0'.repeat(60)}beef` },
+        { hash: `0x${'0'.repeat(61)}dea` },
+      ]);
+      expect(node.sent('starknet_getBlockWithTxs').at(-1)!.params).toEqual({ block_id: { block_number: 812_001 } });
       await expect(c.getNonce(ADDRESS, 812_346)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
-      await expect(c.blockTransactionHashes(812_346)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+      await expect(c.blockTransactions(812_346)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
+      // A node that answers another block than the one asked (a pending one, say): unavailable, never taken for it.
+      const other = fakeNode({ starknet_getBlockWithTxs: () => ({ status: 'ACCEPTED_ON_L2', block_hash: '0x1', block_number: 5, transactions: txs }) });
+      await expect(chain(other.fetch).blockTransactions(6)).rejects.toMatchObject({ name: 'ChainBUnavailable' });
     });
 
     it('getTransaction: a receipt of a transaction not accepted yet (pre-confirmed, or pending without a block) is not a landed one', async () => {
@@ -448,21 +460,37 @@ describe('chain B rpc adapter (offline, recorded answers)', () => {
       });
       expect(await settleChainB(chain(refused.fetch), t)).toEqual({ kind: 'pending' });
       // Its nonce taken (6 from block 812,340 on) by another transaction, in that block: expired, found in 21 reads of past nonces.
-      const takenIn = (hashes: string[]) =>
+      const takenIn = (hash: string) =>
         fakeNode({
           ...deployed,
           starknet_blockNumber: () => 812_345,
           starknet_getNonce: (p) => (p.block_id === 'latest' || p.block_id.block_number >= 812_340 ? '0x6' : '0x5'),
-          starknet_getBlockWithTxHashes: (p) => ({ status: 'ACCEPTED_ON_L2', block_hash: '0x2', block_number: p.block_id.block_number, transactions: hashes }),
+          starknet_getBlockWithTxs: (p) => ({
+            status: 'ACCEPTED_ON_L2',
+            block_hash: '0x2',
+            parent_hash: '0x1',
+            block_number: p.block_id.block_number,
+            transactions: [{ transaction_hash: hash, type: 'INVOKE', version: '0x3', sender_address: ADDRESS, nonce: '0x5' }],
+          }),
           starknet_getTransactionStatus: () => new RpcFailure(29, 'Transaction hash not found'),
         });
-      const taken = takenIn([`0x${'0'.repeat(60)}beef`]);
+      const taken = takenIn(`0x${'0'.repeat(60)}beef`);
       expect(await settleChainB(chain(taken.fetch), t)).toEqual({ kind: 'expired' });
       expect(taken.sent('starknet_addInvokeTransaction')).toHaveLength(0);
-      expect(taken.sent('starknet_getBlockWithTxHashes').map((r) => r.params.block_id)).toEqual([{ block_number: 812_340 }]);
-      expect(taken.sent('starknet_getNonce').length).toBeLessThanOrEqual(22);
+      expect(taken.sent('starknet_getBlockWithTxs').map((r) => r.params.block_id)).toEqual([{ block_number: 812_340 }]);
+      // From the head back: 812,345, 344, 343, 341, 337 (not taken), then halving: 339, 340.
+      expect(taken.sent('starknet_getNonce').map((r) => r.params.block_id.block_number ?? r.params.block_id)).toEqual([
+        'latest',
+        812_345,
+        812_344,
+        812_343,
+        812_341,
+        812_337,
+        812_339,
+        812_340,
+      ]);
       // Taken by this very transaction, which the node asked says it does not know (it is behind): pending, not expired.
-      expect(await settleChainB(chain(takenIn([txHash]).fetch), t)).toEqual({ kind: 'pending' });
+      expect(await settleChainB(chain(takenIn(txHash).fetch), t)).toEqual({ kind: 'pending' });
     });
 
     it('a nonce already used (another signer of the account, or our own earlier transaction): refused as NONCE with nothing sent twice', async () => {

@@ -43,15 +43,21 @@ function node(script: {
         return script.nonce ?? 0n;
       }
       calls.push(`nonce@${block}`);
+      if (block >= blocks.length) throw new ChainBUnavailable(`BLOCK_NOT_FOUND ${block}`);
       return blocks.slice(0, block + 1).reduce((n, b) => b.reduce((_, [, after]) => after, n), 0n);
     },
     async blockNumber() {
       calls.push('head');
       return blocks.length - 1;
     },
-    async blockTransactionHashes(block: number) {
+    async blockTransactions(block: number) {
       calls.push(`block ${block}`);
-      return blocks[block]!.map(([h]) => h);
+      let before = blocks.slice(0, block).reduce((n, b) => b.reduce((_, [, after]) => after, n), 0n);
+      return blocks[block]!.map(([hash, after]) => {
+        const tx = { hash, sender: ACCOUNT, nonce: before };
+        before = after;
+        return tx;
+      });
     },
   } as unknown as ChainB;
   return { chain, calls };
@@ -80,8 +86,15 @@ describe('settleChainB', () => {
     for (const nonce of [0n, 5n]) expect(await settle(node({ statuses: ['NOT_RECEIVED'], nonce }).chain)).toEqual({ kind: 'pending' });
     const past = node({ statuses: ['NOT_RECEIVED'], nonce: 6n, blocks: chainWith(OTHER) });
     expect(await settle(past.chain)).toEqual({ kind: 'expired' });
-    // the nonce at the head, then at past blocks until the one that took it (7), whose transactions decide
-    expect(past.calls).toEqual(['status true', 'nonce true', 'head', 'nonce@9', 'nonce@4', 'nonce@7', 'nonce@6', 'block 7']);
+    // the nonce at the head, then back in doubling steps and halving to the block that took it (7), whose transactions decide
+    expect(past.calls).toEqual(['status true', 'nonce true', 'head', 'nonce@9', 'nonce@8', 'nonce@7', 'nonce@5', 'nonce@6', 'block 7']);
+  });
+
+  it('answers that do not add up (the block found holds no transaction of the account with that nonce: a node that clamped a block number) decide nothing', async () => {
+    const clamped = node({ statuses: ['NOT_RECEIVED'], nonce: 6n, blocks: chainWith(OTHER) });
+    const real = clamped.chain.blockTransactions.bind(clamped.chain);
+    clamped.chain.blockTransactions = async (b) => (await real(b)).map((tx) => ({ ...tx, nonce: 99n }));
+    expect(await settle(clamped.chain)).toEqual({ kind: 'pending' });
   });
 
   it('a node behind says NOT_RECEIVED of a transaction that took the nonce (another node answered the nonce): never expired', async () => {
@@ -92,6 +105,9 @@ describe('settleChainB', () => {
     expect(await settle(caughtUp.chain)).toEqual({ kind: 'landed' });
     const reverted = node({ statuses: ['NOT_RECEIVED', 'ACCEPTED'], tx: { status: 'REVERTED' }, nonce: 6n, blocks: chainWith(HASH) });
     expect(await settle(reverted.chain)).toEqual({ kind: 'failed', failure: 'reverted' });
+    // Included, and a node answers REJECTED (a copy of it it refused): it ran, so that decides nothing.
+    const rejectedCopy = node({ statuses: ['NOT_RECEIVED', 'REJECTED'], nonce: 6n, blocks: chainWith(HASH) });
+    expect(await settle(rejectedCopy.chain)).toEqual({ kind: 'pending' });
     // The head read from a node behind the one that answered the nonce: its nonce there not past ours, pending.
     const headBehind = node({ statuses: ['NOT_RECEIVED'], nonce: 6n, blocks: chainWith(HASH).slice(0, 5) });
     expect(await settle(headBehind.chain)).toEqual({ kind: 'pending' });
@@ -141,9 +157,9 @@ describe('settleChainB', () => {
             async blockNumber() {
               return view();
             },
-            async blockTransactionHashes(b: number) {
+            async blockTransactions(b: number) {
               if (b > view()) throw new ChainBUnavailable(`BLOCK_NOT_FOUND ${b}`);
-              return inBlock.flatMap((x, i) => (x === b ? [hashOf(i)] : []));
+              return inBlock.flatMap((x, i) => (x === b ? [{ hash: hashOf(i), sender: ACCOUNT, nonce: BigInt(i) }] : []));
             },
             async resend() {
               throw new ChainBRejected('NONCE', 'invalid transaction nonce'); // the nonce is taken on the chain

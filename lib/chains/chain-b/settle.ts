@@ -5,7 +5,8 @@ import { ChainBRejected, ChainBReverted, type ChainB, type StoredInvoke } from '
  * one rule by which its value moves are settled (lib/moves/chain-b.ts), never a timeout.
  *
  * - ACCEPTED in a block: SUCCEEDED → landed; REVERTED → failed (it ran: its fee charged, its nonce used);
- * - REJECTED → failed (it never ran: nothing moved, its nonce unused);
+ * - REJECTED, its nonce unused → failed (it never ran: nothing moved). With its nonce used, a node's
+ *   REJECTED (a copy it refused, say) does not tell: the block that took the nonce does, as below;
  * - unknown to the node, and the account's nonce already past its own: the nonce is taken, by this
  *   transaction or by another. A node's NOT_RECEIVED does not tell which: behind a provider's load
  *   balancer each call may reach another node, and one behind the rest has not seen the last blocks.
@@ -23,8 +24,11 @@ export type ChainBSettlement = { kind: 'landed' } | { kind: 'failed'; failure: '
 
 export async function settleChainB(chain: ChainB, t: { txHash: string; account: string; nonce: bigint; invoke?: StoredInvoke }): Promise<ChainBSettlement> {
   const first = await decided(chain, t.txHash);
-  if (first !== 'NOT_RECEIVED') return first;
-  if ((await chain.getNonce(t.account)) <= t.nonce) {
+  const rejected = first !== 'NOT_RECEIVED' && first.kind === 'failed' && first.failure === 'rejected';
+  if (first !== 'NOT_RECEIVED' && !rejected) return first;
+  const nonceUnused = (await chain.getNonce(t.account)) <= t.nonce;
+  if (rejected) return nonceUnused ? first : byTheBlockThatTookTheNonce(chain, t);
+  if (nonceUnused) {
     if (!t.invoke) return { kind: 'pending' }; // recorded before the journal kept the INVOKE
     try {
       await chain.resend({ sender: t.account, nonce: t.nonce, invoke: t.invoke });

@@ -75,8 +75,13 @@ describe('settleChainB', () => {
     expect(await settle(node({ statuses: ['ACCEPTED'], tx: null }).chain)).toEqual({ kind: 'pending' });
   });
 
-  it('REJECTED is failed (rejected); RECEIVED is pending, whatever the nonce', async () => {
+  it('REJECTED with its nonce unused is failed (rejected); with its nonce used, the block that took it decides; RECEIVED is pending, whatever the nonce', async () => {
     expect(await settle(node({ statuses: ['REJECTED'] }).chain)).toEqual({ kind: 'failed', failure: 'rejected' });
+    // A node's REJECTED (of a copy it refused) for a transaction in the chain: never failed, which would free its key.
+    expect(await settle(node({ statuses: ['REJECTED'], nonce: 6n, blocks: chainWith(HASH) }).chain)).toEqual({ kind: 'pending' });
+    const known = node({ statuses: ['REJECTED', 'ACCEPTED'], tx: { status: 'SUCCEEDED' }, nonce: 6n, blocks: chainWith(HASH) });
+    expect(await settle(known.chain)).toEqual({ kind: 'landed' });
+    expect(await settle(node({ statuses: ['REJECTED'], nonce: 6n, blocks: chainWith(OTHER) }).chain)).toEqual({ kind: 'expired' });
     const received = node({ statuses: ['RECEIVED'], nonce: 9n });
     expect(await settle(received.chain)).toEqual({ kind: 'pending' });
     expect(received.calls).toEqual(['status true']);

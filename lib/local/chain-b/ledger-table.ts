@@ -12,7 +12,8 @@ import { decoder, queryAll, readItem, transactWrite } from '#lib/data/items.ts';
  *   CHAINB#REG#<registry> / PROOF#<proof_id>       RegistryProof
  *   CHAINB#REG#<registry> / EVENT#<block>#<tx>     RegistryEvent (ProofStored, with its raw keys/data felts)
  *   CHAINB#TX#<hash> / TX                          LedgerTransaction
- *   CHAINB#BLOCK#<block> / TX#<hash>               {}         the block's transactions (one per block; none for a refused one)
+ *   CHAINB#BLOCK#<block> / TX#<hash>               { sender, nonce } (an INVOKE's)  the block's transactions (one per block;
+ *                                                             none for a refused one)
  *   CHAINB#ACCOUNT#<address> / NONCE@<block>       { value }  the account's next nonce after that block, what
  *                                                             starknet_getNonce at a block answers (state-table.ts writes it)
  */
